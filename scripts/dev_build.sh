@@ -11,5 +11,7 @@ cmake -S . -B build/dev -G Ninja -DSKBUILD_PROJECT_NAME=tictacblitz \
       -DCMAKE_MODULE_PATH="$cmake_dir" -DPython_EXECUTABLE="$(command -v "$py")" \
       -DBLITZ_NATIVE="${BLITZ_NATIVE:-OFF}" "$@" >/dev/null
 cmake --build build/dev
-cp build/dev/*.so python/tictacblitz/
+cp build/dev/*.so src/blitz_core/
+# PYTHONPATH=python then finds the native package too (a link that git ignores).
+ln -sfn ../src/blitz_core python/blitz_core
 echo "built: $(ls build/dev/*.so | xargs -n1 basename | tr '\n' ' ')"

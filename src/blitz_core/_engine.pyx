@@ -1,3 +1,0 @@
-# cython: language_level=3
-def hello():
-    return 1

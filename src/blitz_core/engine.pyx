@@ -1,0 +1,1282 @@
+# The rules engine (declared in engine.pxd): RULES.md on bitboards, without the GIL.
+#
+# Everything below the `Match` class is C: a match is a MatchState struct, advanced by
+# state_advance_to and changed by state_act, emitting EventC records into an optional
+# sink. docs/engine.md fixes what RULES.md leaves open (the random stream, the order of
+# events); tictacblitz.reference implements the same contract in plain Python and the
+# differential tests hold the two together.
+
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t, INT32_MAX
+from libc.stdlib cimport realloc, free
+from libc.string cimport memcpy, memset
+
+from blitz_core.bitboard cimport (
+    Geometry, init_geometry, popcount, lowest, has_line, lowest_line, timeout_score,
+)
+
+import json
+import zlib
+
+import numpy as np
+
+from tictacblitz.rules import Rules
+from tictacblitz.types import (
+    Action, ActionKind, Event, EventKind, PlayerStatus, Player, PowerupKind, Reason,
+    RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell,
+)
+
+# ---------------------------------------------------------------------------------------
+# The random stream (R23; docs/engine.md): SplitMix64.
+
+cdef uint64_t rng_next(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil:
+    """Exactly uniform on [0, n): reject the (2**64 mod n) lowest draws."""
+    cdef uint64_t threshold = (<uint64_t>0 - n) % n
+    cdef uint64_t r
+    while True:
+        r = rng_next(state)
+        if r >= threshold:
+            return r % n
+
+
+cdef inline int rng_kind(uint64_t* state, const RulesC* r) noexcept nogil:
+    """R14: a powerup kind drawn with the weights (docs/engine.md `kind()`)."""
+    cdef double u = <double>(rng_next(state) >> 11) * (1.0 / 9007199254740992.0)
+    cdef double x = u * r.weight_total
+    cdef double acc = 0.0
+    cdef int k, last = 0
+    for k in range(4):
+        if r.weight[k] > 0.0:
+            acc += r.weight[k]
+            last = k
+            if x < acc:
+                return k
+    return last
+
+
+# ---------------------------------------------------------------------------------------
+# Events
+
+cdef EventC* emit(EventSink* sink, const MatchState* s, int kind, int player, int cell,
+                  int32_t until, int code) noexcept nogil:
+    cdef EventC* grown
+    cdef Py_ssize_t capacity
+    if sink == NULL:
+        return NULL
+    if sink.count == sink.capacity:
+        capacity = 64 if sink.capacity == 0 else sink.capacity * 2
+        grown = <EventC*>realloc(sink.events, capacity * sizeof(EventC))
+        if grown == NULL:          # out of memory: keep playing, lose the event
+            return NULL
+        sink.events = grown
+        sink.capacity = capacity
+    cdef EventC* e = &sink.events[sink.count]
+    sink.count += 1
+    e.round = s.round
+    e.t = s.t
+    e.until = until
+    e.kind = kind
+    e.player = player
+    e.cell = cell
+    e.code = code
+    e.score_x = 0
+    e.score_o = 0
+    e.line = 0
+    return e
+
+
+# ---------------------------------------------------------------------------------------
+# Small queries
+
+cdef inline uint64_t all_marks(const MatchState* s) noexcept nogil:
+    return s.set_marks[0] | s.set_marks[1] | s.setting[0] | s.setting[1]
+
+
+cdef inline uint64_t all_powerups(const MatchState* s) noexcept nogil:
+    return s.powerups[0] | s.powerups[1] | s.powerups[2] | s.powerups[3]
+
+
+cdef inline int speed_index(const MatchState* s, int p, int32_t t) noexcept nogil:
+    """R5: 0 normal, 1 frozen, 2 hasted, 3 both, for the ms [t, t+1)."""
+    return (t < s.frozen_until[p]) | ((t < s.hasted_until[p]) << 1)
+
+
+cdef bint state_charge_full(const MatchState* s, int player) noexcept nogil:
+    return s.charge_units[player] >= s.charge_need[player]
+
+
+cdef int state_marks(const MatchState* s, int player) noexcept nogil:
+    return popcount(s.set_marks[player] | s.setting[player])
+
+
+cdef int state_oldest(const MatchState* s, int player) noexcept nogil:
+    """R12: the player's oldest mark (the next to retire), or -1 without marks."""
+    cdef uint64_t m = s.set_marks[player] | s.setting[player]
+    cdef int c, best = -1, best_age = 256
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.age[c] < best_age:
+            best_age = s.age[c]
+            best = c
+    return best
+
+
+cdef inline int oldest_in(const MatchState* s, uint64_t m) noexcept nogil:
+    cdef int c, best = -1, best_age = 256
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.age[c] < best_age:
+            best_age = s.age[c]
+            best = c
+    return best
+
+
+cdef int32_t state_charge_ready_t(const MatchState* s, const RulesC* r, int player) noexcept nogil:
+    """R5: the ms the charge is full, if no new effect starts meanwhile."""
+    cdef int64_t units = s.charge_units[player]
+    cdef int64_t need = s.charge_need[player]
+    cdef int64_t rate, k
+    cdef int32_t tt = s.t, change
+    while units < need:
+        rate = r.speed[speed_index(s, player, tt)]
+        change = INT32_MAX
+        if tt < s.frozen_until[player] < change:
+            change = s.frozen_until[player]
+        if tt < s.hasted_until[player] < change:
+            change = s.hasted_until[player]
+        k = (need - units + rate - 1) // rate
+        if tt + k <= change:
+            return <int32_t>(tt + k)
+        units += rate * (change - tt)
+        tt = change
+    return tt
+
+
+# ---------------------------------------------------------------------------------------
+# R12: ages. A stamp per mark, counting up per player; stamps are uint8, so before the
+# counter runs out the player's marks (at most 64) are renumbered 0..n-1 in age order.
+
+cdef void renumber_ages(MatchState* s, int p, uint64_t marks) noexcept nogil:
+    cdef uint8_t stamp = 0
+    cdef int c
+    while marks:
+        c = oldest_in(s, marks)
+        marks &= ~(<uint64_t>1 << c)
+        s.age[c] = stamp      # oldest_in compares only the marks not yet renumbered
+        stamp += 1
+    s.next_age[p] = stamp
+
+
+cdef inline void give_age(MatchState* s, int p, int cell) noexcept nogil:
+    """The mark on `cell` becomes p's newest (placement or steal)."""
+    if s.next_age[p] == 255:
+        renumber_ages(s, p, (s.set_marks[p] | s.setting[p]) & ~(<uint64_t>1 << cell))
+    s.age[cell] = s.next_age[p]
+    s.next_age[p] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# Timed events
+
+cdef inline void note_deadline(MatchState* s, int32_t t) noexcept nogil:
+    if t < s.next_timed_t:
+        s.next_timed_t = t
+
+
+cdef int32_t state_next_event_t(MatchState* s, const RulesC* r) noexcept nogil:
+    """The exact next ms after t at which something timed happens (R2), or NO_TIME."""
+    cdef int32_t t = s.t, best = r.round_ms
+    cdef uint64_t m = s.setting[0] | s.setting[1] | s.craters | all_powerups(s)
+    cdef int c, p
+    if s.round_over:
+        return NO_TIME
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.deadline[c] < best:
+            best = s.deadline[c]
+    for p in range(2):
+        if t < s.frozen_until[p] < best:
+            best = s.frozen_until[p]
+        if t < s.hasted_until[p] < best:
+            best = s.hasted_until[p]
+    if t < s.next_spawn_t < best:
+        best = s.next_spawn_t
+    return best
+
+
+cdef void end_round(MatchState* s, const RulesC* r, int result, int by, uint64_t line,
+                    EventSink* sink) noexcept nogil:
+    """R10/R20 end the round; R22 may end the match."""
+    cdef EventC* e
+    cdef int winner = RESULT_NONE
+    s.round_over = 1
+    s.round_result = result
+    s.round_by = by
+    if result != RESULT_DRAW:
+        s.round_wins[result] += 1
+    e = emit(sink, s, EV_ROUND_OVER, result if result != RESULT_DRAW else NO_PLAYER, -1,
+             NO_TIME, by)
+    if e != NULL:
+        e.line = line
+        if by == BY_TIMEOUT:
+            e.score_x = timeout_score(&r.geo, s.set_marks[0], s.set_marks[1])
+            e.score_o = timeout_score(&r.geo, s.set_marks[1], s.set_marks[0])
+    # R22: first to rounds_to_win; after max_rounds, more round wins; else a draw.
+    if s.round_wins[0] >= r.rounds_to_win:
+        winner = RESULT_X
+    elif s.round_wins[1] >= r.rounds_to_win:
+        winner = RESULT_O
+    elif s.round >= r.max_rounds:
+        if s.round_wins[0] > s.round_wins[1]:
+            winner = RESULT_X
+        elif s.round_wins[1] > s.round_wins[0]:
+            winner = RESULT_O
+        else:
+            winner = RESULT_DRAW
+    if winner != RESULT_NONE:
+        s.match_over = 1
+        s.match_result = winner
+        emit(sink, s, EV_MATCH_OVER, winner if winner != RESULT_DRAW else NO_PLAYER, -1,
+             NO_TIME, winner)
+
+
+cdef bint check_lines(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
+    """R10: a line of set marks wins the round; lines for both at once draw it."""
+    cdef bint x_line = has_line(&r.geo, s.set_marks[0])
+    cdef bint o_line = has_line(&r.geo, s.set_marks[1])
+    if x_line and o_line:
+        end_round(s, r, RESULT_DRAW, BY_DOUBLE_LINE, 0, sink)
+    elif x_line:
+        end_round(s, r, RESULT_X, BY_LINE, lowest_line(&r.geo, s.set_marks[0]), sink)
+    elif o_line:
+        end_round(s, r, RESULT_O, BY_LINE, lowest_line(&r.geo, s.set_marks[1]), sink)
+    else:
+        return False
+    return True
+
+
+cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
+    while n:
+        m &= m - 1
+        n -= 1
+    return lowest(m)
+
+
+cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
+    """R16 at its due ms (docs/engine.md: cell, then kind, then the next due time)."""
+    cdef uint64_t empty, bit
+    cdef int cell, kind
+    if popcount(all_powerups(s)) < r.powerup_max:
+        empty = r.geo.board & ~(all_marks(s) | s.craters | all_powerups(s))
+        if empty:
+            cell = nth_cell(empty, rng_below(&s.rng, <uint64_t>popcount(empty)))
+            kind = rng_kind(&s.rng, r)
+            bit = <uint64_t>1 << cell
+            s.powerups[kind] |= bit
+            s.deadline[cell] = s.t + r.powerup_ms
+            emit(sink, s, EV_POWERUP_SPAWNED, NO_PLAYER, cell, s.deadline[cell], kind)
+    s.next_spawn_t = s.t + r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
+
+
+cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
+    """R2 steps 1-5 at the current ms."""
+    cdef int32_t t = s.t
+    cdef uint64_t m, due = 0, bit
+    cdef int c, p, k
+    # 1. setting marks whose time is up become set (R6, R8).
+    m = s.setting[0] | s.setting[1]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.deadline[c] == t:
+            due |= <uint64_t>1 << c
+    m = due
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        bit = <uint64_t>1 << c
+        p = PLAYER_X if s.setting[0] & bit else PLAYER_O
+        s.setting[p] &= ~bit
+        s.set_marks[p] |= bit
+        emit(sink, s, EV_SET, p, c, NO_TIME, 0)
+    # 2. Only a mark becoming set can complete a line (or a setup, at ms 0).
+    if (due or lines_anyway) and check_lines(s, r, sink):
+        return
+    # 3. Expiries: craters, powerups, then freeze X, O, haste X, O.
+    m = s.craters
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.deadline[c] == t:
+            s.craters &= ~(<uint64_t>1 << c)
+            emit(sink, s, EV_CRATER_CLEARED, NO_PLAYER, c, NO_TIME, 0)
+    m = all_powerups(s)
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if s.deadline[c] == t:
+            bit = <uint64_t>1 << c
+            for k in range(4):
+                if s.powerups[k] & bit:
+                    s.powerups[k] &= ~bit
+                    emit(sink, s, EV_POWERUP_BURNED_OUT, NO_PLAYER, c, NO_TIME, k)
+    for p in range(2):
+        if s.frozen_until[p] == t:
+            emit(sink, s, EV_FREEZE_ENDED, p, -1, NO_TIME, 0)
+    for p in range(2):
+        if s.hasted_until[p] == t:
+            emit(sink, s, EV_HASTE_ENDED, p, -1, NO_TIME, 0)
+    # 4. R16 (a gap of 0 makes the next spawn due at this same ms).
+    while s.next_spawn_t == t:
+        random_spawn(s, r, sink)
+    # 5. The round clock (R20).
+    if t >= r.round_ms:
+        end_round(s, r,
+                  _timeout_result(&r.geo, s.set_marks[0], s.set_marks[1]),
+                  BY_TIMEOUT, 0, sink)
+        return
+    s.next_timed_t = state_next_event_t(s, r)
+
+
+cdef inline int _timeout_result(const Geometry* g, uint64_t x, uint64_t o) noexcept nogil:
+    cdef int sx = timeout_score(g, x, o)
+    cdef int so = timeout_score(g, o, x)
+    if sx > so:
+        return RESULT_X
+    if so > sx:
+        return RESULT_O
+    return RESULT_DRAW
+
+
+cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, EventSink* sink) noexcept nogil:
+    """R1: run every timed ms up to `target` (or the round's end) in order."""
+    cdef int32_t step_to, dt, nxt
+    cdef int p
+    if target > r.round_ms:
+        target = r.round_ms
+    while s.t < target and not s.round_over:
+        nxt = s.next_timed_t
+        step_to = nxt if nxt < target else target
+        dt = step_to - s.t
+        for p in range(2):       # R5: the speed of [t, t+1) holds until the next timed ms
+            if s.charge_units[p] < s.charge_need[p]:
+                s.charge_units[p] += r.speed[speed_index(s, p, s.t)] * dt
+                if s.charge_units[p] > s.charge_need[p]:
+                    s.charge_units[p] = s.charge_need[p]
+        s.t = step_to
+        if step_to == nxt:
+            process_ms(s, r, False, sink)
+
+
+# ---------------------------------------------------------------------------------------
+# Round and match set-up (R21)
+
+cdef void reset_round(MatchState* s, const RulesC* r) noexcept nogil:
+    cdef int p
+    for p in range(2):
+        s.set_marks[p] = 0
+        s.setting[p] = 0
+        s.charge_units[p] = 0       # R4: full (0 of 0 units)
+        s.charge_need[p] = 0
+        s.frozen_until[p] = NO_TIME
+        s.hasted_until[p] = NO_TIME
+        s.acted_t[p] = NO_TIME
+        s.next_age[p] = 0
+    s.craters = 0
+    for p in range(4):
+        s.powerups[p] = 0
+    s.t = 0
+    s.round_over = 0
+    s.round_result = RESULT_NONE
+    s.round_by = -1
+
+
+cdef void start_round(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
+    emit(sink, s, EV_ROUND_STARTED, NO_PLAYER, -1, NO_TIME, 0)
+    if s.random_powerups and r.spawns_possible:
+        s.next_spawn_t = r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
+    else:
+        s.next_spawn_t = NO_TIME
+    s.next_timed_t = 0
+    process_ms(s, r, lines_anyway, sink)
+
+
+cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint random_powerups,
+                          uint64_t setup_x, uint64_t setup_o, EventSink* sink) noexcept nogil:
+    cdef uint64_t m
+    cdef int c
+    memset(s, 0, sizeof(MatchState))
+    s.rng = seed
+    s.round = 1
+    s.random_powerups = random_powerups
+    s.match_result = RESULT_NONE
+    reset_round(s, r)
+    s.set_marks[0] = setup_x
+    s.set_marks[1] = setup_o
+    m = setup_x | setup_o          # SCENARIOS.md: setup marks age in reading order
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        give_age(s, PLAYER_X if setup_x >> c & 1 else PLAYER_O, c)
+    start_round(s, r, True, sink)
+
+
+cdef void state_next_round(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
+    s.round += 1
+    reset_round(s, r)
+    start_round(s, r, False, sink)
+
+
+# ---------------------------------------------------------------------------------------
+# Actions (R4-R9, R12, R15, R17-R19)
+
+cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind, int cell) noexcept nogil:
+    """R7: the rejection reason of an action now, or ACCEPTED."""
+    cdef uint64_t bit = <uint64_t>1 << cell
+    cdef int opponent = 1 - player
+    if s.round_over:
+        return REASON_ROUND_OVER
+    if s.charge_units[player] < s.charge_need[player]:
+        return REASON_NOT_CHARGED
+    if kind == ACT_PLACE:
+        if all_marks(s) & bit:
+            return REASON_OCCUPIED
+        if s.craters & bit:
+            return REASON_CRATER
+        return ACCEPTED
+    if not (s.setting[opponent] | s.set_marks[opponent]) & bit:
+        return REASON_NOT_OPPONENT_MARK
+    if s.set_marks[opponent] & bit:
+        return REASON_ALREADY_SET
+    return ACCEPTED
+
+
+cdef uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player, int kind) noexcept nogil:
+    """The cells where `kind` would be accepted now (the same checks as state_check)."""
+    if s.round_over or s.charge_units[player] < s.charge_need[player]:
+        return 0
+    if kind == ACT_PLACE:
+        return r.geo.board & ~(all_marks(s) | s.craters)
+    return s.setting[1 - player]
+
+
+cdef inline void land_mark(MatchState* s, const RulesC* r, int p, int cell, int event_kind,
+                           EventSink* sink) noexcept nogil:
+    """A mark becomes p's newest, setting for set_ms (R6; stolen marks too, R17)."""
+    cdef uint64_t bit = <uint64_t>1 << cell
+    give_age(s, p, cell)
+    if r.set_ms == 0:
+        s.set_marks[p] |= bit
+        emit(sink, s, event_kind, p, cell, s.t, 0)
+        emit(sink, s, EV_SET, p, cell, NO_TIME, 0)
+    else:
+        s.setting[p] |= bit
+        s.deadline[cell] = s.t + r.set_ms
+        note_deadline(s, s.deadline[cell])
+        emit(sink, s, event_kind, p, cell, s.deadline[cell], 0)
+
+
+cdef int steal(MatchState* s, const RulesC* r, int p, uint64_t* source, uint64_t near,
+               int most, EventSink* sink) noexcept nogil:
+    """R17 swap: up to `most` of the marks of `source` on `near`, oldest first, become
+    p's newest marks (setting again). Returns how many were stolen."""
+    cdef uint64_t m = source[0] & near, bit
+    cdef int c, n = 0
+    while n < most and m:
+        c = oldest_in(s, m)
+        bit = <uint64_t>1 << c
+        m &= ~bit
+        source[0] &= ~bit
+        land_mark(s, r, p, c, EV_STOLEN, sink)
+        n += 1
+    return n
+
+
+cdef void claim_powerup(MatchState* s, const RulesC* r, int p, int cell, int kind,
+                        EventSink* sink) noexcept nogil:
+    """R15: the powerup triggers at once, after the mark lands, before R12."""
+    cdef int o = 1 - p, c, n
+    cdef uint64_t near = r.geo.neighbours[cell], m
+    s.powerups[kind] &= ~(<uint64_t>1 << cell)
+    emit(sink, s, EV_POWERUP_CLAIMED, p, cell, NO_TIME, kind)
+    if kind == KIND_BOMB:           # R17: every touching opponent mark, no craters
+        m = (s.set_marks[o] | s.setting[o]) & near
+        s.set_marks[o] &= ~m
+        s.setting[o] &= ~m
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            emit(sink, s, EV_BOMBED, o, c, NO_TIME, 0)
+    elif kind == KIND_SWAP:         # R17: set marks first, then oldest first
+        n = steal(s, r, p, &s.set_marks[o], near, r.swap_max, sink)
+        steal(s, r, p, &s.setting[o], near, r.swap_max - n, sink)
+    elif kind == KIND_FREEZE:       # R18: restarts, never stacks
+        if r.freeze_ms > 0:
+            s.frozen_until[o] = s.t + r.freeze_ms
+            note_deadline(s, s.frozen_until[o])
+            emit(sink, s, EV_FREEZE_STARTED, o, -1, s.frozen_until[o], 0)
+    else:                           # R19
+        if r.haste_ms > 0:
+            s.hasted_until[p] = s.t + r.haste_ms
+            note_deadline(s, s.hasted_until[p])
+            emit(sink, s, EV_HASTE_STARTED, p, -1, s.hasted_until[p], 0)
+
+
+cdef int apply_action(MatchState* s, const RulesC* r, int p, int kind, int cell,
+                      EventSink* sink) noexcept nogil:
+    cdef int reason = state_check(s, r, p, kind, cell)
+    cdef uint64_t bit = <uint64_t>1 << cell
+    cdef int o = 1 - p, k, c
+    if not s.round_over:
+        s.acted_t[p] = s.t
+    if reason != ACCEPTED:
+        emit(sink, s, EV_REJECTED, p, cell, NO_TIME, reason)   # R7: changes nothing
+        return reason
+    s.charge_units[p] = 0                                     # R4
+    if kind == ACT_PLACE:
+        s.charge_need[p] = r.need_place                       # R5
+        land_mark(s, r, p, cell, EV_PLACED, sink)
+        if all_powerups(s) & bit:
+            for k in range(4):
+                if s.powerups[k] & bit:
+                    claim_powerup(s, r, p, cell, k, sink)
+                    break
+        while popcount(s.set_marks[p] | s.setting[p]) > r.mark_limit:   # R12, R13
+            c = state_oldest(s, p)
+            bit = <uint64_t>1 << c
+            s.set_marks[p] &= ~bit
+            s.setting[p] &= ~bit
+            emit(sink, s, EV_RETIRED, p, c, NO_TIME, 0)
+        if r.set_ms == 0:                                     # R10: set as it lands
+            check_lines(s, r, sink)
+    else:
+        s.charge_need[p] = r.need_knockout
+        s.setting[o] &= ~bit                                  # R9
+        if r.crater_ms > 0:
+            s.craters |= bit
+            s.deadline[cell] = s.t + r.crater_ms
+            note_deadline(s, s.deadline[cell])
+            emit(sink, s, EV_KNOCKED_OUT, p, cell, s.deadline[cell], 0)
+        else:
+            emit(sink, s, EV_KNOCKED_OUT, p, cell, NO_TIME, 0)
+    return ACCEPTED
+
+
+cdef int state_act(MatchState* s, const RulesC* r, int player, int kind, int cell,
+                   EventSink* sink) noexcept nogil:
+    return apply_action(s, r, player, kind, cell, sink)
+
+
+cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell, int o_kind,
+                         int o_cell, int* x_reason, int* o_reason, EventSink* sink) noexcept nogil:
+    """R3: both at one ms, in an order drawn by a fair coin (only in a live round)."""
+    if not s.round_over and (rng_next(&s.rng) >> 63):
+        o_reason[0] = apply_action(s, r, PLAYER_O, o_kind, o_cell, sink)
+        x_reason[0] = apply_action(s, r, PLAYER_X, x_kind, x_cell, sink)
+    else:
+        x_reason[0] = apply_action(s, r, PLAYER_X, x_kind, x_cell, sink)
+        o_reason[0] = apply_action(s, r, PLAYER_O, o_kind, o_cell, sink)
+
+
+cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil:
+    """A scripted powerup (SCENARIOS.md): in place of R2 step 4, ignoring powerup_max."""
+    cdef uint64_t bit = <uint64_t>1 << cell
+    if s.round_over or r.powerup_ms == 0:
+        return False
+    if (all_marks(s) | s.craters | all_powerups(s)) & bit:
+        return False
+    s.powerups[kind] |= bit
+    s.deadline[cell] = s.t + r.powerup_ms
+    note_deadline(s, s.deadline[cell])
+    emit(sink, s, EV_POWERUP_SPAWNED, NO_PLAYER, cell, s.deadline[cell], kind)
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Rules → RulesC
+
+cdef int fill_rules(RulesC* rc, object rules) except -1:
+    """Copy a validated tictacblitz.Rules into the engine's struct."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a tictacblitz.Rules, not {type(rules).__name__}")
+    memset(rc, 0, sizeof(RulesC))
+    init_geometry(&rc.geo, rules.size, rules.line_length)
+    rc.round_ms = rules.round_ms
+    rc.rounds_to_win = rules.rounds_to_win
+    rc.max_rounds = rules.max_rounds
+    rc.set_ms = rules.set_ms
+    rc.crater_ms = rules.crater_ms
+    rc.mark_limit = min(rules.mark_limit, 64)
+    rc.powerup_max = min(rules.powerup_max, 64)
+    rc.spawn_min_ms = rules.spawn_min_ms
+    rc.spawn_span = rules.spawn_max_ms - rules.spawn_min_ms + 1
+    rc.powerup_ms = rules.powerup_ms
+    rc.freeze_ms = rules.freeze_ms
+    rc.haste_ms = rules.haste_ms
+    rc.swap_max = min(rules.swap_max, 8)
+    speeds = rules.speed_units
+    for i in range(4):
+        rc.speed[i] = speeds[i]
+    rc.need_place = rules.refill_need(rules.recharge_place_ms)
+    rc.need_knockout = rules.refill_need(rules.recharge_knockout_ms)
+    weights = rules.weights
+    rc.weight_total = 0.0
+    for i in range(4):
+        rc.weight[i] = weights[i]
+        rc.weight_total += rc.weight[i]      # R14: summed in kind order (docs/engine.md)
+    rc.spawns_possible = rules.random_spawns
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# The Python face
+
+cdef object _RESULTS = (Player.X, Player.O, None)
+cdef object _BY = (RoundEnd.LINE, RoundEnd.DOUBLE_LINE, RoundEnd.TIMEOUT)
+cdef object _EVENT_KINDS = tuple(EventKind)
+cdef object _POWERUPS = tuple(PowerupKind)
+cdef object _PLAYERS = (Player.X, Player.O)
+
+_SERIAL_MAGIC = b"TTBLITZ\x00"
+SERIAL_VERSION = 1
+STATE_BYTES = sizeof(MatchState)
+
+
+cdef inline int _player_code(object player) except -1:
+    if type(player) is Player:
+        return <int>player
+    return <int>Player.parse(player)
+
+
+cdef object _cells_of(uint64_t m, int size):
+    out = []
+    cdef int c
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        out.append((c // size, c % size))
+    return tuple(out)
+
+
+cdef class Match:
+    """A match of Tic Tac Blitz on the native engine.
+
+    ``Match(rules=None, *, seed=0, setup=None, random_powerups=True, record=False)``
+
+    The match sits at ms ``t`` of round ``round`` with everything timed at ``t`` done;
+    actions happen at ``t``; ``advance`` moves time (R1, R2). ``events`` lists what the
+    last call did. docs/engine.md gives the exact contract; the API is documented in
+    README.md and ``engine.pyi``.
+
+    :raises TypeError / ValueError: for malformed arguments, naming the bad value.
+    """
+
+    def __cinit__(self):
+        self.sink.events = NULL
+        self.sink.count = 0
+        self.sink.capacity = 0
+
+    def __dealloc__(self):
+        free(self.sink.events)
+
+    def __init__(self, rules=None, *, seed=0, setup=None, random_powerups=True, record=False):
+        if rules is None:
+            rules = Rules()
+        fill_rules(&self.rc, rules)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        setup_x, setup_o = _parse_setup(setup, rules)
+        self._rules = rules
+        self._seed = seed
+        self._setup = tuple(setup) if setup is not None else None
+        self._rounds = ()
+        self._script = [] if record else None
+        self._begin_call()
+        state_new_match(&self.st, &self.rc, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF),
+                        bool(random_powerups), setup_x, setup_o, &self.sink)
+        self._after_call()
+
+    cdef void _begin_call(self) noexcept:
+        self.sink.count = 0
+
+    cdef void _after_call(self):
+        # Keep the history of ended rounds (not in the C state: it only grows).
+        if self.st.round_over and len(self._rounds) < self.st.round:
+            self._rounds = self._rounds + (self._round_record(),)
+
+    def _round_record(self):
+        cdef int size = self.rc.geo.size
+        result = _RESULTS[self.st.round_result]
+        by = _BY[self.st.round_by]
+        line = scores = None
+        if self.st.round_by == BY_LINE:
+            winner = self.st.round_result
+            line = _cells_of(lowest_line(&self.rc.geo, self.st.set_marks[winner]), size)
+        elif self.st.round_by == BY_TIMEOUT:
+            scores = (timeout_score(&self.rc.geo, self.st.set_marks[0], self.st.set_marks[1]),
+                      timeout_score(&self.rc.geo, self.st.set_marks[1], self.st.set_marks[0]))
+        return RoundRecord(self.st.round, result, by, self.st.t, line, scores)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def rules(self):
+        return self._rules
+
+    @property
+    def seed(self):
+        return self._seed
+
+    @property
+    def random_powerups(self):
+        return bool(self.st.random_powerups)
+
+    @property
+    def round(self):
+        return self.st.round
+
+    @property
+    def t(self):
+        return self.st.t
+
+    @property
+    def round_over(self):
+        return bool(self.st.round_over)
+
+    @property
+    def match_over(self):
+        return bool(self.st.match_over)
+
+    @property
+    def match_result(self):
+        """The match winner, or None for a draw or a match still running (see match_over)."""
+        if not self.st.match_over or self.st.match_result == RESULT_DRAW:
+            return None
+        return _PLAYERS[self.st.match_result]
+
+    @property
+    def round_wins(self):
+        return (self.st.round_wins[0], self.st.round_wins[1])
+
+    @property
+    def rounds(self):
+        """Every ended round, as RoundRecords."""
+        return list(self._rounds)
+
+    @property
+    def events(self):
+        """The events of the last call that changed the match, in order."""
+        cdef Py_ssize_t i
+        cdef int size = self.rc.geo.size
+        cdef EventC* e
+        out = []
+        for i in range(self.sink.count):
+            e = &self.sink.events[i]
+            out.append(_event_object(e, size))
+        return out
+
+    def board_text(self):
+        """The board as SCENARIOS.md writes it: X/O set, x/o setting, # crater, B F H S."""
+        cdef int size = self.rc.geo.size, c, k
+        cdef uint64_t bit
+        rows = []
+        for row in range(size):
+            chars = []
+            for col in range(size):
+                c = row * size + col
+                bit = <uint64_t>1 << c
+                if self.st.set_marks[0] & bit:
+                    chars.append("X")
+                elif self.st.set_marks[1] & bit:
+                    chars.append("O")
+                elif self.st.setting[0] & bit:
+                    chars.append("x")
+                elif self.st.setting[1] & bit:
+                    chars.append("o")
+                elif self.st.craters & bit:
+                    chars.append("#")
+                else:
+                    for k in range(4):
+                        if self.st.powerups[k] & bit:
+                            chars.append("BFHS"[k])
+                            break
+                    else:
+                        chars.append(".")
+            rows.append("".join(chars))
+        return rows
+
+    def status(self, player):
+        """What a player's panel shows: charge, marks, the next mark to retire, effects."""
+        cdef int p = _player_code(player)
+        cdef int size = self.rc.geo.size
+        cdef int32_t t = self.st.t
+        cdef int oldest = state_oldest(&self.st, p)
+        need = self.st.charge_need[p]
+        progress = 1.0 if need == 0 else min(1.0, self.st.charge_units[p] / need)
+        marks = state_marks(&self.st, p)
+        frozen = t < self.st.frozen_until[p]
+        hasted = t < self.st.hasted_until[p]
+        return PlayerStatus(
+            charge_full=bool(state_charge_full(&self.st, p)),
+            charge_progress=progress,
+            charge_ready_t=state_charge_ready_t(&self.st, &self.rc, p),
+            marks=marks,
+            # R12: the mark that goes next, while the player is at the limit or over.
+            next_to_retire=(oldest // size, oldest % size) if marks >= self.rc.mark_limit and oldest >= 0 else None,
+            frozen=frozen,
+            hasted=hasted,
+            frozen_until=self.st.frozen_until[p] if frozen else None,
+            hasted_until=self.st.hasted_until[p] if hasted else None,
+            round_wins=self.st.round_wins[p],
+        )
+
+    def state_dict(self):
+        """The SCENARIOS.md state object (plus a few extra keys)."""
+        out = {"round": self.st.round, "t": self.st.t, "board": self.board_text()}
+        for player in _PLAYERS:
+            status = self.status(player)
+            out[player.letter] = status.to_dict()
+        return out
+
+    def next_event_t(self):
+        """The next ms after t at which something timed happens in this round (R2), or
+        None once the round is over."""
+        cdef int32_t t = state_next_event_t(&self.st, &self.rc)
+        return None if t == NO_TIME else t
+
+    def legal_cells(self, player, kind):
+        """Cells where an action of `kind` (ActionKind) by `player` would be accepted now."""
+        cdef int p = _player_code(player)
+        cdef int k = _action_kind(kind)
+        return list(_cells_of(state_legal_mask(&self.st, &self.rc, p, k), self.rc.geo.size))
+
+    def legal_actions(self, player):
+        """Every action `player` could take now without a rejection."""
+        out = [Action.place(c) for c in self.legal_cells(player, ActionKind.PLACE)]
+        out += [Action.knockout(c) for c in self.legal_cells(player, ActionKind.KNOCKOUT)]
+        return out
+
+    def check(self, player, action):
+        """R7: the Reason `action` would be rejected with now, or None; changes nothing."""
+        cdef int p = _player_code(player)
+        cdef int kind, cell
+        kind, cell = _action_code(action, self.rc.geo.size)
+        return REASON_BY_CODE[state_check(&self.st, &self.rc, p, kind, cell)]
+
+    def planes(self, player=Player.X):
+        """The board as float32 planes (12, size, size) from `player`'s point of view.
+
+        Planes: 0 own set, 1 own setting, 2 opponent set, 3 opponent setting, 4 craters,
+        5-8 powerups (bomb, freeze, haste, swap), 9 setting progress of every setting
+        mark in [0, 1), 10 own next to retire, 11 opponent's next to retire (R12).
+        """
+        cdef int p = _player_code(player)
+        cdef int size = self.rc.geo.size, c, k
+        cdef int32_t t = self.st.t
+        out = np.zeros((12, size, size), dtype=np.float32)
+        cdef float[:, :, ::1] view = out
+        cdef uint64_t boards[9]
+        boards[0] = self.st.set_marks[p]
+        boards[1] = self.st.setting[p]
+        boards[2] = self.st.set_marks[1 - p]
+        boards[3] = self.st.setting[1 - p]
+        boards[4] = self.st.craters
+        for k in range(4):
+            boards[5 + k] = self.st.powerups[k]
+        cdef uint64_t m
+        for k in range(9):
+            m = boards[k]
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                view[k, c // size, c % size] = 1.0
+        m = self.st.setting[0] | self.st.setting[1]
+        if self.rc.set_ms > 0:
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                view[9, c // size, c % size] = 1.0 - <float>(self.st.deadline[c] - t) / self.rc.set_ms
+        for k in range(2):
+            who = p if k == 0 else 1 - p
+            if state_marks(&self.st, who) >= self.rc.mark_limit:
+                c = state_oldest(&self.st, who)
+                if c >= 0:
+                    view[10 + k, c // size, c % size] = 1.0
+        return out
+
+    # -- changing --------------------------------------------------------------------------
+
+    def act(self, player, action):
+        """One player's action at the current ms. Returns None if accepted, else the
+        R7 Reason (and the match is unchanged).
+
+        :raises ValueError: for a cell off the board, an unknown player, a second action
+            of the player at this ms, or an action while the other player already acted at
+            this ms (both at one ms go through act_both, R3).
+        """
+        cdef int p = _player_code(player)
+        cdef int kind, cell
+        kind, cell = _action_code(action, self.rc.geo.size)
+        if not self.st.round_over:
+            self._check_once(p)
+            if self.st.acted_t[1 - p] == self.st.t:
+                raise ValueError(
+                    f"{_PLAYERS[1 - p].letter} already acted at ms {self.st.t}: both players "
+                    f"at one ms go through act_both (R3)")
+        self._record(p, action)
+        self._begin_call()
+        reason = state_act(&self.st, &self.rc, p, kind, cell, &self.sink)
+        self._after_call()
+        return REASON_BY_CODE[reason]
+
+    def act_both(self, x_action, o_action):
+        """Both players act at the current ms (R3: order by the seeded coin).
+
+        Returns (X's result, O's result), each None or a Reason."""
+        cdef int xk, xc, ok, oc, xr = 0, orr = 0
+        xk, xc = _action_code(x_action, self.rc.geo.size)
+        ok, oc = _action_code(o_action, self.rc.geo.size)
+        if not self.st.round_over:
+            self._check_once(0)
+            self._check_once(1)
+        self._record(0, x_action)
+        self._record(1, o_action)
+        self._begin_call()
+        state_act_both(&self.st, &self.rc, xk, xc, ok, oc, &xr, &orr, &self.sink)
+        self._after_call()
+        return (REASON_BY_CODE[xr], REASON_BY_CODE[orr])
+
+    cdef _check_once(self, int p):
+        if self.st.acted_t[p] == self.st.t:
+            raise ValueError(
+                f"{_PLAYERS[p].letter} already acted at ms {self.st.t} of round "
+                f"{self.st.round}: one action per player per ms")
+
+    cdef _record(self, int p, action):
+        if self._script is not None and not self.st.round_over:
+            entry = {"round": self.st.round, "t": self.st.t, "player": _PLAYERS[p].letter}
+            entry["place" if action.kind == ActionKind.PLACE else "knockout"] = list(action.cell)
+            self._script.append(entry)
+
+    def advance(self, ms):
+        """Advance the clock by `ms` ≥ 0, running every timed event on its exact ms (R1).
+        Stops early where the round ends; does nothing once it has."""
+        if isinstance(ms, bool) or not isinstance(ms, int):
+            raise TypeError(f"ms must be an integer, not {ms!r}")
+        if ms < 0:
+            raise ValueError(f"ms must be >= 0, not {ms}")
+        self._begin_call()
+        state_advance_to(&self.st, &self.rc, <int32_t>min(self.st.t + ms, self.rc.round_ms),
+                         &self.sink)
+        self._after_call()
+
+    def advance_to(self, t):
+        """Advance the clock to ms `t` of this round (t ≥ the current ms)."""
+        if isinstance(t, bool) or not isinstance(t, int):
+            raise TypeError(f"t must be an integer, not {t!r}")
+        if t < self.st.t and not self.st.round_over:
+            raise ValueError(f"t={t} is in the past (the match is at ms {self.st.t})")
+        self._begin_call()
+        state_advance_to(&self.st, &self.rc, <int32_t>min(t, self.rc.round_ms), &self.sink)
+        self._after_call()
+
+    def advance_to_next_event(self):
+        """Jump straight to the next timed event (R2) and run it; returns the new t."""
+        cdef int32_t target = state_next_event_t(&self.st, &self.rc)
+        self._begin_call()
+        if target != NO_TIME:
+            state_advance_to(&self.st, &self.rc, target, &self.sink)
+        self._after_call()
+        return self.st.t
+
+    def spawn_powerup(self, kind, cell):
+        """A scripted powerup at the current ms (only with random_powerups=False).
+
+        Returns True if it appeared; False if the cell held a mark, crater or powerup,
+        the round is over, or powerup_ms is 0 (SCENARIOS.md)."""
+        cdef int k = <int>PowerupKind.parse(kind)
+        cdef int size = self.rc.geo.size
+        row, col = parse_cell(cell, size)
+        if self.st.random_powerups:
+            raise ValueError("spawn_powerup needs a match made with random_powerups=False "
+                             "(R16 places powerups itself otherwise)")
+        if not self.st.round_over and (self.st.acted_t[0] == self.st.t or self.st.acted_t[1] == self.st.t):
+            raise ValueError(f"a powerup cannot spawn after an action at ms {self.st.t} "
+                             "(R2: spawns come before the actions of a ms)")
+        self._begin_call()
+        spawned = state_spawn(&self.st, &self.rc, k, row * size + col, &self.sink)
+        if self._script is not None:
+            self._script.append({"round": self.st.round, "t": self.st.t,
+                                 "spawn": PowerupKind(k).key, "cell": [row, col]})
+        self._after_call()
+        return bool(spawned)
+
+    def start_next_round(self):
+        """R21: a fresh board for the next round, once this one is over."""
+        if not self.st.round_over:
+            raise ValueError(f"round {self.st.round} is not over (t={self.st.t})")
+        if self.st.match_over:
+            raise ValueError("the match is over (R22)")
+        self._begin_call()
+        state_next_round(&self.st, &self.rc, &self.sink)
+        self._after_call()
+
+    # -- copies and bytes ------------------------------------------------------------------
+
+    def clone(self):
+        """An independent copy of the match (a struct copy; the event list starts empty)."""
+        cdef Match other = Match.__new__(Match)
+        memcpy(&other.rc, &self.rc, sizeof(RulesC))
+        memcpy(&other.st, &self.st, sizeof(MatchState))
+        other._rules = self._rules
+        other._seed = self._seed
+        other._setup = self._setup
+        other._rounds = self._rounds
+        other._script = list(self._script) if self._script is not None else None
+        return other
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_match_from_bytes, (self.to_bytes(),))
+
+    def to_bytes(self):
+        """Versioned bytes of the whole match (rules, seed, history and state)."""
+        header = json.dumps({
+            "rules": self._rules.to_dict(),
+            "seed": self._seed,
+            "setup": list(self._setup) if self._setup is not None else None,
+            "rounds": [r.to_dict() for r in self._rounds],
+            "script": self._script,
+        }, sort_keys=True).encode()
+        state = (<char*>&self.st)[:sizeof(MatchState)]
+        body = (SERIAL_VERSION.to_bytes(2, "little") + len(header).to_bytes(4, "little")
+                + header + STATE_BYTES.to_bytes(4, "little") + state)
+        return _SERIAL_MAGIC + body + zlib.crc32(body).to_bytes(4, "little")
+
+    @classmethod
+    def from_bytes(cls, data):
+        """The match `to_bytes` wrote.
+
+        :raises ValueError: for bytes that are corrupt, truncated or of another version.
+        """
+        return _match_from_bytes(data)
+
+    def to_scenario(self, name="recorded match"):
+        """This match as a SCENARIOS.md file (a dict) that replays to the same result.
+
+        Needs ``record=True`` at creation. ``until`` is the current ms of this round."""
+        if self._script is None:
+            raise ValueError("to_scenario needs a match created with record=True")
+        overrides = self._rules.overrides()
+        has_spawns = any("spawn" in e for e in self._script)
+        if not self.st.random_powerups and not has_spawns:
+            # No scripted spawn in the file would turn R16 on in the replay; with
+            # powerup_max 0 it stays off and draws nothing, as here (docs/engine.md).
+            overrides["powerup_max"] = 0
+        scenario = {"name": name, "rules": overrides, "seed": self._seed}
+        if self._setup is not None:
+            scenario["setup"] = list(self._setup)
+        scenario["script"] = [dict(e) for e in self._script]
+        scenario["until"] = self.st.t
+        return scenario
+
+    def __repr__(self):
+        state = "match over" if self.st.match_over else ("round over" if self.st.round_over else "live")
+        return (f"<Match round {self.st.round} t={self.st.t} wins X {self.st.round_wins[0]} "
+                f"O {self.st.round_wins[1]} ({state})>")
+
+
+cdef tuple _action_code(object action, int size):
+    if not isinstance(action, Action):
+        raise TypeError(f"an action is a tictacblitz.Action (Action.place(cell) or "
+                        f"Action.knockout(cell)), not {action!r}")
+    kind = _action_kind(action.kind)
+    row, col = parse_cell(action.cell, size)
+    return kind, row * size + col
+
+
+cdef int _action_kind(object kind) except -1:
+    if isinstance(kind, ActionKind):
+        return <int>kind
+    raise ValueError(f"unknown action kind {kind!r}: expected ActionKind.PLACE or KNOCKOUT")
+
+
+cdef object _event_object(EventC* e, int size):
+    kind = _EVENT_KINDS[e.kind]
+    player = _PLAYERS[e.player] if e.player >= 0 else None
+    cell = (e.cell // size, e.cell % size) if e.cell >= 0 else None
+    until = e.until if e.until != NO_TIME else None
+    powerup = reason = result = by = line = scores = None
+    if e.kind in (EV_POWERUP_SPAWNED, EV_POWERUP_CLAIMED, EV_POWERUP_BURNED_OUT):
+        powerup = _POWERUPS[e.code]
+    elif e.kind == EV_REJECTED:
+        reason = REASON_BY_CODE[e.code]
+    elif e.kind == EV_ROUND_OVER:
+        by = _BY[e.code]
+        result = player
+        player = None
+        if e.code == BY_LINE:
+            line = _cells_of(e.line, size)
+        elif e.code == BY_TIMEOUT:
+            scores = (e.score_x, e.score_o)
+    elif e.kind == EV_MATCH_OVER:
+        result = player
+        player = None
+    return Event(e.round, e.t, kind, player, cell, powerup, until, reason, result, by, line, scores)
+
+
+def _parse_setup(setup, rules):
+    """SCENARIOS.md setup rows → (X board, O board); R12 limit checked."""
+    cdef uint64_t x = 0, o = 0
+    if setup is None:
+        return 0, 0
+    size = rules.size
+    if not isinstance(setup, (list, tuple)) or len(setup) != size:
+        raise ValueError(f"setup must be {size} strings of {size} characters, not {setup!r}")
+    for row, text in enumerate(setup):
+        if not isinstance(text, str) or len(text) != size:
+            raise ValueError(f"setup row {row} must be a string of {size} characters, not {text!r}")
+        for col, ch in enumerate(text):
+            if ch == "X":
+                x |= <uint64_t>1 << (row * size + col)
+            elif ch == "O":
+                o |= <uint64_t>1 << (row * size + col)
+            elif ch != ".":
+                raise ValueError(f"setup row {row} has {ch!r} at column {col}: use X, O or .")
+    for letter, board in (("X", x), ("O", o)):
+        if popcount(board) > rules.mark_limit:
+            raise ValueError(f"setup gives {letter} {popcount(board)} marks, more than "
+                             f"mark_limit={rules.mark_limit} (R12)")
+    return x, o
+
+
+def _match_from_bytes(data):
+    cdef Match m
+    cdef MatchState st
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"from_bytes takes bytes, not {type(data).__name__}")
+    data = bytes(data)
+    n = len(_SERIAL_MAGIC)
+    if len(data) < n + 2 + 4 + 4 + 4 or data[:n] != _SERIAL_MAGIC:
+        raise ValueError("not a tictacblitz match (bad magic or too short)")
+    body, crc = data[n:len(data) - 4], data[len(data) - 4:]
+    if zlib.crc32(body).to_bytes(4, "little") != crc:
+        raise ValueError("corrupt match bytes (checksum mismatch)")
+    version = int.from_bytes(body[:2], "little")
+    if version != SERIAL_VERSION:
+        raise ValueError(f"match bytes of version {version}; this tictacblitz reads version {SERIAL_VERSION}")
+    hlen = int.from_bytes(body[2:6], "little")
+    if 6 + hlen + 4 > len(body):
+        raise ValueError("corrupt match bytes (truncated header)")
+    try:
+        header = json.loads(body[6:6 + hlen])
+        rules = Rules.from_dict(header["rules"])
+        seed = header["seed"]
+        setup = header["setup"]
+        rounds = header["rounds"]
+        script = header["script"]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ValueError(f"corrupt match bytes (header: {exc})") from None
+    slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
+    raw = body[10 + hlen:]
+    if slen != sizeof(MatchState) or len(raw) != slen:
+        raise ValueError(f"match bytes hold a state of {len(raw)} bytes, expected {sizeof(MatchState)}")
+    memcpy(&st, <const char*>raw, sizeof(MatchState))
+    m = Match.__new__(Match)
+    fill_rules(&m.rc, rules)
+    _validate_state(&st, &m.rc, len(rounds) if isinstance(rounds, list) else -1)
+    m.st = st
+    m._rules = rules
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("corrupt match bytes (seed)")
+    m._seed = seed
+    m._setup = tuple(setup) if setup is not None else None
+    try:
+        m._rounds = tuple(_round_from_dict(r) for r in rounds)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise ValueError(f"corrupt match bytes (rounds: {exc})") from None
+    m._script = list(script) if script is not None else None
+    return m
+
+
+def _round_from_dict(d):
+    result = None if d["result"] == "draw" else Player.parse(d["result"])
+    line = tuple(tuple(c) for c in d["line"]) if "line" in d else None
+    scores = (d["scores"]["X"], d["scores"]["O"]) if "scores" in d else None
+    return RoundRecord(d["round"], result, RoundEnd(d["by"]), d["end_t"], line, scores)
+
+
+cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
+    """Reject any state the engine could not have reached in a way that matters for
+    memory safety or termination (checked once, so the engine can run unchecked)."""
+    cdef uint64_t board = r.geo.board
+    cdef uint64_t boards[9]
+    cdef uint64_t seen = 0, live, marks
+    cdef int i, c, p
+    boards[0] = s.set_marks[0]; boards[1] = s.set_marks[1]
+    boards[2] = s.setting[0]; boards[3] = s.setting[1]
+    boards[4] = s.craters
+    for i in range(4):
+        boards[5 + i] = s.powerups[i]
+    for i in range(9):
+        if boards[i] & ~board:
+            raise ValueError("corrupt match bytes (a piece off the board)")
+        if boards[i] & seen:
+            raise ValueError("corrupt match bytes (two things on one cell)")
+        seen |= boards[i]
+    if not (1 <= s.round <= r.max_rounds) or not (0 <= s.t <= r.round_ms):
+        raise ValueError("corrupt match bytes (round or clock out of range)")
+    for flag in (s.round_over, s.match_over, s.random_powerups):
+        if flag > 1:
+            raise ValueError("corrupt match bytes (a flag is neither 0 nor 1)")
+    if s.match_over and not s.round_over:
+        raise ValueError("corrupt match bytes (match over in a live round)")
+    if s.round_over:
+        if not (RESULT_X <= s.round_result <= RESULT_DRAW and BY_LINE <= s.round_by <= BY_TIMEOUT):
+            raise ValueError("corrupt match bytes (round result)")
+    if s.match_over and not (RESULT_X <= s.match_result <= RESULT_DRAW):
+        raise ValueError("corrupt match bytes (match result)")
+    if rounds != s.round - 1 + s.round_over:
+        raise ValueError("corrupt match bytes (round history does not fit the round)")
+    live = s.setting[0] | s.setting[1] | s.craters | all_powerups(s)
+    while live:
+        c = lowest(live)
+        live &= live - 1
+        if s.deadline[c] <= s.t and not s.round_over:
+            raise ValueError("corrupt match bytes (a timer already past)")
+    for p in range(2):
+        if not (0 <= s.round_wins[p] <= r.max_rounds):
+            raise ValueError("corrupt match bytes (round wins)")
+        if not (0 <= s.charge_units[p] <= s.charge_need[p] or s.charge_need[p] == 0 and s.charge_units[p] == 0):
+            raise ValueError("corrupt match bytes (charge)")
+        if s.charge_need[p] not in (0, r.need_place, r.need_knockout):
+            raise ValueError("corrupt match bytes (charge need)")
+        marks = s.set_marks[p] | s.setting[p]
+        if popcount(marks) > r.mark_limit:
+            raise ValueError("corrupt match bytes (more marks than mark_limit)")
+        while marks:
+            c = lowest(marks)
+            marks &= marks - 1
+            if s.age[c] >= s.next_age[p]:
+                raise ValueError("corrupt match bytes (mark ages)")
+        if s.acted_t[p] < NO_TIME or s.acted_t[p] > s.t:
+            raise ValueError("corrupt match bytes (acted time)")
+    if s.next_spawn_t != NO_TIME and (not s.random_powerups or (s.next_spawn_t <= s.t and not s.round_over)):
+        raise ValueError("corrupt match bytes (spawn time)")
+    s.next_timed_t = state_next_event_t(s, r) if not s.round_over else r.round_ms
+    return 0

@@ -1,0 +1,150 @@
+# The native playout loop with the random policy (declared in playout.pxd).
+#
+# The random policy: whenever charged, pick uniformly among the legal actions, listed as
+# every legal placement in ascending cell order, then every legal knock-out in ascending
+# cell order, with `below(n)` of its own SplitMix64 stream (docs/engine.md). A charged
+# player with no legal action waits. tictacblitz.playout mirrors this loop in Python
+# over the public API, so the reference model can play the very same matches.
+
+from libc.stdint cimport uint64_t, int64_t, int32_t
+from libc.string cimport memcpy
+
+from blitz_core.bitboard cimport popcount, lowest
+from blitz_core.engine cimport (
+    MatchState, RulesC, Match, EventSink, rng_below, state_new_match, state_next_round,
+    state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full,
+    state_charge_ready_t, state_legal_mask, fill_rules, ACT_PLACE, ACT_KNOCKOUT,
+    ACCEPTED, NO_TIME,
+)
+
+import numpy as np
+
+from tictacblitz.rules import Rules
+
+cdef uint64_t SALT = 0xD1B54A32D192ED03ULL
+POLICY_SEED_SALT = SALT
+"""The random policy's stream is seeded with ``seed ^ POLICY_SEED_SALT``."""
+
+
+cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
+    while n:
+        m &= m - 1
+        n -= 1
+    return lowest(m)
+
+
+cdef bint random_action(const MatchState* s, const RulesC* r, int player, uint64_t* rng,
+                        int* kind, int* cell) noexcept nogil:
+    """Uniform over the legal actions; False (and no draw) when there is none."""
+    cdef uint64_t places = state_legal_mask(s, r, player, ACT_PLACE)
+    cdef uint64_t knockouts = state_legal_mask(s, r, player, ACT_KNOCKOUT)
+    cdef int n_places = popcount(places)
+    cdef int n = n_places + popcount(knockouts)
+    cdef uint64_t k
+    if n == 0:
+        return False
+    k = rng_below(rng, <uint64_t>n)
+    if k < <uint64_t>n_places:
+        kind[0] = ACT_PLACE
+        cell[0] = nth_cell(places, k)
+    else:
+        kind[0] = ACT_KNOCKOUT
+        cell[0] = nth_cell(knockouts, k - n_places)
+    return True
+
+
+cdef inline void count(PlayoutStats* stats, int reason) noexcept nogil:
+    if reason == ACCEPTED:
+        stats.accepted += 1
+    else:
+        stats.rejected += 1
+
+
+cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint whole_match,
+                         PlayoutStats* stats) noexcept nogil:
+    """Play the current round (or the whole match) out with the random policy."""
+    cdef int xk = 0, xc = 0, ok = 0, oc = 0, xr, orr, p
+    cdef bint x_acts, o_acts
+    cdef int32_t next_t, ready
+    while True:
+        while not s.round_over:
+            x_acts = random_action(s, r, 0, rng, &xk, &xc)
+            o_acts = random_action(s, r, 1, rng, &ok, &oc)
+            if x_acts and o_acts:
+                state_act_both(s, r, xk, xc, ok, oc, &xr, &orr, NULL)
+                count(stats, xr)
+                count(stats, orr)
+            elif x_acts:
+                count(stats, state_act(s, r, 0, xk, xc, NULL))
+            elif o_acts:
+                count(stats, state_act(s, r, 1, ok, oc, NULL))
+            if s.round_over:
+                break
+            # The next decision: a charge filling, or something timed (R2), never this ms.
+            next_t = state_next_event_t(s, r)
+            for p in range(2):
+                if not state_charge_full(s, p):
+                    ready = state_charge_ready_t(s, r, p)
+                    if ready < next_t:
+                        next_t = ready
+            if next_t <= s.t:
+                next_t = s.t + 1
+            state_advance_to(s, r, next_t, NULL)
+        stats.rounds += 1
+        if s.match_over or not whole_match:
+            return
+        state_next_round(s, r, NULL)
+
+
+def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True):
+    """Play whole matches between two random players in the native loop.
+
+    ``seeds`` (an array of ints) or ``n`` (seeds 0..n-1) name the matches; match ``i``
+    uses its seed for the match stream (R23) and ``seed ^ POLICY_SEED_SALT`` for the
+    players. Returns a dict of NumPy arrays: ``winner`` (0 X, 1 O, 2 draw),
+    ``x_rounds``, ``o_rounds``, ``rounds``, and totals ``accepted`` / ``rejected``.
+    """
+    cdef RulesC rc
+    cdef MatchState st
+    cdef PlayoutStats stats
+    cdef uint64_t rng
+    if rules is None:
+        rules = Rules()
+    fill_rules(&rc, rules)
+    if seeds is None:
+        if n < 0:
+            raise ValueError(f"n must be >= 0, not {n}")
+        seeds = np.arange(n, dtype=np.uint64)
+    cdef const uint64_t[::1] seed_view = np.ascontiguousarray(seeds, dtype=np.uint64)
+    cdef Py_ssize_t i, count_ = seed_view.shape[0]
+    winner = np.empty(count_, dtype=np.int8)
+    x_rounds = np.empty(count_, dtype=np.int16)
+    o_rounds = np.empty(count_, dtype=np.int16)
+    rounds = np.empty(count_, dtype=np.int16)
+    cdef signed char[::1] w = winner
+    cdef short[::1] xr = x_rounds
+    cdef short[::1] orr = o_rounds
+    cdef short[::1] rr = rounds
+    stats.accepted = stats.rejected = stats.rounds = 0
+    with nogil:
+        for i in range(count_):
+            state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, NULL)
+            rng = seed_view[i] ^ SALT
+            random_playout(&st, &rc, &rng, True, &stats)
+            w[i] = st.match_result
+            xr[i] = st.round_wins[0]
+            orr[i] = st.round_wins[1]
+            rr[i] = st.round
+    return {"winner": winner, "x_rounds": x_rounds, "o_rounds": o_rounds, "rounds": rounds,
+            "accepted": stats.accepted, "rejected": stats.rejected}
+
+
+def play_random(Match match, seed, *, bint whole_match=True):
+    """Play `match` on with two random players in the native loop (no events kept)."""
+    cdef uint64_t rng = (<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)) ^ SALT
+    cdef PlayoutStats stats
+    stats.accepted = stats.rejected = stats.rounds = 0
+    with nogil:
+        random_playout(&match.st, &match.rc, &rng, whole_match, &stats)
+    match._after_call()
+    return {"accepted": stats.accepted, "rejected": stats.rejected}
