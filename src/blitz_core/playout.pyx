@@ -140,11 +140,18 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
 
 
 def play_random(Match match, seed, *, bint whole_match=True):
-    """Play `match` on with two random players in the native loop (no events kept)."""
+    """Play `match` on with two random players in the native loop (no events kept).
+
+    The same seed plays the same match as tictacblitz.playout.play_random."""
     cdef uint64_t rng = (<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)) ^ SALT
     cdef PlayoutStats stats
     stats.accepted = stats.rejected = stats.rounds = 0
-    with nogil:
-        random_playout(&match.st, &match.rc, &rng, whole_match, &stats)
-    match._after_call()
+    while True:
+        with nogil:
+            random_playout(&match.st, &match.rc, &rng, False, &stats)
+        match._after_call()          # one round at a time: the match keeps its history
+        if match.st.match_over or not whole_match:
+            break
+        with nogil:
+            state_next_round(&match.st, &match.rc, NULL)
     return {"accepted": stats.accepted, "rejected": stats.rejected}

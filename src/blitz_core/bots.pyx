@@ -1,0 +1,1 @@
+# Placeholder: the bots layer lands here (see its issue).

@@ -1,0 +1,1 @@
+# Placeholder: the rollouts layer lands here (see its issue).
