@@ -991,13 +991,12 @@ cdef class Match:
         self._after_call()
 
     def advance_to_next_event(self):
-        """Jump straight to the next timed event (R2) and run it; returns the new t."""
+        """Jump straight to the next timed event (R2) and run it (see next_event_t)."""
         cdef int32_t target = state_next_event_t(&self.st, &self.rc)
         self._begin_call()
         if target != NO_TIME:
             state_advance_to(&self.st, &self.rc, target, &self.sink)
         self._after_call()
-        return self.st.t
 
     def spawn_powerup(self, kind, cell):
         """A scripted powerup at the current ms (only with random_powerups=False).
