@@ -184,7 +184,8 @@ def test_set_marks_are_never_knocked_out(script):
     for op in ops:
         board = match.board_text()
         setting = {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch in "xo"}
-        apply(match, op)
+        if isinstance(apply(match, op), type):
+            continue                        # a call that raised changed nothing
         for event in match.events:          # follow the call's own placements too
             if event.kind in (EventKind.PLACED, EventKind.STOLEN):
                 setting.add(event.cell)
