@@ -1062,7 +1062,11 @@ cdef class Match:
             "rounds": [r.to_dict() for r in self._rounds],
             "script": self._script,
         }, sort_keys=True).encode()
-        state = (<char*>&self.st)[:sizeof(MatchState)]
+        # The timed-ms cache may sit early (a lower bound); write its exact value so
+        # that equal matches give equal bytes.
+        cdef MatchState canonical = self.st
+        canonical.next_timed_t = _exact_next_timed_t(&canonical, &self.rc)
+        state = (<char*>&canonical)[:sizeof(MatchState)]
         body = (SERIAL_VERSION.to_bytes(2, "little") + len(header).to_bytes(4, "little")
                 + header + STATE_BYTES.to_bytes(4, "little") + state)
         return _SERIAL_MAGIC + body + zlib.crc32(body).to_bytes(4, "little")
@@ -1277,5 +1281,9 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
             raise ValueError("corrupt match bytes (acted time)")
     if s.next_spawn_t != NO_TIME and (not s.random_powerups or (s.next_spawn_t <= s.t and not s.round_over)):
         raise ValueError("corrupt match bytes (spawn time)")
-    s.next_timed_t = state_next_event_t(s, r) if not s.round_over else r.round_ms
+    s.next_timed_t = _exact_next_timed_t(s, r)
     return 0
+
+
+cdef inline int32_t _exact_next_timed_t(MatchState* s, const RulesC* r) noexcept nogil:
+    return r.round_ms if s.round_over else state_next_event_t(s, r)
