@@ -25,7 +25,11 @@ else
   modules="$*"
 fi
 for m in $modules; do
-  cp "$build"/"$m".*.so src/blitz_core/
+  for so in "$build"/"$m".*.so; do
+    # Copy then rename: a running Python keeps the old file mapped (no crash).
+    cp "$so" "src/blitz_core/.$(basename "$so").tmp"
+    mv -f "src/blitz_core/.$(basename "$so").tmp" "src/blitz_core/$(basename "$so")"
+  done
 done
 # PYTHONPATH=python then finds the native package too (a link that git ignores).
 ln -sfn ../src/blitz_core python/blitz_core

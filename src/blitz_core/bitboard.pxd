@@ -19,7 +19,8 @@
 # smaller step has the lower ascending cell list.
 #
 # A window "starts" at its lowest cell, so `b & (b >> d) & (b >> 2d) & ...` has a bit
-# at s exactly when the whole window from s is in b (Pons' shift-and test).
+# at s exactly when the whole window from s is in b (Pons' shift-and test, done by
+# doubling: `m = b & (b >> d); m & (m >> 2d)` for four).
 
 from libc.stdint cimport uint64_t
 
@@ -77,11 +78,18 @@ cdef inline void init_geometry(Geometry* g, int size, int line_length) noexcept 
 
 
 cdef inline uint64_t line_starts(const Geometry* g, uint64_t b, int d) noexcept nogil:
-    """Start cells of every complete window of b in direction d."""
+    """Start cells of every complete window of b in direction d.
+
+    By doubling: w marks the starts of runs of `have` cells; w & (w >> have*s) marks
+    runs twice as long, and a last shift by the remainder (at most `have`) tops the run
+    up to line_length. Four in a row takes two shift-ands, eight takes three."""
     cdef uint64_t w = b
-    cdef int k, s = g.step[d]
-    for k in range(1, g.line_length):
-        w &= b >> (k * s)
+    cdef int have = 1, s = g.step[d], need = g.line_length
+    while have * 2 <= need:
+        w &= w >> (have * s)
+        have *= 2
+    if have < need:
+        w &= w >> ((need - have) * s)
     return w & g.starts[d]
 
 
@@ -120,45 +128,54 @@ cdef inline uint64_t lowest_line(const Geometry* g, uint64_t b) noexcept nogil:
 cdef inline int timeout_score(const Geometry* g, uint64_t own, uint64_t opp) noexcept nogil:
     """R20: over windows with no opp mark, the most own marks in one; 0 if none qualify.
 
-    Bit-sliced: each window's own count is summed into four bit planes (c0..c3, one
-    bit per start cell) with a ripple adder of shifted boards, so no per-window
-    popcount is needed; the maximum over qualifying starts is then read plane by plane
-    from the top, keeping the candidates that have each bit (branch-free selects)."""
-    cdef int d, k, s, bit, best = 0, score
-    cdef uint64_t free, x, carry, c0, c1, c2, c3, plane, keep, cand
+    Bit-sliced: each window's own count is summed into four bit planes (c0..c3, one bit
+    per start cell and direction) with a ripple adder of shifted boards, so no window
+    needs a popcount. The maximum over every qualifying start of every direction is then
+    read plane by plane from the top: keep the candidates that have the bit, if any do
+    (branch-free selects)."""
+    cdef uint64_t c0[4]
+    cdef uint64_t c1[4]
+    cdef uint64_t c2[4]
+    cdef uint64_t c3[4]
+    cdef uint64_t cand[4]
+    cdef uint64_t x, shifted_own, shifted_opp, carry, hit, keep
+    cdef int d, k, s, score = 0
     for d in range(4):
         s = g.step[d]
-        free = g.starts[d]
-        c0 = c1 = c2 = c3 = 0
-        for k in range(g.line_length):
-            free &= ~(opp >> (k * s))
-            x = own >> (k * s)
-            carry = c0 & x
-            c0 ^= x
-            x = c1 & carry
-            c1 ^= carry
-            carry = c2 & x
-            c2 ^= x
-            c3 ^= carry
-        cand = free
-        score = 0
-        # Highest plane first: keep the candidates holding that bit, if any do.
-        plane = c3 & cand
-        keep = <uint64_t>0 - <uint64_t>(plane != 0)
-        cand = (plane & keep) | (cand & ~keep)
-        score |= 8 & <int>keep
-        plane = c2 & cand
-        keep = <uint64_t>0 - <uint64_t>(plane != 0)
-        cand = (plane & keep) | (cand & ~keep)
-        score |= 4 & <int>keep
-        plane = c1 & cand
-        keep = <uint64_t>0 - <uint64_t>(plane != 0)
-        cand = (plane & keep) | (cand & ~keep)
-        score |= 2 & <int>keep
-        plane = c0 & cand
-        keep = <uint64_t>0 - <uint64_t>(plane != 0)
-        score |= 1 & <int>keep
-        # A direction with no qualifying window contributes 0 (cand was 0 throughout).
-        if score > best:
-            best = score
-    return best
+        shifted_own = own
+        shifted_opp = opp
+        cand[d] = g.starts[d]
+        c0[d] = c1[d] = c2[d] = c3[d] = 0
+        for k in range(g.line_length):    # the k-th cell of every window at once
+            cand[d] &= ~shifted_opp       # an opponent mark anywhere blocks the window
+            x = shifted_own
+            carry = c0[d] & x
+            c0[d] ^= x
+            x = c1[d] & carry
+            c1[d] ^= carry
+            carry = c2[d] & x
+            c2[d] ^= x
+            c3[d] ^= carry
+            shifted_own >>= s
+            shifted_opp >>= s
+    # Plane 3 (eight), then 2, 1, 0: narrow every direction's candidates together.
+    hit = (c3[0] & cand[0]) | (c3[1] & cand[1]) | (c3[2] & cand[2]) | (c3[3] & cand[3])
+    keep = <uint64_t>0 - <uint64_t>(hit != 0)
+    for d in range(4):
+        cand[d] = (cand[d] & c3[d] & keep) | (cand[d] & ~keep)
+    score |= 8 & <int>keep
+    hit = (c2[0] & cand[0]) | (c2[1] & cand[1]) | (c2[2] & cand[2]) | (c2[3] & cand[3])
+    keep = <uint64_t>0 - <uint64_t>(hit != 0)
+    for d in range(4):
+        cand[d] = (cand[d] & c2[d] & keep) | (cand[d] & ~keep)
+    score |= 4 & <int>keep
+    hit = (c1[0] & cand[0]) | (c1[1] & cand[1]) | (c1[2] & cand[2]) | (c1[3] & cand[3])
+    keep = <uint64_t>0 - <uint64_t>(hit != 0)
+    for d in range(4):
+        cand[d] = (cand[d] & c1[d] & keep) | (cand[d] & ~keep)
+    score |= 2 & <int>keep
+    hit = (c0[0] & cand[0]) | (c0[1] & cand[1]) | (c0[2] & cand[2]) | (c0[3] & cand[3])
+    keep = <uint64_t>0 - <uint64_t>(hit != 0)
+    score |= 1 & <int>keep
+    # With no qualifying window every candidate set is empty and every plane misses: 0.
+    return score

@@ -7,7 +7,7 @@
 # engine.pyx is the thin, validating face of the same functions.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t
-from blitz_core.bitboard cimport Geometry
+from blitz_core.bitboard cimport Geometry, popcount
 
 # Codes shared with tictacblitz/types.py (Player, PowerupKind, Reason, EventKind).
 cdef enum:
@@ -107,11 +107,12 @@ ctypedef struct MatchState:
     int32_t acted_t[2]            # the ms of this round a player last acted at (one per ms)
     int32_t t                     # R1: ms since the round started
     int32_t next_spawn_t          # R16: ms the next spawn is due, NO_TIME when off
-    int32_t next_timed_t          # a lower bound of the next timed ms (a cache: may be early)
+    int32_t next_timed_t          # the next timed ms (a cache: exact unless timed_stale)
     int32_t round                 # 1-based
     int32_t round_wins[2]
     uint8_t next_age[2]           # the next age stamp per player
     uint8_t random_powerups       # R16 on (else powerups come from spawn_powerup)
+    uint8_t timed_stale           # something timed went early: next_timed_t may be early
     uint8_t round_over
     uint8_t match_over
     int8_t round_result           # RESULT_*, for the round that ended
@@ -153,11 +154,43 @@ cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell,
                          int o_cell, int* x_reason, int* o_reason, EventSink* sink) noexcept nogil
 cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil
 cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind, int cell) noexcept nogil
-cdef bint state_charge_full(const MatchState* s, int player) noexcept nogil
 cdef int32_t state_charge_ready_t(const MatchState* s, const RulesC* r, int player) noexcept nogil
-cdef int state_marks(const MatchState* s, int player) noexcept nogil
 cdef int state_oldest(const MatchState* s, int player) noexcept nogil
-cdef uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player, int kind) noexcept nogil
+
+# -- tiny queries, inline in every module that cimports them (the hot path's helpers) -----
+cdef inline uint64_t all_marks(const MatchState* s) noexcept nogil:
+    return s.set_marks[0] | s.set_marks[1] | s.setting[0] | s.setting[1]
+
+
+cdef inline uint64_t all_powerups(const MatchState* s) noexcept nogil:
+    return s.powerups[0] | s.powerups[1] | s.powerups[2] | s.powerups[3]
+
+
+cdef inline int32_t state_next_timed_t(MatchState* s, const RulesC* r) noexcept nogil:
+    """state_next_event_t through the cache: a rescan only after something timed was
+    removed (a knock-out, a claim, a retirement), not on every call."""
+    if s.timed_stale:
+        s.next_timed_t = state_next_event_t(s, r)
+        s.timed_stale = 0
+    return s.next_timed_t
+
+
+cdef inline bint state_charge_full(const MatchState* s, int player) noexcept nogil:
+    """R4: can the player act now?"""
+    return s.charge_units[player] >= s.charge_need[player]
+
+
+cdef inline int state_marks(const MatchState* s, int player) noexcept nogil:
+    return popcount(s.set_marks[player] | s.setting[player])
+
+
+cdef inline uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player, int kind) noexcept nogil:
+    """The cells where an action of `kind` would be accepted now (state_check's rules)."""
+    if s.round_over or s.charge_units[player] < s.charge_need[player]:
+        return 0
+    if kind == ACT_PLACE:
+        return r.geo.board & ~(all_marks(s) | s.craters)      # R6: no mark, no crater
+    return s.setting[1 - player]                              # R9: opponent's setting marks
 
 # -- the bridge from Python ----------------------------------------------------------------
 cdef int fill_rules(RulesC* rc, object rules) except -1

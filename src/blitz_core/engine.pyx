@@ -95,25 +95,9 @@ cdef EventC* emit(EventSink* sink, const MatchState* s, int kind, int player, in
 # ---------------------------------------------------------------------------------------
 # Small queries
 
-cdef inline uint64_t all_marks(const MatchState* s) noexcept nogil:
-    return s.set_marks[0] | s.set_marks[1] | s.setting[0] | s.setting[1]
-
-
-cdef inline uint64_t all_powerups(const MatchState* s) noexcept nogil:
-    return s.powerups[0] | s.powerups[1] | s.powerups[2] | s.powerups[3]
-
-
 cdef inline int speed_index(const MatchState* s, int p, int32_t t) noexcept nogil:
     """R5: 0 normal, 1 frozen, 2 hasted, 3 both, for the ms [t, t+1)."""
     return (t < s.frozen_until[p]) | ((t < s.hasted_until[p]) << 1)
-
-
-cdef bint state_charge_full(const MatchState* s, int player) noexcept nogil:
-    return s.charge_units[player] >= s.charge_need[player]
-
-
-cdef int state_marks(const MatchState* s, int player) noexcept nogil:
-    return popcount(s.set_marks[player] | s.setting[player])
 
 
 cdef int state_oldest(const MatchState* s, int player) noexcept nogil:
@@ -146,6 +130,9 @@ cdef int32_t state_charge_ready_t(const MatchState* s, const RulesC* r, int play
     cdef int64_t need = s.charge_need[player]
     cdef int64_t rate, k
     cdef int32_t tt = s.t, change
+    if units < need and s.frozen_until[player] <= tt and s.hasted_until[player] <= tt:
+        rate = r.speed[0]                       # the common case: normal speed throughout
+        return <int32_t>(tt + (need - units + rate - 1) // rate)
     while units < need:
         rate = r.speed[speed_index(s, player, tt)]
         change = INT32_MAX
@@ -250,10 +237,11 @@ cdef void end_round(MatchState* s, const RulesC* r, int result, int by, uint64_t
              NO_TIME, winner)
 
 
-cdef bint check_lines(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
+cdef bint check_lines(MatchState* s, const RulesC* r, bint check_x, bint check_o,
+                      EventSink* sink) noexcept nogil:
     """R10: a line of set marks wins the round; lines for both at once draw it."""
-    cdef bint x_line = has_line(&r.geo, s.set_marks[0])
-    cdef bint o_line = has_line(&r.geo, s.set_marks[1])
+    cdef bint x_line = check_x and has_line(&r.geo, s.set_marks[0])
+    cdef bint o_line = check_o and has_line(&r.geo, s.set_marks[1])
     if x_line and o_line:
         end_round(s, r, RESULT_DRAW, BY_DOUBLE_LINE, 0, sink)
     elif x_line:
@@ -284,22 +272,28 @@ cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept
             bit = <uint64_t>1 << cell
             s.powerups[kind] |= bit
             s.deadline[cell] = s.t + r.powerup_ms
+            note_deadline(s, s.deadline[cell])
             emit(sink, s, EV_POWERUP_SPAWNED, NO_PLAYER, cell, s.deadline[cell], kind)
     s.next_spawn_t = s.t + r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
 
 
 cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
     """R2 steps 1-5 at the current ms."""
-    cdef int32_t t = s.t
-    cdef uint64_t m, due = 0, bit
+    cdef int32_t t = s.t, later = r.round_ms
+    cdef uint64_t m, due = 0, ending = 0, bit
     cdef int c, p, k
-    # 1. setting marks whose time is up become set (R6, R8).
-    m = s.setting[0] | s.setting[1]
+    # One pass over everything with a timer finds what ends now, and the soonest of the
+    # rest (for the next-timed-ms cache, finished after step 4).
+    m = s.setting[0] | s.setting[1] | s.craters | all_powerups(s)
     while m:
         c = lowest(m)
         m &= m - 1
         if s.deadline[c] == t:
-            due |= <uint64_t>1 << c
+            ending |= <uint64_t>1 << c
+        elif s.deadline[c] < later:
+            later = s.deadline[c]
+    # 1. setting marks whose time is up become set (R6, R8).
+    due = ending & (s.setting[0] | s.setting[1])
     m = due
     while m:
         c = lowest(m)
@@ -309,43 +303,52 @@ cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway, EventSin
         s.setting[p] &= ~bit
         s.set_marks[p] |= bit
         emit(sink, s, EV_SET, p, c, NO_TIME, 0)
-    # 2. Only a mark becoming set can complete a line (or a setup, at ms 0).
-    if (due or lines_anyway) and check_lines(s, r, sink):
+    # 2. Only a mark becoming set can complete a line (or a setup, at ms 0), and only
+    # for its owner: the other player's board did not change since the last check.
+    if lines_anyway:
+        due = s.set_marks[0] | s.set_marks[1]
+    if due and check_lines(s, r, (s.set_marks[0] & due) != 0, (s.set_marks[1] & due) != 0, sink):
         return
     # 3. Expiries: craters, powerups, then freeze X, O, haste X, O.
-    m = s.craters
+    m = ending & s.craters
+    s.craters &= ~m
     while m:
         c = lowest(m)
         m &= m - 1
-        if s.deadline[c] == t:
-            s.craters &= ~(<uint64_t>1 << c)
-            emit(sink, s, EV_CRATER_CLEARED, NO_PLAYER, c, NO_TIME, 0)
-    m = all_powerups(s)
+        emit(sink, s, EV_CRATER_CLEARED, NO_PLAYER, c, NO_TIME, 0)
+    m = ending & all_powerups(s)
     while m:
         c = lowest(m)
         m &= m - 1
-        if s.deadline[c] == t:
-            bit = <uint64_t>1 << c
-            for k in range(4):
-                if s.powerups[k] & bit:
-                    s.powerups[k] &= ~bit
-                    emit(sink, s, EV_POWERUP_BURNED_OUT, NO_PLAYER, c, NO_TIME, k)
+        bit = <uint64_t>1 << c
+        for k in range(4):
+            if s.powerups[k] & bit:
+                s.powerups[k] &= ~bit
+                emit(sink, s, EV_POWERUP_BURNED_OUT, NO_PLAYER, c, NO_TIME, k)
     for p in range(2):
         if s.frozen_until[p] == t:
             emit(sink, s, EV_FREEZE_ENDED, p, -1, NO_TIME, 0)
     for p in range(2):
         if s.hasted_until[p] == t:
             emit(sink, s, EV_HASTE_ENDED, p, -1, NO_TIME, 0)
-    # 4. R16 (a gap of 0 makes the next spawn due at this same ms).
+    for p in range(2):
+        if t < s.frozen_until[p] < later:
+            later = s.frozen_until[p]
+        if t < s.hasted_until[p] < later:
+            later = s.hasted_until[p]
+    s.next_timed_t = later
+    s.timed_stale = 0
+    # 4. R16 (a gap of 0 makes the next spawn due at this same ms); a new powerup's
+    # burn-out lowers the cache through note_deadline.
     while s.next_spawn_t == t:
         random_spawn(s, r, sink)
+    if t < s.next_spawn_t < s.next_timed_t:
+        s.next_timed_t = s.next_spawn_t
     # 5. The round clock (R20).
     if t >= r.round_ms:
         end_round(s, r,
                   _timeout_result(&r.geo, s.set_marks[0], s.set_marks[1]),
                   BY_TIMEOUT, 0, sink)
-        return
-    s.next_timed_t = state_next_event_t(s, r)
 
 
 cdef inline int _timeout_result(const Geometry* g, uint64_t x, uint64_t o) noexcept nogil:
@@ -461,15 +464,6 @@ cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind,
     return ACCEPTED
 
 
-cdef uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player, int kind) noexcept nogil:
-    """The cells where `kind` would be accepted now (the same checks as state_check)."""
-    if s.round_over or s.charge_units[player] < s.charge_need[player]:
-        return 0
-    if kind == ACT_PLACE:
-        return r.geo.board & ~(all_marks(s) | s.craters)
-    return s.setting[1 - player]
-
-
 cdef inline void land_mark(MatchState* s, const RulesC* r, int p, int cell, int event_kind,
                            EventSink* sink) noexcept nogil:
     """A mark becomes p's newest, setting for set_ms (R6; stolen marks too, R17)."""
@@ -508,6 +502,7 @@ cdef void claim_powerup(MatchState* s, const RulesC* r, int p, int cell, int kin
     cdef int o = 1 - p, c, n
     cdef uint64_t near = r.geo.neighbours[cell], m
     s.powerups[kind] &= ~(<uint64_t>1 << cell)
+    s.timed_stale = 1               # its burn-out (and maybe set times below) are gone
     emit(sink, s, EV_POWERUP_CLAIMED, p, cell, NO_TIME, kind)
     if kind == KIND_BOMB:           # R17: every touching opponent mark, no craters
         m = (s.set_marks[o] | s.setting[o]) & near
@@ -554,14 +549,17 @@ cdef int apply_action(MatchState* s, const RulesC* r, int p, int kind, int cell,
         while popcount(s.set_marks[p] | s.setting[p]) > r.mark_limit:   # R12, R13
             c = state_oldest(s, p)
             bit = <uint64_t>1 << c
+            if s.setting[p] & bit:
+                s.timed_stale = 1
             s.set_marks[p] &= ~bit
             s.setting[p] &= ~bit
             emit(sink, s, EV_RETIRED, p, c, NO_TIME, 0)
         if r.set_ms == 0:                                     # R10: set as it lands
-            check_lines(s, r, sink)
+            check_lines(s, r, True, True, sink)
     else:
         s.charge_need[p] = r.need_knockout
         s.setting[o] &= ~bit                                  # R9
+        s.timed_stale = 1
         if r.crater_ms > 0:
             s.craters |= bit
             s.deadline[cell] = s.t + r.crater_ms
@@ -1066,6 +1064,7 @@ cdef class Match:
         # that equal matches give equal bytes.
         cdef MatchState canonical = self.st
         canonical.next_timed_t = _exact_next_timed_t(&canonical, &self.rc)
+        canonical.timed_stale = 0
         state = (<char*>&canonical)[:sizeof(MatchState)]
         body = (SERIAL_VERSION.to_bytes(2, "little") + len(header).to_bytes(4, "little")
                 + header + STATE_BYTES.to_bytes(4, "little") + state)
@@ -1244,7 +1243,7 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
         seen |= boards[i]
     if not (1 <= s.round <= r.max_rounds) or not (0 <= s.t <= r.round_ms):
         raise ValueError("corrupt match bytes (round or clock out of range)")
-    for flag in (s.round_over, s.match_over, s.random_powerups):
+    for flag in (s.round_over, s.match_over, s.random_powerups, s.timed_stale):
         if flag > 1:
             raise ValueError("corrupt match bytes (a flag is neither 0 nor 1)")
     if s.match_over and not s.round_over:
@@ -1282,6 +1281,7 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
     if s.next_spawn_t != NO_TIME and (not s.random_powerups or (s.next_spawn_t <= s.t and not s.round_over)):
         raise ValueError("corrupt match bytes (spawn time)")
     s.next_timed_t = _exact_next_timed_t(s, r)
+    s.timed_stale = 0
     return 0
 
 

@@ -12,7 +12,7 @@ from libc.string cimport memcpy
 from blitz_core.bitboard cimport popcount, lowest
 from blitz_core.engine cimport (
     MatchState, RulesC, Match, EventSink, rng_below, state_new_match, state_next_round,
-    state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full,
+    state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full,
     state_charge_ready_t, state_legal_mask, fill_rules, ACT_PLACE, ACT_KNOCKOUT,
     ACCEPTED, NO_TIME,
 )
@@ -36,6 +36,8 @@ cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
 cdef bint random_action(const MatchState* s, const RulesC* r, int player, uint64_t* rng,
                         int* kind, int* cell) noexcept nogil:
     """Uniform over the legal actions; False (and no draw) when there is none."""
+    if not state_charge_full(s, player):       # half the calls: not charged, nothing to do
+        return False
     cdef uint64_t places = state_legal_mask(s, r, player, ACT_PLACE)
     cdef uint64_t knockouts = state_legal_mask(s, r, player, ACT_KNOCKOUT)
     cdef int n_places = popcount(places)
@@ -81,7 +83,7 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
             if s.round_over:
                 break
             # The next decision: a charge filling, or something timed (R2), never this ms.
-            next_t = state_next_event_t(s, r)
+            next_t = state_next_timed_t(s, r)
             for p in range(2):
                 if not state_charge_full(s, p):
                     ready = state_charge_ready_t(s, r, p)
