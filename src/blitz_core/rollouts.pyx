@@ -1,1 +1,908 @@
-# Placeholder: the rollouts layer lands here (see its issue).
+# Batched stepping and rollouts: many matches advanced together in one nogil call.
+#
+# Layer: above the rules engine (engine.pxd) and the native random policy (playout.pxd),
+# below the Python environments (tictacblitz.envs). Two faces:
+#
+#   BatchStepper  N matches stepped on a fixed decision interval (an RL batch): actions
+#                 per seat in, observations / masks / rewards / flags written in place
+#                 into NumPy arrays, with auto-reset. docs/rl.md is its contract.
+#   StateBatch    N bare MatchStates for users' own planners: clone a match into slots
+#                 (a memcpy each), roll every slot forward with native bots until the
+#                 round (or match) ends, read the results as arrays.
+#
+# Determinism: every env owns its MatchState and its random streams (match stream R23,
+# one policy stream per seat, a reset stream for auto-reset seeds), and no env reads
+# another's memory, so prange may split the batch over any number of threads and the
+# results are identical.
+
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, free
+from cython.parallel cimport prange
+
+from blitz_core.bitboard cimport popcount, lowest
+from blitz_core.engine cimport (
+    MatchState, RulesC, Match, rng_next, state_new_match, state_next_round,
+    state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full,
+    state_charge_ready_t, state_legal_mask, state_marks, state_oldest, fill_rules,
+    ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
+)
+from blitz_core.playout cimport random_action
+
+import os
+
+import numpy as np
+
+from tictacblitz.rules import Rules
+
+# -- constants shared with tictacblitz.envs ------------------------------------------------
+cdef enum:
+    N_PLANES = 12                 # the planes of Match.planes (float32 observation)
+    N_BITS = 11                   # the bitboard observation: planes 0-8, 10, 11 as masks
+    N_SCALARS = 14                # charges, effects, clock, round wins, marks
+
+cdef enum:                        # gymnasium.vector.AutoresetMode
+    AUTORESET_NEXT_STEP = 0
+    AUTORESET_SAME_STEP = 1
+    AUTORESET_DISABLED = 2
+
+cdef enum:                        # who picks a seat's actions
+    POLICY_EXTERNAL = 0           # the caller's action array
+    POLICY_RANDOM = 1             # the native random policy (playout.pyx)
+    POLICY_WAIT = 2               # never acts
+
+cdef enum:
+    OBS_PLANES = 0
+    OBS_BITS = 1
+
+cdef enum:                        # Slot.done
+    LIVE = 0
+    TERMINATED = 1
+    TRUNCATED = 2
+
+# Stream salts: a match of seed s uses s for R23 (exactly Match(seed=s)), s ^ SALT_X / s ^
+# SALT_O for the native seat policies; an env reset with seed s draws the seeds of its
+# later (auto-reset) matches from s ^ SALT_RESET, and sample_actions from s ^ SALT_SAMPLE.
+cdef uint64_t SALT_X = 0xD1B54A32D192ED03ULL     # = playout.POLICY_SEED_SALT
+cdef uint64_t SALT_O = 0x8CB92BA72F3D8DD7ULL
+cdef uint64_t SALT_RESET = 0x9FB21C651E98DF25ULL
+cdef uint64_t SALT_SAMPLE = 0xC13FA9A902A6328FULL
+
+PLANES = N_PLANES
+BITS = N_BITS
+SCALARS = N_SCALARS
+NEXT_STEP, SAME_STEP, DISABLED = AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED
+POLICIES = {"external": POLICY_EXTERNAL, "random": POLICY_RANDOM, "wait": POLICY_WAIT}
+SEED_SALTS = {"X": SALT_X, "O": SALT_O, "reset": SALT_RESET, "sample": SALT_SAMPLE}
+
+
+ctypedef struct Slot:             # one env of a BatchStepper: its whole memory
+    MatchState st
+    uint64_t reset_rng            # draws the seed of the env's next match (auto-reset)
+    uint64_t sample_rng           # sample_actions' stream
+    uint64_t policy_rng[2]        # native seat policies
+    uint64_t match_seed
+    int64_t rejected[2]           # R7 rejections since the batch was made
+    int32_t steps                 # steps in the current episode
+    uint8_t done                  # LIVE, TERMINATED or TRUNCATED (waiting for a reset)
+
+
+ctypedef struct Config:
+    int32_t interval              # ms of game time per step
+    int32_t max_steps             # truncation (0: none)
+    int autoreset
+    bint round_episodes           # an episode is a round (else a whole match)
+    bint random_powerups
+    float round_reward
+    float match_reward
+    int policy[2]
+    int obs_mode
+    bint write_masks
+    int cells
+    int n_actions                 # 1 + 2 * cells
+    double inv_round_ms           # reciprocals for the scalars (multiplies, not divides)
+    double inv_rounds_to_win
+    double inv_max_rounds
+    double inv_mark_limit
+    double inv_freeze
+    double inv_haste
+
+
+ctypedef struct Out:              # the NumPy buffers, written in place; NULL = not kept
+    float* rewards                # (N, 2)
+    uint8_t* terminated           # (N,)
+    uint8_t* truncated            # (N,)
+    int8_t* round_result          # (N,) RESULT_* of a round that ended in the step, else -1
+    int8_t* match_result          # (N,)
+    int8_t* reasons               # (N, 2) -1 no action, 0 accepted, else the R7 code
+    float* planes                 # (N, 2, 12, cells)
+    uint64_t* bits                # (N, 2, 11)
+    float* scalars                # (N, 2, 14)
+    uint8_t* masks                # (N, 2, n_actions)
+    float* final_planes           # SAME_STEP: the observation an episode ended on
+    uint64_t* final_bits
+    float* final_scalars
+    uint8_t* final_ended          # (N,) an episode ended (and was reset) in the step
+
+
+# -- observations ----------------------------------------------------------------------------
+# Everything about a player is computed once per env and step, then laid out twice: as
+# that player's "own" half and as the other seat's "opponent" half.
+
+ctypedef struct PlayerFacts:
+    float charge                  # R5 refill progress in [0, 1]
+    float full                    # R4
+    float frozen                  # R18 time left / freeze_ms
+    float hasted                  # R19
+    float wins                    # round wins / rounds_to_win (R22)
+    float marks                   # marks / mark_limit (R12)
+    int oldest                    # R12: the next mark to retire, -1 below the limit
+
+
+cdef inline void player_facts(const MatchState* s, const RulesC* r, const Config* cf, int p,
+                              PlayerFacts* f) noexcept nogil:
+    cdef int32_t t = s.t
+    cdef int marks = popcount(s.set_marks[p] | s.setting[p])
+    if s.charge_need[p] == 0 or s.charge_units[p] >= s.charge_need[p]:
+        f.charge = 1.0
+        f.full = 1.0
+    else:
+        f.charge = <float>(<double>s.charge_units[p] / <double>s.charge_need[p])
+        f.full = 0.0
+    f.frozen = <float>((s.frozen_until[p] - t) * cf.inv_freeze) if t < s.frozen_until[p] else 0.0
+    f.hasted = <float>((s.hasted_until[p] - t) * cf.inv_haste) if t < s.hasted_until[p] else 0.0
+    f.wins = <float>(s.round_wins[p] * cf.inv_rounds_to_win)
+    f.marks = <float>(marks * cf.inv_mark_limit)
+    f.oldest = state_oldest(s, p) if marks >= r.mark_limit else -1
+
+
+cdef inline void write_scalars(float* sc, const PlayerFacts* own, const PlayerFacts* opp,
+                               float clock, float round_) noexcept nogil:
+    sc[0] = own.charge
+    sc[1] = opp.charge
+    sc[2] = own.full
+    sc[3] = opp.full
+    sc[4] = own.frozen
+    sc[5] = own.hasted
+    sc[6] = opp.frozen
+    sc[7] = opp.hasted
+    sc[8] = clock
+    sc[9] = own.wins
+    sc[10] = opp.wins
+    sc[11] = round_
+    sc[12] = own.marks
+    sc[13] = opp.marks
+
+
+cdef inline void scatter(float* plane, uint64_t m) noexcept nogil:
+    cdef int c
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        plane[c] = 1.0
+
+
+cdef void write_planes(const MatchState* s, const RulesC* r, int p, const PlayerFacts* own,
+                       const PlayerFacts* opp, float* planes) noexcept nogil:
+    """Seat p's planes, exactly as Match.planes(p)."""
+    cdef int o = 1 - p, cells = r.geo.cells, c, k
+    cdef uint64_t m
+    memset(planes, 0, N_PLANES * cells * sizeof(float))
+    scatter(planes, s.set_marks[p])
+    scatter(planes + cells, s.setting[p])
+    scatter(planes + 2 * cells, s.set_marks[o])
+    scatter(planes + 3 * cells, s.setting[o])
+    scatter(planes + 4 * cells, s.craters)
+    for k in range(4):
+        scatter(planes + (5 + k) * cells, s.powerups[k])
+    if r.set_ms > 0:                               # R6: setting progress in [0, 1)
+        m = s.setting[0] | s.setting[1]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            planes[9 * cells + c] = 1.0 - <float>(s.deadline[c] - s.t) / r.set_ms
+    if own.oldest >= 0:
+        planes[10 * cells + own.oldest] = 1.0
+    if opp.oldest >= 0:
+        planes[11 * cells + opp.oldest] = 1.0
+
+
+cdef inline uint64_t bit_of(int c) noexcept nogil:
+    return (<uint64_t>1 << c) if c >= 0 else 0
+
+
+cdef void write_bits(const MatchState* s, int p, const PlayerFacts* own, const PlayerFacts* opp,
+                     uint64_t* bits) noexcept nogil:
+    cdef int o = 1 - p, k
+    bits[0] = s.set_marks[p]
+    bits[1] = s.setting[p]
+    bits[2] = s.set_marks[o]
+    bits[3] = s.setting[o]
+    bits[4] = s.craters
+    for k in range(4):
+        bits[5 + k] = s.powerups[k]
+    bits[9] = bit_of(own.oldest)
+    bits[10] = bit_of(opp.oldest)
+
+
+cdef inline void spread(uint8_t* out, uint64_t m, int n) noexcept nogil:
+    """out[c] = bit c of m for c < n: eight cells at a time (each byte of the product
+    holds one bit: replicate, isolate bit i in byte i, carry it to the byte's low bit)."""
+    cdef int c = 0
+    cdef uint64_t v
+    while c + 8 <= n:
+        v = ((((m >> c) & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL)
+        v = ((v + 0x7F7F7F7F7F7F7F7FULL) >> 7) & 0x0101010101010101ULL
+        memcpy(out + c, &v, 8)
+        c += 8
+    while c < n:
+        out[c] = <uint8_t>((m >> c) & 1)
+        c += 1
+
+
+cdef inline void write_mask(const MatchState* s, const RulesC* r, int p, uint8_t* mask) noexcept nogil:
+    """Action codes: 0 wait (always legal), 1 + c place on c, 1 + cells + c knock out c."""
+    mask[0] = 1
+    spread(mask + 1, state_legal_mask(s, r, p, ACT_PLACE), r.geo.cells)
+    spread(mask + 1 + r.geo.cells, state_legal_mask(s, r, p, ACT_KNOCKOUT), r.geo.cells)
+
+
+cdef void write_obs(const Slot* sl, const RulesC* r, const Config* cf, float* planes,
+                    uint64_t* bits, float* scalars, uint8_t* masks, Py_ssize_t i) noexcept nogil:
+    cdef const MatchState* s = &sl.st
+    cdef PlayerFacts f[2]
+    cdef int p
+    cdef Py_ssize_t plane_len = N_PLANES * cf.cells
+    cdef float clock = <float>(s.t * cf.inv_round_ms)
+    cdef float round_ = <float>(s.round * cf.inv_max_rounds)
+    player_facts(s, r, cf, 0, &f[0])
+    player_facts(s, r, cf, 1, &f[1])
+    for p in range(2):
+        write_scalars(scalars + (2 * i + p) * N_SCALARS, &f[p], &f[1 - p], clock, round_)
+        if planes != NULL:
+            write_planes(s, r, p, &f[p], &f[1 - p], planes + (2 * i + p) * plane_len)
+        if bits != NULL:
+            write_bits(s, p, &f[p], &f[1 - p], bits + (2 * i + p) * N_BITS)
+        if masks != NULL:
+            write_mask(s, r, p, masks + (2 * i + p) * cf.n_actions)
+
+
+# -- one env ---------------------------------------------------------------------------------
+
+cdef void new_match(Slot* sl, const RulesC* r, const Config* cf, uint64_t seed) noexcept nogil:
+    state_new_match(&sl.st, r, seed, cf.random_powerups, 0, 0, NULL)
+    sl.match_seed = seed
+    sl.policy_rng[0] = seed ^ SALT_X
+    sl.policy_rng[1] = seed ^ SALT_O
+    sl.steps = 0
+    sl.done = LIVE
+
+
+cdef void seed_slot(Slot* sl, const RulesC* r, const Config* cf, uint64_t seed) noexcept nogil:
+    sl.reset_rng = seed ^ SALT_RESET
+    sl.sample_rng = seed ^ SALT_SAMPLE
+    new_match(sl, r, cf, seed)
+
+
+cdef void restart(Slot* sl, const RulesC* r, const Config* cf) noexcept nogil:
+    """Auto-reset: the next round of a round episode, else a new match (its seed drawn
+    from the env's reset stream)."""
+    if cf.round_episodes and sl.st.round_over and not sl.st.match_over:
+        state_next_round(&sl.st, r, NULL)
+        sl.steps = 0
+        sl.done = LIVE
+    else:
+        new_match(sl, r, cf, rng_next(&sl.reset_rng))
+
+
+cdef inline bint decode(int64_t code, int cells, int* kind, int* cell) noexcept nogil:
+    if code == 0:
+        return False
+    if code <= cells:
+        kind[0] = ACT_PLACE
+        cell[0] = <int>(code - 1)
+    else:
+        kind[0] = ACT_KNOCKOUT
+        cell[0] = <int>(code - 1 - cells)
+    return True
+
+
+cdef inline float sign_of(int result) noexcept nogil:
+    """The reward sign for X of a round or match result (zero-sum: O gets minus)."""
+    if result == RESULT_X:
+        return 1.0
+    if result == RESULT_O:
+        return -1.0
+    return 0.0
+
+
+cdef void step_env(Slot* sl, const RulesC* r, const Config* cf, const Out* o,
+                   Py_ssize_t i, const int64_t* actions) noexcept nogil:
+    cdef MatchState* s = &sl.st
+    cdef int kinds[2]
+    cdef int cells_[2]
+    cdef bint acts[2]
+    cdef int p, xr = 0, orr = 0
+    cdef float reward = 0.0
+    cdef bint term = False, trunc = False
+    cdef int8_t* reasons = o.reasons + 2 * i
+    o.round_result[i] = RESULT_NONE
+    o.match_result[i] = RESULT_NONE
+    reasons[0] = -1
+    reasons[1] = -1
+    if o.final_ended != NULL:
+        o.final_ended[i] = 0
+    if sl.done != LIVE:
+        if cf.autoreset == AUTORESET_NEXT_STEP:     # this step is the reset: actions ignored
+            restart(sl, r, cf)
+        else:                                       # DISABLED: nothing happens until reset()
+            term = sl.done == TERMINATED
+            trunc = sl.done == TRUNCATED
+    else:
+        for p in range(2):
+            acts[p] = False
+            if cf.policy[p] == POLICY_EXTERNAL:
+                acts[p] = decode(actions[2 * i + p], cf.cells, &kinds[p], &cells_[p])
+            elif cf.policy[p] == POLICY_RANDOM:
+                acts[p] = random_action(s, r, p, &sl.policy_rng[p], &kinds[p], &cells_[p])
+        if acts[0] and acts[1]:                     # R3: one coin orders them
+            state_act_both(s, r, kinds[0], cells_[0], kinds[1], cells_[1], &xr, &orr, NULL)
+            reasons[0] = <int8_t>xr
+            reasons[1] = <int8_t>orr
+        elif acts[0]:
+            reasons[0] = <int8_t>state_act(s, r, 0, kinds[0], cells_[0], NULL)
+        elif acts[1]:
+            reasons[1] = <int8_t>state_act(s, r, 1, kinds[1], cells_[1], NULL)
+        for p in range(2):
+            if reasons[p] > 0:
+                sl.rejected[p] += 1
+        if not s.round_over:
+            state_advance_to(s, r, s.t + cf.interval, NULL)
+        sl.steps += 1
+        if s.round_over:
+            o.round_result[i] = s.round_result
+            reward = cf.round_reward * sign_of(s.round_result)
+            if s.match_over:                        # R22
+                o.match_result[i] = s.match_result
+                reward += cf.match_reward * sign_of(s.match_result)
+                term = True
+            elif cf.round_episodes:
+                term = True
+            else:                                   # R21: the match goes on at once
+                state_next_round(s, r, NULL)
+        if not term and cf.max_steps > 0 and sl.steps >= cf.max_steps:
+            trunc = True
+        if term or trunc:
+            sl.done = TERMINATED if term else TRUNCATED
+            if cf.autoreset == AUTORESET_SAME_STEP:
+                write_obs(sl, r, cf, o.final_planes, o.final_bits, o.final_scalars, NULL, i)
+                o.final_ended[i] = 1
+                restart(sl, r, cf)
+    o.rewards[2 * i] = reward
+    o.rewards[2 * i + 1] = -reward
+    o.terminated[i] = term
+    o.truncated[i] = trunc
+    write_obs(sl, r, cf, o.planes, o.bits, o.scalars, o.masks, i)
+
+
+cdef void sample_env(Slot* sl, const RulesC* r, int64_t* out, Py_ssize_t i) noexcept nogil:
+    """A uniformly random legal action code per seat (wait when nothing is legal)."""
+    cdef int p, kind = 0, cell = 0
+    for p in range(2):
+        if sl.done == LIVE and random_action(&sl.st, r, p, &sl.sample_rng, &kind, &cell):
+            out[2 * i + p] = 1 + cell + (r.geo.cells if kind == ACT_KNOCKOUT else 0)
+        else:
+            out[2 * i + p] = 0
+
+
+# -- rollouts with native bots (search helpers) -----------------------------------------------
+
+ctypedef struct RolloutStats:
+    int64_t accepted
+    int64_t rejected
+
+
+cdef void rollout_state(MatchState* s, const RulesC* r, const int* policy, uint64_t* rngs,
+                        bint whole_match, RolloutStats* stats) noexcept nogil:
+    """Play on with a native policy per seat, acting at every ms a charge is full, until
+    the round (or the match) ends; time jumps to the next charge or timed ms."""
+    cdef int kinds[2]
+    cdef int cells_[2]
+    cdef bint acts[2]
+    cdef int p, xr = 0, orr = 0, reason
+    cdef int32_t next_t, ready
+    while True:
+        while not s.round_over:
+            for p in range(2):
+                acts[p] = (policy[p] == POLICY_RANDOM
+                           and random_action(s, r, p, &rngs[p], &kinds[p], &cells_[p]))
+            if acts[0] and acts[1]:
+                state_act_both(s, r, kinds[0], cells_[0], kinds[1], cells_[1], &xr, &orr, NULL)
+                stats.accepted += (xr == ACCEPTED) + (orr == ACCEPTED)
+                stats.rejected += (xr != ACCEPTED) + (orr != ACCEPTED)
+            elif acts[0] or acts[1]:
+                p = 0 if acts[0] else 1
+                reason = state_act(s, r, p, kinds[p], cells_[p], NULL)
+                stats.accepted += reason == ACCEPTED
+                stats.rejected += reason != ACCEPTED
+            if s.round_over:
+                break
+            next_t = state_next_event_t(s, r)
+            for p in range(2):
+                if policy[p] != POLICY_WAIT and not state_charge_full(s, p):
+                    ready = state_charge_ready_t(s, r, p)
+                    if ready < next_t:
+                        next_t = ready
+            if next_t <= s.t:
+                next_t = s.t + 1
+            state_advance_to(s, r, next_t, NULL)
+        if s.match_over or not whole_match:
+            return
+        state_next_round(s, r, NULL)
+
+
+cdef int _threads(object num_threads) except -1:
+    if num_threads is None:
+        return max(1, os.cpu_count() or 1)
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
+    return num_threads
+
+
+cdef int _policy(object name) except -1:
+    if name is None:
+        return POLICY_EXTERNAL
+    if isinstance(name, str) and name in POLICIES:
+        return POLICIES[name]
+    raise ValueError(f"unknown native policy {name!r}: expected one of {sorted(POLICIES)} or None")
+
+
+cdef enum:
+    SERIAL_BELOW = 256            # smaller batches skip the thread team (same results)
+
+
+def _seed_array(seeds, Py_ssize_t n):
+    """An int or n ints → n uint64 seeds (an int s gives s, s+1, ..., as Gymnasium does)."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        base = int(seeds)
+        if base < 0:
+            raise ValueError(f"a seed must be >= 0, not {base}")
+        return (np.arange(n, dtype=np.uint64) + np.uint64(base & 0xFFFFFFFFFFFFFFFF))
+    arr = np.asarray(seeds)
+    if arr.shape != (n,) or arr.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be an int or {n} integers, not {seeds!r}")
+    if arr.dtype.kind == "i" and (arr < 0).any():
+        raise ValueError("seeds must be >= 0")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+cdef class BatchStepper:
+    """N matches on one rules configuration, stepped together (docs/rl.md).
+
+    The low-level native batch behind ``tictacblitz.envs.BatchedMatches``: options are
+    validated there. Buffers are attributes (NumPy arrays written in place by
+    ``reset``/``step``); ``step`` returns nothing.
+    """
+
+    cdef RulesC rc
+    cdef Slot* slots
+    cdef readonly Py_ssize_t n
+    cdef Config cf
+    cdef Out out
+    cdef public int num_threads
+    cdef readonly object rules
+    cdef readonly object rewards, terminated, truncated, round_result, match_result, reasons
+    cdef readonly object planes, bits, scalars, masks
+    cdef readonly object final_planes, final_bits, final_scalars, final_ended
+    cdef object _no_actions
+
+    def __cinit__(self):
+        self.slots = NULL
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    def __init__(self, rules, Py_ssize_t n, *, int interval_ms=50, int autoreset=AUTORESET_NEXT_STEP,
+                 bint round_episodes=False, double round_reward=1.0, double match_reward=1.0,
+                 policies=(None, None), obs="planes", bint masks=True, int max_steps=0,
+                 num_threads=None, bint random_powerups=True):
+        cdef int p
+        if rules is None:
+            rules = Rules()
+        fill_rules(&self.rc, rules)
+        if n < 1:
+            raise ValueError(f"n must be >= 1, not {n}")
+        if interval_ms < 1:
+            raise ValueError(f"interval_ms must be >= 1, not {interval_ms}")
+        if autoreset not in (AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED):
+            raise ValueError(f"unknown autoreset mode {autoreset!r}")
+        if obs not in ("planes", "bits"):
+            raise ValueError(f"obs must be 'planes' or 'bits', not {obs!r}")
+        if max_steps < 0:
+            raise ValueError(f"max_steps must be >= 0 (0: none), not {max_steps}")
+        if len(policies) != 2:
+            raise ValueError(f"policies must name one policy per seat (X, O), not {policies!r}")
+        self.rules = rules
+        self.n = n
+        self.num_threads = _threads(num_threads)
+        self.cf.interval = interval_ms
+        self.cf.max_steps = max_steps
+        self.cf.autoreset = autoreset
+        self.cf.round_episodes = round_episodes
+        self.cf.random_powerups = random_powerups
+        self.cf.round_reward = <float>round_reward
+        self.cf.match_reward = <float>match_reward
+        for p in range(2):
+            self.cf.policy[p] = _policy(policies[p])
+        self.cf.obs_mode = OBS_PLANES if obs == "planes" else OBS_BITS
+        self.cf.write_masks = masks
+        self.cf.cells = self.rc.geo.cells
+        self.cf.n_actions = 1 + 2 * self.rc.geo.cells
+        self.cf.inv_round_ms = 1.0 / self.rc.round_ms
+        self.cf.inv_rounds_to_win = 1.0 / self.rc.rounds_to_win
+        self.cf.inv_max_rounds = 1.0 / self.rc.max_rounds
+        self.cf.inv_mark_limit = 1.0 / self.rc.mark_limit
+        self.cf.inv_freeze = 1.0 / self.rc.freeze_ms if self.rc.freeze_ms > 0 else 0.0
+        self.cf.inv_haste = 1.0 / self.rc.haste_ms if self.rc.haste_ms > 0 else 0.0
+        self.slots = <Slot*>calloc(n, sizeof(Slot))
+        if self.slots == NULL:
+            raise MemoryError(f"cannot allocate {n} envs")
+        size = self.rc.geo.size
+        self.rewards = np.zeros((n, 2), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.round_result = np.full(n, -1, dtype=np.int8)
+        self.match_result = np.full(n, -1, dtype=np.int8)
+        self.reasons = np.full((n, 2), -1, dtype=np.int8)
+        self.scalars = np.zeros((n, 2, N_SCALARS), dtype=np.float32)
+        self.masks = np.zeros((n, 2, self.cf.n_actions), dtype=np.bool_) if masks else None
+        self._no_actions = np.zeros((n, 2), dtype=np.int64)
+        same = autoreset == AUTORESET_SAME_STEP
+        self.planes = self.bits = self.final_planes = self.final_bits = None
+        self.final_scalars = self.final_ended = None
+        if self.cf.obs_mode == OBS_PLANES:
+            self.planes = np.zeros((n, 2, N_PLANES, size, size), dtype=np.float32)
+            if same:
+                self.final_planes = np.zeros_like(self.planes)
+        else:
+            self.bits = np.zeros((n, 2, N_BITS), dtype=np.uint64)
+            if same:
+                self.final_bits = np.zeros_like(self.bits)
+        if same:
+            self.final_scalars = np.zeros_like(self.scalars)
+            self.final_ended = np.zeros(n, dtype=np.bool_)
+        self._bind()
+
+    cdef void _bind(self):
+        self.out.rewards = <float*><size_t>self.rewards.ctypes.data
+        self.out.terminated = <uint8_t*><size_t>self.terminated.ctypes.data
+        self.out.truncated = <uint8_t*><size_t>self.truncated.ctypes.data
+        self.out.round_result = <int8_t*><size_t>self.round_result.ctypes.data
+        self.out.match_result = <int8_t*><size_t>self.match_result.ctypes.data
+        self.out.reasons = <int8_t*><size_t>self.reasons.ctypes.data
+        self.out.scalars = <float*><size_t>self.scalars.ctypes.data
+        self.out.masks = <uint8_t*><size_t>self.masks.ctypes.data if self.masks is not None else NULL
+        self.out.planes = <float*><size_t>self.planes.ctypes.data if self.planes is not None else NULL
+        self.out.bits = <uint64_t*><size_t>self.bits.ctypes.data if self.bits is not None else NULL
+        self.out.final_planes = (<float*><size_t>self.final_planes.ctypes.data
+                                 if self.final_planes is not None else NULL)
+        self.out.final_bits = (<uint64_t*><size_t>self.final_bits.ctypes.data
+                               if self.final_bits is not None else NULL)
+        self.out.final_scalars = (<float*><size_t>self.final_scalars.ctypes.data
+                                  if self.final_scalars is not None else NULL)
+        self.out.final_ended = (<uint8_t*><size_t>self.final_ended.ctypes.data
+                                if self.final_ended is not None else NULL)
+
+    @property
+    def n_actions(self):
+        return self.cf.n_actions
+
+    @property
+    def interval_ms(self):
+        return self.cf.interval
+
+    @property
+    def autoreset(self):
+        return self.cf.autoreset
+
+    @property
+    def state_bytes(self):
+        """Native bytes per env (its Slot: MatchState + streams + counters)."""
+        return sizeof(Slot)
+
+    def reset(self, seeds):
+        """Every env starts a new match: env i with seed ``seeds[i]`` (uint64 array)."""
+        cdef const uint64_t[::1] sv = _seed_array(seeds, self.n)
+        cdef Py_ssize_t i
+        cdef Slot* sl
+        self.rewards.fill(0)
+        self.terminated.fill(False)
+        self.truncated.fill(False)
+        self.round_result.fill(-1)
+        self.match_result.fill(-1)
+        self.reasons.fill(-1)
+        if self.final_ended is not None:
+            self.final_ended.fill(False)
+        with nogil:
+            for i in range(self.n):
+                sl = &self.slots[i]
+                seed_slot(sl, &self.rc, &self.cf, sv[i])
+                sl.rejected[0] = sl.rejected[1] = 0
+                write_obs(sl, &self.rc, &self.cf, self.out.planes, self.out.bits,
+                          self.out.scalars, self.out.masks, i)
+
+    def step(self, actions=None):
+        """One decision step of every env. ``actions``: int64 (N, 2) C-contiguous codes
+        (only the columns of external seats are read); None when no seat is external.
+
+        :raises ValueError: for a wrong shape or a code outside [0, n_actions), before
+            any env changes.
+        """
+        cdef const int64_t[:, ::1] av
+        cdef Py_ssize_t i, bad = -1, n = self.n
+        cdef int nt = self.num_threads, p
+        cdef int64_t code, top = self.cf.n_actions
+        if actions is None:
+            if self.cf.policy[0] == POLICY_EXTERNAL or self.cf.policy[1] == POLICY_EXTERNAL:
+                raise ValueError("step needs actions: a seat takes its actions from the caller")
+            actions = self._no_actions
+        av = actions
+        if av.shape[0] != n or av.shape[1] != 2:
+            raise ValueError(f"actions must have shape ({n}, 2), not {tuple(actions.shape)}")
+        with nogil:                     # R7: malformed codes never reach the engine
+            for i in range(n):
+                for p in range(2):
+                    if self.cf.policy[p] == POLICY_EXTERNAL:
+                        code = av[i, p]
+                        if code < 0 or code >= top:
+                            bad = i
+                if bad >= 0:
+                    break
+        if bad >= 0:
+            raise ValueError(f"env {bad}: action codes {list(actions[bad])} out of range: "
+                             f"0 wait, 1..{top - 1} (1 + cell place, 1 + cells + cell knock out)")
+        if nt <= 1 or n < SERIAL_BELOW:
+            with nogil:
+                for i in range(n):
+                    step_env(&self.slots[i], &self.rc, &self.cf, &self.out, i, &av[0, 0])
+        else:
+            for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
+                step_env(&self.slots[i], &self.rc, &self.cf, &self.out, i, &av[0, 0])
+
+    def sample_actions(self, out=None):
+        """A uniformly random legal action code per env and seat (each env's own stream),
+        into ``out`` (int64 (N, 2)) or a new array."""
+        if out is None:
+            out = np.empty((self.n, 2), dtype=np.int64)
+        cdef int64_t[:, ::1] ov = out
+        cdef Py_ssize_t i, n = self.n
+        cdef int nt = self.num_threads
+        if ov.shape[0] != n or ov.shape[1] != 2:
+            raise ValueError(f"out must have shape ({n}, 2)")
+        if nt <= 1 or n < SERIAL_BELOW:
+            with nogil:
+                for i in range(n):
+                    sample_env(&self.slots[i], &self.rc, &ov[0, 0], i)
+        else:
+            for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
+                sample_env(&self.slots[i], &self.rc, &ov[0, 0], i)
+        return out
+
+    def rejections(self):
+        """R7 rejections per env and seat since the last reset(), int64 (N, 2)."""
+        out = np.empty((self.n, 2), dtype=np.int64)
+        cdef int64_t[:, ::1] ov = out
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            ov[i, 0] = self.slots[i].rejected[0]
+            ov[i, 1] = self.slots[i].rejected[1]
+        return out
+
+    def info_arrays(self):
+        """Per-env ``round``, ``t``, ``round_wins`` (N, 2), ``match_seed`` and ``steps``."""
+        cdef Py_ssize_t i
+        rounds = np.empty(self.n, dtype=np.int32)
+        ts = np.empty(self.n, dtype=np.int32)
+        wins = np.empty((self.n, 2), dtype=np.int32)
+        seeds = np.empty(self.n, dtype=np.uint64)
+        steps = np.empty(self.n, dtype=np.int32)
+        for i in range(self.n):
+            rounds[i] = self.slots[i].st.round
+            ts[i] = self.slots[i].st.t
+            wins[i, 0] = self.slots[i].st.round_wins[0]
+            wins[i, 1] = self.slots[i].st.round_wins[1]
+            seeds[i] = self.slots[i].match_seed
+            steps[i] = self.slots[i].steps
+        return {"round": rounds, "t": ts, "round_wins": wins, "match_seed": seeds, "steps": steps}
+
+    def get_match(self, Py_ssize_t i):
+        """An independent ``Match`` holding a copy of env i's state (no round history)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"env {i} out of range (n={self.n})")
+        return _match_of(&self.rc, &self.slots[i].st, self.rules, self.slots[i].match_seed)
+
+    def sync_match(self, Py_ssize_t i, Match match):
+        """Overwrite ``match``'s state with env i's (the same object keeps its identity:
+        for Python bots that remember the match they play)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"env {i} out of range (n={self.n})")
+        if match.rules != self.rules:
+            raise ValueError("the match has other rules than the batch")
+        memcpy(&match.st, &self.slots[i].st, sizeof(MatchState))
+
+    def set_match(self, Py_ssize_t i, Match match):
+        """Env i continues from a copy of ``match``'s state (same rules needed)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"env {i} out of range (n={self.n})")
+        if match.rules != self.rules:
+            raise ValueError("the match has other rules than the batch")
+        memcpy(&self.slots[i].st, &match.st, sizeof(MatchState))
+        self.slots[i].done = LIVE
+        self.slots[i].steps = 0
+        write_obs(&self.slots[i], &self.rc, &self.cf, self.out.planes, self.out.bits,
+                  self.out.scalars, self.out.masks, i)
+
+
+cdef Match _match_of(const RulesC* rc, const MatchState* st, object rules, uint64_t seed):
+    cdef Match m = Match.__new__(Match)
+    memcpy(&m.rc, rc, sizeof(RulesC))
+    memcpy(&m.st, st, sizeof(MatchState))
+    m._rules = rules
+    m._seed = int(seed)
+    m._setup = None
+    m._rounds = ()
+    m._script = None
+    return m
+
+
+cdef class StateBatch:
+    """N match states in one block, for planners: ``load`` clones a match into slots
+    (a memcpy each), ``rollout`` plays every slot on with native bots, nogil and over
+    threads, until its round (or match) ends.
+
+    >>> from tictacblitz import Match
+    >>> batch = StateBatch(n=64)
+    >>> batch.load(Match(seed=3))
+    >>> result = batch.rollout(("random", "random"), seeds=0)
+    >>> sorted(set(result["round_result"].tolist())) <= [0, 1, 2]
+    True
+    """
+
+    cdef RulesC rc
+    cdef MatchState* states
+    cdef readonly Py_ssize_t n
+    cdef readonly object rules
+    cdef object _seeds
+
+    def __cinit__(self):
+        self.states = NULL
+
+    def __dealloc__(self):
+        free(self.states)
+
+    def __init__(self, rules=None, Py_ssize_t n=1):
+        if rules is None:
+            rules = Rules()
+        if n < 1:
+            raise ValueError(f"n must be >= 1, not {n}")
+        fill_rules(&self.rc, rules)
+        self.rules = rules
+        self.n = n
+        self.states = <MatchState*>calloc(n, sizeof(MatchState))
+        if self.states == NULL:
+            raise MemoryError(f"cannot allocate {n} states")
+        self._seeds = np.zeros(n, dtype=np.uint64)
+
+    def __len__(self):
+        return self.n
+
+    cdef Py_ssize_t[::1] _indices(self, indices):
+        if indices is None:
+            return np.arange(self.n, dtype=np.intp)
+        arr = np.atleast_1d(np.asarray(indices, dtype=np.intp))
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+            raise IndexError(f"slot indices out of range (n={self.n})")
+        return np.ascontiguousarray(arr)
+
+    def load(self, Match match, indices=None):
+        """Copy ``match``'s state into the given slots (default: every slot)."""
+        if match.rules != self.rules:
+            raise ValueError("the match has other rules than the batch")
+        cdef Py_ssize_t[::1] idx = self._indices(indices)
+        cdef Py_ssize_t k
+        with nogil:
+            for k in range(idx.shape[0]):
+                memcpy(&self.states[idx[k]], &match.st, sizeof(MatchState))
+        self._seeds[np.asarray(idx)] = match.seed & 0xFFFFFFFFFFFFFFFF
+
+    def copy_from(self, StateBatch source, src_indices, dst_indices):
+        """``self[dst[k]] = source[src[k]]`` for every k (same rules)."""
+        if source.rules != self.rules:
+            raise ValueError("the batches have other rules")
+        cdef Py_ssize_t[::1] src = source._indices(src_indices)
+        cdef Py_ssize_t[::1] dst = self._indices(dst_indices)
+        cdef Py_ssize_t k
+        if src.shape[0] != dst.shape[0]:
+            raise ValueError("src_indices and dst_indices differ in length")
+        with nogil:
+            for k in range(src.shape[0]):
+                memcpy(&self.states[dst[k]], &source.states[src[k]], sizeof(MatchState))
+        self._seeds[np.asarray(dst)] = source._seeds[np.asarray(src)]
+
+    def match(self, Py_ssize_t i):
+        """Slot i as an independent ``Match`` (no round history)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"slot {i} out of range (n={self.n})")
+        return _match_of(&self.rc, &self.states[i], self.rules, self._seeds[i])
+
+    def rollout(self, policies=("random", "random"), seeds=0, *, until="round", num_threads=None):
+        """Play every slot on with a native policy per seat (``"random"`` or ``"wait"``)
+        until its round ends (``until="round"``) or its match (``"match"``).
+
+        ``seeds`` (an int s → s, s+1, ... or one per slot) seed the policies: slot i's X
+        plays from ``seeds[i] ^ SALT_X``, O from ``seeds[i] ^ SALT_O``. Returns arrays:
+        ``round_result`` / ``match_result`` (0 X, 1 O, 2 draw, -1 none), ``round``,
+        ``t``, ``round_wins`` (N, 2), and totals ``accepted`` / ``rejected``.
+        """
+        cdef int pol[2]
+        cdef int p, nt = _threads(num_threads)
+        cdef bint whole
+        if until not in ("round", "match"):
+            raise ValueError(f"until must be 'round' or 'match', not {until!r}")
+        whole = until == "match"
+        if len(policies) != 2:
+            raise ValueError(f"policies must name one policy per seat, not {policies!r}")
+        for p in range(2):
+            pol[p] = _policy(policies[p])
+            if pol[p] == POLICY_EXTERNAL:
+                raise ValueError("rollout policies are native: 'random' or 'wait'")
+        cdef const uint64_t[::1] sv = _seed_array(seeds, self.n)
+        cdef Py_ssize_t i, n = self.n
+        acc = np.zeros(n, dtype=np.int64)
+        rej = np.zeros(n, dtype=np.int64)
+        cdef int64_t[::1] accv = acc
+        cdef int64_t[::1] rejv = rej
+        if nt <= 1 or n < 2:
+            with nogil:
+                for i in range(n):
+                    _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i], &rejv[i])
+        else:
+            for i in prange(n, nogil=True, num_threads=nt, schedule="dynamic"):
+                _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i], &rejv[i])
+        out = self.results()
+        out["accepted"] = int(acc.sum())
+        out["rejected"] = int(rej.sum())
+        return out
+
+    def results(self):
+        """Per slot: ``round_result``, ``match_result``, ``round``, ``t``, ``round_wins``."""
+        cdef Py_ssize_t i
+        cdef MatchState* s
+        rr = np.empty(self.n, dtype=np.int8)
+        mr = np.empty(self.n, dtype=np.int8)
+        rounds = np.empty(self.n, dtype=np.int32)
+        ts = np.empty(self.n, dtype=np.int32)
+        wins = np.empty((self.n, 2), dtype=np.int32)
+        for i in range(self.n):
+            s = &self.states[i]
+            rr[i] = s.round_result if s.round_over else RESULT_NONE
+            mr[i] = s.match_result if s.match_over else RESULT_NONE
+            rounds[i] = s.round
+            ts[i] = s.t
+            wins[i, 0] = s.round_wins[0]
+            wins[i, 1] = s.round_wins[1]
+        return {"round_result": rr, "match_result": mr, "round": rounds, "t": ts,
+                "round_wins": wins}
+
+
+cdef void _rollout_slot(MatchState* s, const RulesC* r, const int* pol, uint64_t seed,
+                        bint whole, int64_t* accepted, int64_t* rejected) noexcept nogil:
+    cdef uint64_t rngs[2]
+    cdef RolloutStats stats
+    rngs[0] = seed ^ SALT_X
+    rngs[1] = seed ^ SALT_O
+    stats.accepted = 0
+    stats.rejected = 0
+    rollout_state(s, r, pol, rngs, whole, &stats)
+    accepted[0] = stats.accepted
+    rejected[0] = stats.rejected

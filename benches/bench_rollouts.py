@@ -1,0 +1,186 @@
+"""Benchmarks of the batched stepper (tictacblitz.envs, blitz_core.rollouts).
+
+Match-steps per second (one decision step of one match: both seats' actions at the
+current ms, then 50 ms of game time), with random legal actions:
+
+- ``native``: both seats played by the native random policy inside the step;
+- ``external``: the RL path: ``sample_actions()`` (native random legal codes) then
+  ``step(actions)``, with float32 planes and masks written every step;
+- ``python``: a Python loop over single ``tictacblitz.Match`` steps (legal_actions,
+  act/act_both, advance), the baseline of the ≥ 100× target;
+
+at 1 and 2 OpenMP threads. Run::
+
+    PYTHONPATH=python python -m pytest benches/bench_rollouts.py --benchmark-columns=mean,rounds
+    PYTHONPATH=python python benches/bench_rollouts.py          # the table of docs/rl.md
+
+Threads wait passively at the end of a step (``OMP_WAIT_POLICY=PASSIVE``, set here unless
+given): on a machine shared with other work, spinning threads lose their core for whole
+time slices. Results never depend on the thread count, only the speed does.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from tictacblitz import Match, Player  # noqa: E402
+from tictacblitz.envs import BatchedMatches  # noqa: E402
+
+N_ENVS = 8192
+INTERVAL_MS = 50
+
+
+def native_batch(num_threads, obs="bits", masks=False, n=N_ENVS):
+    batch = BatchedMatches(n, seed=0, policies=("random", "random"), obs=obs, masks=masks,
+                           num_threads=num_threads)
+    for _ in range(50):              # past the opening: a typical mix of states
+        batch.step()
+    return batch
+
+
+def external_batch(num_threads, n=N_ENVS):
+    batch = BatchedMatches(n, seed=0, obs="planes", masks=True, num_threads=num_threads)
+    actions = np.zeros((n, 2), dtype=np.int64)
+    for _ in range(50):
+        batch.sample_actions(actions)
+        batch.step(actions)
+    return batch, actions
+
+
+def python_loop(steps, seed=0):
+    """Random legal actions through the public single-match API, `steps` steps."""
+    rng = random.Random(seed)
+    match = Match(seed=seed)
+    for _ in range(steps):
+        if match.match_over:
+            match = Match(seed=rng.randrange(2**32))
+        choice = []
+        for p in (Player.X, Player.O):
+            legal = match.legal_actions(p)
+            choice.append(rng.choice(legal) if legal else None)
+        x, o = choice
+        if x is not None and o is not None:
+            match.act_both(x, o)
+        elif x is not None:
+            match.act(Player.X, x)
+        elif o is not None:
+            match.act(Player.O, o)
+        match.advance(INTERVAL_MS)
+        if match.round_over and not match.match_over:
+            match.start_next_round()
+
+
+def _rate(fn, steps_per_call, seconds=1.0):
+    """Best-of-3 match-steps per second of repeated calls: (wall clock, CPU time).
+
+    The CPU-time rate (steps per second of this process's CPU time, all threads) does
+    not depend on what else the machine runs: per-core speed, and at 2 threads the
+    parallel efficiency (equal rates = no threading overhead)."""
+    fn()
+    best_wall = best_cpu = 0.0
+    for _ in range(3):
+        calls, start, cpu = 0, time.perf_counter(), time.process_time()
+        while True:
+            fn()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds / 3:
+                break
+        used = max(time.process_time() - cpu, 1e-9)
+        best_wall = max(best_wall, calls * steps_per_call / elapsed)
+        best_cpu = max(best_cpu, calls * steps_per_call / used)
+    return best_wall, best_cpu
+
+
+# -- pytest-benchmark ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("obs", ["bits", "planes"])
+def test_native_random(benchmark, num_threads, obs):
+    batch = native_batch(num_threads, obs=obs, masks=obs == "planes")
+    steps = 10
+
+    def run():
+        for _ in range(steps):
+            batch.step()
+
+    benchmark.pedantic(run, rounds=10, iterations=1, warmup_rounds=1)
+    benchmark.extra_info["match_steps_per_s"] = N_ENVS * steps / benchmark.stats.stats.mean
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_external_random_legal(benchmark, num_threads):
+    batch, actions = external_batch(num_threads)
+    steps = 5
+
+    def run():
+        for _ in range(steps):
+            batch.sample_actions(actions)
+            batch.step(actions)
+
+    benchmark.pedantic(run, rounds=10, iterations=1, warmup_rounds=1)
+    benchmark.extra_info["match_steps_per_s"] = N_ENVS * steps / benchmark.stats.stats.mean
+
+
+def test_python_loop(benchmark):
+    steps = 2000
+    benchmark.pedantic(python_loop, args=(steps,), rounds=3, iterations=1)
+    benchmark.extra_info["match_steps_per_s"] = steps / benchmark.stats.stats.mean
+
+
+def test_memory_per_match():
+    batch = BatchedMatches(16, obs="bits")
+    assert batch.state_bytes <= 1024
+
+
+# -- the table -----------------------------------------------------------------------------
+
+def main() -> None:
+    rows = {}
+    py = _rate(lambda: python_loop(500), 500, seconds=3.0)
+    rows["python loop over Match, 1 match"] = {1: py}
+    for label, make in (
+        ("native random, bits obs", lambda nt: native_batch(nt)),
+        ("native random, planes + masks", lambda nt: native_batch(nt, obs="planes", masks=True)),
+    ):
+        rows[label] = {}
+        for nt in (1, 2):
+            batch = make(nt)
+            rows[label][nt] = _rate(batch.step, N_ENVS)
+    rows["sample_actions + step, planes + masks"] = {}
+    for nt in (1, 2):
+        batch, actions = external_batch(nt)
+
+        def rl_step(batch=batch, actions=actions):
+            batch.sample_actions(actions)
+            batch.step(actions)
+
+        rows["sample_actions + step, planes + masks"][nt] = _rate(rl_step, N_ENVS)
+    print(f"N = {N_ENVS} envs, {INTERVAL_MS} ms per step, cores = {os.cpu_count()}, "
+          f"load average = {os.getloadavg()[0]:.1f}, "
+          f"OMP_WAIT_POLICY = {os.environ.get('OMP_WAIT_POLICY')}")
+    print("match-steps per second, wall clock (per CPU-second in brackets)")
+    print(f"{'':40s} {'1 thread':>20s} {'2 threads':>20s} {'scaling':>8s} {'vs python':>10s}")
+    py_wall, py_cpu = py
+    for label, rates in rows.items():
+        (w1, c1) = rates[1]
+        line = f"{label:40s} {w1 / 1e6:7.2f} M ({c1 / 1e6:6.2f} M)"
+        if 2 in rates:
+            (w2, c2) = rates[2]
+            line += (f" {w2 / 1e6:7.2f} M ({c2 / 1e6:6.2f} M) {w2 / w1:7.2f}x "
+                     f"{max(w1, w2) / py_wall:6.0f}x ({c1 / py_cpu:.0f}x per CPU-s)")
+        print(line)
+    print(f"native bytes per match (MatchState + streams + counters): "
+          f"{BatchedMatches(1).state_bytes}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
