@@ -64,12 +64,10 @@ cdef inline int rng_kind(uint64_t* state, const RulesC* r) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Events
 
-cdef EventC* emit(EventSink* sink, const MatchState* s, int kind, int player, int cell,
-                  int32_t until, int code) noexcept nogil:
+cdef EventC* grow_and_emit(EventSink* sink, const MatchState* s, int kind, int player, int cell,
+                           int32_t until, int code) noexcept nogil:
     cdef EventC* grown
     cdef Py_ssize_t capacity
-    if sink == NULL:
-        return NULL
     if sink.count == sink.capacity:
         capacity = 64 if sink.capacity == 0 else sink.capacity * 2
         grown = <EventC*>realloc(sink.events, capacity * sizeof(EventC))
@@ -90,6 +88,14 @@ cdef EventC* emit(EventSink* sink, const MatchState* s, int kind, int player, in
     e.score_o = 0
     e.line = 0
     return e
+
+
+cdef inline EventC* emit(EventSink* sink, const MatchState* s, int kind, int player, int cell,
+                         int32_t until, int code) noexcept nogil:
+    """Record an event, if anyone listens (playouts pass no sink: one test, no call)."""
+    if sink == NULL:
+        return NULL
+    return grow_and_emit(sink, s, kind, player, cell, until, code)
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,8 +5,15 @@
 # players' choices at one ms go through state_act_both (R3), and time jumps straight to
 # the next ms where a charge fills or something timed happens.
 
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int32_t
 from blitz_core.engine cimport MatchState, RulesC
+
+ctypedef struct ReadyCache:       # when each player's charge fills, and what that assumed
+    int32_t at[2]
+    int64_t need[2]
+    int32_t emptied[2]
+    int32_t frozen_until[2]
+    int32_t hasted_until[2]
 
 ctypedef struct PlayoutStats:
     int64_t accepted              # accepted actions

@@ -55,6 +55,25 @@ cdef bint random_action(const MatchState* s, const RulesC* r, int player, uint64
     return True
 
 
+cdef inline void forget_ready(ReadyCache* ready) noexcept nogil:
+    ready.need[0] = ready.need[1] = -1
+
+
+cdef inline int32_t charge_ready_t(ReadyCache* ready, const MatchState* s, const RulesC* r,
+                                   int p) noexcept nogil:
+    """state_charge_ready_t, recomputed only when the refill or the player's speed
+    changed since the last answer (a new action, a freeze or haste starting or ending)."""
+    if (ready.need[p] != s.charge_need[p] or ready.emptied[p] != s.acted_t[p]
+            or ready.frozen_until[p] != s.frozen_until[p] or ready.hasted_until[p] != s.hasted_until[p]
+            or ready.at[p] < s.t):
+        ready.at[p] = state_charge_ready_t(s, r, p)
+        ready.need[p] = s.charge_need[p]
+        ready.emptied[p] = s.acted_t[p]
+        ready.frozen_until[p] = s.frozen_until[p]
+        ready.hasted_until[p] = s.hasted_until[p]
+    return ready.at[p]
+
+
 cdef inline void count(PlayoutStats* stats, int reason) noexcept nogil:
     if reason == ACCEPTED:
         stats.accepted += 1
@@ -67,8 +86,10 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
     """Play the current round (or the whole match) out with the random policy."""
     cdef int xk = 0, xc = 0, ok = 0, oc = 0, xr, orr, p
     cdef bint x_acts, o_acts
-    cdef int32_t next_t, ready
+    cdef int32_t next_t
+    cdef ReadyCache ready
     while True:
+        forget_ready(&ready)
         while not s.round_over:
             x_acts = random_action(s, r, 0, rng, &xk, &xc)
             o_acts = random_action(s, r, 1, rng, &ok, &oc)
@@ -86,9 +107,7 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
             next_t = state_next_timed_t(s, r)
             for p in range(2):
                 if not state_charge_full(s, p):
-                    ready = state_charge_ready_t(s, r, p)
-                    if ready < next_t:
-                        next_t = ready
+                    next_t = min(next_t, charge_ready_t(&ready, s, r, p))
             if next_t <= s.t:
                 next_t = s.t + 1
             state_advance_to(s, r, next_t, NULL)
