@@ -1,0 +1,264 @@
+"""Computer players: the ``random``, ``greedy`` and ``search`` bots and their presets.
+
+A bot decides like a person on the real-time clock: it is asked for a
+:class:`Decision` (an action, or ``None`` to wait, and the ms at which to ask it next);
+it acts ``reaction_ms`` after its charge fills and, at weaker levels, plays a random
+legal action with probability ``error_rate``. The policies themselves are native
+(``blitz_core.bots``, ``nogil``); this module is their Python face.
+
+>>> from tictacblitz import Match, Rules
+>>> bot = make_bot("greedy", seed=1)
+>>> match = Match(Rules(), seed=3)
+>>> decision = bot.decide(match, "X")
+>>> decision.action is not None and decision.rule == "build"
+True
+>>> play_match(Rules(), "greedy", "random", seed=7)["winner"]
+'X'
+
+:data:`PRESETS` is the one table of bot names (what a GUI shows); docs/bots.md
+describes each rule and the measured strength ladder.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, replace
+from typing import Any, Dict, Iterable, Optional, Protocol, Tuple, Union, runtime_checkable
+
+from .rules import Rules
+from .types import Action, ActionKind, Player, index_cell
+
+__all__ = [
+    "BotSpec",
+    "Bot",
+    "Decision",
+    "NativeBot",
+    "PRESETS",
+    "BOT_NAMES",
+    "make_bot",
+    "resolve",
+    "play_match",
+    "play_matches",
+    "drive",
+]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """What a bot is: a policy ``kind`` (random, greedy, search) and its parameters.
+
+    ``reaction_ms``: the bot acts this long after its charge fills.
+    ``error_rate``: the chance of a uniformly random legal action instead of its own.
+    ``budget``, ``horizon_ms``, ``candidates``: search only (simulations per decision,
+    game ms a rollout plays, actions compared).
+    """
+
+    kind: str
+    reaction_ms: int = 0
+    error_rate: float = 0.0
+    budget: int = 64
+    horizon_ms: int = 3000
+    candidates: int = 6
+    description: str = ""
+
+    def native(self) -> Tuple[str, int, float, int, int, int]:
+        return (self.kind, self.reaction_ms, float(self.error_rate), self.budget,
+                self.horizon_ms, self.candidates)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"kind": self.kind, "reaction_ms": self.reaction_ms,
+                "error_rate": self.error_rate, "budget": self.budget,
+                "horizon_ms": self.horizon_ms, "candidates": self.candidates}
+
+
+PRESETS: Dict[str, BotSpec] = {
+    # The raw policies: instant reactions, no errors.
+    "random": BotSpec("random", description="a uniformly random legal action whenever charged"),
+    "greedy": BotSpec("greedy", description="the seed's strategy as ordered rules"),
+    "search": BotSpec("search", description="greedy-rollout search over candidate actions"),
+    # Difficulty levels (what a GUI shows): human-like reaction delays and errors.
+    "easy": BotSpec("greedy", reaction_ms=350, error_rate=0.35,
+                    description="greedy, slow (350 ms) and often careless (35 %)"),
+    "medium": BotSpec("greedy", reaction_ms=150, error_rate=0.10,
+                      description="greedy, quick (150 ms), sometimes careless (10 %)"),
+    "hard": BotSpec("search", reaction_ms=80, budget=64,
+                    description="search at 64 simulations a decision, 80 ms reactions"),
+}
+"""The bot names a user can pick, one source of truth for their parameters."""
+
+BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
+
+
+def resolve(bot: Union[str, BotSpec]) -> BotSpec:
+    """A preset name or a :class:`BotSpec` → a BotSpec.
+
+    :raises ValueError: for an unknown name (listing the known ones).
+    :raises TypeError: for anything else.
+    """
+    if isinstance(bot, BotSpec):
+        return bot
+    if isinstance(bot, str):
+        try:
+            return PRESETS[bot]
+        except KeyError:
+            raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOT_NAMES)}") from None
+    raise TypeError(f"a bot is a preset name or a BotSpec, not {type(bot).__name__}")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's answer: ``action`` now (or ``None`` to wait) and ``next_t``, the ms of
+    this round at which to ask it again. ``rule`` names what chose the action
+    (docs/bots.md); ``simulations`` is what a search spent on it."""
+
+    action: Optional[Action]
+    next_t: int
+    rule: Optional[str] = None
+    simulations: int = 0
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: ``decide(match, seat) -> Decision``."""
+
+    name: str
+
+    def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
+        ...
+
+
+class NativeBot:
+    """A bot whose policy is native (``blitz_core.bots``), deciding on a ``Match``.
+
+    It keeps, per seat, when its charge filled (to time its reaction delay), so ask it
+    at least at every ``next_t`` it returns; asking more often is harmless.
+    """
+
+    def __init__(self, spec: Union[str, BotSpec], *, seed: int = 0, name: Optional[str] = None) -> None:
+        from blitz_core.bots import NativePolicy
+
+        self.spec = resolve(spec)
+        self.name = name if name is not None else (spec if isinstance(spec, str) else self.spec.kind)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        self.seed = seed
+        self._policy = NativePolicy(self.spec.native(), seed)
+        self._filled: Dict[int, Tuple[Any, int]] = {}   # seat -> (round key, ms charge full)
+
+    def __repr__(self) -> str:
+        return f"<NativeBot {self.name} {self.spec.to_dict()}>"
+
+    def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
+        """The bot's decision for ``seat`` now (see :class:`Decision`).
+
+        A round that is over gets ``Decision(None, match.t)``: nothing to do until the
+        next round starts.
+        """
+        p = int(Player.parse(seat))
+        t = match.t
+        if match.round_over:
+            return Decision(None, t)
+        key = (id(match), match.round)
+        status = match.status(Player(p))
+        if not status.charge_full:
+            self._filled[p] = (key, status.charge_ready_t)
+            return Decision(None, status.charge_ready_t + self.spec.reaction_ms)
+        known = self._filled.get(p)
+        since = known[1] if known is not None and known[0] == key and known[1] <= t else t
+        if known is None or known[0] != key:
+            since = 0 if t == 0 else since
+        self._filled[p] = (key, since)
+        due = since + self.spec.reaction_ms
+        if t < due:
+            return Decision(None, due)
+        rule, kind, cell, sims = self._policy.decide(match, p)
+        if kind < 0:
+            nxt = match.next_event_t()
+            return Decision(None, nxt if nxt is not None else t + 1, rule, sims)
+        where = index_cell(cell, match.rules.size)
+        action = Action.place(where) if kind == ActionKind.PLACE else Action.knockout(where)
+        return Decision(action, t + 1, rule, sims)
+
+
+def make_bot(bot: Union[str, BotSpec] = "greedy", *, seed: int = 0, **overrides: Any) -> NativeBot:
+    """A bot from a preset name (``random``, ``greedy``, ``search``, ``easy``, ``medium``,
+    ``hard``) or a :class:`BotSpec`, with optional field overrides.
+
+    >>> make_bot("hard").spec.kind
+    'search'
+    >>> make_bot("search", budget=16).spec.budget
+    16
+
+    :raises ValueError: for an unknown name or an out-of-range parameter.
+    """
+    spec = resolve(bot)
+    if overrides:
+        spec = replace(spec, **overrides)
+    return NativeBot(spec, seed=seed, name=bot if isinstance(bot, str) else spec.kind)
+
+
+def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[str, BotSpec],
+                 seeds: Iterable[int], *, random_powerups: bool = True, records: bool = False,
+                 timing: bool = False) -> Dict[str, Any]:
+    """Whole matches between two bots in the native loop (no GIL): see
+    ``blitz_core.bots.play_matches`` for the result."""
+    from blitz_core import bots as nb
+
+    checked = []
+    for s in seeds:
+        if isinstance(s, bool):
+            raise TypeError(f"seeds must be integers, not {s!r}")
+        try:
+            checked.append(operator.index(s) & 0xFFFFFFFFFFFFFFFF)
+        except TypeError:
+            raise TypeError(f"seeds must be integers, not {s!r}") from None
+    seeds = checked
+    return nb.play_matches(rules if rules is not None else Rules(), resolve(x_bot).native(),
+                           resolve(o_bot).native(), seeds, random_powerups=random_powerups,
+                           records=records, timing=timing)
+
+
+def play_match(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[str, BotSpec],
+               seed: int = 0, *, random_powerups: bool = True) -> Dict[str, Any]:
+    """One whole match between two bots, natively. Returns its record: ``winner``
+    (``"X"``, ``"O"`` or ``"draw"``), ``rounds``, ``round_wins``, ``round_results`` and
+    per seat (``"X"``, ``"O"``) the counts: decisions, placements, knock-outs,
+    retirements, powerups claimed by kind, marks bombed and stolen, simulations, and
+    decisions by the rule that chose them."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, not {seed!r}")
+    out = play_matches(rules, x_bot, o_bot, [seed], random_powerups=random_powerups, records=True)
+    return out["records"][0]
+
+
+def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True) -> Any:
+    """Play ``match`` on with two :class:`Bot` objects through the public API (what a
+    GUI loop does, one decision at a time). Both bots decide on the same state;
+    actions at one ms go through ``act_both`` (R3). Returns the match.
+
+    With the seat seeds of ``play_matches`` (``seed ^ SEAT_SALTS[seat]``) this plays the
+    very match the native loop plays (tests/test_bots.py holds them together)."""
+    bots = (x_bot, o_bot)
+    while True:
+        while not match.round_over:
+            asks = [bots[p].decide(match, Player(p)) for p in (0, 1)]
+            x_action, o_action = asks[0].action, asks[1].action
+            if x_action is not None and o_action is not None:
+                match.act_both(x_action, o_action)
+            elif x_action is not None:
+                match.act(Player.X, x_action)
+            elif o_action is not None:
+                match.act(Player.O, o_action)
+            if match.round_over:
+                break
+            nxt = match.next_event_t()
+            for p in (0, 1):
+                status = match.status(Player(p))
+                if not status.charge_full:
+                    nxt = min(nxt, status.charge_ready_t)
+                if asks[p].next_t > match.t:
+                    nxt = min(nxt, asks[p].next_t)
+            match.advance_to(max(nxt, match.t + 1))
+        if match.match_over or not whole_match:
+            return match
+        match.start_next_round()
