@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Iterable, Optional, Protocol, Tuple, Union, runtime_checkable
+from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol, Tuple, Union,
+                    runtime_checkable)
 
 from .rules import Rules
-from .types import Action, ActionKind, Player, index_cell
+from .types import Action, ActionKind, Event, Player, index_cell
 
 __all__ = [
     "BotSpec",
@@ -231,24 +232,33 @@ def play_match(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[
     return out["records"][0]
 
 
-def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True) -> Any:
+def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True,
+          on_events: Optional[Callable[[List[Event]], None]] = None) -> Any:
     """Play ``match`` on with two :class:`Bot` objects through the public API (what a
     GUI loop does, one decision at a time). Both bots decide on the same state;
-    actions at one ms go through ``act_both`` (R3). Returns the match.
+    actions at one ms go through ``act_both`` (R3). ``on_events``, if given, receives
+    the events of every call that changed the match. Returns the match.
 
     With the seat seeds of ``play_matches`` (``seed ^ SEAT_SALTS[seat]``) this plays the
     very match the native loop plays (tests/test_bots.py holds them together)."""
     bots = (x_bot, o_bot)
+
+    def call(method: Callable[..., Any], *args: Any) -> Any:
+        result = method(*args)
+        if on_events is not None:
+            on_events(match.events)
+        return result
+
     while True:
         while not match.round_over:
             asks = [bots[p].decide(match, Player(p)) for p in (0, 1)]
             x_action, o_action = asks[0].action, asks[1].action
             if x_action is not None and o_action is not None:
-                match.act_both(x_action, o_action)
+                call(match.act_both, x_action, o_action)
             elif x_action is not None:
-                match.act(Player.X, x_action)
+                call(match.act, Player.X, x_action)
             elif o_action is not None:
-                match.act(Player.O, o_action)
+                call(match.act, Player.O, o_action)
             if match.round_over:
                 break
             nxt = match.next_event_t()
@@ -258,7 +268,7 @@ def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True) -> An
                     nxt = min(nxt, status.charge_ready_t)
                 if asks[p].next_t > match.t:
                     nxt = min(nxt, asks[p].next_t)
-            match.advance_to(max(nxt, match.t + 1))
+            call(match.advance_to, max(nxt, match.t + 1))
         if match.match_over or not whole_match:
             return match
-        match.start_next_round()
+        call(match.start_next_round)

@@ -25,7 +25,11 @@ class CommandError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tictacblitz", description="Tic Tac Blitz engine tools.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_demo(commands)
     _add_replay(commands)
+    from .tournament import register as add_tournament
+
+    add_tournament(commands)
     return parser
 
 
@@ -37,6 +41,74 @@ def main(argv: Optional[List[str]] = None) -> int:
     except CommandError as exc:
         print(f"tictacblitz {args.command}: error: {exc}", file=sys.stderr)
         return exc.status
+
+
+# -- demo ----------------------------------------------------------------------------------
+
+
+def _add_demo(commands: Any) -> None:
+    parser = commands.add_parser(
+        "demo", help="play one match between two bots and print what happens",
+        description="Play one match between two bots through the public API, printing "
+                    "every event as it happens and the result.")
+    parser.add_argument("--x", default="greedy", metavar="BOT", help="X's bot (default: greedy)")
+    parser.add_argument("--o", default="random", metavar="BOT", help="O's bot (default: random)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default: 1)")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a rule number, e.g. --rule set_ms=1200 (repeatable)")
+    parser.add_argument("--quiet", action="store_true", help="print only round and match results")
+    parser.set_defaults(handler=_demo)
+
+
+def rules_from_args(pairs: List[str]) -> Any:
+    """``--rule NAME=VALUE`` pairs → a validated Rules, or a CommandError (exit 2)."""
+    from .rules import Rules
+
+    try:
+        return Rules.from_assignments(pairs)
+    except (TypeError, ValueError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def describe_event(event: Any) -> str:
+    """One line for a person: ``r1  2.950s  X set (3, 3)``."""
+    data = event.to_dict()
+    words = [data["kind"].replace("_", " ")]
+    for key in ("player", "cell", "powerup", "reason", "result", "by", "line", "scores", "until"):
+        if key in data:
+            value = data[key]
+            words.append(f"{key}={value}" if key in ("until", "reason", "by", "scores", "line") else str(value))
+    return f"r{event.round} {event.t / 1000:7.3f}s  " + " ".join(words)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .bots import BOT_NAMES, make_bot
+    from .types import EventKind
+    from blitz_core.engine import Match
+
+    rules = rules_from_args(args.rule)
+    for seat, name in (("--x", args.x), ("--o", args.o)):
+        if name not in BOT_NAMES:
+            raise CommandError(f"{seat} {name!r}: unknown bot; expected one of {', '.join(BOT_NAMES)}")
+    from .bots import drive
+
+    shown = (EventKind.ROUND_OVER, EventKind.MATCH_OVER)
+
+    def show(events: Any) -> None:
+        for event in events:
+            if not args.quiet or event.kind in shown:
+                print(describe_event(event))
+
+    match = Match(rules, seed=args.seed)
+    show(match.events)
+    drive(match, make_bot(args.x, seed=args.seed), make_bot(args.o, seed=args.seed + 1), on_events=show)
+    print("final board of the last round:")
+    for row in match.board_text():
+        print("   " + row)
+    wins = match.round_wins
+    result = "a draw" if match.match_result is None else f"{match.match_result.letter} ({args.x if match.match_result == 0 else args.o}) wins"
+    print(f"match over after {match.round} rounds: {result}, round wins X {wins[0]} - O {wins[1]}")
+    return 0
 
 
 # -- replay --------------------------------------------------------------------------------

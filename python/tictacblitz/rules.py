@@ -11,7 +11,7 @@ import json
 import math
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Any, Dict, Mapping, Tuple
+from typing import Any, Dict, Iterable, Mapping, Tuple
 
 from .types import PowerupKind
 
@@ -203,6 +203,26 @@ class Rules:
             if key not in known:
                 raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(sorted(known))}")
         return cls(**dict(data))
+
+    @classmethod
+    def from_assignments(cls, pairs: Iterable[str]) -> "Rules":
+        """Rules from command-line ``NAME=VALUE`` strings, values read as JSON.
+
+        >>> Rules.from_assignments(["set_ms=1200", 'powerup_weights={"bomb": 2}']).set_ms
+        1200
+
+        :raises ValueError: for a malformed pair, an unknown rule or a bad value.
+        """
+        overrides: Dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            if not sep or not name.strip():
+                raise ValueError(f"rule {pair!r}: expected NAME=VALUE")
+            try:
+                overrides[name.strip()] = json.loads(text)
+            except ValueError:
+                raise ValueError(f"rule {pair!r}: {text!r} is not a number or JSON value") from None
+        return cls.from_dict(overrides)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)

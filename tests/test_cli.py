@@ -1,0 +1,51 @@
+"""The command line: demo, bad arguments, and every module's doctests."""
+
+import doctest
+import subprocess
+import sys
+
+import pytest
+
+import tictacblitz
+from tictacblitz import bots, rules, types
+from tictacblitz.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "tictacblitz", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_demo_prints_events_and_the_result():
+    proc = run("demo", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "r1   0.000s  round started"
+    assert any(" placed X " in line for line in lines) and any(" set O " in line for line in lines)
+    assert lines[-1].startswith("match over after ")
+
+
+def test_demo_quiet_prints_rounds_only(capsys):
+    assert main(["demo", "--quiet", "--x", "greedy", "--o", "random", "--rule", "round_ms=20000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert all(" round over " in line or " match over " in line for line in out[:-8])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["demo", "--x", "nobot"], "unknown bot"),
+    (["demo", "--rule", "set_ms"], "expected NAME=VALUE"),
+    (["demo", "--rule", "speed=3"], "unknown rule 'speed'"),
+    (["demo", "--rule", "size=12"], "rules.size=12"),
+    (["tournament", "--bots", "random,nobot"], "unknown bot"),
+    (["tournament", "--matches", "0"], "--matches"),
+])
+def test_bad_arguments_exit_2_with_a_message(args, message):
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.parametrize("module", [tictacblitz, rules, types, bots], ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0
