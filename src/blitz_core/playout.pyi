@@ -1,0 +1,13 @@
+"""Types of blitz_core.playout (whole random-vs-random matches in the native loop)."""
+
+from typing import Any, Dict, Iterable, Optional
+
+from tictacblitz.rules import Rules
+
+from .engine import Match
+
+POLICY_SEED_SALT: int
+
+def random_matches(rules: Optional[Rules] = None, seeds: Optional[Iterable[int]] = None, *,
+                   n: int = 0, random_powerups: bool = True) -> Dict[str, Any]: ...
+def play_random(match: Match, seed: int, *, whole_match: bool = True) -> Dict[str, int]: ...
