@@ -108,18 +108,11 @@ cdef inline int speed_index(const MatchState* s, int p, int32_t t) noexcept nogi
 
 cdef int state_oldest(const MatchState* s, int player) noexcept nogil:
     """R12: the player's oldest mark (the next to retire), or -1 without marks."""
-    cdef uint64_t m = s.set_marks[player] | s.setting[player]
-    cdef int c, best = -1, best_age = 256
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if s.age[c] < best_age:
-            best_age = s.age[c]
-            best = c
-    return best
+    return oldest_in(s, s.set_marks[player] | s.setting[player])
 
 
 cdef inline int oldest_in(const MatchState* s, uint64_t m) noexcept nogil:
+    """The oldest mark of m (R12 ages; m holds one player's marks), or -1."""
     cdef int c, best = -1, best_age = 256
     while m:
         c = lowest(m)
