@@ -131,54 +131,58 @@ cdef inline uint64_t lowest_line(const Geometry* g, uint64_t b) noexcept nogil:
 cdef inline int timeout_score(const Geometry* g, uint64_t own, uint64_t opp) noexcept nogil:
     """R20: over windows with no opp mark, the most own marks in one; 0 if none qualify.
 
-    Bit-sliced: each window's own count is summed into four bit planes (c0..c3, one bit
-    per start cell and direction) with a ripple adder of shifted boards, so no window
-    needs a popcount. The maximum over every qualifying start of every direction is then
-    read plane by plane from the top: keep the candidates that have the bit, if any do
-    (branch-free selects)."""
-    cdef uint64_t c0[4]
-    cdef uint64_t c1[4]
-    cdef uint64_t c2[4]
-    cdef uint64_t c3[4]
-    cdef uint64_t cand[4]
-    cdef uint64_t x, shifted_own, shifted_opp, carry, hit, keep
-    cdef int d, k, s, score = 0
+    Bit-sliced "at least k" planes: at_least[k] has a bit at every start cell (of any
+    direction: only existence matters) whose window is free of opp marks and holds at
+    least k own marks, so no window needs a popcount; the score is the largest k whose
+    plane is not empty. Four in a row has its own unrolled path."""
+    if g.line_length == 4:
+        return timeout_score_4(g, own, opp)
+    cdef uint64_t at_least[9]           # across all directions; index 0 unused
+    cdef uint64_t per_dir[9]            # this direction; per_dir[0] = every start
+    cdef uint64_t free, x, o
+    cdef int d, j, k, s, n = g.line_length, score = 0
+    for k in range(n + 1):
+        at_least[k] = 0
     for d in range(4):
         s = g.step[d]
-        shifted_own = own
-        shifted_opp = opp
-        cand[d] = g.starts[d]
-        c0[d] = c1[d] = c2[d] = c3[d] = 0
-        for k in range(g.line_length):    # the k-th cell of every window at once
-            cand[d] &= ~shifted_opp       # an opponent mark anywhere blocks the window
-            x = shifted_own
-            carry = c0[d] & x
-            c0[d] ^= x
-            x = c1[d] & carry
-            c1[d] ^= carry
-            carry = c2[d] & x
-            c2[d] ^= x
-            c3[d] ^= carry
-            shifted_own >>= s
-            shifted_opp >>= s
-    # Plane 3 (eight), then 2, 1, 0: narrow every direction's candidates together.
-    hit = (c3[0] & cand[0]) | (c3[1] & cand[1]) | (c3[2] & cand[2]) | (c3[3] & cand[3])
-    keep = <uint64_t>0 - <uint64_t>(hit != 0)
-    for d in range(4):
-        cand[d] = (cand[d] & c3[d] & keep) | (cand[d] & ~keep)
-    score |= 8 & <int>keep
-    hit = (c2[0] & cand[0]) | (c2[1] & cand[1]) | (c2[2] & cand[2]) | (c2[3] & cand[3])
-    keep = <uint64_t>0 - <uint64_t>(hit != 0)
-    for d in range(4):
-        cand[d] = (cand[d] & c2[d] & keep) | (cand[d] & ~keep)
-    score |= 4 & <int>keep
-    hit = (c1[0] & cand[0]) | (c1[1] & cand[1]) | (c1[2] & cand[2]) | (c1[3] & cand[3])
-    keep = <uint64_t>0 - <uint64_t>(hit != 0)
-    for d in range(4):
-        cand[d] = (cand[d] & c1[d] & keep) | (cand[d] & ~keep)
-    score |= 2 & <int>keep
-    hit = (c0[0] & cand[0]) | (c0[1] & cand[1]) | (c0[2] & cand[2]) | (c0[3] & cand[3])
-    keep = <uint64_t>0 - <uint64_t>(hit != 0)
-    score |= 1 & <int>keep
-    # With no qualifying window every candidate set is empty and every plane misses: 0.
+        free = g.starts[d]
+        x = own
+        o = opp
+        per_dir[0] = ~(<uint64_t>0)
+        for k in range(1, n + 1):
+            per_dir[k] = 0
+        for j in range(n):              # the j-th cell of every window at once
+            free &= ~o                  # an opponent mark anywhere blocks the window
+            for k in range(j + 1, 0, -1):
+                per_dir[k] |= per_dir[k - 1] & x
+            x >>= s
+            o >>= s
+        for k in range(1, n + 1):
+            at_least[k] |= per_dir[k] & free
+    for k in range(1, n + 1):
+        if at_least[k]:
+            score = k
     return score
+
+
+cdef inline int timeout_score_4(const Geometry* g, uint64_t own, uint64_t opp) noexcept nogil:
+    """timeout_score for line_length 4, unrolled: own marks per window counted in pairs."""
+    cdef uint64_t ge1 = 0, ge2 = 0, ge3 = 0, ge4 = 0, free, x0, x1, x2, x3
+    cdef uint64_t any01, both01, any23, both23
+    cdef int d, s
+    for d in range(4):
+        s = g.step[d]
+        free = g.starts[d] & ~(opp | (opp >> s) | (opp >> (2 * s)) | (opp >> (3 * s)))
+        x0 = own
+        x1 = own >> s
+        x2 = own >> (2 * s)
+        x3 = own >> (3 * s)
+        any01 = x0 | x1
+        both01 = x0 & x1
+        any23 = x2 | x3
+        both23 = x2 & x3
+        ge1 |= free & (any01 | any23)
+        ge2 |= free & (both01 | both23 | (any01 & any23))
+        ge3 |= free & ((both01 & any23) | (both23 & any01))
+        ge4 |= free & both01 & both23
+    return 4 if ge4 else (3 if ge3 else (2 if ge2 else (1 if ge1 else 0)))
