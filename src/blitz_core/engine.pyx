@@ -37,12 +37,14 @@ cdef uint64_t rng_next(uint64_t* state) noexcept nogil:
 
 
 cdef uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil:
-    """Exactly uniform on [0, n): reject the (2**64 mod n) lowest draws."""
-    cdef uint64_t threshold = (<uint64_t>0 - n) % n
+    """Exactly uniform on [0, n): reject the (2**64 mod n) lowest draws.
+
+    That threshold is below n, so a draw >= n is always kept: the division that
+    computes it is needed only for the rare draws below n."""
     cdef uint64_t r
     while True:
         r = rng_next(state)
-        if r >= threshold:
+        if r >= n or r >= (<uint64_t>0 - n) % n:
             return r % n
 
 
