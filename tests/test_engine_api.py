@@ -76,7 +76,7 @@ def test_rules_speed_units_are_exact_fractions():
     (Player.X, Action.place((0, "1")), TypeError),
     (Player.X, Action.place((0,)), TypeError),
     (Player.X, ("place", (0, 0)), TypeError),
-    (Player.X, Action(kind=7, cell=(0, 0)), ValueError),
+    (Player.X, Action(kind=7, cell=(0, 0)), TypeError),
 ])
 def test_malformed_actions_raise_and_change_nothing(player, action, error):
     match = busy_match()

@@ -694,6 +694,8 @@ cdef class Match:
         fill_rules(&self.rc, rules)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
+        if not isinstance(random_powerups, bool):
+            raise TypeError(f"random_powerups must be True or False, not {random_powerups!r}")
         setup_x, setup_o = _parse_setup(setup, rules)
         self._rules = rules
         self._seed = seed
@@ -1010,7 +1012,7 @@ cdef class Match:
                              "(R16 places powerups itself otherwise)")
         if not self.st.round_over and (self.st.acted_t[0] == self.st.t or self.st.acted_t[1] == self.st.t):
             raise ValueError(f"a powerup cannot spawn after an action at ms {self.st.t} "
-                             "(R2: spawns come before the actions of a ms)")
+                             "(R2: spawns come before actions)")
         self._begin_call()
         spawned = state_spawn(&self.st, &self.rc, k, row * size + col, &self.sink)
         if self._script is not None:
@@ -1116,7 +1118,7 @@ cdef tuple _action_code(object action, int size):
 cdef int _action_kind(object kind) except -1:
     if isinstance(kind, ActionKind):
         return <int>kind
-    raise ValueError(f"unknown action kind {kind!r}: expected ActionKind.PLACE or KNOCKOUT")
+    raise TypeError(f"an action kind is ActionKind.PLACE or ActionKind.KNOCKOUT, not {kind!r}")
 
 
 cdef object _event_object(EventC* e, int size):
@@ -1149,10 +1151,14 @@ def _parse_setup(setup, rules):
     if setup is None:
         return 0, 0
     size = rules.size
-    if not isinstance(setup, (list, tuple)) or len(setup) != size:
-        raise ValueError(f"setup must be {size} strings of {size} characters, not {setup!r}")
+    if not isinstance(setup, (list, tuple)):
+        raise TypeError(f"setup must be a list of {size} strings, not {setup!r}")
+    if len(setup) != size:
+        raise ValueError(f"setup must be {size} strings of {size} characters, not {len(setup)}")
     for row, text in enumerate(setup):
-        if not isinstance(text, str) or len(text) != size:
+        if not isinstance(text, str):
+            raise TypeError(f"setup row {row} must be a string, not {text!r}")
+        if len(text) != size:
             raise ValueError(f"setup row {row} must be a string of {size} characters, not {text!r}")
         for col, ch in enumerate(text):
             if ch == "X":

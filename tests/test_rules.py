@@ -1,4 +1,5 @@
-"""Rule-by-rule tests of the pure-Python reference model (RULES.md R1..R23, docs/engine.md).
+"""Rule-by-rule tests (RULES.md R1..R23, docs/engine.md), run on both engines: the
+pure-Python reference model and the native engine.
 
 Every expectation here is worked out by hand from the rules text; tests are named after
 the rule they pin down (``test_r9_...``).  Matches default to scripted powerups
@@ -11,6 +12,7 @@ import random
 
 import pytest
 
+from tictacblitz import Match
 from tictacblitz.reference import ReferenceMatch, SplitMix64, windows
 from tictacblitz.rules import Rules
 from tictacblitz.types import Action, ActionKind, EventKind, Player, PowerupKind, Reason, RoundEnd
@@ -20,9 +22,19 @@ place, knockout = Action.place, Action.knockout
 EMPTY6 = ["......"] * 6
 
 
+ENGINES = {"reference": ReferenceMatch, "native": Match}
+engine = ReferenceMatch          # the engine of the running test (set by the fixture below)
+
+
+@pytest.fixture(autouse=True, params=list(ENGINES))
+def each_engine(request, monkeypatch):
+    """Every test runs once per engine: `new` (and `engine`) build matches of that one."""
+    monkeypatch.setitem(globals(), "engine", ENGINES[request.param])
+
+
 def new(setup=None, *, seed=0, scripted=True, **rules):
     """A match on ``Rules(**rules)``; scripted powerups (no random spawns) by default."""
-    return ReferenceMatch(Rules(**rules), seed=seed, setup=setup, random_powerups=not scripted)
+    return engine(Rules(**rules), seed=seed, setup=setup, random_powerups=not scripted)
 
 
 def brief(event):
@@ -387,18 +399,18 @@ def test_r7_malformed_input_raises_and_changes_nothing(call, error):
 ])
 def test_r7_a_bad_setup_is_an_error(setup, error):
     with pytest.raises(error):
-        ReferenceMatch(Rules(), setup=setup)
+        engine(Rules(), setup=setup)
 
 
 def test_r7_bad_constructor_arguments():
     with pytest.raises(TypeError):
-        ReferenceMatch({"size": 6})
+        engine({"size": 6})
     with pytest.raises(TypeError):
-        ReferenceMatch(seed="7")
+        engine(seed="7")
     with pytest.raises(TypeError):
-        ReferenceMatch(random_powerups=1)
+        engine(random_powerups=1)
     with pytest.raises(ValueError):
-        ReferenceMatch().spawn_powerup("bomb", (0, 0))   # random powerups are on
+        engine().spawn_powerup("bomb", (0, 0))   # random powerups are on
 
 
 # -- R8, R9: set marks stay; knock-outs and craters ------------------------------------------
