@@ -11,8 +11,11 @@ True
 The native engine lives in the ``blitz_core`` extension package; this package is its
 Python face: the vocabulary (:mod:`tictacblitz.types`), the rules configuration
 (:mod:`tictacblitz.rules`), the pure-Python reference model
-(:mod:`tictacblitz.reference`), scenarios and replays (:mod:`tictacblitz.scenario`)
-and the command line (:mod:`tictacblitz.cli`).
+(:mod:`tictacblitz.reference`), scenarios and replays (:mod:`tictacblitz.scenario`),
+bots (:mod:`tictacblitz.bots`), mass simulation (:func:`tictacblitz.simulate`,
+:mod:`tictacblitz.simulation`, :mod:`tictacblitz.sweep`), RL environments
+(:mod:`tictacblitz.envs`), the game server (:mod:`tictacblitz.server`) and the command
+line (:mod:`tictacblitz.cli`).
 """
 
 from .rules import Rules
@@ -47,6 +50,7 @@ __all__ = [
     "RoundRecord",
     "Rules",
     "STATE_BYTES",
+    "simulate",
     "cell_index",
     "index_cell",
 ]
@@ -61,4 +65,8 @@ def __getattr__(name: str):
         from blitz_core import engine
 
         return getattr(engine, name)
+    if name == "simulate":                 # the balancing job (needs pyarrow)
+        from .simulation import simulate
+
+        return simulate
     raise AttributeError(f"module 'tictacblitz' has no attribute {name!r}")

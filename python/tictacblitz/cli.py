@@ -27,8 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_demo(commands)
     _add_replay(commands)
+    from .simulation import register as add_simulate
+    from .sweep import register as add_sweep
     from .tournament import register as add_tournament
 
+    add_simulate(commands)
+    add_sweep(commands)
     add_tournament(commands)
     return parser
 

@@ -6,7 +6,7 @@
 # allocation per decision (the only buffer is the caller's EventSink, reused per action).
 # The layer sits above the engine (engine.pxd) and is what batched simulations call.
 
-from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 from blitz_core.engine cimport MatchState, RulesC, EventSink
 
 cdef enum:
@@ -70,6 +70,8 @@ ctypedef struct MatchRecord:
     int8_t round_result[16]      # per round (first MAX_RECORD_ROUNDS): RESULT_*
     int8_t round_by[16]          # BY_LINE, BY_DOUBLE_LINE, BY_TIMEOUT
     int32_t round_end_t[16]      # ms the round ended
+    int16_t round_knockouts[16][2]   # per round and seat: accepted knock-outs (R9)
+    int8_t round_powerups[16][2][4]  # per round and seat: powerups claimed, by kind (R15)
     SeatCounts seat[2]
 
 

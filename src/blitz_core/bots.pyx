@@ -14,7 +14,7 @@
 # together with the opponent's greedy reply at the same ms, and plays greedy vs greedy
 # for `horizon_ms`; UCB1 spreads the budget over the candidates.
 
-from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 from libc.string cimport memset
 from libc.math cimport sqrt, log
 from libc.stdlib cimport free
@@ -342,18 +342,24 @@ cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
 cdef inline void tally(MatchRecord* rec, EventSink* sink) noexcept nogil:
     cdef Py_ssize_t i
     cdef EventC* e
+    cdef int r
     for i in range(sink.count):
         e = &sink.events[i]
+        r = e.round - 1               # per-round counts: the first MAX_RECORD_ROUNDS rounds
         if e.kind == EV_PLACED:
             rec.seat[e.player].placements += 1
         elif e.kind == EV_KNOCKED_OUT:
             rec.seat[e.player].knockouts += 1
+            if 0 <= r < MAX_RECORD_ROUNDS:
+                rec.round_knockouts[r][e.player] += 1
         elif e.kind == EV_REJECTED:
             rec.seat[e.player].rejected += 1
         elif e.kind == EV_RETIRED:
             rec.seat[e.player].retirements += 1
         elif e.kind == EV_POWERUP_CLAIMED:
             rec.seat[e.player].powerups[e.code] += 1
+            if 0 <= r < MAX_RECORD_ROUNDS and rec.round_powerups[r][e.player][e.code] < 127:
+                rec.round_powerups[r][e.player][e.code] += 1
         elif e.kind == EV_BOMBED:                 # player = the mark's owner
             rec.seat[1 - e.player].bombed += 1
         elif e.kind == EV_STOLEN:                 # player = the new owner
@@ -819,6 +825,105 @@ cdef inline void _add_counts(SeatCounts* a, const SeatCounts* b) noexcept nogil:
         a.powerups[k] += b.powerups[k]
     for k in range(RULE_COUNT):
         a.rules[k] += b.rules[k]
+
+
+# The per-seat counters of `play_match_columns`, in the order of its `seat_counts` axis.
+SEAT_COUNT_FIELDS = ("decisions", "waits", "placements", "knockouts", "rejected",
+                     "retirements", "bombed", "stolen", "bomb", "freeze", "haste", "swap")
+
+
+def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=True):
+    """Whole matches between two native policies, as columns: the batch runs without
+    the GIL from the first match to the last (no Python object per match).
+
+    Match i is the match ``play_matches`` plays for ``seeds[i]``. Returns a dict of NumPy
+    arrays over the n matches: ``winner``, ``rounds``, ``round_wins`` (n, 2);
+    per round (the first MAX_RECORD_ROUNDS = 16; rounds not played hold -1 / 0)
+    ``round_result`` (n, 16, RESULT_*), ``round_by`` (n, 16, BY_*), ``round_end_t``
+    (n, 16), ``round_knockouts`` (n, 16, seat), ``round_powerups`` (n, 16, seat, kind:
+    bomb, freeze, haste, swap); per seat ``seat_counts`` (n, seat, SEAT_COUNT_FIELDS) and
+    ``simulations`` (n, seat)."""
+    cdef RulesC rc
+    cdef BotTables tb
+    cdef MatchState st
+    cdef MatchRecord rec
+    cdef Policy xp, op
+    cdef EventSink sink
+    cdef int q, j, k
+    if rules is None:
+        rules = Rules()
+    fill_rules(&rc, rules)
+    tables_init(&tb, &rc)
+    _policy_from(&xp, x_spec, 0)
+    _policy_from(&op, o_spec, 0)
+    seed_arr = np.ascontiguousarray(seeds, dtype=np.uint64)
+    cdef const uint64_t[::1] seed_view = seed_arr
+    cdef Py_ssize_t i, n = seed_view.shape[0]
+    winner = np.empty(n, dtype=np.int8)
+    rounds = np.empty(n, dtype=np.int8)
+    round_wins = np.empty((n, 2), dtype=np.int8)
+    round_result = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int8)
+    round_by = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int8)
+    round_end_t = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int32)
+    round_kos = np.empty((n, MAX_RECORD_ROUNDS, 2), dtype=np.int16)
+    round_pus = np.empty((n, MAX_RECORD_ROUNDS, 2, 4), dtype=np.int8)
+    counts = np.empty((n, 2, 12), dtype=np.int32)
+    sims = np.empty((n, 2), dtype=np.int64)
+    cdef int8_t[::1] w = winner
+    cdef int8_t[::1] rr = rounds
+    cdef int8_t[:, ::1] rw = round_wins
+    cdef int8_t[:, ::1] res = round_result
+    cdef int8_t[:, ::1] by = round_by
+    cdef int32_t[:, ::1] end = round_end_t
+    cdef int16_t[:, :, ::1] kos = round_kos
+    cdef int8_t[:, :, :, ::1] pus = round_pus
+    cdef int32_t[:, :, ::1] cnt = counts
+    cdef int64_t[:, ::1] sm = sims
+    cdef SeatCounts* c
+    sink.events = NULL
+    sink.count = sink.capacity = 0
+    try:
+        with nogil:
+            for i in range(n):
+                state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, NULL)
+                xp.rng = seed_view[i] ^ SEAT_SALT_X
+                op.rng = seed_view[i] ^ SEAT_SALT_O
+                _policy_match(&st, &rc, &tb, &xp, &op, &rec, &sink, NULL)
+                w[i] = rec.winner
+                rr[i] = rec.rounds
+                for j in range(MAX_RECORD_ROUNDS):
+                    if j < rec.rounds:
+                        res[i, j] = rec.round_result[j]
+                        by[i, j] = rec.round_by[j]
+                        end[i, j] = rec.round_end_t[j]
+                    else:
+                        res[i, j] = -1
+                        by[i, j] = -1
+                        end[i, j] = -1
+                    for q in range(2):
+                        kos[i, j, q] = rec.round_knockouts[j][q]
+                        for k in range(4):
+                            pus[i, j, q, k] = rec.round_powerups[j][q][k]
+                for q in range(2):
+                    rw[i, q] = rec.round_wins[q]
+                    c = &rec.seat[q]
+                    cnt[i, q, 0] = c.decisions
+                    cnt[i, q, 1] = c.waits
+                    cnt[i, q, 2] = c.placements
+                    cnt[i, q, 3] = c.knockouts
+                    cnt[i, q, 4] = c.rejected
+                    cnt[i, q, 5] = c.retirements
+                    cnt[i, q, 6] = c.bombed
+                    cnt[i, q, 7] = c.stolen
+                    for k in range(4):
+                        cnt[i, q, 8 + k] = c.powerups[k]
+                    sm[i, q] = c.simulations
+    finally:
+        free(sink.events)
+    return {"winner": winner, "rounds": rounds, "round_wins": round_wins,
+            "round_result": round_result, "round_by": round_by, "round_end_t": round_end_t,
+            "round_knockouts": round_kos, "round_powerups": round_pus,
+            "seat_counts": counts, "simulations": sims}
 
 
 def winning_cells_mask(Match match, int seat):

@@ -1,0 +1,408 @@
+"""Rule sweeps: ``tictacblitz sweep`` and :func:`sweep`.
+
+A sweep runs :func:`tictacblitz.simulation.simulate` at every point of a grid (or at
+random points) over one or more rule numbers, with the same master seed at every point
+(so every point plays the same match seeds: differences between points come from the
+rules, not from luck), and writes:
+
+- ``sweep.csv`` (and ``sweep.parquet``): a tidy table, one row per point and metric:
+  ``point``, the swept parameters, ``metric``, ``value``, ``lo``, ``hi`` (95 %);
+- ``sweep.json``: the job and every point's full summary;
+- ``sweep_<param>.png``: every metric against each parameter, with intervals;
+- ``report.html``: a self-contained page (table and plots inlined).
+
+>>> result = sweep({"set_ms": [800, 1600]}, matches=10, x="greedy", o="random", workers=1)
+>>> [p["set_ms"] for p in result.points]
+[800, 1600]
+>>> sorted({row["metric"] for row in result.rows})[:2]
+['bomb_claims_per_round', 'bomb_impact']
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+import time
+from dataclasses import fields
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+from .bots import BotSpec
+from .report import metric_rows, plot_sweep, sweep_html
+from .rules import DEFAULT_WEIGHTS, Rules
+from .simulation import (ArgumentProblem, _error, _progress_bar, add_common_arguments, connect,
+                       default_workers, job_arguments, prepare, simulate)
+
+__all__ = ["sweep", "SweepResult", "parse_grid", "sweepable", "write_outputs", "register",
+           "main", "MAX_POINTS"]
+
+MAX_POINTS = 10_000
+
+
+def sweepable() -> Dict[str, type]:
+    """The names a sweep can vary and their types: every number of :class:`Rules` and
+    ``powerup_weights.KIND`` for each powerup kind (R14)."""
+    out: Dict[str, type] = {}
+    defaults = Rules()
+    for f in fields(Rules):
+        if f.name == "powerup_weights":
+            continue
+        out[f.name] = type(getattr(defaults, f.name))
+    out["freeze_factor"] = out["haste_factor"] = float
+    for kind in DEFAULT_WEIGHTS:
+        out[f"powerup_weights.{kind}"] = float
+    return out
+
+
+def _number(text: str, name: str) -> Union[int, float]:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"--grid {name}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"--grid {name}: {text!r} is not a finite number")
+    return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+
+
+def parse_grid(spec: str) -> Tuple[str, Dict[str, Any]]:
+    """``NAME=START:STOP:STEP`` (STOP included), ``NAME=START:STOP`` (a range, for random
+    sweeps) or ``NAME=V1,V2,...`` → (name, {"values": [...]} or {"range": (lo, hi)}).
+
+    >>> parse_grid("set_ms=1200:2000:200")
+    ('set_ms', {'values': [1200, 1400, 1600, 1800, 2000]})
+    >>> parse_grid("freeze_factor=1.5,2.5")
+    ('freeze_factor', {'values': [1.5, 2.5]})
+
+    :raises ValueError: for a malformed spec or an unknown name.
+    """
+    name, sep, text = spec.partition("=")
+    name = name.strip()
+    if not sep or not name or not text.strip():
+        raise ValueError(f"--grid {spec!r}: expected NAME=START:STOP:STEP or NAME=V1,V2,...")
+    kinds = sweepable()
+    if name not in kinds:
+        raise ValueError(f"--grid {spec!r}: unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
+    integer = kinds[name] is int
+    if ":" in text:
+        parts = [p.strip() for p in text.split(":")]
+        if len(parts) not in (2, 3):
+            raise ValueError(f"--grid {spec!r}: expected START:STOP:STEP or START:STOP")
+        nums = [_number(p, name) for p in parts]
+        if integer and not all(isinstance(v, int) for v in nums):
+            raise ValueError(f"--grid {spec!r}: {name} takes integers")
+        lo, hi = nums[0], nums[1]
+        if hi < lo:
+            raise ValueError(f"--grid {spec!r}: STOP is below START")
+        if len(nums) == 2:
+            return name, {"range": (lo, hi)}
+        step = nums[2]
+        if step <= 0:
+            raise ValueError(f"--grid {spec!r}: STEP must be > 0")
+        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        if count > MAX_POINTS:
+            raise ValueError(f"--grid {spec!r}: {count} values; at most {MAX_POINTS}")
+        values = [lo + i * step for i in range(count)]
+        if not integer:
+            values = [round(float(v), 12) for v in values]
+        return name, {"values": values}
+    values = [_number(p.strip(), name) for p in text.split(",") if p.strip()]
+    if not values:
+        raise ValueError(f"--grid {spec!r}: no values")
+    if integer and not all(isinstance(v, int) for v in values):
+        raise ValueError(f"--grid {spec!r}: {name} takes integers")
+    if len(set(values)) != len(values):
+        raise ValueError(f"--grid {spec!r}: a value is given twice")
+    return name, {"values": values}
+
+
+def _apply(base: Rules, point: Dict[str, Any]) -> Rules:
+    """``base`` with the point's numbers (validated: an out-of-range value raises)."""
+    changes: Dict[str, Any] = {}
+    weights = dict(base.powerup_weights)
+    for name, value in point.items():
+        if name.startswith("powerup_weights."):
+            weights[name.split(".", 1)[1]] = value
+            changes["powerup_weights"] = weights
+        else:
+            changes[name] = value
+    try:
+        return base.replace(**changes)
+    except (TypeError, ValueError) as exc:
+        shown = ", ".join(f"{k}={v}" for k, v in point.items())
+        raise ValueError(f"sweep point {shown}: {exc}") from None
+
+
+def make_points(axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: int) -> Tuple[List[Dict[str, Any]], str]:
+    """The points of a sweep: the full grid, or ``random`` points drawn uniformly (ranges
+    integer or real as the rule is; value lists picked from), seeded by ``seed``."""
+    import numpy as np
+
+    names = list(axes)
+    if random is None:
+        for name, axis in axes.items():
+            if "values" not in axis:
+                raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
+        points: List[Dict[str, Any]] = [{}]
+        for name in names:
+            points = [dict(p, **{name: v}) for p in points for v in axes[name]["values"]]
+            if len(points) > MAX_POINTS:
+                raise ValueError(f"the grid has more than {MAX_POINTS} points")
+        return points, "grid"
+    if random < 1 or random > MAX_POINTS:
+        raise ValueError(f"--random must be from 1 to {MAX_POINTS}, not {random}")
+    rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, 0x5EEB])
+    kinds = sweepable()
+    points = []
+    for _ in range(random):
+        point = {}
+        for name in names:
+            axis = axes[name]
+            if "values" in axis:
+                point[name] = axis["values"][int(rng.integers(len(axis["values"])))]
+            elif kinds[name] is int:
+                point[name] = int(rng.integers(axis["range"][0], axis["range"][1] + 1))
+            else:
+                point[name] = round(float(rng.uniform(*axis["range"])), 2)   # R5: short fractions
+        points.append(point)
+    return points, "random sweep"
+
+
+class SweepResult(NamedTuple):
+    """``points`` (the rule values of each point), ``summaries`` (one simulate summary
+    each), ``rows`` (the tidy metric rows: point, parameters, metric, value, lo, hi),
+    ``meta`` (the job)."""
+
+    points: List[Dict[str, Any]]
+    summaries: List[Dict[str, Any]]
+    rows: List[Dict[str, Any]]
+    meta: Dict[str, Any]
+
+    def table(self) -> Any:
+        """The tidy rows as a ``pyarrow.Table`` (``.to_pandas()`` for a DataFrame)."""
+        import pyarrow as pa
+
+        return pa.Table.from_pylist(self.rows)
+
+
+def sweep(grid: Dict[str, Any], matches: int = 1000, x: Union[str, BotSpec] = "greedy",
+          o: Union[str, BotSpec] = "greedy", rules: Optional[Rules] = None, seed: int = 0, *,
+          random: Optional[int] = None, workers: Optional[int] = None, client: Any = None,
+          out_dir: Optional[str] = None, overwrite: bool = False,
+          progress: bool = False) -> SweepResult:
+    """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
+    ranges with ``random`` = K points) and return a :class:`SweepResult`; with
+    ``out_dir`` also write the table, plots and HTML report there (see the module doc).
+
+    Every point is validated before any match is played.
+
+    :raises ValueError: for an unknown name, an out-of-range value at some point, a bad
+        bot, N < 1 or an unusable ``out_dir``.
+    """
+    if not isinstance(grid, dict) or not grid:
+        raise ValueError("a sweep needs at least one parameter")
+    kinds = sweepable()
+    axes: Dict[str, Dict[str, Any]] = {}
+    for name, spec in grid.items():
+        if name not in kinds:
+            raise ValueError(f"unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
+        if isinstance(spec, dict):
+            axes[name] = spec
+        elif isinstance(spec, tuple) and len(spec) == 2 and random is not None:
+            axes[name] = {"range": spec}
+        else:
+            axes[name] = {"values": list(spec)}
+    base = rules if rules is not None else Rules()
+    points, mode = make_points(axes, random, seed)
+    if workers is None:
+        workers = default_workers()
+    all_rules = [_apply(base, p) for p in points]
+    for r in all_rules:                            # bots, N, workers, max_rounds: all up front
+        prepare(matches, x, o, r, seed, workers=workers)
+    if out_dir is not None:
+        check_out_dir(out_dir, overwrite)
+    params = list(axes)
+    total = matches * len(points)
+    advance, close = _progress_bar(total, progress)
+    summaries: List[Dict[str, Any]] = []
+    rows: List[Dict[str, Any]] = []
+    started = time.perf_counter()
+    try:
+        for k, (point, r) in enumerate(zip(points, all_rules)):
+            _, summary = simulate(matches, x, o, r, seed, workers=workers, client=client,
+                                  table=False,
+                                  on_chunk=lambda i, cols: advance(len(cols["winner"])))
+            summary["point"] = k
+            summary["params"] = dict(point)
+            summaries.append(summary)
+            for row in metric_rows(summary):
+                rows.append({"point": k, **point, **row})
+    finally:
+        close()
+    meta = {"mode": mode, "params": params, "points": len(points), "matches": matches,
+            "x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"], "seed": seed,
+            "rules": base.overrides(), "seconds": time.perf_counter() - started,
+            "grid": {n: ({"values": a["values"]} if "values" in a else {"range": list(a["range"])})
+                     for n, a in axes.items()}}
+    result = SweepResult(points, summaries, rows, meta)
+    if out_dir is not None:
+        write_outputs(result, out_dir, overwrite=overwrite)
+    return result
+
+
+def check_out_dir(path: str, overwrite: bool) -> None:
+    """:raises ValueError: if ``path`` is a file, its parent folder does not exist, or it
+    is a non-empty folder and ``overwrite`` is off."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"--out {path!r}: folder {parent!r} does not exist")
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise ValueError(f"--out {path!r} is a file, not a folder")
+        if os.listdir(path) and not overwrite:
+            raise ValueError(f"--out {path!r} exists and is not empty (pass --overwrite to replace it)")
+
+
+def write_outputs(result: SweepResult, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
+    """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
+    which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
+    file names written, by kind."""
+    import csv
+
+    check_out_dir(out_dir, overwrite)
+    target = os.path.abspath(out_dir)
+    tmp = f"{target}.tmp-{os.getpid()}"
+    if os.path.exists(tmp):
+        shutil.rmtree(tmp)
+    os.mkdir(tmp)
+    files: Dict[str, str] = {}
+    try:
+        params = result.meta["params"]
+        columns = ["point", *params, "metric", "value", "lo", "hi"]
+        with open(os.path.join(tmp, "sweep.csv"), "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=columns)
+            w.writeheader()
+            for row in result.rows:
+                w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
+        files["csv"] = "sweep.csv"
+        try:
+            import pyarrow.parquet as pq
+
+            pq.write_table(result.table(), os.path.join(tmp, "sweep.parquet"))
+            files["parquet"] = "sweep.parquet"
+        except ImportError:
+            pass
+        with open(os.path.join(tmp, "sweep.json"), "w", encoding="utf-8") as fh:
+            json.dump({"meta": result.meta, "points": result.summaries}, fh, indent=1)
+        files["json"] = "sweep.json"
+        images: Dict[str, bytes] = {}
+        for param in params:
+            images[param] = plot_sweep(result.rows, params, param)
+            name = f"sweep_{param.replace('.', '_')}.png"
+            with open(os.path.join(tmp, name), "wb") as fh:
+                fh.write(images[param])
+            files[f"png:{param}"] = name
+        with open(os.path.join(tmp, "report.html"), "w", encoding="utf-8") as fh:
+            fh.write(sweep_html(result.meta, result.rows, params, images))
+        files["html"] = "report.html"
+        old = None
+        if os.path.exists(target):
+            old = f"{target}.old-{os.getpid()}"
+            os.rename(target, old)
+        os.rename(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return files
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``sweep`` subcommand to an argparse subparsers object; its handler
+    (``args.handler(args)``) returns the exit status."""
+    parser = subparsers.add_parser(
+        "sweep", help="simulate over a grid (or random points) of rule values; table, plots, HTML",
+        description="Run `simulate` at every point of a grid over one or more rule numbers "
+                    "(or at --random K points of their ranges), with the same match seeds "
+                    "at every point, and write a tidy table (sweep.csv/.parquet), plots of "
+                    "every metric against every parameter (sweep_<param>.png) and a "
+                    "self-contained report.html into --out.")
+    parser.add_argument("--grid", action="append", default=[], metavar="NAME=SPEC", required=True,
+                        help="a swept rule: NAME=START:STOP:STEP (STOP included), NAME=V1,V2,... "
+                             "or NAME=START:STOP with --random; repeatable (the grid is the product)")
+    parser.add_argument("--random", type=int, default=None, metavar="K",
+                        help="K random points (uniform over each range) instead of the full grid")
+    add_common_arguments(parser, matches=500)
+    parser.add_argument("--out", default="sweep", metavar="DIR",
+                        help="folder for the table, plots and report (default: ./sweep)")
+    parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    parser.add_argument("--json", action="store_true", help="print the tidy rows as JSON")
+    parser.set_defaults(handler=main)
+    return parser
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``sweep`` as the parsed ``args`` say: 0 on success, 2 on a bad argument
+    (reported before any match is played or any file written)."""
+    try:
+        kwargs = job_arguments(args)
+        grid = dict(parse_grid(spec) for spec in args.grid)
+        if len(grid) != len(args.grid):
+            raise ValueError("--grid names a rule twice")
+        if args.random is None:
+            for name, axis in grid.items():
+                if "values" not in axis:
+                    raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
+        base = kwargs["rules"]
+        points, _ = make_points(grid, args.random, args.seed)
+        for p in points:
+            prepare(args.matches, args.x, args.o, _apply(base, p), args.seed, workers=kwargs["workers"])
+        check_out_dir(args.out, args.overwrite)
+        import matplotlib  # noqa: F401 - the report needs it: fail now, not after the run
+        client = connect(args.scheduler)
+    except ImportError as exc:
+        return _error("sweep", f"{exc.name or exc}: pip install 'tictacblitz[sim]'")
+    except (ArgumentProblem, ValueError) as exc:
+        return _error("sweep", str(exc))
+    try:
+        result = sweep(grid, args.matches, args.x, args.o, kwargs["rules"], args.seed,
+                       random=args.random, workers=kwargs["workers"], client=client,
+                       out_dir=args.out, overwrite=args.overwrite,
+                       progress=not args.no_progress and sys.stderr.isatty())
+    finally:
+        if client is not None:
+            client.close()
+    if args.json:
+        print(json.dumps(result.rows, indent=1))
+    else:
+        print(_format(result, args.out))
+    return 0
+
+
+def _format(result: SweepResult, out: str) -> str:
+    params = result.meta["params"]
+    shown = ("x_share_of_decided", "draw_rate", "decisiveness", "round_length_s", "knockouts_per_round")
+    by_point: Dict[int, Dict[str, Any]] = {}
+    for row in result.rows:
+        by_point.setdefault(row["point"], {})[row["metric"]] = row
+    head = [*params, *shown]
+    lines = [f"sweep: {result.meta['mode']}, {len(result.points)} points x {result.meta['matches']:,} "
+             f"matches, X = {result.meta['x_bot']}, O = {result.meta['o_bot']}, "
+             f"{result.meta['seconds']:.1f} s", ""]
+    width = [max(len(h), 9) for h in head]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(head, width)))
+    for k, point in enumerate(result.points):
+        cells = [str(point[p]) for p in params]
+        for m in shown:
+            v = by_point[k][m]["value"]
+            cells.append("-" if v is None else f"{v:.3f}")
+        lines.append("  ".join(c.rjust(w) for c, w in zip(cells, width)))
+    lines += ["", f"wrote {os.path.join(out, 'report.html')}, sweep.csv, sweep.parquet, sweep.json "
+                  f"and sweep_<param>.png in {out}"]
+    return "\n".join(lines)

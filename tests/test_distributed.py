@@ -1,0 +1,106 @@
+"""The Dask path: a LocalCluster gives the very records and summary of a local run with
+the same seed, and a worker killed mid-job loses and duplicates no match."""
+
+import argparse
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("pyarrow")
+distributed = pytest.importorskip("distributed")
+
+from tictacblitz import simulation as sim  # noqa: E402
+from tictacblitz.simulation import simulate  # noqa: E402
+from tictacblitz.sweep import sweep  # noqa: E402
+
+RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
+
+
+def outcome(summary):
+    return {k: v for k, v in summary.items() if k not in RUN_FIELDS}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # Worker processes (with nannies, which restart a killed worker) so that a worker
+    # can really be killed; they import the package from the same PYTHONPATH.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(root, "python"), path) if p)
+    try:
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None, silence_logs=50) as c:
+            yield c
+    finally:
+        os.environ["PYTHONPATH"] = path
+
+
+@pytest.fixture
+def client(cluster):
+    with distributed.Client(cluster) as c:
+        c.wait_for_workers(2, timeout=30)
+        yield c
+
+
+def test_cluster_run_equals_local_run(client):
+    local = simulate(600, "greedy", "medium", seed=21, workers=2)
+    remote = simulate(600, "greedy", "medium", seed=21, client=client, chunk_size=37)
+    assert remote.table.equals(local.table)
+    assert outcome(remote.summary) == outcome(local.summary)
+    assert remote.summary["scheduler"] == client.scheduler.address
+
+
+def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path):
+    n = 3000
+    local = simulate(n, "greedy", "greedy", seed=5, workers=2)
+    pids = list(client.run(os.getpid).values())
+    arrived = []
+    killed = threading.Event()
+    at_kill = []
+
+    def kill_one():
+        deadline = time.monotonic() + 30
+        while len(arrived) < 4 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        at_kill.append(len(arrived))
+        os.kill(pids[0], signal.SIGKILL)          # no goodbye: the scheduler must notice
+        killed.set()
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    out = tmp_path / "records.parquet"
+    remote = simulate(n, "greedy", "greedy", seed=5, client=client, chunk_size=25, out=str(out),
+                      on_chunk=lambda i, cols: arrived.append(i))
+    killer.join()
+    assert killed.is_set()
+    assert at_kill[0] < n // 25                         # it died mid-job
+    assert arrived == list(range(n // 25))              # every chunk once, in order
+    assert remote.table["match"].to_pylist() == list(range(n))
+    assert remote.table.equals(local.table)
+    assert outcome(remote.summary) == outcome(local.summary)
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(out).equals(local.table)
+    client.wait_for_workers(2, timeout=30)              # the nanny restarted it
+
+
+def test_cli_scheduler(client, capsys):
+    parser = argparse.ArgumentParser(prog="tictacblitz")
+    sim.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["simulate", "--matches", "200", "--seed", "4", "--scheduler",
+                              client.scheduler.address, "--json", "--no-progress"])
+    assert args.handler(args) == 0
+    s = json.loads(capsys.readouterr().out)
+    local = simulate(200, seed=4, workers=1, table=False).summary
+    assert outcome(s) == outcome(local)
+    assert s["scheduler"] == client.scheduler.address and s["cpu_seconds"] is None
+
+
+def test_sweep_on_the_cluster(client):
+    a = sweep({"set_ms": [1200, 1600]}, matches=60, seed=2, client=client)
+    b = sweep({"set_ms": [1200, 1600]}, matches=60, seed=2, workers=1)
+    assert [outcome(s) for s in a.summaries] == [outcome(s) for s in b.summaries]
