@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_demo(commands)
     _add_replay(commands)
+    from .server import register as add_serve
     from .simulation import register as add_simulate
     from .sweep import register as add_sweep
     from .tournament import register as add_tournament
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_sweep(commands)
     add_tournament(commands)
+    add_serve(commands)
     return parser
 
 

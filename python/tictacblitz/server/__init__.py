@@ -1,0 +1,76 @@
+"""``tictacblitz serve``: the real-time match server (docs/server.md, docs/protocol.md).
+
+Layers: :mod:`.protocol` (messages, validation, the flood rule) → :mod:`.rooms` (rooms,
+seats, tokens, the real-time match loop; no web framework) → :mod:`.app` (the Starlette
+ASGI app). :func:`register` adds the ``serve`` subcommand to the ``tictacblitz`` CLI.
+Starlette and uvicorn are imported only when the server is built or run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["register", "create_app", "serve"]
+
+MAX_FRAME_BYTES = 65_536
+"""Frames above this are refused by the WebSocket layer (close 1009); frames above
+protocol.MAX_MESSAGE_BYTES but below it get a `too_large` error."""
+
+
+def create_app(*args: Any, **kwargs: Any) -> Any:
+    from .app import create_app as build
+
+    return build(*args, **kwargs)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve`` to an ``argparse`` subparsers object (the lead's cli.py calls it)."""
+    parser = subparsers.add_parser(
+        "serve", help="run the match server (WebSocket protocol, browser client, replays)",
+        description="Run the Tic Tac Blitz server: an ASGI app (Starlette on uvicorn). It binds "
+                    "to 127.0.0.1 unless told otherwise; see docs/server.md for a reverse proxy.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--public-url", default=None,
+                        help="base URL of room links, e.g. https://blitz.example.org "
+                             "(default: taken from each request)")
+    parser.add_argument("--replay-dir", default=None, help="also write each replay here as {id}.json")
+    parser.add_argument("--rules", default=None, metavar="JSON",
+                        help='rules overrides as JSON, e.g. \'{"round_ms": 30000}\'')
+    parser.add_argument("--grace-ms", type=int, default=15_000, help="reconnect window (default 15000)")
+    parser.add_argument("--pause-ms", type=int, default=3_000,
+                        help="countdown and pause between rounds (default 3000)")
+    parser.add_argument("--bot-threads", type=int, default=2, help="threads for bot decisions (default 2)")
+    parser.add_argument("--max-rooms", type=int, default=2_000, help="room limit (default 2000)")
+    parser.add_argument("--proxy-headers", action="store_true",
+                        help="trust X-Forwarded-Proto/For from --forwarded-allow-ips (behind a proxy)")
+    parser.add_argument("--forwarded-allow-ips", default="127.0.0.1",
+                        help="proxies trusted for --proxy-headers (default 127.0.0.1)")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    parser.set_defaults(handler=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import json
+
+    from ..rules import Rules
+    from .rooms import Settings
+
+    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    settings = Settings(rules=rules, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
+                        bot_threads=args.bot_threads, max_rooms=args.max_rooms,
+                        replay_dir=args.replay_dir, public_url=args.public_url)
+    serve(settings, host=args.host, port=args.port, proxy_headers=args.proxy_headers,
+          forwarded_allow_ips=args.forwarded_allow_ips, log_level=args.log_level)
+    return 0
+
+
+def serve(settings: Any = None, *, host: str = "127.0.0.1", port: int = 8000, proxy_headers: bool = False,
+          forwarded_allow_ips: str = "127.0.0.1", log_level: str = "info") -> None:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME_BYTES, proxy_headers=proxy_headers,
+                forwarded_allow_ips=forwarded_allow_ips, log_level=log_level, access_log=False)

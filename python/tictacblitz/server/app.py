@@ -1,0 +1,180 @@
+"""The ASGI application: static client, replays, and the WebSocket game protocol.
+
+``create_app(settings=None, clock=None)`` builds a Starlette app around one
+:class:`~.rooms.Lobby`. Each WebSocket gets a :class:`WsPeer`: frames are counted by the
+flood rule, validated by :mod:`.protocol` and handed to the lobby; what the lobby sends
+goes through a bounded per-connection queue drained by a writer task, so a slow client
+never blocks a room. Bots decide in a thread pool (``settings.bot_threads``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, AsyncIterator, Dict, Optional
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import protocol as P
+from .rooms import Clock, Lobby, RealClock, Settings
+
+__all__ = ["create_app", "WsPeer", "STATIC_DIR"]
+
+STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+_CLOSE = object()
+_SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    # Nothing from a CDN: the page may load only what this server serves.
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+}
+
+
+class WsPeer:
+    """One WebSocket connection as the lobby sees it (rooms.Peer)."""
+
+    def __init__(self, websocket: WebSocket, max_queue: int) -> None:
+        self.websocket = websocket
+        self.member: Any = None
+        self.room: Any = None
+        self.max_queue = max_queue
+        self.queue: "asyncio.Queue[Any]" = asyncio.Queue()
+        self.closing: Optional[int] = None
+        url = websocket.url
+        scheme = "https" if url.scheme == "wss" else "http"
+        self.base_url = f"{scheme}://{url.netloc}"
+
+    def send(self, message: Dict[str, Any]) -> None:
+        self.send_text(P.encode(message))
+
+    def send_text(self, text: str) -> None:
+        if self.closing is not None:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.close(P.CLOSE_CODES["too_slow"])
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        if self.closing is None:
+            self.closing = code
+            self.queue.put_nowait(_CLOSE)
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    await self.websocket.close(code=self.closing or 1000)
+                    return
+                await self.websocket.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+
+def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = None) -> Starlette:
+    """The server as an ASGI app. ``clock`` (default: the real one) and ``settings``
+    are injectable so tests drive time themselves (rooms.ManualClock)."""
+    settings = settings or Settings()
+    clock = clock or RealClock()
+    lobby = Lobby(settings, clock)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        if hasattr(clock, "bind"):
+            clock.bind(loop)  # type: ignore[attr-defined]
+        executor = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot") if settings.bot_threads else None
+        lobby.executor = executor
+        lobby.post = loop.call_soon_threadsafe
+        try:
+            yield
+        finally:
+            for room in list(lobby.rooms.values()):
+                lobby.close_room(room)
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(os.path.join(STATIC_DIR, "index.html"), headers=_SECURITY_HEADERS)
+
+    async def info(request: Request) -> Response:
+        return JSONResponse(lobby.welcome())
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "rooms": len(lobby.rooms), "connections": lobby.connections})
+
+    async def replay(request: Request) -> Response:
+        found = lobby.replays.get(request.path_params["replay_id"])
+        if found is None:
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return JSONResponse(found, headers={"Content-Disposition": "inline"})
+
+    async def game(websocket: WebSocket) -> None:
+        await websocket.accept()
+        peer = WsPeer(websocket, settings.max_queue)
+        writer = asyncio.create_task(peer.writer())
+        limiter = P.RateLimiter(clock.now_ms, rate=settings.rate_per_s, burst=settings.burst,
+                                close_after=settings.flood_close_drops)
+        lobby.connected(peer)
+        try:
+            while peer.closing is None:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                admitted, notify, close = limiter.admit()
+                if not admitted:
+                    if notify:
+                        peer.send(P.error_message("rate_limited", f"over {settings.rate_per_s:g} messages a second: "
+                                                  "messages are being dropped"))
+                    if close:
+                        peer.close(P.CLOSE_CODES["flood"])
+                        break
+                    continue
+                text = message.get("text")
+                try:
+                    if text is not None and len(text) > settings.max_message_bytes:
+                        raise P.ProtocolError("too_large", f"a frame is at most {settings.max_message_bytes} bytes")
+                    parsed = P.parse_client_message(text)
+                except P.ProtocolError as exc:
+                    peer.send(exc.to_dict())
+                    continue
+                lobby.handle(peer, parsed)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            lobby.disconnected(peer)
+            if peer.closing is None:
+                writer.cancel()
+            else:
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(writer, timeout=2.0)
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    from .replay_events import routes as replay_event_routes
+
+    routes = [
+        *replay_event_routes(),          # /replays/{id}/events first: it is more specific
+        Route("/", page),
+        Route("/r/{code}", page),
+        Route("/api/info", info),
+        Route("/healthz", health),
+        Route("/replays/{replay_id}", replay),
+        WebSocketRoute("/ws", game),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.lobby = lobby
+    app.state.settings = settings
+    app.state.clock = clock
+    return app

@@ -1,0 +1,324 @@
+"""The server's message protocol, version 1: one source of truth (docs/protocol.md).
+
+Client messages are validated here, strictly, before anything else sees them:
+:func:`parse_client_message` turns one text frame into a :class:`ClientMessage` or
+raises :class:`ProtocolError` with an error code of :data:`ERROR_CODES`. The tables
+:data:`CLIENT_MESSAGES`, :data:`SERVER_MESSAGES` and :data:`ERROR_CODES` are what the
+documentation lists (tests/test_server.py checks it names every one).
+
+Nothing here knows about rooms or the web framework.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Deque, Dict, Mapping, Tuple, Union
+
+__all__ = [
+    "VERSION",
+    "MAX_MESSAGE_BYTES",
+    "RATE_PER_S",
+    "BURST",
+    "FLOOD_CLOSE_DROPS",
+    "FLOOD_WINDOW_MS",
+    "MAX_NAME",
+    "BOT_LEVELS",
+    "MODES",
+    "CLIENT_MESSAGES",
+    "SERVER_MESSAGES",
+    "ERROR_CODES",
+    "CLOSE_CODES",
+    "ProtocolError",
+    "ClientMessage",
+    "parse_client_message",
+    "normalize_code",
+    "clean_name",
+    "RateLimiter",
+    "encode",
+]
+
+VERSION = 1
+MAX_MESSAGE_BYTES = 4096          # a bigger frame gets `too_large`
+RATE_PER_S = 50.0                 # token bucket refill (messages per second)
+BURST = 50                        # token bucket size
+FLOOD_CLOSE_DROPS = 100           # dropped messages within FLOOD_WINDOW_MS -> close 1008
+FLOOD_WINDOW_MS = 10_000
+MAX_NAME = 24
+MAX_REF = 64
+BOT_LEVELS = ("easy", "medium", "hard")
+MODES = ("bot", "local", "online")
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"   # Crockford base 32
+CODE_LENGTH = 10                                     # 50 bits
+_CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+
+CLOSE_CODES: Dict[str, int] = {
+    "normal": 1000,
+    "flood": 1008,
+    "too_big": 1009,
+    "too_slow": 1013,
+    "seat_taken_over": 4001,
+    "room_closed": 4002,
+}
+
+ERROR_CODES: Dict[str, str] = {
+    "bad_frame": "a binary frame",
+    "too_large": f"a frame over {MAX_MESSAGE_BYTES} bytes",
+    "bad_json": "not JSON, or not a JSON object",
+    "bad_version": f"`v` present and not {VERSION}",
+    "unknown_type": "`type` missing or not a message of the protocol",
+    "bad_field": "a field missing, of the wrong type or value, or unknown",
+    "rate_limited": "over the message rate: messages are being dropped",
+    "not_in_room": "act, rematch, leave outside a room",
+    "already_in_room": "create, join, watch, resume while in a room",
+    "room_not_found": "no room with that code (or it expired)",
+    "room_full": "both seats of that online room are taken",
+    "wrong_mode": "join on a room that is not online",
+    "bad_token": "resume with a token that holds no seat",
+    "not_a_player": "a spectator tried to act or vote",
+    "not_your_seat": "act for a seat this connection does not hold",
+    "seat_required": "act without seat on a connection holding both",
+    "match_not_over": "rematch while the match runs",
+    "seat_taken_over": "another connection resumed this seat",
+    "room_closed": "the room expired or was closed",
+    "server_full": "the server's room limit is reached",
+}
+
+SERVER_MESSAGES: Dict[str, str] = {
+    "welcome": "first message: version, limits, bot levels, rules",
+    "joined": "answer to create/join/watch/resume: room, link, role, seats, token",
+    "state": "a full snapshot with timers",
+    "events": "engine events as they happen, numbered by seq",
+    "rejected": "an intent rejected by the rules (R7 reason)",
+    "round_break": "the pause before the next round (or the countdown)",
+    "match_end": "the match result and its replay id",
+    "presence": "players' connections and spectator count",
+    "rematch": "rematch votes",
+    "pong": "answer to ping with the server clock",
+    "error": "a message that changed nothing, with its code",
+}
+
+
+class ProtocolError(Exception):
+    """A client message that is refused: ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+    def to_dict(self) -> Dict[str, Any]:
+        return error_message(self.code, self.message, self.ref)
+
+
+def error_message(code: str, message: str, ref: Any = None) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    return out
+
+
+# -- field checkers: each returns the cleaned value or raises ValueError ------------------
+
+Checker = Callable[[Any], Any]
+
+
+def _string(max_len: int) -> Checker:
+    def check(value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        if len(value) > max_len:
+            raise ValueError(f"must be at most {max_len} characters")
+        return value
+    return check
+
+
+def _choice(options: Tuple[str, ...]) -> Checker:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return value
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def _cell(value: Any) -> Tuple[int, int]:
+    # The board size is checked by the room (rules.size); here only the shape.
+    if (not isinstance(value, list) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+        raise ValueError("a cell is a [row, col] pair of ints")
+    if not all(0 <= v < 64 for v in value):
+        raise ValueError("a cell is a [row, col] pair of ints on the board")
+    return (value[0], value[1])
+
+
+def _code(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 32:
+        raise ValueError("a room code is a string of at most 32 characters")
+    return normalize_code(value)
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 4 * MAX_NAME:
+        raise ValueError(f"a name is a string of at most {MAX_NAME} characters")
+    return clean_name(value)
+
+
+# message type -> {field: (checker, required)}
+CLIENT_MESSAGES: Dict[str, Dict[str, Tuple[Checker, bool]]] = {
+    "create": {"mode": (_choice(MODES), True), "bot": (_choice(BOT_LEVELS), False),
+               "symbol": (_choice(("X", "O")), False), "name": (_name, False)},
+    "join": {"code": (_code, True), "name": (_name, False)},
+    "watch": {"code": (_code, True)},
+    "resume": {"token": (_string(64), True)},
+    "act": {"action": (_choice(("place", "knockout")), True), "cell": (_cell, True),
+            "seat": (_choice(("X", "O")), False)},
+    "rematch": {"agree": (_bool, True)},
+    "sync": {},
+    "ping": {},
+    "leave": {},
+}
+_COMMON = {"type", "v", "ref"}
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A validated client message: its ``type``, checked ``fields`` and ``ref``."""
+
+    type: str
+    fields: Mapping[str, Any]
+    ref: Any = None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+
+def _ref(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError("must be a string or an integer")
+    if isinstance(value, int) and abs(value) < 2 ** 53:
+        return value
+    if isinstance(value, str) and len(value) <= MAX_REF:
+        return value
+    raise ValueError(f"must be a string of at most {MAX_REF} characters or an integer")
+
+
+def _no_constants(value: str) -> Any:
+    raise ValueError(f"{value} is not JSON")
+
+
+def parse_client_message(frame: Union[str, bytes, None]) -> ClientMessage:
+    """Validate one WebSocket frame (docs/protocol.md, "Frames").
+
+    :raises ProtocolError: with the code for what is wrong; ``ref`` is set when the
+        frame was an object with a valid ref, so the error can carry it.
+    """
+    if not isinstance(frame, str):
+        raise ProtocolError("bad_frame", "frames are JSON text, not binary")
+    if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a frame is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(frame, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message is a JSON object")
+    try:
+        ref = _ref(data.get("ref"))
+    except ValueError as exc:
+        raise ProtocolError("bad_field", f"ref: {exc}") from None
+    if "v" in data and (isinstance(data["v"], bool) or data["v"] != VERSION):
+        raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}", ref)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:
+        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}; expected one of "
+                            f"{', '.join(CLIENT_MESSAGES)}", ref)
+    schema = CLIENT_MESSAGES[kind]
+    fields: Dict[str, Any] = {}
+    for name in data:
+        if name not in schema and name not in _COMMON:
+            raise ProtocolError("bad_field", f"{kind}: unknown field {name[:40]!r}", ref)
+    for name, (check, required) in schema.items():
+        if name not in data:
+            if required:
+                raise ProtocolError("bad_field", f"{kind}.{name} is required", ref)
+            continue
+        try:
+            fields[name] = check(data[name])
+        except ValueError as exc:
+            raise ProtocolError("bad_field", f"{kind}.{name}: {exc}", ref) from None
+    if kind == "create" and fields["mode"] == "bot" and "bot" not in fields:
+        raise ProtocolError("bad_field", f"create.bot is required for mode bot: one of {', '.join(BOT_LEVELS)}", ref)
+    return ClientMessage(kind, fields, ref)
+
+
+def normalize_code(text: str) -> str:
+    """A room code as typed → its canonical form (Crockford: case, I/L→1, O→0, no '-')."""
+    out = text.upper().replace("-", "").replace(" ", "")
+    return out.translate(str.maketrans("ILO", "110"))
+
+
+def is_code(text: str) -> bool:
+    return bool(_CODE_RE.match(text))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def clean_name(text: str) -> str:
+    """A display name without control or direction characters, trimmed to MAX_NAME."""
+    return _CONTROL.sub("", text).strip()[:MAX_NAME]
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One server message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+class RateLimiter:
+    """The flood rule: a token bucket (``rate`` per second, ``burst`` tokens); a message
+    over it is dropped; ``close_after`` drops within ``window_ms`` close the connection.
+
+    ``now_ms`` is a clock in ms (injectable for tests).
+    """
+
+    def __init__(self, now_ms: Callable[[], float], *, rate: float = RATE_PER_S, burst: int = BURST,
+                 close_after: int = FLOOD_CLOSE_DROPS, window_ms: float = FLOOD_WINDOW_MS) -> None:
+        self._now = now_ms
+        self.rate = rate
+        self.burst = burst
+        self.close_after = close_after
+        self.window_ms = window_ms
+        self._tokens = float(burst)
+        self._last = now_ms()
+        self._drops: Deque[float] = deque()
+        self._last_notice = -math.inf
+
+    def admit(self) -> Tuple[bool, bool, bool]:
+        """Count one message: ``(admitted, notify, close)``. ``notify`` asks for one
+        ``rate_limited`` error (at most one a second); ``close`` for the 1008 close."""
+        now = self._now()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate / 1000.0)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True, False, False
+        self._drops.append(now)
+        while self._drops and self._drops[0] <= now - self.window_ms:
+            self._drops.popleft()
+        notify = now - self._last_notice >= 1000.0
+        if notify:
+            self._last_notice = now
+        return False, notify, len(self._drops) >= self.close_after
