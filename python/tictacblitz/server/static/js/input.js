@@ -1,0 +1,122 @@
+// Input: a click or tap on a cell, and keyboard play (a cursor and a key to act).
+//
+// One rule for every input (state.js intentFor): on the other player's setting mark the
+// action is a knock-out (R9), on a free cell a placement (R6).
+//
+// Keys (docs/client.md):
+//   playing alone (bot, online): arrows or WASD move the cursor; Space, Enter or F act.
+//   local, one screen: the mouse player may also use WASD + F; the keyboard player uses
+//   the arrows + Enter (or Space).
+
+import { intentFor } from "./state.js";
+import { cellFromPoint } from "./draw.js";
+
+const MOVES = {
+  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+};
+const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+const WASD = new Set(["w", "a", "s", "d"]);
+
+/** Which seat a key drives, and what it does: pure, so tests can check the key map.
+ *  `seats`: {mouse, keyboard} (local) or {mouse: seat, keyboard: seat} equal (alone). */
+export function keyAction(key, seats) {
+  const k = key.length === 1 ? key.toLowerCase() : key;
+  const alone = seats.mouse === seats.keyboard;
+  if (MOVES[k]) {
+    if (alone) return { seat: seats.keyboard, move: MOVES[k] };
+    return { seat: ARROWS.has(k) ? seats.keyboard : seats.mouse, move: MOVES[k] };
+  }
+  if (k === "Enter" || k === " ") return { seat: seats.keyboard, act: true };
+  if (k === "f") return { seat: alone ? seats.keyboard : seats.mouse, act: true };
+  return null;
+}
+
+export function moveCursor(cell, move, size) {
+  const r = Math.min(size - 1, Math.max(0, cell[0] + move[0]));
+  const c = Math.min(size - 1, Math.max(0, cell[1] + move[1]));
+  return [r, c];
+}
+
+export class Input {
+  /** opts: {canvas, getView, getLayout, act(seat, intent), isTyping()} */
+  constructor(opts) {
+    this.opts = opts;
+    this.seats = { mouse: null, keyboard: null };
+    this.cursors = {};        // seat -> [row, col]
+    this.showCursor = {};     // seat -> bool (after its first key)
+    this.hover = null;
+    const { canvas } = opts;
+    canvas.addEventListener("pointerdown", (e) => this.onPointer(e));
+    canvas.addEventListener("pointermove", (e) => { this.hover = this.cellAt(e); });
+    canvas.addEventListener("pointerleave", () => { this.hover = null; });
+    window.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  /** Seats from the view: local → mouse X / keyboard O (or as chosen); alone → both one seat. */
+  configure(seats, mouseSeat = "X") {
+    if (seats.length === 2) {
+      this.seats = { mouse: mouseSeat, keyboard: mouseSeat === "X" ? "O" : "X" };
+      this.showCursor = { [this.seats.keyboard]: true };
+    } else if (seats.length === 1) {
+      this.seats = { mouse: seats[0], keyboard: seats[0] };
+      this.showCursor = {};
+    } else {
+      this.seats = { mouse: null, keyboard: null };
+      this.showCursor = {};
+    }
+    for (const s of seats) if (!this.cursors[s]) this.cursors[s] = s === "X" ? [2, 2] : [3, 3];
+  }
+
+  cellAt(e) {
+    const rect = this.opts.canvas.getBoundingClientRect();
+    const lay = this.opts.getLayout();
+    return lay ? cellFromPoint(lay, e.clientX - rect.left, e.clientY - rect.top) : null;
+  }
+
+  onPointer(e) {
+    if (!this.seats.mouse) return;
+    const cell = this.cellAt(e);
+    if (!cell) return;
+    e.preventDefault();
+    this.fire(this.seats.mouse, cell);
+  }
+
+  onKey(e) {
+    if (this.opts.isTyping && this.opts.isTyping()) return;
+    if (!this.seats.keyboard || e.ctrlKey || e.metaKey || e.altKey) return;
+    const a = keyAction(e.key, this.seats);
+    if (!a || !a.seat) return;
+    e.preventDefault();
+    const view = this.opts.getView();
+    const size = view ? view.size : 6;
+    const cur = this.cursors[a.seat] || [0, 0];
+    if (a.move) {
+      this.cursors[a.seat] = this.showCursor[a.seat] ? moveCursor(cur, a.move, size) : cur;
+      this.showCursor[a.seat] = true;
+    } else if (a.act) {
+      this.showCursor[a.seat] = true;
+      this.fire(a.seat, cur);
+    }
+  }
+
+  fire(seat, cell) {
+    const view = this.opts.getView();
+    if (!view) return;
+    const intent = intentFor(view, cell, seat);
+    if (intent) this.opts.act(seat, intent);
+    else if (this.opts.onNothing) this.opts.onNothing(seat, cell);
+  }
+
+  /** Cursors to draw: [{seat, cell, label}]. */
+  cursorList() {
+    const out = [];
+    const local = this.seats.mouse && this.seats.mouse !== this.seats.keyboard;
+    for (const [seat, cell] of Object.entries(this.cursors)) {
+      if (!this.showCursor[seat]) continue;
+      if (seat !== this.seats.mouse && seat !== this.seats.keyboard) continue;
+      out.push({ seat, cell, label: local ? (seat === this.seats.keyboard ? "keys" : "WASD") : "" });
+    }
+    return out;
+  }
+}

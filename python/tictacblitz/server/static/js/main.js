@@ -1,0 +1,352 @@
+// The page: menu → a match (bot, local, online, spectating) or a replay; a render loop
+// that draws the view model every frame, so the rings and timers move between messages.
+
+import { GameModel, describeRound, describeMatch, other } from "./state.js";
+import { drawGame, layout, drawLegendIcon } from "./draw.js";
+import { Input } from "./input.js";
+import { Connection } from "./net.js";
+import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
+
+const $ = (id) => document.getElementById(id);
+const canvas = $("board");
+const ctx = canvas.getContext("2d");
+
+const app = {
+  screen: "menu",
+  conn: null,
+  model: new GameModel(),
+  replay: null,
+  lay: null,
+  view: null,
+  mouseSeat: "X",
+  rules: null,
+  status: "",
+  statusUntil: 0,
+  errors: [],
+};
+window.__blitz = app; // for the browser tests and for curious players
+// The page coordinates of a cell's centre (the tests click there).
+app.cellCenter = (cell) => {
+  const r = canvas.getBoundingClientRect(), b = app.lay.board;
+  return { x: r.left + b.x + (cell[1] + 0.5) * b.cell, y: r.top + b.y + (cell[0] + 0.5) * b.cell };
+};
+
+const REASONS = {
+  not_charged: "Not charged yet — wait for the gold ring.",
+  occupied: "That square is taken.",
+  crater: "A crater: nobody can place there for 2 s.",
+  not_opponent_mark: "Only an opponent's setting mark can be knocked out.",
+  already_set: "Too late: that mark has set.",
+  round_over: "The round is over.",
+};
+
+// -- screens ------------------------------------------------------------------------------
+
+function show(screen) {
+  app.screen = screen;
+  document.body.dataset.screen = screen;
+  $("menu").hidden = screen !== "menu";
+  $("game").hidden = screen === "menu";
+  $("btn-menu").hidden = screen === "menu";
+  $("replay-box").hidden = screen !== "replay";
+  if (screen !== "menu") { requestAnimationFrame(resize); canvas.focus({ preventScroll: true }); }
+}
+
+function menuError(text) { $("menu-error").textContent = text || ""; }
+
+function say(text, ms = 2500) { app.status = text; app.statusUntil = performance.now() + ms; }
+
+// -- the connection -----------------------------------------------------------------------
+
+async function connection() {
+  if (app.conn && app.conn.ws && app.conn.ws.readyState <= 1) return app.conn;
+  app.conn = new Connection(onMessage, { onStatus: (s, code) => {
+    if (s === "closed" && app.screen === "game") say(code === 4001 ? "This seat was taken over by another tab." : "Connection lost — reconnecting…", 4000);
+  } });
+  await app.conn.open();
+  if (!app.pinger) app.pinger = setInterval(() => app.conn && app.conn.ping(), 2000);
+  return app.conn;
+}
+
+function onMessage(msg) {
+  const m = app.model;
+  switch (msg.type) {
+    case "welcome": app.rules = msg.rules; m.setRules(msg.rules); break;
+    case "joined":
+      m.applyJoined(msg);
+      app.input.configure(msg.seats || [], app.mouseSeat);
+      showRoom(msg);
+      show("game");
+      keysHelp();
+      break;
+    case "error":
+      if (app.screen === "menu") menuError(msg.message || msg.code);
+      else say(msg.message || msg.code, 4000);
+      if (msg.code === "room_closed") leaveToMenu();
+      break;
+    case "rejected": say(REASONS[msg.reason] || msg.reason, 1500); m.apply(msg); break;
+    case "state": m.applyState(msg); break;
+    default: m.apply(msg);
+  }
+  if (m.needSync && app.conn) { m.needSync = false; app.conn.send({ type: "sync" }); }
+}
+
+function showRoom(msg) {
+  const online = msg.mode === "online" || msg.role === "spectator";
+  $("room-box").hidden = !online;
+  if (!online) return;
+  $("room-code-show").textContent = msg.room.slice(0, 5) + "-" + msg.room.slice(5);
+  $("room-link").value = msg.link || `${location.origin}/r/${msg.room}`;
+}
+
+async function start(msg) {
+  menuError("");
+  app.replay = null;
+  app.model = new GameModel(app.rules);
+  try {
+    const conn = await connection();
+    conn.rejoin = null;
+    conn.token = null;
+    conn.send(msg);
+  } catch (e) {
+    menuError("Cannot reach the server.");
+  }
+}
+
+function leaveToMenu() {
+  if (app.conn && app.screen === "game") app.conn.send({ type: "leave" });
+  if (app.conn) app.conn.token = null;
+  app.replay = null;
+  app.model = new GameModel(app.rules);
+  app.input.configure([]);
+  show("menu");
+}
+
+// -- forms --------------------------------------------------------------------------------
+
+$("form-bot").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  app.mouseSeat = f.get("symbol");
+  start({ type: "create", mode: "bot", bot: f.get("level"), symbol: f.get("symbol") });
+});
+$("form-local").addEventListener("submit", (e) => {
+  e.preventDefault();
+  app.mouseSeat = new FormData(e.target).get("mouse");
+  start({ type: "create", mode: "local" });
+});
+$("form-online").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const msg = { type: "create", mode: "online", symbol: f.get("symbol") };
+  if (f.get("name")) msg.name = f.get("name");
+  start(msg);
+});
+function roomCode() {
+  const code = $("room-code").value.trim();
+  if (!code) { menuError("Type the room code first."); return null; }
+  return code;
+}
+$("join-room").addEventListener("click", () => {
+  const code = roomCode(); if (!code) return;
+  const msg = { type: "join", code };
+  if ($("online-name").value.trim()) msg.name = $("online-name").value.trim();
+  start(msg);
+});
+$("watch-room").addEventListener("click", () => { const code = roomCode(); if (code) start({ type: "watch", code }); });
+$("form-replay").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const id = $("replay-id").value.trim();
+  if (!id) { menuError("Type a replay id, or open a file."); return; }
+  openReplay(() => fetchReplay(id));
+});
+$("replay-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (file) openReplay(async () => replayFromFile(await file.text()));
+});
+
+async function openReplay(load) {
+  menuError("");
+  try {
+    const data = await load();
+    app.replay = new ReplayPlayer(data);
+    app.input.configure([]);
+    $("room-box").hidden = true;
+    show("replay");
+    keysHelp();
+    syncReplayButtons();
+  } catch (err) {
+    menuError(`Cannot open the replay: ${err.message}`);
+  }
+}
+
+// -- in the game --------------------------------------------------------------------------
+
+$("btn-leave").addEventListener("click", leaveToMenu);
+$("btn-menu").addEventListener("click", leaveToMenu);
+$("btn-rematch").addEventListener("click", rematch);
+$("copy-link").addEventListener("click", async () => {
+  const link = $("room-link").value;
+  try { await navigator.clipboard.writeText(link); say("Link copied."); } catch { $("room-link").select(); say("Select and copy the link."); }
+});
+$("btn-help").addEventListener("click", () => $("help").showModal());
+
+function rematch() {
+  if (app.replay) { app.replay.seek(0); app.replay.playing = true; syncReplayButtons(); return; }
+  if (app.conn && app.model.phase === "over" && app.model.role === "player") {
+    app.conn.send({ type: "rematch", agree: true });
+    say("Rematch asked: waiting for the other player.");
+  }
+}
+
+$("rp-play").addEventListener("click", () => { app.replay.toggle(); syncReplayButtons(); });
+$("rp-step").addEventListener("click", () => { app.replay.playing = false; app.replay.step(); syncReplayButtons(); });
+$("rp-back").addEventListener("click", () => { app.replay.playing = false; app.replay.back(); syncReplayButtons(); });
+for (const b of document.querySelectorAll(".speed")) {
+  b.addEventListener("click", () => {
+    app.replay.setSpeed(Number(b.dataset.speed));
+    for (const o of document.querySelectorAll(".speed")) { o.classList.toggle("on", o === b); o.setAttribute("aria-pressed", String(o === b)); }
+  });
+}
+function syncReplayButtons() {
+  if (!app.replay) return;
+  $("rp-play").textContent = app.replay.playing ? "⏸ Pause" : "▶ Play";
+  $("rp-play").setAttribute("aria-label", app.replay.playing ? "Pause" : "Play");
+}
+
+const isTyping = () => {
+  const a = document.activeElement;
+  return a && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA") || $("help").open;
+};
+
+app.input = new Input({
+  canvas,
+  getView: () => app.view,
+  getLayout: () => app.lay,
+  isTyping,
+  act: (seat, intent) => {
+    if (!app.conn || app.replay) return;
+    app.conn.send({ type: "act", action: intent.action, cell: intent.cell, seat });
+  },
+});
+
+window.addEventListener("keydown", (e) => {
+  if (isTyping() || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "h" || e.key === "?") { $("help").showModal(); e.preventDefault(); }
+  else if (e.key === "r" && app.screen !== "menu") rematch();
+  else if (app.replay && (e.key === "p" || e.key === "k")) { app.replay.toggle(); syncReplayButtons(); }
+  else if (app.replay && e.key === ".") { app.replay.playing = false; app.replay.step(); syncReplayButtons(); }
+  else if (app.replay && e.key === ",") { app.replay.playing = false; app.replay.back(); syncReplayButtons(); }
+});
+
+function keysHelp() {
+  const s = app.input.seats;
+  let html;
+  if (app.replay) html = "<b>Replay</b>: P pause/play, “.” step forward, “,” step back.";
+  else if (s.mouse && s.mouse !== s.keyboard) {
+    html = `<b>${s.mouse}</b> (mouse/touch, or WASD + F) · <b>${s.keyboard}</b> (arrows + Enter or Space). ` +
+      "Select a free square to place, a setting mark with a target to knock it out.";
+  } else if (s.mouse) {
+    html = "Click a free square to place; click a mark with a target to knock it out. Keyboard: arrows/WASD + Space or Enter.";
+  } else html = "Spectating.";
+  $("keys-help").innerHTML = `<div>${html}</div>`;
+}
+
+// -- drawing ------------------------------------------------------------------------------
+
+function resize() {
+  const stage = canvas.parentElement;
+  const dpr = window.devicePixelRatio || 1;
+  const w = stage.clientWidth, h = stage.clientHeight;
+  if (!w || !h) return;
+  canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  app.lay = layout(w, h, app.model.rules.size);
+}
+window.addEventListener("resize", resize);
+
+let lastFrame = performance.now();
+const dom = {};
+function setText(id, text) { if (dom[id] !== text) { dom[id] = text; $(id).textContent = text; } }
+function setHTML(id, html) { if (dom[id + "#"] !== html) { dom[id + "#"] = html; $(id).innerHTML = html; } }
+
+function frame(now) {
+  const dt = Math.min(250, now - lastFrame);
+  lastFrame = now;
+  if (app.screen !== "menu") {
+    let view, model;
+    if (app.replay) {
+      app.replay.tick(dt);
+      model = app.replay.model;
+      view = app.replay.view();
+      $("rp-progress").value = app.replay.progress();
+    } else {
+      model = app.model;
+      const serverNow = app.conn ? app.conn.serverNow() : Date.now();
+      view = model.view(model.nowT(serverNow), serverNow);
+    }
+    app.view = view;
+    if (!app.lay || app.lay.size !== view.size) resize();
+    if (app.lay) drawGame(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
+    updateDom(view, model);
+  }
+  requestAnimationFrame(frame);
+}
+
+function banner(view, model) {
+  if (view.result) return [describeMatch(view.result), app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : ""];
+  if (view.phase === "waiting") return ["Waiting for a friend", "Share the room code or link"];
+  if (view.roundEnd) {
+    const next = view.countdown !== null ? `Round ${view.round + 1} in ${Math.ceil(view.countdown)} s` : "";
+    return [describeRound(view.roundEnd), next];
+  }
+  if (view.phase === "countdown" && view.countdown !== null) return [`Get ready: ${Math.max(1, Math.ceil(view.countdown))}`, mineText(view)];
+  return null;
+}
+
+function mineText(view) {
+  if (view.mine.length === 1) return `You play ${view.mine[0]} against ${view.players[other(view.mine[0])].name}`;
+  if (view.mine.length === 2) return "Local match: X and O on one screen";
+  return "Spectating";
+}
+
+function updateDom(view, model) {
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.round = String(view.round);
+  const b = banner(view, model);
+  const el = $("banner");
+  el.hidden = !b;
+  if (b) setHTML("banner", `${escapeHtml(b[0])}${b[1] ? `<span class="sub">${escapeHtml(b[1])}</span>` : ""}`);
+  $("room-waiting").hidden = view.phase !== "waiting";
+  const canRematch = (!!view.result && model.role === "player") || (!!app.replay && app.replay.done);
+  $("btn-rematch").hidden = !canRematch;
+  $("btn-rematch").textContent = app.replay ? "Watch again" : "Rematch";
+  let status = "";
+  if (performance.now() < app.statusUntil) status = app.status;
+  else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
+  else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
+  setText("status-line", status);
+  setHTML("rounds-list", (view.rounds || []).map((r) => escapeHtml(describeRound(r))).join("<br>"));
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+// -- boot ---------------------------------------------------------------------------------
+
+for (const c of document.querySelectorAll("canvas[data-icon]")) drawLegendIcon(c, c.dataset.icon);
+
+(async function boot() {
+  const room = location.pathname.match(/^\/r\/([^/]+)/);
+  const params = new URLSearchParams(location.search);
+  show("menu");
+  if (room) {
+    $("room-code").value = decodeURIComponent(room[1]);
+    $("join-room").focus();
+  }
+  try { await connection(); } catch { menuError("Cannot reach the server."); }
+  if (params.get("replay")) openReplay(() => fetchReplay(params.get("replay")));
+  else if (room && params.get("watch") !== null) start({ type: "watch", code: $("room-code").value });
+  requestAnimationFrame(frame);
+})();

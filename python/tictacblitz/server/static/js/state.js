@@ -1,0 +1,359 @@
+// The view model: server messages (state, events, …) in, what to draw out.
+//
+// Pure: no DOM, no clock, no network. `GameModel` keeps what the server said; `view(nowT)`
+// answers "what does the screen show at engine ms nowT of this round" — the setting
+// rings, charge rings, crater fades and powerup burn-outs are all functions of nowT, so
+// the page animates them locally between messages (docs/protocol.md, "Animating").
+// Rule ids (R…) refer to RULES.md.
+
+export const PLAYERS = ["X", "O"];
+export const POWERUPS = ["bomb", "freeze", "haste", "swap"];
+const LETTER_POWERUP = { B: "bomb", F: "freeze", H: "haste", S: "swap" };
+
+export const DEFAULT_RULES = {
+  size: 6, line_length: 4, round_ms: 45000, rounds_to_win: 3, max_rounds: 7,
+  set_ms: 1600, recharge_place_ms: 450, recharge_knockout_ms: 700, crater_ms: 2000,
+  mark_limit: 8, powerup_max: 2, spawn_min_ms: 2500, spawn_max_ms: 4500, powerup_ms: 6000,
+  freeze_ms: 3000, freeze_factor: 2.5, haste_ms: 4000, haste_factor: 2, swap_max: 2,
+};
+
+export const other = (p) => (p === "X" ? "O" : "X");
+const clamp01 = (x) => (x < 0 ? 0 : x > 1 ? 1 : x);
+const key = (cell) => cell[0] + "," + cell[1];
+
+function emptyPlayer() {
+  return {
+    name: "", kind: "human", level: null, connected: true, grace_until: null,
+    charge_full: true, charge_progress: 1, charge_ready_t: 0, marks: 0,
+    next_to_retire: null, frozen: false, hasted: false, frozen_until: null,
+    hasted_until: null, round_wins: 0, statusT: 0,
+  };
+}
+
+/** Charge fraction at nowT: linear from `charge_progress` at statusT to 1 at charge_ready_t. */
+export function chargeAt(p, nowT) {
+  if (p.charge_full) return 1;
+  const t0 = p.statusT, t1 = p.charge_ready_t;
+  if (nowT >= t1) return 1;
+  if (t1 <= t0) return 1;
+  return clamp01(p.charge_progress + (1 - p.charge_progress) * (nowT - t0) / (t1 - t0));
+}
+
+/** The four-cell windows of R11, for the "three in a row" hint of the timeout score. */
+export function parseBoard(rows) {
+  const cells = [];
+  for (let r = 0; r < rows.length; r++) {
+    for (let c = 0; c < rows[r].length; c++) {
+      const ch = rows[r][c];
+      const cell = { mark: null, setUntil: null, crater: null, powerup: null };
+      if (ch === "X" || ch === "O") cell.mark = ch;
+      else if (ch === "x" || ch === "o") { cell.mark = ch.toUpperCase(); cell.setUntil = Infinity; }
+      else if (ch === "#") cell.crater = Infinity;
+      else if (LETTER_POWERUP[ch]) cell.powerup = { kind: LETTER_POWERUP[ch], until: Infinity };
+      cells.push(cell);
+    }
+  }
+  return cells;
+}
+
+export class GameModel {
+  constructor(rules) {
+    this.rules = { ...DEFAULT_RULES, ...(rules || {}) };
+    this.reset();
+  }
+
+  reset() {
+    const n = this.rules.size * this.rules.size;
+    this.room = null; this.link = null; this.mode = null; this.matchId = null;
+    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
+    this.epochMs = null; this.resumeAt = null;
+    this.role = "spectator"; this.seats = [];
+    this.cells = Array.from({ length: n }, () => ({ mark: null, setUntil: null, crater: null, powerup: null }));
+    this.players = { X: emptyPlayer(), O: emptyPlayer() };
+    this.roundWins = { X: 0, O: 0 };
+    this.rounds = [];           // finished rounds of this match (records)
+    this.roundEnd = null;       // the round_over event of the current round, if it ended
+    this.result = null;         // the match_end body
+    this.rematch = { X: false, O: false };
+    this.spectators = 0;
+    this.flashes = [];          // short-lived marks of what just happened {kind, cell, t, player}
+    this.lastRejected = null;
+    this.needSync = false;
+    this.tally = {};            // "kind:player" -> count, this match (tests, summaries)
+  }
+
+  setRules(rules) {
+    const size = this.rules.size;
+    this.rules = { ...DEFAULT_RULES, ...(rules || {}) };
+    if (this.rules.size !== size) this.reset();
+  }
+
+  cellAt(cell) { return this.cells[cell[0] * this.rules.size + cell[1]]; }
+
+  /** Dispatch one server message; returns true when the screen should change. */
+  apply(msg) {
+    switch (msg.type) {
+      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
+      case "joined": return this.applyJoined(msg);
+      case "state": return this.applyState(msg);
+      case "events": return this.applyEvents(msg);
+      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
+      case "match_end": return this.applyMatchEnd(msg);
+      case "presence": return this.applyPresence(msg);
+      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
+      case "rejected": this.lastRejected = msg; return true;
+      default: return false;
+    }
+  }
+
+  applyJoined(msg) {
+    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
+    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
+    return true;
+  }
+
+  /** A full snapshot replaces everything (docs/protocol.md, `state`). */
+  applyState(msg) {
+    const keep = { room: this.room, link: this.link };
+    if (msg.rules) this.setRules(msg.rules);
+    this.reset();
+    this.room = msg.room || keep.room; this.link = keep.link;
+    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
+    this.seq = msg.seq || 0; this.round = msg.round || 1; this.t = msg.t || 0;
+    this.epochMs = msg.epoch_ms ?? null; this.resumeAt = msg.resume_at ?? null;
+    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    if (msg.board) this.cells = parseBoard(msg.board);
+    for (const s of msg.setting || []) { const c = this.cellAt(s.cell); c.mark = s.player; c.setUntil = s.until; }
+    for (const s of msg.craters || []) this.cellAt(s.cell).crater = s.until;
+    for (const s of msg.powerups || []) this.cellAt(s.cell).powerup = { kind: s.powerup, until: s.until };
+    for (const cell of this.cells) {
+      // Letters without a timer in the lists (should not happen): show them, never expire.
+      if (cell.setUntil === Infinity) cell.setUntil = this.t + this.rules.set_ms;
+      if (cell.crater === Infinity) cell.crater = this.t + this.rules.crater_ms;
+      if (cell.powerup && cell.powerup.until === Infinity) cell.powerup.until = this.t + this.rules.powerup_ms;
+    }
+    if (msg.players) this.updatePlayers(msg.players, this.t);
+    if (msg.round_wins) this.roundWins = { ...msg.round_wins };
+    this.rounds = (msg.rounds || []).slice();
+    const last = this.rounds[this.rounds.length - 1];
+    if (last && last.round === this.round && this.phase !== "live") {
+      this.roundEnd = { kind: "round_over", round: last.round, t: last.end_t, result: last.result, by: last.by, line: last.line, scores: last.scores };
+      this.t = last.end_t;
+    } else if (last && last.round === this.round) {
+      this.roundEnd = { kind: "round_over", round: last.round, t: last.end_t, result: last.result, by: last.by, line: last.line, scores: last.scores };
+    }
+    this.result = msg.result || null;
+    if (msg.rematch) this.rematch = { ...msg.rematch };
+    this.spectators = msg.spectators || 0;
+    this.needSync = false;
+    return true;
+  }
+
+  updatePlayers(players, t) {
+    for (const p of PLAYERS) {
+      if (!players[p]) continue;
+      Object.assign(this.players[p], players[p]);
+      this.players[p].statusT = t;
+      if (players[p].round_wins !== undefined) this.roundWins[p] = players[p].round_wins;
+    }
+  }
+
+  /** One `events` message (or one replay frame: the same shape). */
+  applyEvents(msg) {
+    if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
+    if (msg.seq !== undefined) {
+      if (msg.seq <= this.seq) return false;            // already in a snapshot
+      if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
+      this.seq = msg.seq;
+    }
+    if (msg.epoch_ms !== undefined) this.epochMs = msg.epoch_ms;
+    for (const ev of msg.events || []) this.applyEvent(ev);
+    if (msg.round !== undefined && msg.round === this.round && !this.roundEnd) this.t = Math.max(this.t, msg.t);
+    if (msg.players) this.updatePlayers(msg.players, msg.t ?? this.t);
+    return true;
+  }
+
+  applyEvent(ev) {
+    const R = this.rules;
+    const c = ev.cell ? this.cellAt(ev.cell) : null;
+    const tk = ev.kind + ":" + (ev.player || "");
+    this.tally[tk] = (this.tally[tk] || 0) + 1;
+    const flash = (kind) => this.flashes.push({ kind, cell: ev.cell, t: ev.t, round: ev.round, player: ev.player, powerup: ev.powerup });
+    switch (ev.kind) {
+      case "round_started": {
+        const n = R.size * R.size;
+        this.cells = Array.from({ length: n }, () => ({ mark: null, setUntil: null, crater: null, powerup: null }));
+        this.round = ev.round; this.t = ev.t; this.roundEnd = null; this.flashes = [];
+        this.phase = "live"; this.resumeAt = null;
+        for (const p of PLAYERS) Object.assign(this.players[p], {
+          charge_full: true, charge_progress: 1, charge_ready_t: 0, marks: 0, next_to_retire: null,
+          frozen: false, hasted: false, frozen_until: null, hasted_until: null, statusT: 0 });
+        break;
+      }
+      case "placed": case "stolen":
+        c.mark = ev.player; c.setUntil = ev.until; c.powerup = null; c.crater = null;
+        if (ev.kind === "stolen") flash("stolen");
+        break;
+      case "set": c.mark = ev.player; c.setUntil = null; break;
+      case "knocked_out":
+        flash("knocked_out");
+        c.mark = null; c.setUntil = null; c.crater = ev.until ?? null; break;
+      case "crater_cleared": c.crater = null; break;
+      case "retired": flash("retired"); c.mark = null; c.setUntil = null; break;
+      case "bombed": flash("bombed"); c.mark = null; c.setUntil = null; break;
+      case "powerup_spawned": c.powerup = { kind: ev.powerup, until: ev.until }; break;
+      case "powerup_claimed": flash("claimed"); c.powerup = null; break;
+      case "powerup_burned_out": c.powerup = null; break;
+      case "freeze_started": Object.assign(this.players[ev.player], { frozen: true, frozen_until: ev.until }); break;
+      case "freeze_ended": Object.assign(this.players[ev.player], { frozen: false, frozen_until: null }); break;
+      case "haste_started": Object.assign(this.players[ev.player], { hasted: true, hasted_until: ev.until }); break;
+      case "haste_ended": Object.assign(this.players[ev.player], { hasted: false, hasted_until: null }); break;
+      case "round_over": {
+        this.roundEnd = ev; this.t = ev.t;
+        if (ev.result === "X" || ev.result === "O") this.roundWins[ev.result] += 1;
+        const rec = { round: ev.round, result: ev.result, by: ev.by, end_t: ev.t };
+        if (ev.line) rec.line = ev.line;
+        if (ev.scores) rec.scores = ev.scores;
+        if (!this.rounds.some((r) => r.round === ev.round)) this.rounds.push(rec);
+        break;
+      }
+      case "match_over": this.matchOver = ev.result; break;
+      default: break; // clients ignore what they do not know (protocol versioning)
+    }
+    if (this.flashes.length > 40) this.flashes.splice(0, this.flashes.length - 40);
+  }
+
+  applyMatchEnd(msg) {
+    this.result = msg; this.phase = "over";
+    if (msg.round_wins) this.roundWins = { ...msg.round_wins };
+    if (msg.rounds) this.rounds = msg.rounds.slice();
+    this.rematch = { X: false, O: false };
+    return true;
+  }
+
+  applyPresence(msg) {
+    for (const p of PLAYERS) if (msg.players && msg.players[p]) Object.assign(this.players[p], msg.players[p]);
+    if (msg.spectators !== undefined) this.spectators = msg.spectators;
+    return true;
+  }
+
+  /** The engine ms now, from the server clock (`serverNow`, Unix ms): clamped to the
+   *  round (a finished round stands still at its end; R2 step 5 ends it at round_ms). */
+  nowT(serverNow) {
+    if (this.roundEnd) return this.roundEnd.t;
+    if (this.phase !== "live" || this.epochMs === null) return this.t;
+    const t = serverNow - this.epochMs;
+    return Math.min(Math.max(t, this.t), this.rules.round_ms);
+  }
+
+  /** Which seats this screen plays (for the knock-out targets and the cursor). */
+  mySeats() { return this.role === "player" ? this.seats : []; }
+
+  /** Everything to draw at engine ms nowT. */
+  view(nowT, serverNow = null) {
+    const R = this.rules, size = R.size;
+    const mine = this.mySeats();
+    const over = !!this.roundEnd;
+    const lineCells = new Set((this.roundEnd && this.roundEnd.line || []).map(key));
+    const retire = {};
+    for (const p of PLAYERS) {
+      const nr = this.players[p].next_to_retire;
+      if (nr) retire[key(nr)] = p;
+    }
+    const cells = this.cells.map((c, i) => {
+      const row = Math.floor(i / size), col = i % size, k = row + "," + col;
+      const v = { row, col, mark: c.mark, setting: false, setProgress: 1, knockable: false,
+        faded: false, inLine: lineCells.has(k), crater: null, powerup: null };
+      if (c.mark) {
+        if (c.setUntil !== null && (over || nowT < c.setUntil)) {
+          v.setting = true;
+          v.setProgress = clamp01((nowT - (c.setUntil - R.set_ms)) / R.set_ms);
+          // R9: a setting mark of the other player can be knocked out.
+          v.knockable = !over && this.phase === "live" && mine.some((s) => s !== c.mark);
+        }
+        v.faded = retire[k] === c.mark; // R12: the mark that goes next
+      }
+      if (c.crater !== null && (over || nowT < c.crater)) {
+        // R9: the crater fades over crater_ms.
+        v.crater = { left: clamp01((c.crater - nowT) / R.crater_ms) };
+      }
+      if (c.powerup && (over || nowT < c.powerup.until)) {
+        v.powerup = { kind: c.powerup.kind, left: clamp01((c.powerup.until - nowT) / R.powerup_ms) };
+      }
+      return v;
+    });
+    const players = {};
+    for (const p of PLAYERS) {
+      const s = this.players[p];
+      const charge = over ? (s.charge_full ? 1 : chargeAt(s, nowT)) : chargeAt(s, nowT);
+      const frozen = s.frozen && (s.frozen_until === null || nowT < s.frozen_until);
+      const hasted = s.hasted && (s.hasted_until === null || nowT < s.hasted_until);
+      players[p] = {
+        symbol: p, name: s.name || (s.kind === "bot" ? `bot (${s.level})` : p),
+        kind: s.kind, level: s.level, connected: s.connected, graceUntil: s.grace_until,
+        charge, full: charge >= 1, frozen, hasted,
+        frozenLeft: frozen && s.frozen_until !== null ? clamp01((s.frozen_until - nowT) / R.freeze_ms) : 0,
+        hastedLeft: hasted && s.hasted_until !== null ? clamp01((s.hasted_until - nowT) / R.haste_ms) : 0,
+        marks: s.marks, markLimit: R.mark_limit, roundWins: this.roundWins[p] || 0,
+        roundsToWin: R.rounds_to_win, mine: mine.includes(p), rematch: !!this.rematch[p],
+      };
+    }
+    const timeLeft = over ? Math.max(0, R.round_ms - this.roundEnd.t) : Math.max(0, R.round_ms - nowT);
+    const flashes = this.flashes.filter((f) => f.round === this.round && nowT - f.t < 600 && nowT >= f.t)
+      .map((f) => ({ ...f, age: (nowT - f.t) / 600 }));
+    let countdown = null;
+    if ((this.phase === "countdown" || this.phase === "break") && this.resumeAt !== null && serverNow !== null) {
+      countdown = Math.max(0, (this.resumeAt - serverNow) / 1000);
+    }
+    return {
+      size, round: this.round, t: nowT, phase: this.phase, mode: this.mode, room: this.room,
+      cells, players, timeFrac: clamp01(timeLeft / R.round_ms), timeLeft,
+      roundEnd: this.roundEnd ? { ...this.roundEnd } : null,
+      result: this.result, rounds: this.rounds, countdown, flashes, mine,
+      spectators: this.spectators, maxRounds: R.max_rounds,
+    };
+  }
+}
+
+/** The action a click (or the act key) on `cell` means for `seat`: a knock-out on the
+ *  other player's setting mark (R9), a placement on a free cell (R6), else null. */
+export function intentFor(view, cell, seat) {
+  const v = view.cells[cell[0] * view.size + cell[1]];
+  if (!v) return null;
+  if (v.mark && v.setting && v.mark !== seat) return { action: "knockout", cell };
+  if (!v.mark && !v.crater) return { action: "place", cell };
+  return null;
+}
+
+/** Words for a round's end (the round result banner). */
+export function describeRound(rec) {
+  if (!rec) return "";
+  const who = rec.result === "draw" ? "Draw" : `${rec.result} wins round ${rec.round}`;
+  if (rec.by === "line") return `${who}: four in a row`;
+  if (rec.by === "double_line") return `Round ${rec.round} drawn: both lines set together`;
+  const s = rec.scores ? ` (${rec.scores.X}–${rec.scores.O})` : "";
+  return rec.result === "draw" ? `Round ${rec.round} drawn on time${s}` : `${who} on time${s}`;
+}
+
+/** Words for the match end. */
+export function describeMatch(res) {
+  if (!res) return "";
+  const score = res.round_wins ? ` ${res.round_wins.X}–${res.round_wins.O}` : "";
+  if (res.by === "forfeit") return `${res.result} wins: ${res.forfeited_by || "the other player"} left`;
+  if (res.by === "abandoned") return "Match abandoned";
+  return res.result === "draw" ? `Match drawn${score}` : `${res.result} wins the match${score}`;
+}
+
+/** Server clock estimate from ping/pong: keep the sample with the smallest round trip. */
+export class ClockSync {
+  constructor() { this.offset = 0; this.rtt = Infinity; this.samples = 0; }
+  // sent, received: local Date.now() ms; serverMs: the pong's server_ms.
+  sample(sent, received, serverMs) {
+    const rtt = received - sent;
+    this.samples += 1;
+    // Older samples age: a clock drift or a route change is picked up eventually.
+    this.rtt *= 1.05;
+    if (rtt <= this.rtt) { this.rtt = rtt; this.offset = serverMs - (sent + received) / 2; }
+  }
+  serverNow(localNow) { return localNow + this.offset; }
+}

@@ -1,0 +1,300 @@
+"""End-to-end tests of the browser client in a real headless Chromium (docs/client.md).
+
+The server runs in a thread of this process (uvicorn on a free loopback port) with short
+rounds; Playwright drives Debian's ``chromium`` (``executable_path``; no browser is ever
+downloaded). Skipped cleanly when chromium, Playwright or the server's dependencies are
+missing. Screenshots go to ``tests/artifacts/`` (git-ignored) and the README's to
+``docs/img/match.png`` (only with TICTACBLITZ_README_SHOT=1).
+
+The tests wait for *state* (the page's view model, ``window.__blitz``), never for fixed
+sleeps, with generous timeouts: the machine may be loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+# The README's screenshot is refreshed only on request (TICTACBLITZ_README_SHOT=1), so
+# an ordinary test run never rewrites a tracked file.
+README_SHOT = (ROOT / "docs" / "img" / "match.png" if os.environ.get("TICTACBLITZ_README_SHOT")
+               else ARTIFACTS / "readme.png")
+CHROMIUM = os.environ.get("TICTACBLITZ_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if not CHROMIUM:
+    pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio"]
+WAIT = 30_000  # ms: generous, for a loaded 2-core machine
+
+# Short rounds so a test reaches round and match ends quickly; the rest is the default.
+TEST_RULES = {"round_ms": 12_000, "rounds_to_win": 3, "max_rounds": 5}
+PAUSE_MS = 1_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    from tictacblitz.rules import Rules
+    from tictacblitz.server import replay_events
+    from tictacblitz.server.app import create_app
+    from tictacblitz.server.rooms import Settings
+
+    app = create_app(Settings(rules=Rules.from_dict(TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000))
+    paths = {getattr(r, "path", None) for r in app.router.routes}
+    if not paths & {"/replays/{id}/events", "/replays/{replay_id}/events"}:
+        app.router.routes[0:0] = replay_events.routes()
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page with its console watched: any error fails the test at the end."""
+
+    def __init__(self, browser, name: str) -> None:
+        # bypass_csp: the server's CSP forbids eval, which Playwright's wait_for_function uses.
+        self.context = browser.new_context(viewport={"width": 1280, "height": 760}, bypass_csp=True)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(WAIT)
+        self.name = name
+        self.errors: list = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+    def js(self, expr: str, arg=None):
+        return self.page.evaluate(expr, arg)
+
+    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
+        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
+
+    def shot(self, label: str, path: Path | None = None) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(path or ARTIFACTS / f"{self.name}_{label}.png"))
+
+    def click_cell(self, cell) -> None:
+        xy = self.js("(c) => window.__blitz.cellCenter(c)", list(cell))
+        self.page.mouse.click(xy["x"], xy["y"])
+
+    def view(self):
+        return self.js("() => window.__blitz.view")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"console errors in {self.name}: {self.errors}"
+
+
+def _free_cells(view, prefer):
+    cells = {(c["row"], c["col"]): c for c in view["cells"]}
+    return [cell for cell in prefer if not cells[cell]["mark"] and not cells[cell]["crater"]]
+
+
+LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"
+
+
+def test_bot_match_place_knockout_recharge_round_end(server, browser):
+    p = Page(browser, "bot")
+    page = p.page
+    page.goto(server + "/")
+    page.select_option("#bot-level", "easy")
+    page.click("#play-bot")
+    p.wait(LIVE)
+    assert p.js("() => window.__blitz.view.mine") == ["X"]
+
+    # Place a mark with the mouse: the charge ring empties, then refills to gold.
+    cell = _free_cells(p.view(), [(2, 2), (2, 3), (3, 2), (3, 3)])[0]
+    p.click_cell(cell)
+    p.wait("(c) => { const v = window.__blitz.view; return v.cells[c[0]*v.size+c[1]].mark === 'X'; }", list(cell))
+    p.wait("() => window.__blitz.view.players.X.charge < 1 || window.__blitz.view.roundEnd")
+    p.wait("() => window.__blitz.view.players.X.full || window.__blitz.view.roundEnd")
+    # A new mark sets after 1.6 s: its ring fills.
+    p.wait("(c) => { const v = window.__blitz.view; const x = v.cells[c[0]*v.size+c[1]];"
+           " return (x.mark === 'X' && !x.setting) || v.roundEnd; }", list(cell))
+
+    # Keyboard play: move the cursor and act.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    p.wait("() => window.__blitz.model.tally['placed:X'] >= 2 || window.__blitz.view.roundEnd")
+
+    # Knock out one of the bot's setting marks (it shows a target): retry until one lands.
+    deadline = time.monotonic() + 40
+    while not p.js("() => (window.__blitz.model.tally['knocked_out:X'] || 0) > 0"):
+        assert time.monotonic() < deadline, "never managed to knock out a bot mark"
+        v = p.view()
+        if v["roundEnd"] or v["phase"] != "live":
+            p.wait(LIVE)  # the next round
+            continue
+        target = next((c for c in v["cells"] if c["knockable"]), None)
+        if target and v["players"]["X"]["full"]:
+            p.shot("target")
+            p.click_cell((target["row"], target["col"]))
+            p.wait("() => window.__blitz.view.players.X.charge < 1 || "
+                   "(window.__blitz.model.tally['knocked_out:X'] || 0) > 0", timeout=3000)
+        else:
+            page.wait_for_timeout(40)
+    p.wait("() => window.__blitz.view.cells.some((c) => c.crater)")
+    p.shot("knocked_out")
+
+    # Keep placing while the round runs (the README's screenshot), then reach its end.
+    shot_taken = False
+    prefer = [(r, c) for r in range(6) for c in range(6)]
+    while not p.js("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase !== 'live'"):
+        v = p.view()
+        if v["players"]["X"]["full"]:
+            free = _free_cells(v, prefer)
+            if free:
+                p.click_cell(free[0])
+        # The README's screenshot: a busy board, best with a target and a powerup on it.
+        busy = p.js("() => window.__blitz.model.tally['placed:X'] >= 5 && !window.__blitz.view.roundEnd")
+        rich = busy and p.js("() => window.__blitz.view.cells.some((c) => c.knockable)"
+                             " && window.__blitz.view.cells.some((c) => c.powerup)")
+        if (busy and not shot_taken) or (rich and shot_taken != "rich"):
+            README_SHOT.parent.mkdir(parents=True, exist_ok=True)
+            p.shot("readme", README_SHOT)
+            shot_taken = "rich" if rich else True
+        page.wait_for_timeout(300)
+    p.wait("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "round" in page.inner_text("#banner").lower() or "match" in page.inner_text("#banner").lower()
+    p.shot("round_end")
+    p.close()
+
+
+def test_online_match_through_a_room_code_and_its_replay(server, browser):
+    a = Page(browser, "online_a")
+    b = Page(browser, "online_b")
+    a.page.goto(server + "/")
+    a.page.fill("#online-name", "Ann")
+    a.page.click("#create-room")
+    a.page.wait_for_selector("#room-box:not([hidden])")
+    code = a.page.inner_text("#room-code-show")
+    link = a.page.input_value("#room-link")
+    assert len(code.replace("-", "")) == 10 and link.endswith("/r/" + code.replace("-", ""))
+    a.wait("() => window.__blitz.view && window.__blitz.view.phase === 'waiting'")
+    a.shot("waiting")
+
+    # The friend opens the shared link: the code is filled in; they join.
+    b.page.goto(link)
+    assert b.page.input_value("#room-code").replace("-", "") == code.replace("-", "")
+    b.page.fill("#online-name", "Bob")
+    b.page.click("#join-room")
+    for p in (a, b):
+        p.wait(LIVE)
+    # A spectator watches with the same code.
+    s = Page(browser, "spectator")
+    s.page.goto(link)
+    s.page.click("#watch-room")
+    s.wait("() => window.__blitz.model.role === 'spectator' && window.__blitz.view.phase === 'live'")
+    assert s.js("() => window.__blitz.view.mine") == []
+    assert a.js("() => window.__blitz.view.mine") == ["X"]
+    assert b.js("() => window.__blitz.view.mine") == ["O"]
+
+    # Three rounds: X builds row 0 while O only dots row 5.
+    for _ in range(3):
+        a.wait(LIVE)
+        b.wait(LIVE)
+        while not a.js("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'"):
+            va = a.view()
+            if va["players"]["X"]["full"]:
+                free = _free_cells(va, [(0, c) for c in range(6)])
+                if free:
+                    a.click_cell(free[0])
+            vb = b.view()
+            if vb["players"]["O"]["full"] and vb["phase"] == "live" and not vb["roundEnd"]:
+                free = _free_cells(vb, [(5, c) for c in (0, 2, 4)])
+                if free:
+                    b.click_cell(free[0])
+            a.page.wait_for_timeout(120)
+        a.shot("round_end")
+        if a.js("() => window.__blitz.view.phase === 'over'"):
+            break
+    for p in (a, b):
+        p.wait("() => !!window.__blitz.view.result")
+        p.page.wait_for_selector("#btn-rematch:not([hidden])")
+    assert a.js("() => window.__blitz.view.result.result") == "X"
+    b.shot("match_end")
+    s.wait("() => !!window.__blitz.view.result")
+    s.shot("match_end")
+    replay_id = a.js("() => window.__blitz.view.result.replay_id")
+
+    # The replay plays back: open it, 4×, step, and reach the end.
+    r = Page(browser, "replay")
+    r.page.goto(server + "/?replay=" + replay_id)
+    r.wait("() => window.__blitz.replay && window.__blitz.view && window.__blitz.view.cells")
+    r.page.click("#rp-play")  # pause
+    assert r.js("() => window.__blitz.replay.playing") is False
+    before = r.js("() => window.__blitz.replay.next")
+    r.page.click("#rp-step")
+    assert r.js("() => window.__blitz.replay.next") == before + 1
+    r.page.click("[data-speed='4']")
+    r.page.click("#rp-play")
+    r.wait("() => window.__blitz.view.cells.some((c) => c.mark)")
+    r.shot("playing")
+    r.wait("() => window.__blitz.replay.done && !!window.__blitz.view.result", timeout=60_000)
+    assert r.js("() => window.__blitz.view.result.result") == "X"
+    r.shot("done")
+
+    # Rematch: both agree, a new match starts in the same room.
+    a.page.click("#btn-rematch")
+    b.page.click("#btn-rematch")
+    for p in (a, b):
+        p.wait("() => window.__blitz.view.phase === 'countdown' || window.__blitz.view.phase === 'live'")
+    for p in (a, b, s, r):
+        p.close()
+
+
+def test_local_match_mouse_and_keyboard(server, browser):
+    p = Page(browser, "local")
+    kb = p.page.keyboard
+    p.page.goto(server + "/")
+    p.page.click("#play-local")
+    p.wait(LIVE)
+    assert sorted(p.js("() => window.__blitz.view.mine")) == ["O", "X"]
+    kb.press("ArrowDown")                                  # the keyboard plays O: cursor, Enter
+    kb.press("Enter")
+    p.wait("() => window.__blitz.model.tally['placed:O'] >= 1")
+    for key in ["ArrowUp"] * 4 + ["ArrowLeft"] * 3:        # the cursor to the corner
+        kb.press(key)
+    assert p.js("() => window.__blitz.input.cursors.O") == [0, 0]
+    p.click_cell((0, 0))                                   # the mouse plays X
+    p.wait("() => window.__blitz.model.tally['placed:X'] >= 1")
+    p.wait("() => window.__blitz.view.players.O.full")
+    kb.press("Enter")                                      # O knocks X's setting mark out
+    p.wait("() => (window.__blitz.model.tally['knocked_out:O'] || 0) >= 1")
+    p.wait("() => !!window.__blitz.view.cells[0].crater")
+    p.shot("local")
+    p.close()
