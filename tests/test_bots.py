@@ -217,9 +217,14 @@ def test_search_blocks_a_forced_loss_by_placing():
 # -- whole matches -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("x_bot,o_bot", [("random", "greedy"), ("easy", "medium"), ("search", "hard")])
-def test_python_loop_plays_the_native_match(x_bot, o_bot):
-    rules = Rules()
+@pytest.mark.parametrize("x_bot,o_bot,rules", [
+    ("random", "greedy", Rules()), ("easy", "medium", Rules()), ("search", "hard", Rules()),
+    # Instant and 1-ms refills with reaction delays: the bots time their reaction from
+    # the state's charge_full_since, so even here they need no memory of earlier calls.
+    ("easy", "hard", Rules(recharge_place_ms=0, recharge_knockout_ms=1, round_ms=5000)),
+    ("medium", "easy", Rules(recharge_place_ms=1, recharge_knockout_ms=0, round_ms=5000)),
+])
+def test_python_loop_plays_the_native_match(x_bot, o_bot, rules):
     for seed in (3, 4):
         record = play_match(rules, x_bot, o_bot, seed)
         match = drive(Match(rules, seed=seed), make_bot(x_bot, seed=seed ^ SEAT_SALTS[0]),

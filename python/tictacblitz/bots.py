@@ -131,8 +131,10 @@ class Bot(Protocol):
 class NativeBot:
     """A bot whose policy is native (``blitz_core.bots``), deciding on a ``Match``.
 
-    It keeps, per seat, when its charge filled (to time its reaction delay), so ask it
-    at least at every ``next_t`` it returns; asking more often is harmless.
+    Its reaction delay counts from ``status.charge_full_since`` (R5: the ms the charge
+    became full), which is part of the match state: the bot keeps no memory of earlier
+    calls, so asking it about a clone, a restored match or a late call gives the same
+    decision. Ask it at least at every ``next_t`` it returns.
     """
 
     def __init__(self, spec: Union[str, BotSpec], *, seed: int = 0, name: Optional[str] = None) -> None:
@@ -144,7 +146,6 @@ class NativeBot:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         self.seed = seed
         self._policy = NativePolicy(self.spec.native(), seed)
-        self._filled: Dict[int, Tuple[Any, int]] = {}   # seat -> (round key, ms charge full)
 
     def __repr__(self) -> str:
         return f"<NativeBot {self.name} {self.spec.to_dict()}>"
@@ -159,17 +160,10 @@ class NativeBot:
         t = match.t
         if match.round_over:
             return Decision(None, t)
-        key = (id(match), match.round)
         status = match.status(Player(p))
         if not status.charge_full:
-            self._filled[p] = (key, status.charge_ready_t)
             return Decision(None, status.charge_ready_t + self.spec.reaction_ms)
-        known = self._filled.get(p)
-        since = known[1] if known is not None and known[0] == key and known[1] <= t else t
-        if known is None or known[0] != key:
-            since = 0 if t == 0 else since
-        self._filled[p] = (key, since)
-        due = since + self.spec.reaction_ms
+        due = status.charge_full_since + self.spec.reaction_ms
         if t < due:
             return Decision(None, due)
         rule, kind, cell, sims = self._policy.decide(match, p)

@@ -205,6 +205,7 @@ class ReferenceMatch:
             charge_full=units >= need,
             charge_progress=1.0 if need == 0 else min(1.0, units / need),
             charge_ready_t=self._charge_ready_t(p),
+            charge_full_since=self._full_since[p] if units >= need else None,
             marks=len(age),
             # R12: the next mark to go is known while the player is at the limit.
             next_to_retire=(index_cell(age[0], self.rules.size)
@@ -366,6 +367,7 @@ class ReferenceMatch:
         self._hasted_until: List[Optional[int]] = [None, None]
         self._units = [0, 0]                             # R4: full charges (need 0)
         self._need = [0, 0]
+        self._full_since = [0, 0]                        # the ms each charge became full
         self._acted: Set[Player] = set()
         # Setup marks are set and older than every play mark, in reading order (R12).
         for index, owner in setup_marks:
@@ -601,6 +603,7 @@ class ReferenceMatch:
     def _empty_charge(self, player: Player, recharge_ms: int) -> None:
         self._units[player] = 0
         self._need[player] = self.rules.refill_need(recharge_ms)
+        self._full_since[player] = self.t                # a refill of 0 ms is full at once
 
     def _rate(self, frozen: bool, hasted: bool) -> int:
         """R5: units per ms: normal, frozen, hasted, both (speed_units order)."""
@@ -610,6 +613,10 @@ class ReferenceMatch:
         """Let the charges fill over ``[self.t, t)``, where no effect starts or ends."""
         for p in Player:
             rate = self._rate(self._frozen_until[p] is not None, self._hasted_until[p] is not None)
+            missing = self._need[p] - self._units[p]
+            if 0 < missing <= rate * (t - self.t):
+                # R5: full at the first ms whose gathered units reach the need.
+                self._full_since[p] = self.t + -(-missing // rate)
             self._units[p] = min(self._need[p], self._units[p] + rate * (t - self.t))
         if t != self.t:
             self._acted = set()

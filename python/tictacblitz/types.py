@@ -279,14 +279,18 @@ class RoundRecord:
 class PlayerStatus:
     """What a player's panel shows (SCENARIOS.md state, plus timers for drawing).
 
-    ``charge_ready_t`` is the ms of this round at which the charge is full again if no
-    effect starts or ends meanwhile (it equals ``t`` when already full); ``charge_progress``
-    is the filled fraction in [0, 1].
+    ``charge_ready_t`` is the ms of this round at which the charge is full again if no new
+    effect starts (scheduled ends are counted; it equals ``t`` when already full);
+    ``charge_full_since`` is the ms at which a full charge became full (R5: the first ms
+    whose gathered units reach the need; 0 at a round's start), or None while it fills —
+    what a bot's reaction delay counts from; ``charge_progress`` is the filled fraction
+    in [0, 1].
     """
 
     charge_full: bool
     charge_progress: float
     charge_ready_t: int
+    charge_full_since: Optional[int]
     marks: int
     next_to_retire: Optional[Cell]
     frozen: bool
@@ -300,6 +304,7 @@ class PlayerStatus:
             "charge_full": self.charge_full,
             "charge_progress": self.charge_progress,
             "charge_ready_t": self.charge_ready_t,
+            "charge_full_since": self.charge_full_since,
             "marks": self.marks,
             "next_to_retire": list(self.next_to_retire) if self.next_to_retire else None,
             "frozen": self.frozen,

@@ -105,6 +105,7 @@ ctypedef struct MatchState:
     int32_t frozen_until[2]       # R18: frozen while t < frozen_until
     int32_t hasted_until[2]       # R19
     int32_t acted_t[2]            # the ms of this round a player last acted at (one per ms)
+    int32_t full_since[2]         # R5: the ms the charge became full (valid while full)
     int32_t t                     # R1: ms since the round started
     int32_t next_spawn_t          # R16: ms the next spawn is due, NO_TIME when off
     int32_t next_timed_t          # the next timed ms (a cache: exact unless timed_stale)

@@ -365,6 +365,7 @@ cdef inline int _timeout_result(const Geometry* g, uint64_t x, uint64_t o) noexc
 cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, EventSink* sink) noexcept nogil:
     """R1: run every timed ms up to `target` (or the round's end) in order."""
     cdef int32_t step_to, dt, nxt
+    cdef int64_t rate, missing
     cdef int p
     if target > r.round_ms:
         target = r.round_ms
@@ -374,9 +375,14 @@ cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, Event
         dt = step_to - s.t
         for p in range(2):       # R5: the speed of [t, t+1) holds until the next timed ms
             if s.charge_units[p] < s.charge_need[p]:
-                s.charge_units[p] += r.speed[speed_index(s, p, s.t)] * dt
-                if s.charge_units[p] > s.charge_need[p]:
+                rate = r.speed[speed_index(s, p, s.t)]
+                missing = s.charge_need[p] - s.charge_units[p]
+                if missing <= rate * dt:
+                    # Full at the first ms whose gathered units reach the need.
+                    s.full_since[p] = <int32_t>(s.t + (missing + rate - 1) // rate)
                     s.charge_units[p] = s.charge_need[p]
+                else:
+                    s.charge_units[p] += rate * dt
         s.t = step_to
         if step_to == nxt:
             process_ms(s, r, False, sink)
@@ -395,6 +401,7 @@ cdef void reset_round(MatchState* s, const RulesC* r) noexcept nogil:
         s.frozen_until[p] = NO_TIME
         s.hasted_until[p] = NO_TIME
         s.acted_t[p] = NO_TIME
+        s.full_since[p] = 0
         s.next_age[p] = 0
     s.craters = 0
     for p in range(4):
@@ -539,6 +546,7 @@ cdef int apply_action(MatchState* s, const RulesC* r, int p, int kind, int cell,
         emit(sink, s, EV_REJECTED, p, cell, NO_TIME, reason)   # R7: changes nothing
         return reason
     s.charge_units[p] = 0                                     # R4
+    s.full_since[p] = s.t                                     # (a refill of 0 ms: full at once)
     if kind == ACT_PLACE:
         s.charge_need[p] = r.need_place                       # R5
         land_mark(s, r, p, cell, EV_PLACED, sink)
@@ -831,6 +839,7 @@ cdef class Match:
             charge_full=bool(state_charge_full(&self.st, p)),
             charge_progress=progress,
             charge_ready_t=state_charge_ready_t(&self.st, &self.rc, p),
+            charge_full_since=self.st.full_since[p] if state_charge_full(&self.st, p) else None,
             marks=marks,
             # R12: the mark that goes next, while the player is at the limit or over.
             next_to_retire=(oldest // size, oldest % size) if marks >= self.rc.mark_limit and oldest >= 0 else None,
@@ -1285,6 +1294,8 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
                 raise ValueError("corrupt match bytes (mark ages)")
         if s.acted_t[p] < NO_TIME or s.acted_t[p] > s.t:
             raise ValueError("corrupt match bytes (acted time)")
+        if not (0 <= s.full_since[p] <= s.t):
+            raise ValueError("corrupt match bytes (charge full time)")
     if s.next_spawn_t != NO_TIME and (not s.random_powerups or (s.next_spawn_t <= s.t and not s.round_over)):
         raise ValueError("corrupt match bytes (spawn time)")
     s.next_timed_t = _exact_next_timed_t(s, r)
