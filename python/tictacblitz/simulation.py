@@ -235,7 +235,7 @@ def _pa() -> Any:
     try:
         import pyarrow
     except ImportError:  # pragma: no cover - the sim extra
-        raise ImportError("records need pyarrow: pip install 'tictacblitz[sim]'") from None
+        raise ImportError("records need pyarrow: pip install tictacblitz (it depends on pyarrow, rich and matplotlib)") from None
     return pyarrow
 
 

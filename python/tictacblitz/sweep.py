@@ -367,7 +367,7 @@ def main(args: argparse.Namespace) -> int:
         import matplotlib  # noqa: F401 - the report needs it: fail now, not after the run
         client = connect(args.scheduler)
     except ImportError as exc:
-        return _error("sweep", f"{exc.name or exc}: pip install 'tictacblitz[sim]'")
+        return _error("sweep", f"{exc.name or exc}: pip install tictacblitz (it depends on pyarrow, rich and matplotlib)")
     except (ArgumentProblem, ValueError) as exc:
         return _error("sweep", str(exc))
     try:
