@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import tictacblitz
-from tictacblitz import bots, rules, types
+from tictacblitz import bots, rules, stats, types
 from tictacblitz.cli import main
 
 
@@ -45,7 +45,7 @@ def test_bad_arguments_exit_2_with_a_message(args, message):
     assert message in proc.stderr and proc.stdout == ""
 
 
-@pytest.mark.parametrize("module", [tictacblitz, rules, types, bots], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [tictacblitz, rules, types, bots, stats], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0

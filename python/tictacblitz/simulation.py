@@ -35,6 +35,8 @@ import numpy as np
 
 from .bots import BOT_NAMES, BotSpec, resolve
 from .rules import Rules
+from .stats import Z95, wilson
+from .stats import mix64 as _mix
 
 __all__ = [
     "SimulationJob",
@@ -60,7 +62,6 @@ MAX_RECORD_ROUNDS = 16
 above it is refused rather than summarised from part of the rounds."""
 
 OUT_SUFFIXES = (".parquet", ".csv")
-Z95 = 1.959963984540054
 _MASK = 0xFFFFFFFFFFFFFFFF
 POWERUP_KINDS = ("bomb", "freeze", "haste", "swap")            # R14, PowerupKind order
 RESULTS = ("X", "O", "draw")                                  # RESULT_* codes 0, 1, 2
@@ -73,14 +74,6 @@ KO_BINS = 512          # knock-outs in one round (both seats), larger counts cli
 
 
 # -- seeds -----------------------------------------------------------------------------------
-
-
-def _mix(z: int) -> int:
-    """The SplitMix64 finaliser (docs/engine.md) as a hash of one 64-bit word."""
-    z = (z + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
 
 
 def _mix_array(z: np.ndarray) -> np.ndarray:
@@ -385,23 +378,6 @@ def check_out_path(path: str) -> None:
 
 
 # -- the summary -------------------------------------------------------------------------------
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> Tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default); (0, 1) for n = 0.
-
-    >>> tuple(round(x, 3) for x in wilson(50, 100))
-    (0.404, 0.596)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 def _nice_width(limit: int, bins: int = 5000) -> int:

@@ -23,21 +23,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .bots import BOT_NAMES, PRESETS, play_matches, resolve
 from .rules import Rules
+from .stats import Z95, wilson
+from .stats import mix64 as _mix
 
 __all__ = ["run_tournament", "format_report", "wilson", "elo_ratings", "match_seed",
            "register", "main"]
 
-Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
 _MASK = 0xFFFFFFFFFFFFFFFF
-
-
-def _mix(z: int) -> int:
-    """The SplitMix64 finaliser (docs/engine.md), as a hash of one 64-bit word."""
-    z = (z + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
 
 
 def match_seed(seed: int, a: str, b: str, k: int) -> int:
@@ -49,23 +42,6 @@ def match_seed(seed: int, a: str, b: str, k: int) -> int:
             h = _mix(h ^ ch)
         h = _mix(h ^ 0xFF)
     return _mix(h ^ k)
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> Tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default); (0, 1) for n = 0.
-
-    >>> tuple(round(x, 3) for x in wilson(50, 100))
-    (0.404, 0.596)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)   # exact ends, no rounding dust
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
