@@ -38,6 +38,12 @@ def test_demo_quiet_prints_rounds_only(capsys):
     (["demo", "--rule", "size=12"], "rules.size=12"),
     (["tournament", "--bots", "random,nobot"], "unknown bot"),
     (["tournament", "--matches", "0"], "--matches"),
+    (["serve", "--rule", "size=99"], "rules.size=99"),
+    (["serve", "--rules", "[1]"], "--rules must be a JSON object"),
+    (["serve", "--port", "70000"], "--port 70000"),
+    (["simulate", "--matches", "0"], "matches"),
+    (["simulate", "--x", "nobot"], "nobot"),
+    (["sweep", "--grid", "nosuchrule=1:2:1"], "nosuchrule"),
 ])
 def test_bad_arguments_exit_2_with_a_message(args, message):
     proc = run(*args)

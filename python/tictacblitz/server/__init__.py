@@ -38,6 +38,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--replay-dir", default=None, help="also write each replay here as {id}.json")
     parser.add_argument("--rules", default=None, metavar="JSON",
                         help='rules overrides as JSON, e.g. \'{"round_ms": 30000}\'')
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="override one rule number, e.g. --rule set_ms=1200 (repeatable)")
     parser.add_argument("--grace-ms", type=int, default=15_000, help="reconnect window (default 15000)")
     parser.add_argument("--pause-ms", type=int, default=3_000,
                         help="countdown and pause between rounds (default 3000)")
@@ -53,16 +55,36 @@ def register(subparsers: Any) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     import json
+    import sys
 
     from ..rules import Rules
-    from .rooms import Settings
 
-    rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
-    settings = Settings(rules=rules, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
-                        bot_threads=args.bot_threads, max_rooms=args.max_rooms,
-                        replay_dir=args.replay_dir, public_url=args.public_url)
-    serve(settings, host=args.host, port=args.port, proxy_headers=args.proxy_headers,
-          forwarded_allow_ips=args.forwarded_allow_ips, log_level=args.log_level)
+    def fail(message: str) -> int:
+        print(f"tictacblitz serve: error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        overrides = json.loads(args.rules) if args.rules else {}
+        if not isinstance(overrides, dict):
+            return fail(f"--rules must be a JSON object, not {args.rules!r}")
+        rules = Rules.from_dict({**overrides, **Rules.from_assignments(args.rule).overrides()})
+    except (TypeError, ValueError) as exc:
+        return fail(str(exc))
+    for name, value, low in (("--port", args.port, 0), ("--grace-ms", args.grace_ms, 0),
+                             ("--pause-ms", args.pause_ms, 0), ("--bot-threads", args.bot_threads, 1),
+                             ("--max-rooms", args.max_rooms, 1)):
+        if value < low or (name == "--port" and value > 65535):
+            return fail(f"{name} {value} is out of range")
+    try:
+        from .rooms import Settings
+
+        settings = Settings(rules=rules, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
+                            bot_threads=args.bot_threads, max_rooms=args.max_rooms,
+                            replay_dir=args.replay_dir, public_url=args.public_url)
+        serve(settings, host=args.host, port=args.port, proxy_headers=args.proxy_headers,
+              forwarded_allow_ips=args.forwarded_allow_ips, log_level=args.log_level)
+    except ImportError as exc:
+        return fail(f"{exc.name or exc} is missing: the server needs pip install 'tictacblitz[server]'")
     return 0
 
 
