@@ -314,3 +314,20 @@ def test_batch_kernels_validate_their_input():
         timeout_score_batch(boards, boards[:2])
     with pytest.raises(ValueError):
         has_line_batch(np.zeros(3, dtype=np.int32))
+
+
+def test_to_scenario_leaves_out_until_for_rounds_past_the_script():
+    """SCENARIOS.md plays up to the last round its script names: a later, untouched
+    round cannot be in the file, and `until` (which counts in that last round) is left
+    out rather than cutting it short."""
+    match = Match(Rules(powerup_max=0, round_ms=3000), seed=2, record=True)
+    match.act(Player.X, Action.place((0, 0)))
+    match.advance(3000)
+    scenario = match.to_scenario()
+    assert scenario["until"] == 3000
+    match.start_next_round()
+    match.advance(1000)
+    scenario = match.to_scenario()
+    assert "until" not in scenario
+    result = run_scenario(load_scenario(scenario), Match)
+    assert result["rounds"] == [match.rounds[0].to_dict()]

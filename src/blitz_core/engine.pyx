@@ -1093,7 +1093,10 @@ cdef class Match:
     def to_scenario(self, name="recorded match"):
         """This match as a SCENARIOS.md file (a dict) that replays to the same result.
 
-        Needs ``record=True`` at creation. ``until`` is the current ms of this round."""
+        Needs ``record=True`` at creation. ``until`` is the current ms of this round.
+        The format plays only up to the last round its script names: rounds after the
+        last recorded action or spawn (say, a round nobody touched) are not in the
+        file, so ``until`` is left out when the match has moved past that round."""
         if self._script is None:
             raise ValueError("to_scenario needs a match created with record=True")
         overrides = self._rules.overrides()
@@ -1106,7 +1109,9 @@ cdef class Match:
         if self._setup is not None:
             scenario["setup"] = list(self._setup)
         scenario["script"] = [dict(e) for e in self._script]
-        scenario["until"] = self.st.t
+        last_round = max((e["round"] for e in self._script), default=1)
+        if last_round == self.st.round:
+            scenario["until"] = self.st.t
         return scenario
 
     def __repr__(self):
