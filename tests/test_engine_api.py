@@ -331,3 +331,26 @@ def test_to_scenario_leaves_out_until_for_rounds_past_the_script():
     assert "until" not in scenario
     result = run_scenario(load_scenario(scenario), Match)
     assert result["rounds"] == [match.rounds[0].to_dict()]
+
+
+def test_matches_cut_out_of_a_batch_start_fresh_and_pickle():
+    """StateBatch slots start as new matches; a match taken out of a batch has no round
+    history, which from_bytes/pickle accept (history may be shorter, never longer)."""
+    from blitz_core.rollouts import StateBatch
+
+    batch = StateBatch(n=3)
+    assert batch.match(2).state_dict() == Match().state_dict()
+    batch.load(busy_match(4))
+    batch.rollout(("random", "random"), seeds=1, until="match")
+    taken = batch.match(0)
+    assert pickle.loads(pickle.dumps(taken)).state_dict() == taken.state_dict()
+
+
+@pytest.mark.parametrize("call", ["winning_cells_mask", "time_decisions"])
+def test_native_bot_helpers_check_the_seat(call):
+    from blitz_core import bots as native
+    from tictacblitz.bots import resolve
+
+    args = (Match(), resolve("greedy").native(), 10**8, 1) if call == "time_decisions" else (Match(), -5)
+    with pytest.raises(ValueError, match="seat"):
+        getattr(native, call)(*args)

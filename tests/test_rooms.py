@@ -206,3 +206,40 @@ def test_waiting_room_closes_when_its_creator_is_gone_and_rematch_needs_both() -
     assert room.phase == "over"
     say(lobby, b, type="rematch", agree=True)
     assert room.phase == "live" and room.match_id != first
+
+
+def test_intents_waiting_at_a_round_end_are_refused_not_carried_over() -> None:
+    lobby, clock = make_lobby(powerup_max=0, round_ms=3000)
+    peer = connect(lobby)
+    say(lobby, peer, type="create", mode="local")
+    room = peer.room
+    peer.take()
+    clock.advance(2999)
+    from tictacblitz.types import Action, Player
+    from tictacblitz.server.rooms import Intent
+    # Two intents of X in the last ms: the first is applied, the second must wait a ms,
+    # and by then the round is over.
+    room.pending += [Intent(Player.X, Action.place((0, 0)), 1, peer),
+                     Intent(Player.X, Action.place((1, 1)), 2, peer)]
+    room.tick()
+    clock.advance(1)
+    assert room.match.round_over or room.match.round == 2
+    refused = peer.take("rejected")
+    assert [(m["ref"], m["reason"]) for m in refused] == [(2, "round_over")]
+    clock.advance(10)
+    assert room.match.round == 2 and "x" not in "".join(room.match.board_text()).lower()
+
+
+def test_refused_clicks_are_answered_without_growing_the_replay() -> None:
+    lobby, clock = make_lobby(powerup_max=0)
+    peer = connect(lobby)
+    say(lobby, peer, type="create", mode="local")
+    room = peer.room
+    peer.take()
+    clock.advance(10)
+    say(lobby, peer, type="act", seat="X", action="place", cell=[0, 0])
+    for ms in range(1, 40):                 # not charged: every one of these is refused
+        clock.advance(1)
+        say(lobby, peer, type="act", seat="X", action="place", cell=[1, ms % 6])
+    assert len(peer.take("rejected")) == 39
+    assert len(room.match.to_scenario()["script"]) == 1

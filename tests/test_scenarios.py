@@ -231,3 +231,33 @@ def test_shared_checker_passes_with_the_installed_command():
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].endswith(" failed") and ", 0 failed" in proc.stdout
+
+
+def test_rounds_after_the_match_is_decided_are_rejected_in_time_order_without_playing_them():
+    """A script naming round 10**12 of a 1-round match: nothing to play, and the
+    actions of the rounds never played come back round_over in (round, t) order."""
+    scenario = load_scenario({
+        "rules": {"max_rounds": 1, "round_ms": 100, "powerup_max": 0},
+        "script": [
+            {"round": 2, "t": 100, "player": "X", "place": [0, 0]},
+            {"round": 2, "t": 50, "player": "O", "place": [0, 1]},
+            {"round": 2, "t": 200, "player": "X", "place": [0, 2]},
+            {"round": 10**12, "t": 0, "player": "O", "place": [0, 3]},
+        ],
+    })
+    for factory in ENGINES.values():
+        result = run_scenario(scenario, factory)
+        assert result["match"] == "draw"
+        assert [(r["round"], r["t"], r["player"]) for r in result["rejected"]] == [
+            (2, 50, "O"), (2, 100, "X"), (2, 200, "X"), (10**12, 0, "O")]
+        assert {r["reason"] for r in result["rejected"]} == {"round_over"}
+
+
+def test_stepping_observer_sees_every_call_and_changes_nothing():
+    """run_scenario(on_call=...) steps event by event (R1) and gives the same result."""
+    path = OWN / sorted(p.name for p in OWN.glob("r1*.json"))[0]
+    scenario = load_scenario(read(path))
+    seen = []
+    stepped = run_scenario(scenario, Match, on_call=lambda m: seen.append(list(m.events)))
+    assert stepped == run_scenario(scenario, Match)
+    assert seen[0][0].kind.name == "ROUND_STARTED" and len(seen) > 2

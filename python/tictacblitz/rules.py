@@ -48,6 +48,14 @@ _INT_MINIMUM = {
 }
 
 
+def _finite(value: float) -> bool:
+    """math.isfinite, but an int too large for a float is simply not finite here."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def factor_fraction(value: float, name: str) -> Fraction:
     """R5: a speed factor as an exact fraction in lowest terms.
 
@@ -124,7 +132,7 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"rules.{name}={value!r}: must be a number")
-            if not math.isfinite(value) or value <= 0:
+            if not _finite(value) or value <= 0:
                 raise ValueError(f"rules.{name}={value!r}: must be a finite number > 0")
             factor_fraction(value, name)
         weights = self.powerup_weights
@@ -137,7 +145,7 @@ class Rules:
                 )
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"rules.powerup_weights.{key}={value!r}: must be a number")
-            if not math.isfinite(value) or value < 0:
+            if not _finite(value) or value < 0:
                 raise ValueError(f"rules.powerup_weights.{key}={value!r}: must be a finite number >= 0")
         if sum(weights.values()) <= 0:
             raise ValueError(f"rules.powerup_weights={dict(weights)!r}: the weights must have a positive sum")

@@ -190,36 +190,44 @@ def _check_one_action_per_ms(entries: List[ScriptEntry]) -> None:
 # -- running ------------------------------------------------------------------------------
 
 
-def run_scenario(scenario: Scenario, match_factory: MatchFactory) -> Dict[str, Any]:
+def run_scenario(scenario: Scenario, match_factory: MatchFactory, *,
+                 on_call: Optional[Callable[[Any], None]] = None) -> Dict[str, Any]:
     """Play ``scenario`` on ``match_factory(rules, seed=, setup=, random_powerups=)``.
 
     Each round the script names is played in order; a round before the last is played to
     its end before the next starts.  Returns the SCENARIOS.md result.
+
+    ``on_call(match)``, if given, is called after every call that changes the match
+    (its ``events`` are that call's), and time then moves one timed event at a time, as
+    a live match would push it; the result is the same either way (R1).
     """
-    match = match_factory(
+    play = _Player(match_factory(
         scenario.rules,
         seed=scenario.seed,
         setup=list(scenario.setup) if scenario.setup is not None else None,
         random_powerups=not scenario.scripted_powerups,
-    )
+    ), on_call)
+    match = play.match
     rejected: List[Dict[str, Any]] = []
     snapshots: Dict[str, Any] = {}
     last = scenario.last_round
     for round_ in range(1, last + 1):
         entries = [e for e in scenario.script if e.round == round_]
         if round_ > 1:
-            while not match.round_over:
-                match.advance_to_next_event()
+            play.to_round_end()
             if match.match_over:
-                # The match was decided: this round is never played.
-                rejected += [_round_over(e) for e in _actions_x_first(entries)]
-                continue
-            match.start_next_round()
+                # The match is decided: the rounds left are never played, and their
+                # actions are rejected in time order (a loop over round numbers that
+                # are never played could be unbounded).
+                later = [e for e in scenario.script if e.round >= round_ and e.player is not None]
+                rejected += [_round_over(e) for e in sorted(later, key=lambda e: (e.round, e.t, e.player))]
+                break
+            play.call(match.start_next_round)
         if round_ == last:
-            _play_last_round(match, scenario, entries, rejected, snapshots)
+            _play_last_round(play, scenario, entries, rejected, snapshots)
         else:
             for t, group in groupby(entries, key=lambda e: e.t):
-                _play_ms(match, t, list(group), rejected)
+                _play_ms(play, t, list(group), rejected)
     wins = match.round_wins
     result = None
     if match.match_over:
@@ -234,9 +242,41 @@ def run_scenario(scenario: Scenario, match_factory: MatchFactory) -> Dict[str, A
     }
 
 
-def _play_last_round(match: Any, scenario: Scenario, entries: List[ScriptEntry],
+class _Player:
+    """Drives the match for the runner, telling ``on_call`` about every changing call."""
+
+    def __init__(self, match: Any, on_call: Optional[Callable[[Any], None]]) -> None:
+        self.match = match
+        self.on_call = on_call
+        if on_call is not None:
+            on_call(match)                     # the construction's events (ROUND_STARTED)
+
+    def call(self, method: Callable[..., Any], *args: Any) -> Any:
+        result = method(*args)
+        if self.on_call is not None:
+            self.on_call(self.match)
+        return result
+
+    def advance_to(self, t: int) -> None:
+        match = self.match
+        if self.on_call is not None:           # one timed event at a time, as live
+            while not match.round_over:
+                nxt = match.next_event_t()
+                if nxt is None or nxt > t:
+                    break
+                self.call(match.advance_to_next_event)
+        if not match.round_over and match.t < t:
+            self.call(match.advance_to, t)
+
+    def to_round_end(self) -> None:
+        while not self.match.round_over:
+            self.call(self.match.advance_to_next_event)
+
+
+def _play_last_round(play: _Player, scenario: Scenario, entries: List[ScriptEntry],
                      rejected: List[Dict[str, Any]], snapshots: Dict[str, Any]) -> None:
     """Play the last round's entries and snapshots up to ``until`` (or its end)."""
+    match = play.match
     until = scenario.until
     if until is not None:
         # Entries and snapshots after ``until`` are not played, not recorded.
@@ -245,33 +285,31 @@ def _play_last_round(match: Any, scenario: Scenario, entries: List[ScriptEntry],
     else:
         moments = sorted({e.t for e in entries} | set(scenario.snapshots))
     for t in moments:
-        _play_ms(match, t, [e for e in entries if e.t == t], rejected)
+        _play_ms(play, t, [e for e in entries if e.t == t], rejected)
         if t in scenario.snapshots and not (match.round_over and t > match.t):
             snapshots[str(t)] = match.state_dict()
     if until is not None:
-        if not match.round_over:
-            match.advance_to(until)
+        play.advance_to(until)
     else:
-        while not match.round_over:
-            match.advance_to_next_event()
+        play.to_round_end()
 
 
-def _play_ms(match: Any, t: int, entries: List[ScriptEntry],
+def _play_ms(play: _Player, t: int, entries: List[ScriptEntry],
              rejected: List[Dict[str, Any]]) -> None:
     """Everything the script does at ms ``t``: spawns first (R2 step 4), then actions."""
-    if not match.round_over:
-        match.advance_to(t)
+    match = play.match
+    play.advance_to(t)
     actions = _actions_x_first(entries)
     if match.round_over:
         rejected += [_round_over(e) for e in actions]
         return
     for entry in entries:
         if entry.spawn is not None:
-            match.spawn_powerup(entry.spawn, entry.cell)
+            play.call(match.spawn_powerup, entry.spawn, entry.cell)
     if len(actions) == 2:
-        match.act_both(actions[0].action, actions[1].action)
+        play.call(match.act_both, actions[0].action, actions[1].action)
     elif actions:
-        match.act(actions[0].player, actions[0].action)
+        play.call(match.act, actions[0].player, actions[0].action)
     if actions:
         # In the order the engine applied them (R3's coin for two).
         rejected += [{"round": ev.round, "t": ev.t, "player": ev.player.letter, "reason": ev.reason.value}

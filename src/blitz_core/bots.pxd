@@ -65,8 +65,8 @@ ctypedef struct SeatCounts:      # what one seat did in a match
 
 ctypedef struct MatchRecord:
     int8_t winner                # RESULT_X, RESULT_O or RESULT_DRAW (R22)
-    int8_t rounds                # rounds played
-    int8_t round_wins[2]
+    int32_t rounds               # rounds played (max_rounds may be large, R22)
+    int32_t round_wins[2]
     int8_t round_result[16]      # per round (first MAX_RECORD_ROUNDS): RESULT_*
     int8_t round_by[16]          # BY_LINE, BY_DOUBLE_LINE, BY_TIMEOUT
     int32_t round_end_t[16]      # ms the round ended

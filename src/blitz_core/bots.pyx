@@ -770,13 +770,13 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
     winner = np.empty(n, dtype=np.int8)
-    x_rounds = np.empty(n, dtype=np.int16)
-    o_rounds = np.empty(n, dtype=np.int16)
-    rounds = np.empty(n, dtype=np.int16)
+    x_rounds = np.empty(n, dtype=np.int32)      # max_rounds may be large (R22)
+    o_rounds = np.empty(n, dtype=np.int32)
+    rounds = np.empty(n, dtype=np.int32)
     cdef signed char[::1] w = winner
-    cdef short[::1] xr = x_rounds
-    cdef short[::1] orr = o_rounds
-    cdef short[::1] rr = rounds
+    cdef int32_t[::1] xr = x_rounds
+    cdef int32_t[::1] orr = o_rounds
+    cdef int32_t[::1] rr = rounds
     memset(totals, 0, sizeof(totals))
     decide_ns[0] = decide_ns[1] = 0
     if timing:
@@ -860,8 +860,8 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
     winner = np.empty(n, dtype=np.int8)
-    rounds = np.empty(n, dtype=np.int8)
-    round_wins = np.empty((n, 2), dtype=np.int8)
+    rounds = np.empty(n, dtype=np.int32)        # max_rounds may be large (R22)
+    round_wins = np.empty((n, 2), dtype=np.int32)
     round_result = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int8)
     round_by = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int8)
     round_end_t = np.empty((n, MAX_RECORD_ROUNDS), dtype=np.int32)
@@ -870,8 +870,8 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     counts = np.empty((n, 2, 12), dtype=np.int32)
     sims = np.empty((n, 2), dtype=np.int64)
     cdef int8_t[::1] w = winner
-    cdef int8_t[::1] rr = rounds
-    cdef int8_t[:, ::1] rw = round_wins
+    cdef int32_t[::1] rr = rounds
+    cdef int32_t[:, ::1] rw = round_wins
     cdef int8_t[:, ::1] res = round_result
     cdef int8_t[:, ::1] by = round_by
     cdef int32_t[:, ::1] end = round_end_t
@@ -926,9 +926,15 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
             "seat_counts": counts, "simulations": sims}
 
 
+cdef int _seat(int seat) except -1:
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 (X) or 1 (O), not {seat!r}")
+    return seat
+
+
 def winning_cells_mask(Match match, int seat):
     """The cells that would complete a line of `seat`'s set marks (R10), as a mask."""
-    return winning_cells(&match.rc, match.st.set_marks[seat])
+    return winning_cells(&match.rc, match.st.set_marks[_seat(seat)])
 
 
 def time_decisions(Match match, spec, int seat, int repeats, seed=0):
@@ -939,6 +945,9 @@ def time_decisions(Match match, spec, int seat, int repeats, seed=0):
     cdef int kind = 0, cell = 0, i
     cdef int64_t sims = 0
     cdef timespec t0, t1
+    _seat(seat)
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, not {repeats}")
     _policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     tables_init(&tb, &match.rc)
     with nogil:

@@ -76,7 +76,7 @@ ctypedef struct RulesC:
     int32_t max_rounds
     int32_t set_ms
     int32_t crater_ms
-    int32_t mark_limit            # clamped to 64: no board holds more
+    int32_t mark_limit            # clamped to 65: no board holds more than 64
     int32_t powerup_max           # clamped to 64
     int32_t spawn_min_ms
     int32_t spawn_span            # spawn_max_ms - spawn_min_ms + 1

@@ -623,7 +623,7 @@ cdef int fill_rules(RulesC* rc, object rules) except -1:
     rc.max_rounds = rules.max_rounds
     rc.set_ms = rules.set_ms
     rc.crater_ms = rules.crater_ms
-    rc.mark_limit = min(rules.mark_limit, 64)
+    rc.mark_limit = min(rules.mark_limit, 65)     # 65: never reached, as any larger limit
     rc.powerup_max = min(rules.powerup_max, 64)
     rc.spawn_min_ms = rules.spawn_min_ms
     rc.spawn_span = rules.spawn_max_ms - rules.spawn_min_ms + 1
@@ -994,7 +994,7 @@ cdef class Match:
         """Advance the clock to ms `t` of this round (t ≥ the current ms)."""
         if isinstance(t, bool) or not isinstance(t, int):
             raise TypeError(f"t must be an integer, not {t!r}")
-        if t < self.st.t and not self.st.round_over:
+        if t < self.st.t:
             raise ValueError(f"t={t} is in the past (the match is at ms {self.st.t})")
         self._begin_call()
         state_advance_to(&self.st, &self.rc, <int32_t>min(t, self.rc.round_ms), &self.sink)
@@ -1274,7 +1274,8 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
             raise ValueError("corrupt match bytes (round result)")
     if s.match_over and not (RESULT_X <= s.match_result <= RESULT_DRAW):
         raise ValueError("corrupt match bytes (match result)")
-    if rounds != s.round - 1 + s.round_over:
+    # The history may be shorter (a match cut out of a batch keeps none), never longer.
+    if rounds > s.round - 1 + s.round_over:
         raise ValueError("corrupt match bytes (round history does not fit the round)")
     live = s.setting[0] | s.setting[1] | s.craters | all_powerups(s)
     while live:

@@ -139,13 +139,13 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
     cdef const uint64_t[::1] seed_view = np.ascontiguousarray(seeds, dtype=np.uint64)
     cdef Py_ssize_t i, count_ = seed_view.shape[0]
     winner = np.empty(count_, dtype=np.int8)
-    x_rounds = np.empty(count_, dtype=np.int16)
-    o_rounds = np.empty(count_, dtype=np.int16)
-    rounds = np.empty(count_, dtype=np.int16)
+    x_rounds = np.empty(count_, dtype=np.int32)   # max_rounds may be large (R22)
+    o_rounds = np.empty(count_, dtype=np.int32)
+    rounds = np.empty(count_, dtype=np.int32)
     cdef signed char[::1] w = winner
-    cdef short[::1] xr = x_rounds
-    cdef short[::1] orr = o_rounds
-    cdef short[::1] rr = rounds
+    cdef int32_t[::1] xr = x_rounds
+    cdef int32_t[::1] orr = o_rounds
+    cdef int32_t[::1] rr = rounds
     stats.accepted = stats.rejected = stats.rounds = 0
     with nogil:
         for i in range(count_):

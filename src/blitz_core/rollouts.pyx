@@ -792,6 +792,9 @@ cdef class StateBatch:
         if self.states == NULL:
             raise MemoryError(f"cannot allocate {n} states")
         self._seeds = np.zeros(n, dtype=np.uint64)
+        cdef Py_ssize_t i
+        for i in range(n):               # every slot starts as a fresh match (seed 0)
+            state_new_match(&self.states[i], &self.rc, 0, True, 0, 0, NULL)
 
     def __len__(self):
         return self.n

@@ -18,10 +18,9 @@ Two Starlette routes use it:
 from __future__ import annotations
 
 import json
-from itertools import groupby
 from typing import Any, Callable, Dict, List, Optional
 
-from ..scenario import Scenario, ScenarioError, ScriptEntry, load_scenario
+from ..scenario import Scenario, ScenarioError, load_scenario, run_scenario
 from ..types import Player
 
 __all__ = ["scenario_frames", "replay_events", "replay_events_post", "MAX_REPLAY_BYTES",
@@ -29,118 +28,56 @@ __all__ = ["scenario_frames", "replay_events", "replay_events_post", "MAX_REPLAY
 
 MAX_REPLAY_BYTES = 2 * 1024 * 1024   # a 7-round match of busy players is ~100 KiB
 MAX_FRAMES = 100_000                 # a guard: a script cannot make the answer unbounded
+MAX_ROUNDS = 16                      # and none asks for more rounds than a match can show
 
 
-class _Recorder:
-    def __init__(self, match: Any) -> None:
-        self.match = match
+class _Frames:
+    """Collects one frame per engine call that produced events (rejections aside)."""
+
+    def __init__(self) -> None:
         self.frames: List[Dict[str, Any]] = []
 
-    def take(self) -> None:
-        """Record ``match.events`` (the last call's) as one frame, if there were any."""
-        events = [event.to_dict() for event in self.match.events if event.reason is None]
+    def take(self, match: Any) -> None:
+        events = [event.to_dict() for event in match.events if event.reason is None]
         if not events:
             return
         if len(self.frames) >= MAX_FRAMES:
             raise ScenarioError(f"the replay makes more than {MAX_FRAMES} steps")
-        m = self.match
         self.frames.append({
             "round": events[-1]["round"],
             "t": events[-1]["t"],
             "events": events,
-            "players": {p.letter: m.status(p).to_dict() for p in (Player.X, Player.O)},
+            "players": {p.letter: match.status(p).to_dict() for p in (Player.X, Player.O)},
         })
-
-    def advance_to(self, t: int) -> None:
-        """Advance step by step (each timed ms its own frame, as live) to ``t``."""
-        m = self.match
-        while not m.round_over:
-            nxt = m.next_event_t()
-            if nxt is None or nxt > t:
-                break
-            m.advance_to_next_event()
-            self.take()
-        if not m.round_over and m.t < t:
-            m.advance_to(t)
-            self.take()
-
-    def to_round_end(self) -> None:
-        m = self.match
-        while not m.round_over:
-            m.advance_to_next_event()
-            self.take()
 
 
 def scenario_frames(data: Any, match_factory: Optional[Callable[..., Any]] = None) -> Dict[str, Any]:
     """Play a replay / scenario object and return its frames.
 
     Returns ``{"rules", "seed", "frames", "rounds", "round_wins", "match", "end"}``:
-    ``frames`` in play order; ``end`` is ``{"round", "t"}`` where play stopped.
+    ``frames`` in play order; ``end`` is ``{"round", "t"}`` where play stopped. The
+    script is played by :func:`tictacblitz.scenario.run_scenario` itself (one runner),
+    stepping one timed event at a time.
 
-    :raises ScenarioError: for a file that is not a valid scenario.
+    :raises ScenarioError: for a file that is not a valid scenario, or too long a one.
     """
     scenario: Scenario = load_scenario(data)
+    if scenario.rules.max_rounds > MAX_ROUNDS or scenario.last_round > MAX_ROUNDS:
+        raise ScenarioError(f"the viewer plays at most {MAX_ROUNDS} rounds")
     if match_factory is None:
         from .. import Match  # the native engine, loaded on first use
         match_factory = Match
-    match = match_factory(
-        scenario.rules,
-        seed=scenario.seed,
-        setup=list(scenario.setup) if scenario.setup is not None else None,
-        random_powerups=not scenario.scripted_powerups,
-    )
-    rec = _Recorder(match)
-    rec.take()  # round_started of round 1
-    last = scenario.last_round
-    for round_ in range(1, last + 1):
-        entries = [e for e in scenario.script if e.round == round_]
-        if round_ > 1:
-            rec.to_round_end()
-            if match.match_over:
-                break
-            match.start_next_round()
-            rec.take()
-        if round_ == last and scenario.until is not None:
-            entries = [e for e in entries if e.t <= scenario.until]
-        for t, group in groupby(entries, key=lambda e: e.t):
-            _play_ms(rec, t, list(group))
-        if round_ == last:
-            if scenario.until is not None:
-                rec.advance_to(scenario.until)
-            else:
-                rec.to_round_end()
-    wins = match.round_wins
-    result = None
-    if match.match_over:
-        result = match.match_result.letter if match.match_result is not None else "draw"
+    frames = _Frames()
+    result = run_scenario(scenario, match_factory, on_call=frames.take)
     return {
         "rules": scenario.rules.to_dict(),
         "seed": scenario.seed,
-        "frames": rec.frames,
-        "rounds": [record.to_dict() for record in match.rounds],
-        "round_wins": {"X": wins[0], "O": wins[1]},
-        "match": result,
-        "end": {"round": match.round, "t": match.t},
+        "frames": frames.frames,
+        "rounds": result["rounds"],
+        "round_wins": result["round_wins"],
+        "match": result["match"],
+        "end": {"round": result["state"]["round"], "t": result["state"]["t"]},
     }
-
-
-def _play_ms(rec: _Recorder, t: int, entries: List[ScriptEntry]) -> None:
-    """Mirrors scenario._play_ms, recording a frame for each engine call."""
-    match = rec.match
-    rec.advance_to(t)
-    if match.round_over:
-        return
-    for entry in entries:
-        if entry.spawn is not None:
-            match.spawn_powerup(entry.spawn, entry.cell)
-            rec.take()
-    actions = sorted((e for e in entries if e.player is not None), key=lambda e: e.player)
-    if len(actions) == 2:
-        match.act_both(actions[0].action, actions[1].action)
-        rec.take()
-    elif actions:
-        match.act(actions[0].player, actions[0].action)
-        rec.take()
 
 
 # -- routes ---------------------------------------------------------------------------------
@@ -179,8 +116,15 @@ async def replay_events(request: Any):
         return _json({"error": "not_found"}, 404)
     if isinstance(data, (str, bytes)):
         data = json.loads(data)
+    return await _frames_response(data)
+
+
+async def _frames_response(data: Any):
+    """Play the file in a worker thread: a long script never stalls the live rooms."""
+    from starlette.concurrency import run_in_threadpool
+
     try:
-        return _json(scenario_frames(data))
+        return _json(await run_in_threadpool(scenario_frames, data))
     except (ScenarioError, ValueError, TypeError) as exc:
         return _json({"error": "bad_replay", "message": str(exc)}, 422)
 
@@ -194,10 +138,7 @@ async def replay_events_post(request: Any):
         data = json.loads(body)
     except ValueError as exc:
         return _json({"error": "bad_json", "message": str(exc)}, 400)
-    try:
-        return _json(scenario_frames(data))
-    except (ScenarioError, ValueError, TypeError) as exc:
-        return _json({"error": "bad_replay", "message": str(exc)}, 422)
+    return await _frames_response(data)
 
 
 def routes() -> list:

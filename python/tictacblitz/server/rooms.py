@@ -502,20 +502,31 @@ class Room:
         else:
             only = x if x is not None else o
             assert only is not None
+            early = match.check(only.seat, only.action)
+            if early is not None:
+                # R7 says no without the engine: nothing changes, and a flood of refused
+                # clicks does not grow the recorded script (the replay stays small).
+                self._answer(only, early)
+                return
             applied = [(only, match.act(only.seat, only.action))]
         self.last_act = (match.round, match.t)
         events = match.events
         self._emit(events)
         for intent, reason in applied:
-            bot = self.seats[intent.seat].bot
             if reason is None:
+                bot = self.seats[intent.seat].bot
                 if bot is not None:
                     bot.ready_at = None
-                continue
-            if bot is not None:
-                bot.retry_t = match.t + 1
-            elif intent.conn is not None:
-                intent.conn.send(self._rejected(intent, reason))
+            else:
+                self._answer(intent, reason)
+
+    def _answer(self, intent: Intent, reason: Reason) -> None:
+        """A refused intent: its bot tries again next ms, its person hears why (R7)."""
+        bot = self.seats[intent.seat].bot
+        if bot is not None:
+            bot.retry_t = self.match.t + 1
+        elif intent.conn is not None:
+            intent.conn.send(self._rejected(intent, reason))
 
     def _rejected(self, intent: Intent, reason: Reason) -> Dict[str, Any]:
         out = {"type": "rejected", "seat": intent.seat.letter,
@@ -597,6 +608,11 @@ class Room:
                         "players": {LETTERS[p]: match.status(p).to_dict() for p in (0, 1)}})
         if match.round_over and self.phase == LIVE:
             self._cancel_timer()
+            # Intents still waiting belong to the round that ended: refuse them, never
+            # carry them into the next round.
+            waiting, self.pending = self.pending, []
+            for intent in waiting:
+                self._answer(intent, Reason.ROUND_OVER)
             if match.match_over:
                 result = match.match_result
                 self.finish("rounds", result.letter if result is not None else "draw")
