@@ -14,9 +14,11 @@ at 1 and 2 OpenMP threads. Run::
     PYTHONPATH=python python -m pytest benches/bench_rollouts.py --benchmark-columns=mean,rounds
     PYTHONPATH=python python benches/bench_rollouts.py          # the table of docs/rl.md
 
-Threads wait passively at the end of a step (``OMP_WAIT_POLICY=PASSIVE``, set here unless
-given): on a machine shared with other work, spinning threads lose their core for whole
-time slices. Results never depend on the thread count, only the speed does.
+The OpenMP wait policy is libgomp's default (threads spin briefly between steps), which
+is fastest on an idle machine: measured 26 M steps/s on 2 threads, 1.85x one thread. On a
+machine shared with other work, run with ``OMP_WAIT_POLICY=PASSIVE``: spinning threads
+lose their core for whole time slices there. Results never depend on the thread count,
+only the speed does.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import random
 import sys
 import time
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402

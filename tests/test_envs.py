@@ -472,3 +472,17 @@ def test_builtin_bot_opponent():
     for _ in range(100):
         vec.step(np.zeros(2, dtype=np.int64))
     assert vec.batch.state_info()["t"].max() > 0
+
+
+def test_unpack_bits_gives_the_planes():
+    """The bit-packed observation holds planes 0-8, 10 and 11 exactly."""
+    from tictacblitz.envs import BatchedMatches, unpack_bits
+
+    planes = BatchedMatches(64, seed=3, policies=("random", "random"), obs="planes")
+    bits = BatchedMatches(64, seed=3, policies=("random", "random"), obs="bits")
+    for _ in range(40):
+        planes.step()
+        bits.step()
+    unpacked = unpack_bits(bits.bits)
+    expected = planes.planes[:, :, [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11]] > 0
+    assert unpacked.shape == expected.shape and (unpacked == expected).all()

@@ -29,6 +29,7 @@ from .batched import (
     action_code,
     decode_action,
     observation_space,
+    unpack_bits,
 )
 from .gym_env import BlitzEnv
 
@@ -44,6 +45,7 @@ __all__ = [
     "action_code",
     "decode_action",
     "observation_space",
+    "unpack_bits",
     "parallel_env",
 ]
 

@@ -40,6 +40,7 @@ __all__ = [
     "BlitzVectorEnv",
     "N_PLANES",
     "N_BITS",
+    "unpack_bits",
     "N_SCALARS",
     "SCALAR_NAMES",
     "action_code",
@@ -62,6 +63,15 @@ SCALAR_NAMES: Tuple[str, ...] = (
 )
 N_SCALARS: int = _native.SCALARS
 assert len(SCALAR_NAMES) == N_SCALARS
+
+
+def unpack_bits(bits: np.ndarray, size: int = 6) -> np.ndarray:
+    """The ``"bits"`` observation as boolean planes: ``(..., N_BITS)`` uint64 masks →
+    ``(..., N_BITS, size, size)``, bit ``row * size + col`` of each mask (R11) at
+    ``[row, col]`` (planes 0-8, 10, 11 of :data:`N_PLANES`, in that order)."""
+    bits = np.ascontiguousarray(bits, dtype=np.uint64)
+    flat = np.unpackbits(bits.view(np.uint8).reshape(bits.shape + (8,)), axis=-1, bitorder="little")
+    return flat[..., : size * size].reshape(bits.shape + (size, size)).astype(bool)
 
 _AUTORESET = {
     AutoresetMode.NEXT_STEP: _native.NEXT_STEP,
