@@ -280,19 +280,23 @@ cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept
 
 cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
     """R2 steps 1-5 at the current ms."""
-    cdef int32_t t = s.t, later = r.round_ms
+    cdef int32_t t = s.t, later = r.round_ms, d
     cdef uint64_t m, due = 0, ending = 0, bit
+    cdef bint now
     cdef int c, p, k
     # One pass over everything with a timer finds what ends now, and the soonest of the
     # rest (for the next-timed-ms cache, finished after step 4).
+    # (Branch-free: whether a timer ends now is a coin toss to the branch predictor.)
     m = s.setting[0] | s.setting[1] | s.craters | all_powerups(s)
     while m:
+        bit = m & (<uint64_t>0 - m)
         c = lowest(m)
-        m &= m - 1
-        if s.deadline[c] == t:
-            ending |= <uint64_t>1 << c
-        elif s.deadline[c] < later:
-            later = s.deadline[c]
+        m ^= bit
+        d = s.deadline[c]
+        now = d == t
+        ending |= bit & (<uint64_t>0 - <uint64_t>now)
+        d = INT32_MAX if now else d
+        later = d if d < later else later
     # 1. setting marks whose time is up become set (R6, R8).
     due = ending & (s.setting[0] | s.setting[1])
     m = due
@@ -378,8 +382,12 @@ cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, Event
                 rate = r.speed[speed_index(s, p, s.t)]
                 missing = s.charge_need[p] - s.charge_units[p]
                 if missing <= rate * dt:
-                    # Full at the first ms whose gathered units reach the need.
-                    s.full_since[p] = <int32_t>(s.t + (missing + rate - 1) // rate)
+                    # Full at the first ms whose gathered units reach the need: mostly
+                    # this step's last ms (loops jump to charge_ready_t), else divide.
+                    if missing > rate * (dt - 1):
+                        s.full_since[p] = step_to
+                    else:
+                        s.full_since[p] = <int32_t>(s.t + (missing + rate - 1) // rate)
                     s.charge_units[p] = s.charge_need[p]
                 else:
                     s.charge_units[p] += rate * dt

@@ -6,7 +6,7 @@
 # player with no legal action waits. tictacblitz.playout mirrors this loop in Python
 # over the public API, so the reference model can play the very same matches.
 
-from libc.stdint cimport uint64_t, int64_t, int32_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, INT32_MAX
 from libc.string cimport memcpy
 
 from blitz_core.bitboard cimport popcount, lowest
@@ -85,7 +85,7 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
                          PlayoutStats* stats) noexcept nogil:
     """Play the current round (or the whole match) out with the random policy."""
     cdef int xk = 0, xc = 0, ok = 0, oc = 0, xr, orr, p
-    cdef bint x_acts, o_acts
+    cdef bint x_acts, o_acts, waiting
     cdef int32_t next_t
     cdef ReadyCache ready
     while True:
@@ -103,11 +103,19 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
                 count(stats, state_act(s, r, 1, ok, oc, NULL))
             if s.round_over:
                 break
-            # The next decision: a charge filling, or something timed (R2), never this ms.
-            next_t = state_next_timed_t(s, r)
+            # The next decision: a charge filling; and while a player is charged but had
+            # nothing legal to do, the next timed event (R2), which may change that. A
+            # timed ms where nobody is charged needs no decision (advance_to still runs
+            # it): nobody could act there. Never this ms.
+            next_t = INT32_MAX
+            waiting = False
             for p in range(2):
-                if not state_charge_full(s, p):
+                if state_charge_full(s, p):
+                    waiting = True
+                else:
                     next_t = min(next_t, charge_ready_t(&ready, s, r, p))
+            if waiting:
+                next_t = min(next_t, state_next_timed_t(s, r))
             if next_t <= s.t:
                 next_t = s.t + 1
             state_advance_to(s, r, next_t, NULL)
