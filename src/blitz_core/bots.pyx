@@ -741,6 +741,17 @@ cdef dict _record_dict(MatchRecord* rec, uint64_t seed):
             "X": _seat_dict(&rec.seat[0]), "O": _seat_dict(&rec.seat[1])}
 
 
+cdef object _prepare_matches(RulesC* rc, BotTables* tb, Policy* xp, Policy* op, object rules,
+                             object x_spec, object o_spec, object seeds):
+    """The set-up of a batch of whole matches: rules, tables, both policies; returns the
+    seeds as a contiguous uint64 array (each match reseeds the policies' streams)."""
+    fill_rules(rc, rules if rules is not None else Rules())
+    tables_init(tb, rc)
+    _policy_from(xp, x_spec, 0)
+    _policy_from(op, o_spec, 0)
+    return np.ascontiguousarray(seeds, dtype=np.uint64)
+
+
 def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
                  bint records=False, bint timing=False):
     """Whole matches between two native policies, without the GIL.
@@ -760,13 +771,7 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     cdef int64_t decide_ns[2]
     cdef int64_t* dns = NULL
     cdef int k, q
-    if rules is None:
-        rules = Rules()
-    fill_rules(&rc, rules)
-    tables_init(&tb, &rc)
-    _policy_from(&xp, x_spec, 0)
-    _policy_from(&op, o_spec, 0)
-    seed_arr = np.ascontiguousarray(seeds, dtype=np.uint64)
+    seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
     winner = np.empty(n, dtype=np.int8)
@@ -850,13 +855,7 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     cdef Policy xp, op
     cdef EventSink sink
     cdef int q, j, k
-    if rules is None:
-        rules = Rules()
-    fill_rules(&rc, rules)
-    tables_init(&tb, &rc)
-    _policy_from(&xp, x_spec, 0)
-    _policy_from(&op, o_spec, 0)
-    seed_arr = np.ascontiguousarray(seeds, dtype=np.uint64)
+    seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
     winner = np.empty(n, dtype=np.int8)
