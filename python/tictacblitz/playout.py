@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from blitz_core.playout import POLICY_SEED_SALT  # the native loop's value: one source
+
 from .reference import SplitMix64
 from .types import Action, Player
 
 __all__ = ["POLICY_SEED_SALT", "legal_actions_from_board", "play_random"]
-
-POLICY_SEED_SALT = 0xD1B54A32D192ED03
-"""The random policy's stream is ``SplitMix64(seed ^ POLICY_SEED_SALT)`` (as native)."""
 
 _PLACEABLE = ".BFHS"   # empty or a powerup (R6, R15); not a mark, not a crater
 

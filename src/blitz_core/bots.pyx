@@ -20,7 +20,7 @@ from libc.math cimport sqrt, log
 from libc.stdlib cimport free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from blitz_core.bitboard cimport Geometry, popcount, lowest, timeout_score
+from blitz_core.bitboard cimport Geometry, popcount, lowest, nth_set_bit, timeout_score
 from blitz_core.engine cimport (
     MatchState, RulesC, EventSink, EventC, Match, rng_next, rng_below, state_new_match,
     state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both,
@@ -61,19 +61,12 @@ cdef inline double rng_unit(uint64_t* rng) noexcept nogil:
     return <double>(rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
-cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
-    while n:
-        m &= m - 1
-        n -= 1
-    return lowest(m)
-
-
 cdef inline int pick(uint64_t m, uint64_t* rng) noexcept nogil:
     """A uniformly drawn cell of the non-empty mask m (one draw; none for one cell)."""
     cdef int n = popcount(m)
     if n == 1:
         return lowest(m)
-    return nth_cell(m, rng_below(rng, <uint64_t>n))
+    return nth_set_bit(m, rng_below(rng, <uint64_t>n))
 
 
 cdef inline int earliest(const MatchState* s, uint64_t m) noexcept nogil:

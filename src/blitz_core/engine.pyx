@@ -11,7 +11,7 @@ from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
 
 from blitz_core.bitboard cimport (
-    Geometry, init_geometry, popcount, lowest, has_line, lowest_line, timeout_score,
+    Geometry, init_geometry, popcount, lowest, nth_set_bit, has_line, lowest_line, timeout_score,
 )
 
 import json
@@ -254,13 +254,6 @@ cdef bint check_lines(MatchState* s, const RulesC* r, bint check_x, bint check_o
     return True
 
 
-cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
-    while n:
-        m &= m - 1
-        n -= 1
-    return lowest(m)
-
-
 cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
     """R16 at its due ms (docs/engine.md: cell, then kind, then the next due time)."""
     cdef uint64_t empty, bit
@@ -268,7 +261,7 @@ cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept
     if popcount(all_powerups(s)) < r.powerup_max:
         empty = r.geo.board & ~(all_marks(s) | s.craters | all_powerups(s))
         if empty:
-            cell = nth_cell(empty, rng_below(&s.rng, <uint64_t>popcount(empty)))
+            cell = nth_set_bit(empty, rng_below(&s.rng, <uint64_t>popcount(empty)))
             kind = rng_kind(&s.rng, r)
             bit = <uint64_t>1 << cell
             s.powerups[kind] |= bit

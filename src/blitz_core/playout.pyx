@@ -9,7 +9,7 @@
 from libc.stdint cimport uint64_t, int64_t, int32_t, INT32_MAX
 from libc.string cimport memcpy
 
-from blitz_core.bitboard cimport popcount, lowest
+from blitz_core.bitboard cimport popcount, lowest, nth_set_bit
 from blitz_core.engine cimport (
     MatchState, RulesC, Match, EventSink, rng_below, state_new_match, state_next_round,
     state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full,
@@ -24,13 +24,6 @@ from tictacblitz.rules import Rules
 cdef uint64_t SALT = 0xD1B54A32D192ED03ULL
 POLICY_SEED_SALT = SALT
 """The random policy's stream is seeded with ``seed ^ POLICY_SEED_SALT``."""
-
-
-cdef inline int nth_cell(uint64_t m, uint64_t n) noexcept nogil:
-    while n:
-        m &= m - 1
-        n -= 1
-    return lowest(m)
 
 
 cdef bint random_action(const MatchState* s, const RulesC* r, int player, uint64_t* rng,
@@ -48,10 +41,10 @@ cdef bint random_action(const MatchState* s, const RulesC* r, int player, uint64
     k = rng_below(rng, <uint64_t>n)
     if k < <uint64_t>n_places:
         kind[0] = ACT_PLACE
-        cell[0] = nth_cell(places, k)
+        cell[0] = nth_set_bit(places, k)
     else:
         kind[0] = ACT_KNOCKOUT
-        cell[0] = nth_cell(knockouts, k - n_places)
+        cell[0] = nth_set_bit(knockouts, k - n_places)
     return True
 
 
