@@ -155,7 +155,7 @@ class ReferenceMatch:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         if not isinstance(random_powerups, bool):
             raise TypeError(f"random_powerups must be a bool, not {random_powerups!r}")
-        setup_marks = _parse_setup(setup, rules) if setup is not None else []
+        setup_marks = rules.setup_marks(setup) if setup is not None else []
 
         self.rules = rules
         self.seed = seed
@@ -678,24 +678,3 @@ class ReferenceMatch:
                 "per ms, and simultaneous actions go through act_both"
             )
         self._acted.update(players)
-
-
-def _parse_setup(setup: object, rules: Rules) -> List[Tuple[int, Player]]:
-    """Validate a setup board; returns its marks as (cell number, owner) in reading order."""
-    size = rules.size
-    if isinstance(setup, str) or not isinstance(setup, (list, tuple)):
-        raise TypeError(f"setup must be a list of {size} strings, not {setup!r}")
-    if len(setup) != size:
-        raise ValueError(f"setup must have {size} rows, not {len(setup)}: {setup!r}")
-    marks = []
-    for row, text in enumerate(setup):
-        if not isinstance(text, str):
-            raise TypeError(f"setup row {row} must be a string, not {text!r}")
-        if len(text) != size or any(ch not in "XO." for ch in text):
-            raise ValueError(f"setup row {row} must be {size} characters of X, O or '.', not {text!r}")
-        marks += [(row * size + col, Player[ch]) for col, ch in enumerate(text) if ch != "."]
-    for p in Player:
-        count = sum(1 for _, owner in marks if owner == p)
-        if count > rules.mark_limit:
-            raise ValueError(f"setup has {count} {p.letter} marks: more than mark_limit ({rules.mark_limit})")
-    return marks

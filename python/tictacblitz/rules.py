@@ -11,9 +11,12 @@ import json
 import math
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Any, Dict, Iterable, Mapping, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Tuple
 
 from .types import PowerupKind
+
+if TYPE_CHECKING:
+    from .types import Player
 
 __all__ = ["Rules", "DEFAULT_WEIGHTS", "MAX_MS", "MAX_FACTOR_TERM"]
 
@@ -211,6 +214,35 @@ class Rules:
             if key not in known:
                 raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(sorted(known))}")
         return cls(**dict(data))
+
+    def setup_marks(self, setup: object) -> List[Tuple[int, "Player"]]:
+        """Validate a SCENARIOS.md setup board (``size`` strings of ``size`` characters
+        ``X``/``O``/``.``, at most ``mark_limit`` marks each, R12); returns its marks as
+        ``(cell number, owner)`` in reading order, the R12 age order of setup marks.
+
+        :raises TypeError: if it is not a list of strings.
+        :raises ValueError: for a wrong shape, a bad character or too many marks.
+        """
+        from .types import Player
+
+        size = self.size
+        if isinstance(setup, str) or not isinstance(setup, (list, tuple)):
+            raise TypeError(f"setup must be a list of {size} strings, not {setup!r}")
+        if len(setup) != size:
+            raise ValueError(f"setup must have {size} rows, not {len(setup)}: {setup!r}")
+        marks = []
+        for row, text in enumerate(setup):
+            if not isinstance(text, str):
+                raise TypeError(f"setup row {row} must be a string, not {text!r}")
+            if len(text) != size or any(ch not in "XO." for ch in text):
+                raise ValueError(f"setup row {row} must be {size} characters of X, O or '.', not {text!r}")
+            marks += [(row * size + col, Player[ch]) for col, ch in enumerate(text) if ch != "."]
+        for player in Player:
+            count = sum(1 for _, owner in marks if owner == player)
+            if count > self.mark_limit:
+                raise ValueError(f"setup has {count} {player.letter} marks: more than "
+                                 f"mark_limit ({self.mark_limit}, R12)")
+        return marks
 
     @classmethod
     def from_assignments(cls, pairs: Iterable[str]) -> "Rules":

@@ -115,17 +115,12 @@ def _load_setup(raw: Any, rules: Rules) -> Optional[Tuple[str, ...]]:
     """Setup board: ``size`` rows of ``size`` chars X/O/., at most mark_limit each."""
     if raw is None:
         return None
-    size = rules.size
-    if not isinstance(raw, list) or len(raw) != size:
-        raise ScenarioError(f"setup must be a list of {size} strings, not {raw!r}")
-    for row, text in enumerate(raw):
-        if not isinstance(text, str) or len(text) != size or set(text) - set("XO."):
-            raise ScenarioError(f"setup row {row} must be {size} characters of X, O or '.', not {text!r}")
-    for letter in "XO":
-        count = sum(text.count(letter) for text in raw)
-        if count > rules.mark_limit:
-            raise ScenarioError(
-                f"setup has {count} {letter} marks: more than mark_limit ({rules.mark_limit})")
+    if not isinstance(raw, list):
+        raise ScenarioError(f"setup must be a list of {rules.size} strings, not {raw!r}")
+    try:
+        rules.setup_marks(raw)
+    except (TypeError, ValueError) as exc:
+        raise ScenarioError(str(exc)) from None
     return tuple(raw)
 
 

@@ -1161,32 +1161,13 @@ cdef object _event_object(EventC* e, int size):
 
 
 def _parse_setup(setup, rules):
-    """SCENARIOS.md setup rows → (X board, O board); R12 limit checked."""
-    cdef uint64_t x = 0, o = 0
-    if setup is None:
-        return 0, 0
-    size = rules.size
-    if not isinstance(setup, (list, tuple)):
-        raise TypeError(f"setup must be a list of {size} strings, not {setup!r}")
-    if len(setup) != size:
-        raise ValueError(f"setup must be {size} strings of {size} characters, not {len(setup)}")
-    for row, text in enumerate(setup):
-        if not isinstance(text, str):
-            raise TypeError(f"setup row {row} must be a string, not {text!r}")
-        if len(text) != size:
-            raise ValueError(f"setup row {row} must be a string of {size} characters, not {text!r}")
-        for col, ch in enumerate(text):
-            if ch == "X":
-                x |= <uint64_t>1 << (row * size + col)
-            elif ch == "O":
-                o |= <uint64_t>1 << (row * size + col)
-            elif ch != ".":
-                raise ValueError(f"setup row {row} has {ch!r} at column {col}: use X, O or .")
-    for letter, board in (("X", x), ("O", o)):
-        if popcount(board) > rules.mark_limit:
-            raise ValueError(f"setup gives {letter} {popcount(board)} marks, more than "
-                             f"mark_limit={rules.mark_limit} (R12)")
-    return x, o
+    """SCENARIOS.md setup rows → (X board, O board), validated by Rules.setup_marks."""
+    cdef uint64_t boards[2]
+    boards[0] = boards[1] = 0
+    if setup is not None:
+        for cell, owner in rules.setup_marks(setup):
+            boards[<int>owner] |= <uint64_t>1 << <int>cell
+    return boards[0], boards[1]
 
 
 def _match_from_bytes(data):
