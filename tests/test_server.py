@@ -377,3 +377,33 @@ def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
             assert msg["type"] == "match_end" and bot_moves > 0
             replay = client.get(msg["replay_url"]).json()
             assert run_scenario(load_scenario(replay), Match)["rounds"] == msg["rounds"]
+
+
+def test_connections_per_address_and_spectators_are_bounded() -> None:
+    """One address cannot hold every room, and a room has at most max_spectators."""
+    clock = ManualClock()
+    settings = Settings(rules=Rules(round_ms=3000, powerup_max=0), pause_ms=0, bot_threads=0,
+                        max_connections_per_ip=3, max_spectators=1)
+    with TestClient(create_app(settings, clock)) as client:
+        client.sessions = []
+        try:
+            owner, spectator, third = (open_ws(client) for _ in range(3))
+            code = create(owner, mode="online")["room"]
+            spectator.send_json({"type": "watch", "code": code})
+            assert recv(spectator)["type"] == "joined"
+            third.send_json({"type": "watch", "code": code})
+            assert recv(third) == {"type": "error", "code": "spectators_full",
+                                   "message": f"room {code} has 1 spectators already"}
+            fourth = client.websocket_connect("/ws")
+            fourth.__enter__()
+            client.sessions.append(fourth)
+            refused = recv(fourth)
+            assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+            with pytest.raises(WebSocketDisconnect):
+                recv(fourth)
+        finally:
+            for ws in client.sessions:
+                try:
+                    ws.__exit__(None, None, None)
+                except BaseException:
+                    pass

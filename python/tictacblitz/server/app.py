@@ -119,8 +119,28 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             return JSONResponse({"error": "not_found"}, status_code=404)
         return JSONResponse(found, headers={"Content-Disposition": "inline"})
 
+    per_address: Dict[str, int] = {}
+
     async def game(websocket: WebSocket) -> None:
         await websocket.accept()
+        # Bounded per address, so that one client cannot hold every room (with
+        # --proxy-headers the address is the forwarded one).
+        address = websocket.client.host if websocket.client is not None else ""
+        if per_address.get(address, 0) >= settings.max_connections_per_ip:
+            await websocket.send_text(P.encode(P.error_message(
+                "too_many_connections",
+                f"at most {settings.max_connections_per_ip} connections from one address")))
+            await websocket.close(P.CLOSE_CODES["flood"])
+            return
+        per_address[address] = per_address.get(address, 0) + 1
+        try:
+            await _play(websocket)
+        finally:
+            per_address[address] -= 1
+            if not per_address[address]:
+                del per_address[address]
+
+    async def _play(websocket: WebSocket) -> None:
         peer = WsPeer(websocket, settings.max_queue)
         writer = asyncio.create_task(peer.writer())
         limiter = P.RateLimiter(clock.now_ms, rate=settings.rate_per_s, burst=settings.burst,

@@ -85,6 +85,8 @@ ERROR_CODES: Dict[str, str] = {
     "seat_taken_over": "another connection resumed this seat",
     "room_closed": "the room expired or was closed",
     "server_full": "the server's room limit is reached",
+    "spectators_full": "watch on a room that has its most spectators",
+    "too_many_connections": "more connections from one address than the server allows",
 }
 
 SERVER_MESSAGES: Dict[str, str] = {

@@ -64,6 +64,8 @@ class Settings:
     grace_ms: int = 15_000            # reconnect window before a forfeit
     pause_ms: int = 3_000             # countdown before round 1 and break between rounds
     max_rooms: int = 2_000
+    max_spectators: int = 64          # per room
+    max_connections_per_ip: int = 32  # one address cannot take the server's rooms alone
     replay_keep: int = 256            # replays kept in memory (bounded: memory stays flat)
     replay_dir: Optional[str] = None  # also written here, as {id}.json
     public_url: Optional[str] = None  # base of room links; else from the request
@@ -1001,6 +1003,9 @@ class Lobby:
     def _on_watch(self, conn: Peer, msg: P.ClientMessage) -> None:
         self._not_in_room(conn, msg)
         room = self._room_by_code(msg.get("code"))
+        if len(room.spectators) >= self.settings.max_spectators:
+            raise P.ProtocolError("spectators_full",
+                                  f"room {room.code} has {self.settings.max_spectators} spectators already")
         self._attach(conn, room, None)
         self._joined(conn, room, msg.ref)
         conn.send(room.state(conn))
