@@ -64,7 +64,7 @@ def script_strategy(draw):
     size = rules.size
     random_powerups = draw(st.booleans())
     ops = []
-    for _ in range(draw(st.integers(1, 40))):
+    for _ in range(draw(st.integers(1, 60))):
         op = draw(st.sampled_from(["advance", "advance", "x", "o", "both", "both", "spawn", "next", "jump"]))
         if op == "advance":
             ops.append(("advance", draw(st.sampled_from([0, 1, 7, 100, 450, 1600, 5000]))))
@@ -123,7 +123,7 @@ def check_invariants(match):
         assert match.round_over
 
 
-SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SLOW
