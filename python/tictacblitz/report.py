@@ -172,7 +172,9 @@ def format_summary(s: Dict[str, Any]) -> str:
                      f"{_num(c['placements_per_round'])} / {_num(c['retirements_per_round'])}"))
     width = max(len(k) for k, _ in rows)
     lines += [f"{k:<{width}}  {v}" for k, v in rows]
-    lines += ["", "* the X share differs from 1/2 at 95 % (Wilson)", "",
+    if sa["significant"]:        # the footnote of the "*" above, only when it is there
+        lines += ["", "* the X share differs from 1/2 at 95 % (Wilson)"]
+    lines += ["",
               "powerups (claims by X / O; a claimer = a seat that claimed the kind in a round):",
               f"{'kind':<7} {'claims':>9} {'X / O':>15} {'a round':>8}  "
               f"{'claimer wins [95% CI]':<24} {'baseline':>8} {'impact':>8}  {'more claims wins [CI]':<24}"]
