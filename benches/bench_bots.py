@@ -7,7 +7,6 @@ Each benchmark stores its derived figure in ``extra_info`` (µs per decision, si
 and prints it with ``-s``.
 """
 
-import numpy as np
 import pytest
 
 from blitz_core.bots import time_decisions

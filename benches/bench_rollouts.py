@@ -67,13 +67,7 @@ def python_loop(steps, seed=0):
         for p in (Player.X, Player.O):
             legal = match.legal_actions(p)
             choice.append(rng.choice(legal) if legal else None)
-        x, o = choice
-        if x is not None and o is not None:
-            match.act_both(x, o)
-        elif x is not None:
-            match.act(Player.X, x)
-        elif o is not None:
-            match.act(Player.O, o)
+        match.act_both(*choice)          # a seat with nothing legal waits (None)
         match.advance(INTERVAL_MS)
         if match.round_over and not match.match_over:
             match.start_next_round()

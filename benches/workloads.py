@@ -58,13 +58,7 @@ def random_opening(match, seed: int, until_t: int) -> None:
         for player in (Player.X, Player.O):
             legal = match.legal_actions(player) if match.status(player).charge_full else []
             chosen.append(legal[rng.below(len(legal))] if legal else None)
-        x, o = chosen
-        if x is not None and o is not None:
-            match.act_both(x, o)
-        elif x is not None:
-            match.act(Player.X, x)
-        elif o is not None:
-            match.act(Player.O, o)
+        match.act_both(*chosen)          # a seat with nothing legal waits (None)
         nxt = match.next_event_t()
         if nxt is None:
             break

@@ -33,14 +33,7 @@ N_ACTIONS = 1 + 2 * CELLS
 def python_step(match, codes, interval_ms=50):
     """One decision step over the public Match API (the contract of BatchedMatches.step)."""
     x, o = (decode_action(int(c)) for c in codes)
-    if x is not None and o is not None:
-        reasons = match.act_both(x, o)
-    elif x is not None:
-        reasons = (match.act(Player.X, x), None)
-    elif o is not None:
-        reasons = (None, match.act(Player.O, o))
-    else:
-        reasons = (None, None)
+    reasons = match.act_both(x, o)       # None for a seat that waits
     match.advance(interval_ms)
     ended = match.rounds[-1] if match.round_over else None
     if match.round_over and not match.match_over:
@@ -107,7 +100,7 @@ def test_masks_agree_with_engine_check():
     """On many reachable states, mask[code] is True exactly when Match.check accepts."""
     batch = BatchedMatches(24, seed=7)
     rng = np.random.default_rng(1)
-    checked = legal = 0
+    checked = 0
     for step in range(600):
         actions = batch.sample_actions()
         actions[rng.random(actions.shape) < 0.7] = 0       # often wait: charges stay full

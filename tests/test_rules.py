@@ -930,3 +930,23 @@ def test_r23_clone_is_independent_and_replays_the_same():
     twin.advance(20_000)
     assert log(twin) == log(m) and twin.state_dict() == m.state_dict()
     assert twin.rules is m.rules
+
+
+def test_r3_act_both_with_one_seat_waiting_is_a_plain_act_without_a_coin():
+    """None for a seat: that seat does not act; one action alone draws no R3 coin."""
+    alone, both = new(), new()
+    assert alone.act_both(place((0, 0)), None) == (None, None)
+    assert both.act(X, place((0, 0))) is None
+    assert alone.events == both.events and alone.state_dict() == both.state_dict()
+    alone.advance(1)
+    both.advance(1)
+    assert alone.act_both(None, place((1, 1))) == (None, None)
+    assert alone.board_text()[1][1] == "o"
+    assert alone.act_both(None, None) == (None, None) and alone.events == []
+    # The R3 streams stayed in step: the next two-player ms draws the same coin.
+    both.act(O, place((1, 1)))
+    alone.advance(500)
+    both.advance(500)
+    assert alone.act_both(place((2, 2)), place((2, 2))) == both.act_both(place((2, 2)), place((2, 2)))
+    with pytest.raises(ValueError):
+        alone.act_both(None, place((3, 3)))          # O already acted at this ms

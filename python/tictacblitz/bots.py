@@ -247,12 +247,8 @@ def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True,
         while not match.round_over:
             asks = [bots[p].decide(match, Player(p)) for p in (0, 1)]
             x_action, o_action = asks[0].action, asks[1].action
-            if x_action is not None and o_action is not None:
-                call(match.act_both, x_action, o_action)
-            elif x_action is not None:
-                call(match.act, Player.X, x_action)
-            elif o_action is not None:
-                call(match.act, Player.O, o_action)
+            if x_action is not None or o_action is not None:
+                call(match.act_both, x_action, o_action)      # one alone: plain act
             if match.round_over:
                 break
             nxt = match.next_event_t()

@@ -49,16 +49,10 @@ def play_random(match, seed: int, *, whole_match: bool = True) -> dict:
         while not match.round_over:
             x_action = _random_action(match, Player.X, rng)
             o_action = _random_action(match, Player.O, rng)
-            if x_action is not None and o_action is not None:
-                results = list(match.act_both(x_action, o_action))
-            elif x_action is not None:
-                results = [match.act(Player.X, x_action)]
-            elif o_action is not None:
-                results = [match.act(Player.O, o_action)]
-            else:
-                results = []
-            accepted += sum(r is None for r in results)
-            rejected += sum(r is not None for r in results)
+            results = match.act_both(x_action, o_action)      # None: that seat waits
+            acted = [r for r, a in zip(results, (x_action, o_action)) if a is not None]
+            accepted += sum(r is None for r in acted)
+            rejected += sum(r is not None for r in acted)
             if match.round_over:
                 break
             # The next decision: a charge filling, or something timed (R2), never this ms.

@@ -245,11 +245,17 @@ class ReferenceMatch:
         self.events = []
         return self._apply(p, action.kind, index)
 
-    def act_both(self, x_action: Action, o_action: Action) -> Tuple[Optional[Reason], Optional[Reason]]:
+    def act_both(self, x_action: Optional[Action],
+                 o_action: Optional[Action]) -> Tuple[Optional[Reason], Optional[Reason]]:
         """Both players act at ``t``; in a live round the R3 coin orders them.
 
-        :returns: ``(X's reason, O's reason)``, None for an accepted action.
+        ``None`` for a seat means it does not act: with one action this is :meth:`act`
+        (no coin), with none it does nothing.
+
+        :returns: ``(X's reason, O's reason)``, None for an accepted or absent action.
         """
+        if x_action is None or o_action is None:
+            return self._act_one_or_none(x_action, o_action)
         indices = {Player.X: self._parse_action(x_action), Player.O: self._parse_action(o_action)}
         actions = {Player.X: x_action, Player.O: o_action}
         self._claim_ms([Player.X, Player.O])
@@ -261,6 +267,15 @@ class ReferenceMatch:
             # R3: the second is checked against the state the first left.
             reasons[p] = self._apply(p, actions[p].kind, indices[p])
         return reasons[Player.X], reasons[Player.O]
+
+    def _act_one_or_none(self, x_action: Optional[Action],
+                         o_action: Optional[Action]) -> Tuple[Optional[Reason], Optional[Reason]]:
+        if x_action is not None:
+            return self.act(Player.X, x_action), None
+        if o_action is not None:
+            return None, self.act(Player.O, o_action)
+        self.events = []
+        return None, None
 
     def spawn_powerup(self, kind: object, cell: object) -> bool:
         """A scripted powerup at ``t`` (R2 step 4 with ``random_powerups=False``).

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 __all__ = ["format_summary", "metric_rows", "METRICS", "PANELS", "plot_sweep",

@@ -28,7 +28,7 @@ import shutil
 import sys
 import time
 from dataclasses import fields
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from .bots import BotSpec
 from .report import metric_rows, plot_sweep, sweep_html

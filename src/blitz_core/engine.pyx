@@ -953,8 +953,18 @@ cdef class Match:
     def act_both(self, x_action, o_action):
         """Both players act at the current ms (R3: order by the seeded coin).
 
-        Returns (X's result, O's result), each None or a Reason."""
+        ``None`` for a seat means it does not act: with one action this is ``act`` (no
+        coin), with none it does nothing. Returns (X's result, O's result), each None
+        (accepted, or no action) or a Reason."""
         cdef int xk, xc, ok, oc, xr = 0, orr = 0
+        if x_action is None or o_action is None:
+            if x_action is not None:
+                return (self.act(Player.X, x_action), None)
+            if o_action is not None:
+                return (None, self.act(Player.O, o_action))
+            self._begin_call()
+            self._after_call()
+            return (None, None)
         xk, xc = _action_code(x_action, self.rc.geo.size)
         ok, oc = _action_code(o_action, self.rc.geo.size)
         if not self.st.round_over:

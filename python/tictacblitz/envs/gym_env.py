@@ -16,7 +16,7 @@ An episode is a whole match (R22); its rewards are the agent's (zero-sum).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 import gymnasium
 import numpy as np
