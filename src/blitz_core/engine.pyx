@@ -536,8 +536,9 @@ cdef void claim_powerup(MatchState* s, const RulesC* r, int p, int cell, int kin
             emit(sink, s, EV_HASTE_STARTED, p, -1, s.hasted_until[p], 0)
 
 
-cdef int apply_action(MatchState* s, const RulesC* r, int p, int kind, int cell,
-                      EventSink* sink) noexcept nogil:
+cdef int state_act(MatchState* s, const RulesC* r, int p, int kind, int cell,
+                   EventSink* sink) noexcept nogil:
+    """One player's action now: R7's checks, then R4-R9, R12, R15, R17-R19."""
     cdef int reason = state_check(s, r, p, kind, cell)
     cdef uint64_t bit = <uint64_t>1 << cell
     cdef int o = 1 - p, k, c
@@ -580,20 +581,15 @@ cdef int apply_action(MatchState* s, const RulesC* r, int p, int kind, int cell,
     return ACCEPTED
 
 
-cdef int state_act(MatchState* s, const RulesC* r, int player, int kind, int cell,
-                   EventSink* sink) noexcept nogil:
-    return apply_action(s, r, player, kind, cell, sink)
-
-
 cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell, int o_kind,
                          int o_cell, int* x_reason, int* o_reason, EventSink* sink) noexcept nogil:
     """R3: both at one ms, in an order drawn by a fair coin (only in a live round)."""
     if not s.round_over and (rng_next(&s.rng) >> 63):
-        o_reason[0] = apply_action(s, r, PLAYER_O, o_kind, o_cell, sink)
-        x_reason[0] = apply_action(s, r, PLAYER_X, x_kind, x_cell, sink)
+        o_reason[0] = state_act(s, r, PLAYER_O, o_kind, o_cell, sink)
+        x_reason[0] = state_act(s, r, PLAYER_X, x_kind, x_cell, sink)
     else:
-        x_reason[0] = apply_action(s, r, PLAYER_X, x_kind, x_cell, sink)
-        o_reason[0] = apply_action(s, r, PLAYER_O, o_kind, o_cell, sink)
+        x_reason[0] = state_act(s, r, PLAYER_X, x_kind, x_cell, sink)
+        o_reason[0] = state_act(s, r, PLAYER_O, o_kind, o_cell, sink)
 
 
 cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil:
