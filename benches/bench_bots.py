@@ -9,9 +9,9 @@ and prints it with ``-s``.
 
 import pytest
 
-from blitz_core.bots import time_decisions
+from blitz_core.blitz.bots import time_decisions
 from tictacblitz import Action, Match, Player, Rules
-from tictacblitz.bots import PRESETS, play_matches
+from tictacblitz.games.blitz.bots import PRESETS, play_matches
 
 
 def midgame(seed=3):

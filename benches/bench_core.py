@@ -19,10 +19,10 @@ import time
 import numpy as np
 import pytest
 
-from blitz_core import kernels, playout
+from blitz_core.blitz import kernels, playout
 from tictacblitz import STATE_BYTES, Match
-from tictacblitz.playout import play_random as api_play_random
-from tictacblitz.reference import ReferenceMatch
+from tictacblitz.games.blitz.playout import play_random as api_play_random
+from tictacblitz.games.blitz.reference import ReferenceMatch
 
 from conftest import median_s
 from workloads import (
@@ -214,7 +214,7 @@ def _reference_matches(seeds):
 
 
 def test_random_matches_reference(benchmark, figures):
-    """The same matches on the pure-Python reference (tictacblitz.playout over
+    """The same matches on the pure-Python reference (tictacblitz.games.blitz.playout over
     ReferenceMatch), and the native loop's speed-up over it, paired in this test."""
     seeds = REFERENCE_SEEDS
     accepted, rejected = benchmark.pedantic(_reference_matches, args=(seeds,), rounds=3,
@@ -239,7 +239,7 @@ def _timed(f):
 
 
 def test_random_matches_python_api(benchmark, figures):
-    """The same policy in Python over the native Match's public API (tictacblitz.playout):
+    """The same policy in Python over the native Match's public API (tictacblitz.games.blitz.playout):
     what a Python bot loop costs per action."""
     seeds = REFERENCE_SEEDS
 

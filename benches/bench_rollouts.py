@@ -1,4 +1,4 @@
-"""Benchmarks of the batched stepper (tictacblitz.envs, blitz_core.rollouts).
+"""Benchmarks of the batched stepper (tictacblitz.envs, blitz_core.blitz.rollouts).
 
 Match-steps per second (one decision step of one match: both seats' actions at the
 current ms, then 50 ms of game time), with random legal actions:

@@ -33,10 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 try:
-    from tictacblitz.simulation import simulate
+    from tictacblitz.lab.simulation import simulate
 except ImportError:  # pragma: no cover - run as a script from the root without PYTHONPATH
     sys.path.insert(0, os.path.join(ROOT, "python"))
-    from tictacblitz.simulation import simulate
+    from tictacblitz.lab.simulation import simulate
 
 
 # -- pytest-benchmark --------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def test_simulate_greedy(benchmark, workers):
 CHILD = """
 import json, os, resource, sys, time
 sys.path.insert(0, {python!r})
-from tictacblitz.simulation import simulate
+from tictacblitz.lab.simulation import simulate
 n, workers, out = {n}, {workers}, {out!r}
 t, c = time.perf_counter(), time.process_time()
 _, s = simulate(n, "greedy", "greedy", seed=1, workers=workers, out=out, table=False)

@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 try:
-    import blitz_core.engine  # noqa: F401
+    import blitz_core.blitz.engine  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(ROOT / "python"))
 if str(HERE) not in sys.path:

@@ -50,7 +50,7 @@ TOLERANCE = 0.03          # fail when a workload grows by more than 3 %
 
 def _import_core():
     try:
-        import blitz_core.engine  # noqa: F401
+        import blitz_core.blitz.engine  # noqa: F401
     except ImportError:
         sys.path.insert(0, str(ROOT / "python"))
     if str(HERE) not in sys.path:
@@ -58,7 +58,7 @@ def _import_core():
 
 
 def _kernels_setup():
-    from blitz_core import kernels
+    from blitz_core.blitz import kernels
     from workloads import kernel_boards
 
     lines, own, opp = kernel_boards(4096)
@@ -74,7 +74,7 @@ def _kernels_body(ctx):
 
 def _playout_setup():
     import numpy as np
-    from blitz_core import playout
+    from blitz_core.blitz import playout
     from workloads import PLAYOUT_SEEDS
 
     return playout, np.array(PLAYOUT_SEEDS, dtype=np.uint64)
@@ -123,7 +123,7 @@ def _bytes_body(ctx):
 
 def _api_setup():
     from tictacblitz import Match
-    from tictacblitz.playout import play_random
+    from tictacblitz.games.blitz.playout import play_random
 
     return Match, play_random
 

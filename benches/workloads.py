@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tictacblitz import Action, Match, Player, Rules
-from tictacblitz.reference import SplitMix64
+from tictacblitz.games.blitz.reference import SplitMix64
 
 BOARD_SEED = 20240611
 PLAYOUT_SEEDS = tuple(range(16))          # random-vs-random matches, default rules

@@ -4,7 +4,7 @@
 # so that `PYTHONPATH=python` imports the fresh build.
 #
 #   scripts/dev_build.sh                 # every module
-#   scripts/dev_build.sh engine bots     # only these modules (others keep their .so)
+#   scripts/dev_build.sh blitz_engine blitz_bots   # only these targets (<game>_<module>)
 #   BUILD_DIR=build/mine scripts/dev_build.sh ...   # a private build tree
 #   BLITZ_NATIVE=ON scripts/dev_build.sh            # -march=native
 #
@@ -17,20 +17,24 @@ cmake_dir=$("$py" -c 'import cython_cmake, os; print(os.path.join(os.path.dirnam
 cmake -S . -B "$build" -G Ninja -DSKBUILD_PROJECT_NAME=tictacblitz \
       -DCMAKE_MODULE_PATH="$cmake_dir" -DPython_EXECUTABLE="$(command -v "$py")" \
       -DBLITZ_NATIVE="${BLITZ_NATIVE:-OFF}" >/dev/null
+#   scripts/dev_build.sh blitz_engine   # targets are <game>_<module>
 if [ $# -eq 0 ]; then
   cmake --build "$build"
-  modules=$(cd "$build" && ls *.so | sed 's/\..*//')
 else
-  cmake --build "$build" --target $(printf 'blitz_%s ' "$@")
-  modules="$*"
+  cmake --build "$build" --target "$@"
 fi
-for m in $modules; do
-  for so in "$build"/"$m".*.so; do
+built=""
+for so in "$build"/*/*.so; do
+  game=$(basename "$(dirname "$so")")
+  [ -d "src/blitz_core/$game" ] || continue
+  dest="src/blitz_core/$game/$(basename "$so")"
+  if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
     # Copy then rename: a running Python keeps the old file mapped (no crash).
-    cp "$so" "src/blitz_core/.$(basename "$so").tmp"
-    mv -f "src/blitz_core/.$(basename "$so").tmp" "src/blitz_core/$(basename "$so")"
-  done
+    cp "$so" "$dest.tmp"
+    mv -f "$dest.tmp" "$dest"
+    built="$built $game/$(basename "$so" | sed 's/\..*//')"
+  fi
 done
 # PYTHONPATH=python then finds the native package too (a link that git ignores).
 ln -sfn ../src/blitz_core python/blitz_core
-echo "built: $modules"
+echo "updated:${built:- nothing}"

@@ -3,9 +3,9 @@ Python loop against the native one, determinism, and bad input (docs/bots.md).""
 
 import pytest
 
-from blitz_core.bots import SEAT_SALTS
+from blitz_core.blitz.bots import SEAT_SALTS
 from tictacblitz import Action, Match, Player, Rules
-from tictacblitz.bots import (
+from tictacblitz.games.blitz.bots import (
     BOT_NAMES, PRESETS, Bot, BotSpec, Decision, drive, make_bot, play_match, play_matches,
 )
 

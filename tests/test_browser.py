@@ -51,7 +51,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
-    from tictacblitz.rules import Rules
+    from tictacblitz.games.blitz.rules import Rules
     from tictacblitz.server import replay_events
     from tictacblitz.server.app import create_app
     from tictacblitz.server.rooms import Settings

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 import tictacblitz
-from tictacblitz import bots, rules, stats, types
+from tictacblitz.games.blitz import bots, rules, types
+from tictacblitz.lab import stats
 from tictacblitz.cli import main
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tictacblitz import Action, EventKind, Match, Player, Rules
-from tictacblitz.reference import ReferenceMatch
+from tictacblitz.games.blitz.reference import ReferenceMatch
 
 RULE_OVERRIDES = st.fixed_dictionaries(
     {},
@@ -198,7 +198,7 @@ def test_set_marks_are_never_knocked_out(script):
 
 def test_invariants_over_thousands_of_random_matches():
     """Thousands of whole random matches run to completion in the native loop."""
-    from blitz_core.playout import random_matches
+    from blitz_core.blitz.playout import random_matches
 
     for rules in (Rules(), Rules(set_ms=0), Rules(size=4, line_length=3, mark_limit=3)):
         result = random_matches(rules, n=2000)
@@ -214,7 +214,7 @@ def test_invariants_over_thousands_of_random_matches():
 @pytest.mark.parametrize("seed", range(30))
 def test_random_matches_keep_invariants_every_step(seed):
     """Step a random match call by call through the API, checking invariants each time."""
-    from tictacblitz.playout import legal_actions_from_board
+    from tictacblitz.games.blitz.playout import legal_actions_from_board
 
     rng = np.random.default_rng(seed)
     rules = Rules(round_ms=6000, max_rounds=2)

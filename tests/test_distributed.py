@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("pyarrow")
 distributed = pytest.importorskip("distributed")
 
-from tictacblitz import simulation as sim  # noqa: E402
-from tictacblitz.simulation import simulate  # noqa: E402
-from tictacblitz.sweep import sweep  # noqa: E402
+from tictacblitz.lab import simulation as sim  # noqa: E402
+from tictacblitz.lab.simulation import simulate  # noqa: E402
+from tictacblitz.lab.sweep import sweep  # noqa: E402
 
 RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
 

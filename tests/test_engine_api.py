@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blitz_core.kernels import has_line_batch, lowest_line_batch, timeout_score_batch
-from blitz_core.playout import play_random
+from blitz_core.blitz.kernels import has_line_batch, lowest_line_batch, timeout_score_batch
+from blitz_core.blitz.playout import play_random
 from tictacblitz import STATE_BYTES, Action, ActionKind, EventKind, Match, Player, Reason, Rules
-from tictacblitz.playout import play_random as api_play_random
-from tictacblitz.scenario import load_scenario, run_scenario
+from tictacblitz.games.blitz.playout import play_random as api_play_random
+from tictacblitz.games.blitz.scenario import load_scenario, run_scenario
 
 
 def busy_match(seed=3, **rules):
@@ -336,7 +336,7 @@ def test_to_scenario_leaves_out_until_for_rounds_past_the_script():
 def test_matches_cut_out_of_a_batch_start_fresh_and_pickle():
     """StateBatch slots start as new matches; a match taken out of a batch has no round
     history, which from_bytes/pickle accept (history may be shorter, never longer)."""
-    from blitz_core.rollouts import StateBatch
+    from blitz_core.blitz.rollouts import StateBatch
 
     batch = StateBatch(n=3)
     assert batch.match(2).state_dict() == Match().state_dict()
@@ -348,8 +348,8 @@ def test_matches_cut_out_of_a_batch_start_fresh_and_pickle():
 
 @pytest.mark.parametrize("call", ["winning_cells_mask", "time_decisions"])
 def test_native_bot_helpers_check_the_seat(call):
-    from blitz_core import bots as native
-    from tictacblitz.bots import resolve
+    from blitz_core.blitz import bots as native
+    from tictacblitz.games.blitz.bots import resolve
 
     args = (Match(), resolve("greedy").native(), 10**8, 1) if call == "time_decisions" else (Match(), -5)
     with pytest.raises(ValueError, match="seat"):

@@ -24,7 +24,7 @@ from tictacblitz.envs import (  # noqa: E402
     decode_action,
     parallel_env,
 )
-from tictacblitz.types import Action  # noqa: E402
+from tictacblitz.games.blitz.types import Action  # noqa: E402
 
 CELLS = 36
 N_ACTIONS = 1 + 2 * CELLS
@@ -447,7 +447,7 @@ def test_batch_set_match_and_get_match():
 
 
 def test_builtin_bot_opponent():
-    pytest.importorskip("tictacblitz.bots")
+    pytest.importorskip("tictacblitz.games.blitz.bots")
     from gymnasium.utils.env_checker import check_env
 
     env = gymnasium.make("tictacblitz/Blitz-v0", opponent="greedy").unwrapped

@@ -2,10 +2,10 @@
 
 import pytest
 
-from blitz_core.playout import play_random as native_play_random
+from blitz_core.blitz.playout import play_random as native_play_random
 from tictacblitz import Match, Rules
-from tictacblitz.playout import play_random
-from tictacblitz.reference import ReferenceMatch
+from tictacblitz.games.blitz.playout import play_random
+from tictacblitz.games.blitz.reference import ReferenceMatch
 
 RULE_VARIANTS = [
     Rules(),

@@ -10,14 +10,14 @@ import random
 
 import pytest
 
-pytest.importorskip("blitz_core.engine")
+pytest.importorskip("blitz_core.blitz.engine")
 
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz.scenario import load_scenario, run_scenario  # noqa: E402
+from tictacblitz.games.blitz.scenario import load_scenario, run_scenario  # noqa: E402
 from tictacblitz.server import protocol as P  # noqa: E402
 from tictacblitz.server.rooms import Lobby, ManualClock, Settings, new_code, new_token  # noqa: E402
 
-from blitz_core.engine import Match  # noqa: E402
+from tictacblitz.games.blitz import Match  # noqa: E402
 
 
 class FakePeer:
@@ -82,7 +82,7 @@ def test_both_seats_in_one_ms_go_through_act_both_and_a_second_intent_waits() ->
     peer.take()
     clock.advance(100)
     # Queue both seats' intents before the room runs (they arrived in the same ms).
-    from tictacblitz.types import Action, Player
+    from tictacblitz.games.blitz.types import Action, Player
     from tictacblitz.server.rooms import Intent
     room.pending += [Intent(Player.X, Action.place((0, 0)), 1, peer),
                      Intent(Player.O, Action.place((5, 5)), 2, peer),
@@ -215,7 +215,7 @@ def test_intents_waiting_at_a_round_end_are_refused_not_carried_over() -> None:
     room = peer.room
     peer.take()
     clock.advance(2999)
-    from tictacblitz.types import Action, Player
+    from tictacblitz.games.blitz.types import Action, Player
     from tictacblitz.server.rooms import Intent
     # Two intents of X in the last ms: the first is applied, the second must wait a ms,
     # and by then the round is over.

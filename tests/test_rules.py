@@ -13,9 +13,9 @@ import random
 import pytest
 
 from tictacblitz import Match
-from tictacblitz.reference import ReferenceMatch, SplitMix64, windows
-from tictacblitz.rules import Rules
-from tictacblitz.types import Action, ActionKind, EventKind, Player, PowerupKind, Reason, RoundEnd
+from tictacblitz.games.blitz.reference import ReferenceMatch, SplitMix64, windows
+from tictacblitz.games.blitz.rules import Rules
+from tictacblitz.games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind, Reason, RoundEnd
 
 X, O = Player.X, Player.O
 place, knockout = Action.place, Action.knockout

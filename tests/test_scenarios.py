@@ -16,8 +16,8 @@ import pytest
 
 from scenario_check import expects_error, result_diff
 from tictacblitz import Match
-from tictacblitz.reference import ReferenceMatch
-from tictacblitz.scenario import ScenarioError, load_scenario, run_scenario
+from tictacblitz.games.blitz.reference import ReferenceMatch
+from tictacblitz.games.blitz.scenario import ScenarioError, load_scenario, run_scenario
 
 HERE = Path(__file__).resolve().parent
 OWN = HERE / "scenarios"

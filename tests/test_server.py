@@ -14,19 +14,19 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-pytest.importorskip("blitz_core.engine")
+pytest.importorskip("blitz_core.blitz.engine")
 
 import anyio  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz.scenario import load_scenario, run_scenario  # noqa: E402
+from tictacblitz.games.blitz.scenario import load_scenario, run_scenario  # noqa: E402
 from tictacblitz.server import protocol as P  # noqa: E402
 from tictacblitz.server.app import create_app  # noqa: E402
 from tictacblitz.server.rooms import ManualClock, Settings  # noqa: E402
 
-from blitz_core.engine import Match  # noqa: E402
+from tictacblitz.games.blitz import Match  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -12,10 +12,10 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz import simulation as sim  # noqa: E402
-from tictacblitz.bots import play_matches  # noqa: E402
-from tictacblitz.report import format_summary, metric_rows  # noqa: E402
-from tictacblitz.simulation import _mix, match_seeds, simulate  # noqa: E402
+from tictacblitz.lab import simulation as sim  # noqa: E402
+from tictacblitz.games.blitz.bots import play_matches  # noqa: E402
+from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
+from tictacblitz.lab.simulation import _mix, match_seeds, simulate  # noqa: E402
 
 RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
 
@@ -224,8 +224,8 @@ def test_progress_bar_runs(capsys):
 
 def test_the_package_attribute_is_callable():
     import tictacblitz
-    import tictacblitz.simulation
+    import tictacblitz.lab.simulation
 
     table, summary = tictacblitz.simulate(12, "greedy", "random", seed=1, workers=1)
     assert table.num_rows == 12 and summary["x_wins"] == 12
-    assert tictacblitz.simulation.Summary is sim.Summary
+    assert tictacblitz.lab.simulation.Summary is sim.Summary

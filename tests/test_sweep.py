@@ -12,9 +12,9 @@ pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz import sweep as sw  # noqa: E402
-from tictacblitz.simulation import simulate  # noqa: E402
-from tictacblitz.sweep import parse_grid, sweep  # noqa: E402
+from tictacblitz.lab import sweep as sw  # noqa: E402
+from tictacblitz.lab.simulation import simulate  # noqa: E402
+from tictacblitz.lab.sweep import parse_grid, sweep  # noqa: E402
 
 
 def run_cli(argv, capsys):

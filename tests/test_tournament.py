@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from tictacblitz import tournament
-from tictacblitz.tournament import elo_ratings, match_seed, run_tournament, wilson
+from tictacblitz.lab import tournament
+from tictacblitz.lab.tournament import elo_ratings, match_seed, run_tournament, wilson
 
 
 def run_cli(argv, capsys):

@@ -8,32 +8,33 @@ True
 >>> match.board_text()[2]
 '...X..'
 
-The native engine lives in the ``blitz_core`` extension package; this package is its
-Python face: the vocabulary (:mod:`tictacblitz.types`), the rules configuration
-(:mod:`tictacblitz.rules`), the pure-Python reference model
-(:mod:`tictacblitz.reference`), scenarios and replays (:mod:`tictacblitz.scenario`),
-bots (:mod:`tictacblitz.bots`), mass simulation (:func:`tictacblitz.simulate`,
-:mod:`tictacblitz.simulation`, :mod:`tictacblitz.sweep`), RL environments
-(:mod:`tictacblitz.envs`), the game server (:mod:`tictacblitz.server`) and the command
-line (:mod:`tictacblitz.cli`).
+The native cores live in the ``blitz_core`` extension package; this package is their
+Python face, in layers (docs/architecture.md): :mod:`tictacblitz.games` (the Game/State
+protocol, the registry, and one folder per game: ``games/blitz/`` holds Tic Tac Blitz's
+vocabulary, rules, reference engine, replay format and bots), :mod:`tictacblitz.lab`
+(simulate, sweep, tournament, statistics, reports, Dask), :mod:`tictacblitz.envs` (RL
+adapters), :mod:`tictacblitz.server` (the game server) and :mod:`tictacblitz.cli`.
 """
 
-from .rules import Rules
-from .types import (
+from .games.blitz import (
+    STATE_BYTES,
     Action,
     ActionKind,
     Cell,
     Event,
     EventKind,
+    Match,
     Player,
     PlayerStatus,
     PowerupKind,
     Reason,
     RoundEnd,
     RoundRecord,
+    Rules,
     cell_index,
     index_cell,
 )
+from .games import available_games, load_game
 
 __all__ = [
     "Action",
@@ -50,6 +51,8 @@ __all__ = [
     "RoundRecord",
     "Rules",
     "STATE_BYTES",
+    "available_games",
+    "load_game",
     "simulate",
     "cell_index",
     "index_cell",
@@ -59,14 +62,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    # The native engine imports this package's vocabulary (types, rules), so it is
-    # loaded on first use rather than here: the layers stay one-way without a cycle.
-    if name in ("Match", "STATE_BYTES"):
-        from blitz_core import engine
-
-        return getattr(engine, name)
-    if name == "simulate":                 # the balancing job (needs pyarrow)
-        from .simulation import simulate
+    if name == "simulate":                 # the balancing job (pyarrow is loaded on use)
+        from .lab.simulation import simulate
 
         return simulate
     raise AttributeError(f"module 'tictacblitz' has no attribute {name!r}")

@@ -28,9 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(commands)
     _add_replay(commands)
     from .server import register as add_serve
-    from .simulation import register as add_simulate
-    from .sweep import register as add_sweep
-    from .tournament import register as add_tournament
+    from .lab.simulation import register as add_simulate
+    from .lab.sweep import register as add_sweep
+    from .lab.tournament import register as add_tournament
 
     add_simulate(commands)
     add_sweep(commands)
@@ -68,7 +68,7 @@ def _add_demo(commands: Any) -> None:
 
 def rules_from_args(pairs: List[str]) -> Any:
     """``--rule NAME=VALUE`` pairs → a validated Rules, or a CommandError (exit 2)."""
-    from .rules import Rules
+    from .games.blitz.rules import Rules
 
     try:
         return Rules.from_assignments(pairs)
@@ -88,15 +88,15 @@ def describe_event(event: Any) -> str:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .bots import BOT_NAMES, make_bot
-    from .types import EventKind
-    from blitz_core.engine import Match
+    from .games.blitz.bots import BOT_NAMES, make_bot
+    from .games.blitz.types import EventKind
+    from tictacblitz.games.blitz import Match
 
     rules = rules_from_args(args.rule)
     for seat, name in (("--x", args.x), ("--o", args.o)):
         if name not in BOT_NAMES:
             raise CommandError(f"{seat} {name!r}: unknown bot; expected one of {', '.join(BOT_NAMES)}")
-    from .bots import drive
+    from .games.blitz.bots import drive
 
     shown = (EventKind.ROUND_OVER, EventKind.MATCH_OVER)
 
@@ -131,7 +131,7 @@ def _add_replay(commands: Any) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .scenario import load_scenario, run_scenario
+    from .games.blitz.scenario import load_scenario, run_scenario
 
     factory = _match_factory(args.engine)
     try:
@@ -151,9 +151,9 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _match_factory(engine: str) -> Callable[..., Any]:
     if engine == "reference":
-        from .reference import ReferenceMatch
+        from .games.blitz.reference import ReferenceMatch
 
         return ReferenceMatch
-    from blitz_core.engine import Match
+    from tictacblitz.games.blitz import Match
 
     return Match

@@ -1,7 +1,11 @@
-"""blitz_core: the native core of tictacblitz (Cython on 64-bit bitboards).
+"""blitz_core: the native cores of the tictacblitz games (Cython on bitboards).
 
-Layers, bottom up: ``bitboard.pxd`` (bit tricks: windows, lines, timeout scores),
-``engine`` (the rules engine: MatchState, time, actions, events, and the ``Match``
-class), ``kernels`` (batch line/score kernels over NumPy arrays). Users import
-``tictacblitz``, which re-exports what they need.
+Native code only: nothing here imports the Python package ``tictacblitz``.
+
+- ``common/``: bit tricks (``bits.pxd``, ``bitops.h``) and the SplitMix64 stream
+  (``rng.pxd``) shared by every game's core;
+- ``blitz/``: Tic Tac Blitz (``engine``: the rules engine and ``Match``; ``kernels``,
+  ``playout``, ``bots``, ``rollouts``).
+
+Users import ``tictacblitz``, which re-exports what they need.
 """

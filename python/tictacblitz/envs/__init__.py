@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gymnasium
 
-from blitz_core.rollouts import StateBatch
+from blitz_core.blitz.rollouts import StateBatch
 
 from .batched import (
     N_BITS,

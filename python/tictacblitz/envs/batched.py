@@ -20,8 +20,9 @@ from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..rules import Rules
-from ..types import Action, ActionKind, Player
+from ..games.blitz.rules import Rules
+from ..games.blitz.encoding import action_code, decode_action, num_actions
+from ..games.blitz.types import Action, ActionKind, Player
 
 try:
     import gymnasium
@@ -33,7 +34,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
         "tictacblitz.envs needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
-from blitz_core import rollouts as _native
+from blitz_core.blitz import rollouts as _native
 
 __all__ = [
     "BatchedMatches",
@@ -81,38 +82,9 @@ _AUTORESET = {
 _NATIVE_POLICIES = ("random", "wait")
 
 
-def action_code(action: Optional[Action], size: int = 6) -> int:
-    """An :class:`Action` (or None for wait) as an action code.
-
-    >>> action_code(None), action_code(Action.place((0, 1))), action_code(Action.knockout((0, 0)))
-    (0, 2, 37)
-    """
-    if action is None:
-        return 0
-    row, col = action.cell
-    cell = row * size + col
-    return 1 + cell + (size * size if action.kind == ActionKind.KNOCKOUT else 0)
-
-
-def decode_action(code: int, size: int = 6) -> Optional[Action]:
-    """An action code as an :class:`Action` (None for 0, wait).
-
-    :raises ValueError: for a code outside ``[0, 1 + 2 * size * size)``.
-    """
-    cells = size * size
-    if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code <= 2 * cells:
-        raise ValueError(f"action code {code!r} out of range [0, {2 * cells}]")
-    code = int(code)
-    if code == 0:
-        return None
-    if code <= cells:
-        return Action.place(divmod(code - 1, size))
-    return Action.knockout(divmod(code - 1 - cells, size))
-
-
 def observation_space(rules: Rules, obs: str = "planes") -> spaces.Dict:
     """The observation space of one seat of one env."""
-    n_actions = 1 + 2 * rules.cells
+    n_actions = num_actions(rules)
     board: spaces.Space
     if obs == "planes":
         board = spaces.Box(0.0, 1.0, (N_PLANES, rules.size, rules.size), np.float32)
@@ -138,17 +110,17 @@ def _autoreset(mode) -> int:
 
 
 class _PythonBot:
-    """A seat played by ``tictacblitz.bots`` bots through the Python API (the slow path):
+    """A seat played by ``tictacblitz.games.blitz.bots`` bots through the Python API (the slow path):
     one bot per env (a bot times its reactions per match), each asked at every step on a
     ``Match`` that mirrors its env (one object per env, updated in place)."""
 
     def __init__(self, name: str, seat: int, num_envs: int, seed: int = 0) -> None:
         try:
-            from .. import bots
+            from ..games.blitz import bots
         except ImportError:
             raise ValueError(
                 f"unknown opponent {name!r}: the native ones are {list(_NATIVE_POLICIES)} "
-                "(tictacblitz.bots is not available)"
+                "(tictacblitz.games.blitz.bots is not available)"
             ) from None
         self._make = bots.make_bot
         self.name = name
@@ -185,7 +157,7 @@ class BatchedMatches:
     :param round_reward: reward for winning a round (the loser gets minus it).
     :param match_reward: extra reward for winning the match, on its last step.
     :param policies: per seat (X, O), who acts: None (the caller's ``actions``),
-        ``"random"`` or ``"wait"`` (native), or a ``tictacblitz.bots`` name (Python).
+        ``"random"`` or ``"wait"`` (native), or a ``tictacblitz.games.blitz.bots`` name (Python).
     :param obs: ``"planes"`` (float32 (N, 2, 12, size, size)) or ``"bits"`` (uint64
         (N, 2, 11) bitboards; cheaper, no setting-progress plane).
     :param masks: write the legal-action masks (N, 2, 1 + 2 * cells) every step.
@@ -405,7 +377,7 @@ class BlitzVectorEnv(VectorEnv):
     """A Gymnasium ``VectorEnv`` of ``num_envs`` single-agent matches on the native batch.
 
     The agent plays ``seat`` (X by default) against ``opponent`` (``"random"``: the
-    native random policy; ``"wait"``; or a ``tictacblitz.bots`` name). Observations are
+    native random policy; ``"wait"``; or a ``tictacblitz.games.blitz.bots`` name). Observations are
     the agent seat's (``planes``, ``scalars``, ``action_mask``), rewards the agent's.
     ``metadata["autoreset_mode"]`` says the mode (NEXT_STEP by default). ``copy=False``
     returns the batch's in-place buffers instead of copies.

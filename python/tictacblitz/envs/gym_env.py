@@ -22,8 +22,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..rules import Rules
-from ..types import Player
+from ..games.blitz.rules import Rules
+from ..games.blitz.types import Player
 from .batched import BatchedMatches, observation_space
 
 __all__ = ["BlitzEnv"]
@@ -33,7 +33,7 @@ class BlitzEnv(gymnasium.Env):
     """One match of Tic Tac Blitz against a built-in bot, as a ``gymnasium.Env``.
 
     :param opponent: ``"random"`` (native random policy, default), ``"wait"``, or a
-        ``tictacblitz.bots`` name.
+        ``tictacblitz.games.blitz.bots`` name.
     :param seat: the agent's seat, ``"X"`` or ``"O"``.
     :param rules: a :class:`Rules` (default rules if None).
     :param interval_ms: game time per step (default 50).

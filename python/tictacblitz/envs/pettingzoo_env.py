@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError("tictacblitz.envs.parallel_env needs pettingzoo "
                       "(pip install 'tictacblitz[rl]')") from exc
 
-from ..rules import Rules
+from ..games.blitz.rules import Rules
 from .batched import BatchedMatches, observation_space
 
 __all__ = ["BlitzParallelEnv"]

@@ -57,7 +57,7 @@ def _serve(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from ..rules import Rules
+    from ..games.blitz.rules import Rules
 
     def fail(message: str) -> int:
         print(f"tictacblitz serve: error: {message}", file=sys.stderr)

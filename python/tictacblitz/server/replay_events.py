@@ -2,7 +2,7 @@
 
 A replay file is a script (SCENARIOS.md), not a list of events, and the page must not
 re-implement the engine: :func:`scenario_frames` plays the script on the engine, the
-way :func:`tictacblitz.scenario.run_scenario` does, and records what the server would
+way :func:`tictacblitz.games.blitz.scenario.run_scenario` does, and records what the server would
 have pushed live: one *frame* per engine step, shaped like the protocol's ``events``
 message (``round``, ``t``, ``events``, ``players``). The page feeds those frames to
 the same view model as a live match.
@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional
 
-from ..scenario import Scenario, ScenarioError, load_scenario, run_scenario
-from ..types import Player
+from ..games.blitz.scenario import Scenario, ScenarioError, load_scenario, run_scenario
+from ..games.blitz.types import Player
 
 __all__ = ["scenario_frames", "replay_events", "replay_events_post", "MAX_REPLAY_BYTES",
            "MAX_FRAMES"]
@@ -56,7 +56,7 @@ def scenario_frames(data: Any, match_factory: Optional[Callable[..., Any]] = Non
 
     Returns ``{"rules", "seed", "frames", "rounds", "round_wins", "match", "end"}``:
     ``frames`` in play order; ``end`` is ``{"round", "t"}`` where play stopped. The
-    script is played by :func:`tictacblitz.scenario.run_scenario` itself (one runner),
+    script is played by :func:`tictacblitz.games.blitz.scenario.run_scenario` itself (one runner),
     stepping one timed event at a time.
 
     :raises ScenarioError: for a file that is not a valid scenario, or too long a one.

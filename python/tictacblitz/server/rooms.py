@@ -28,8 +28,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple
 
-from ..rules import Rules
-from ..types import Action, ActionKind, Event, EventKind, Player, Reason, index_cell
+from ..games.blitz.rules import Rules
+from ..games.blitz.types import Action, ActionKind, Event, EventKind, Player, Reason, index_cell
 from . import protocol as P
 
 __all__ = [
@@ -261,12 +261,12 @@ class TimerBook:
 
 class ServerBot:
     """A bot seat on the real-time clock: it acts ``reaction_ms`` after its charge fills
-    (like a person), deciding with the native policy of its preset (tictacblitz.bots)."""
+    (like a person), deciding with the native policy of its preset (tictacblitz.games.blitz.bots)."""
 
     def __init__(self, level: str, seed: int) -> None:
-        from blitz_core.bots import NativePolicy
+        from blitz_core.blitz.bots import NativePolicy
 
-        from ..bots import resolve
+        from ..games.blitz.bots import resolve
 
         self.level = level
         self.spec = resolve(level)
@@ -379,7 +379,7 @@ class Room:
     # -- the match ------------------------------------------------------------------------
 
     def _new_match(self) -> None:
-        from blitz_core.engine import Match
+        from tictacblitz.games.blitz import Match
 
         settings = self.lobby.settings
         self.match_id = new_match_id()

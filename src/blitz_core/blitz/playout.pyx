@@ -3,23 +3,20 @@
 # The random policy: whenever charged, pick uniformly among the legal actions, listed as
 # every legal placement in ascending cell order, then every legal knock-out in ascending
 # cell order, with `below(n)` of its own SplitMix64 stream (docs/engine.md). A charged
-# player with no legal action waits. tictacblitz.playout mirrors this loop in Python
+# player with no legal action waits. tictacblitz.games.blitz.playout mirrors this loop in Python
 # over the public API, so the reference model can play the very same matches.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, INT32_MAX
 from libc.string cimport memcpy
 
-from blitz_core.bitboard cimport popcount, lowest, nth_set_bit
-from blitz_core.engine cimport (
-    MatchState, RulesC, Match, EventSink, rng_below, state_new_match, state_next_round,
-    state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full,
-    state_charge_ready_t, state_legal_mask, fill_rules, ACT_PLACE, ACT_KNOCKOUT,
-    ACCEPTED, NO_TIME,
+from blitz_core.blitz.bitboard cimport popcount, lowest, nth_set_bit
+from blitz_core.common.rng cimport rng_below
+from blitz_core.blitz.engine cimport (
+    MatchState, RulesC, Match, EventSink, state_new_match, state_next_round, state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
 )
 
 import numpy as np
 
-from tictacblitz.rules import Rules
 
 cdef uint64_t SALT = 0xD1B54A32D192ED03ULL
 POLICY_SEED_SALT = SALT
@@ -131,7 +128,7 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
     cdef PlayoutStats stats
     cdef uint64_t rng
     if rules is None:
-        rules = Rules()
+        rules = default_rules()
     fill_rules(&rc, rules)
     if seeds is None:
         if n < 0:
@@ -164,7 +161,7 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
 def play_random(Match match, seed, *, bint whole_match=True):
     """Play `match` on with two random players in the native loop (no events kept).
 
-    The same seed plays the same match as tictacblitz.playout.play_random."""
+    The same seed plays the same match as tictacblitz.games.blitz.playout.play_random."""
     cdef uint64_t rng = (<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)) ^ SALT
     cdef PlayoutStats stats
     stats.accepted = stats.rejected = stats.rounds = 0

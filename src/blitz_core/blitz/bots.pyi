@@ -1,9 +1,9 @@
-"""Types of blitz_core.bots (native bot policies and the policy match loop); the
-friendly face is tictacblitz.bots."""
+"""Types of blitz_core.blitz.bots (native bot policies and the policy match loop); the
+friendly face is tictacblitz.games.blitz.bots."""
 
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
-from tictacblitz.rules import Rules
+from tictacblitz.games.blitz.rules import Rules
 
 from .engine import Match
 

@@ -20,20 +20,17 @@ from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, free
 from cython.parallel cimport prange
 
-from blitz_core.bitboard cimport popcount, lowest
-from blitz_core.engine cimport (
-    MatchState, RulesC, Match, rng_next, state_new_match, state_next_round,
-    state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full,
-    state_charge_ready_t, state_legal_mask, state_marks, state_oldest, fill_rules,
-    ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
+from blitz_core.blitz.bitboard cimport popcount, lowest
+from blitz_core.common.rng cimport rng_next
+from blitz_core.blitz.engine cimport (
+    MatchState, RulesC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_marks, state_oldest, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
 )
-from blitz_core.playout cimport random_action
+from blitz_core.blitz.playout cimport random_action
 
 import os
 
 import numpy as np
 
-from tictacblitz.rules import Rules
 
 # -- constants shared with tictacblitz.envs ------------------------------------------------
 cdef enum:
@@ -508,7 +505,7 @@ cdef class BatchStepper:
                  num_threads=None, bint random_powerups=True):
         cdef int p
         if rules is None:
-            rules = Rules()
+            rules = default_rules()
         fill_rules(&self.rc, rules)
         if n < 1:
             raise ValueError(f"n must be >= 1, not {n}")
@@ -782,7 +779,7 @@ cdef class StateBatch:
 
     def __init__(self, rules=None, Py_ssize_t n=1):
         if rules is None:
-            rules = Rules()
+            rules = default_rules()
         if n < 1:
             raise ValueError(f"n must be >= 1, not {n}")
         fill_rules(&self.rc, rules)

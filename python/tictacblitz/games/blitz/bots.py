@@ -4,7 +4,7 @@ A bot decides like a person on the real-time clock: it is asked for a
 :class:`Decision` (an action, or ``None`` to wait, and the ms at which to ask it next);
 it acts ``reaction_ms`` after its charge fills and, at weaker levels, plays a random
 legal action with probability ``error_rate``. The policies themselves are native
-(``blitz_core.bots``, ``nogil``); this module is their Python face.
+(``blitz_core.blitz.bots``, ``nogil``); this module is their Python face.
 
 >>> from tictacblitz import Match, Rules
 >>> bot = make_bot("greedy", seed=1)
@@ -129,7 +129,7 @@ class Bot(Protocol):
 
 
 class NativeBot:
-    """A bot whose policy is native (``blitz_core.bots``), deciding on a ``Match``.
+    """A bot whose policy is native (``blitz_core.blitz.bots``), deciding on a ``Match``.
 
     Its reaction delay counts from ``status.charge_full_since`` (R5: the ms the charge
     became full), which is part of the match state: the bot keeps no memory of earlier
@@ -138,7 +138,7 @@ class NativeBot:
     """
 
     def __init__(self, spec: Union[str, BotSpec], *, seed: int = 0, name: Optional[str] = None) -> None:
-        from blitz_core.bots import NativePolicy
+        from blitz_core.blitz.bots import NativePolicy
 
         self.spec = resolve(spec)
         self.name = name if name is not None else (spec if isinstance(spec, str) else self.spec.kind)
@@ -196,8 +196,8 @@ def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Unio
                  seeds: Iterable[int], *, random_powerups: bool = True, records: bool = False,
                  timing: bool = False) -> Dict[str, Any]:
     """Whole matches between two bots in the native loop (no GIL): see
-    ``blitz_core.bots.play_matches`` for the result."""
-    from blitz_core import bots as nb
+    ``blitz_core.blitz.bots.play_matches`` for the result."""
+    from blitz_core.blitz import bots as nb
 
     checked = []
     for s in seeds:

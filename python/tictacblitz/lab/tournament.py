@@ -21,8 +21,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .bots import BOT_NAMES, PRESETS, play_matches, resolve
-from .rules import Rules
+from ..games.blitz.bots import BOT_NAMES, PRESETS, play_matches, resolve
+from ..games.blitz.rules import Rules
 from .stats import Z95, wilson
 from .stats import mix64 as _mix
 

@@ -1,6 +1,6 @@
 """Rule sweeps: ``tictacblitz sweep`` and :func:`sweep`.
 
-A sweep runs :func:`tictacblitz.simulation.simulate` at every point of a grid (or at
+A sweep runs :func:`tictacblitz.lab.simulation.simulate` at every point of a grid (or at
 random points) over one or more rule numbers, with the same master seed at every point
 (so every point plays the same match seeds: differences between points come from the
 rules, not from luck), and writes:
@@ -30,9 +30,9 @@ import time
 from dataclasses import fields
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
-from .bots import BotSpec
+from ..games.blitz.bots import BotSpec
 from .report import metric_rows, plot_sweep, sweep_html
-from .rules import DEFAULT_WEIGHTS, Rules
+from ..games.blitz.rules import DEFAULT_WEIGHTS, Rules
 from .simulation import (ArgumentProblem, _error, _progress_bar, add_common_arguments, connect,
                        default_workers, job_arguments, prepare, simulate)
 

@@ -6,7 +6,7 @@
 # the next ms where a charge fills or something timed happens.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t
-from blitz_core.engine cimport MatchState, RulesC
+from blitz_core.blitz.engine cimport MatchState, RulesC
 
 ctypedef struct ReadyCache:       # when each player's charge fills, and what that assumed
     int32_t at[2]

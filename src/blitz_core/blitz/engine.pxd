@@ -7,7 +7,7 @@
 # engine.pyx is the thin, validating face of the same functions.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t
-from blitz_core.bitboard cimport Geometry, popcount
+from blitz_core.blitz.bitboard cimport Geometry, popcount
 
 # Codes shared with tictacblitz/types.py (Player, PowerupKind, Reason, EventKind).
 cdef enum:
@@ -141,8 +141,6 @@ ctypedef struct EventSink:        # a growable event buffer; NULL sink = no even
 
 
 # -- the engine, nogil ---------------------------------------------------------------------
-cdef uint64_t rng_next(uint64_t* state) noexcept nogil
-cdef uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil
 
 cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint random_powerups,
                           uint64_t setup_x, uint64_t setup_o, EventSink* sink) noexcept nogil
@@ -194,6 +192,7 @@ cdef inline uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int 
     return s.setting[1 - player]                              # R9: opponent's setting marks
 
 # -- the bridge from Python ----------------------------------------------------------------
+cdef object default_rules()
 cdef int fill_rules(RulesC* rc, object rules) except -1
 
 

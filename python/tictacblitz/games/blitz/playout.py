@@ -1,7 +1,7 @@
 """Random playouts over the public match API, in Python.
 
 :func:`play_random` plays a match on with two random players exactly as the native loop
-``blitz_core.playout.play_random`` does (same policy, same random stream, same decision
+``blitz_core.blitz.playout.play_random`` does (same policy, same random stream, same decision
 ms), but only through the public API, so it drives the pure-Python reference and the
 native engine alike: the same seed gives the same match on both. Differential tests and
 the reference-speed benchmark use it; for speed use the native loop.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from blitz_core.playout import POLICY_SEED_SALT  # the native loop's value: one source
+from blitz_core.blitz.playout import POLICY_SEED_SALT  # the native loop's value: one source
 
 from .reference import SplitMix64
 from .types import Action, Player

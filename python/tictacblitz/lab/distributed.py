@@ -3,7 +3,7 @@
 ``tictacblitz simulate --scheduler tcp://host:8786`` or
 ``tictacblitz.simulate(..., client=Client(...))`` sends the same job an ordinary run plays
 on threads to an existing Dask cluster. Each chunk of consecutive match indices is one
-task, :func:`tictacblitz.simulation.play_chunk` with the job's plain-data payload: a pure
+task, :func:`tictacblitz.lab.simulation.play_chunk` with the job's plain-data payload: a pure
 function of (job, chunk index), so a task that is run twice (a worker died and the
 scheduler ran it again elsewhere, or a retry) gives the same columns. Results stream back
 as tasks finish and go through the same ordered sink as a local run (records written in
@@ -15,7 +15,7 @@ The workers need ``tictacblitz`` (and its native ``blitz_core``) importable: ins
 package in the workers' environment (``pip install 'tictacblitz[cluster]'``).
 
     from distributed import Client, LocalCluster
-    from tictacblitz.simulation import simulate
+    from tictacblitz.lab.simulation import simulate
 
     with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
         table, summary = simulate(10_000, "greedy", "greedy", client=client)
@@ -42,7 +42,7 @@ def _threads(client: Any) -> int:
 
 def run_on_client(client: Any, job: Any, on_chunk: Callable[[int, Dict[str, Any]], None],
                   *, window: int = 0) -> None:
-    """Run every chunk of ``job`` (a :class:`~tictacblitz.simulation.SimulationJob`) as a
+    """Run every chunk of ``job`` (a :class:`~tictacblitz.lab.simulation.SimulationJob`) as a
     task on ``client``'s cluster, handing each result to ``on_chunk(index, cols)`` as it
     arrives. At most ``window`` tasks (default: twice the cluster's threads) are in
     flight, so neither the cluster nor this process holds the whole job.

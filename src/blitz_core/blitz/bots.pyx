@@ -20,20 +20,15 @@ from libc.math cimport sqrt, log
 from libc.stdlib cimport free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from blitz_core.bitboard cimport Geometry, popcount, lowest, nth_set_bit, timeout_score
-from blitz_core.engine cimport (
-    MatchState, RulesC, EventSink, EventC, Match, rng_next, rng_below, state_new_match,
-    state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both,
-    state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, fill_rules,
-    PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE,
-    KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT,
-    EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
+from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, timeout_score
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
+from blitz_core.blitz.engine cimport (
+    MatchState, RulesC, EventSink, EventC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, fill_rules, default_rules, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
 )
-from blitz_core.playout cimport random_action
+from blitz_core.blitz.playout cimport random_action
 
 import numpy as np
 
-from tictacblitz.rules import Rules
 
 # The policies' streams are seeded with the match seed xor a salt per seat.
 cdef uint64_t SEAT_SALT_X = 0x8BB84B93962EACC9ULL
@@ -56,10 +51,6 @@ DEFAULT_CANDIDATES = C_DEFAULT_CANDIDATES
 
 # ---------------------------------------------------------------------------------------
 # Small helpers
-
-cdef inline double rng_unit(uint64_t* rng) noexcept nogil:
-    return <double>(rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
-
 
 cdef inline int pick(uint64_t m, uint64_t* rng) noexcept nogil:
     """A uniformly drawn cell of the non-empty mask m (one draw; none for one cell)."""
@@ -650,7 +641,7 @@ cdef int policy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
 
 
 # ---------------------------------------------------------------------------------------
-# The Python face (tictacblitz.bots wraps these)
+# The Python face (tictacblitz.games.blitz.bots wraps these)
 
 cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     """spec: (kind name, reaction_ms, error_rate, budget, horizon_ms, candidates)."""
@@ -738,7 +729,7 @@ cdef object _prepare_matches(RulesC* rc, BotTables* tb, Policy* xp, Policy* op, 
                              object x_spec, object o_spec, object seeds):
     """The set-up of a batch of whole matches: rules, tables, both policies; returns the
     seeds as a contiguous uint64 array (each match reseeds the policies' streams)."""
-    fill_rules(rc, rules if rules is not None else Rules())
+    fill_rules(rc, rules if rules is not None else default_rules())
     tables_init(tb, rc)
     _policy_from(xp, x_spec, 0)
     _policy_from(op, o_spec, 0)

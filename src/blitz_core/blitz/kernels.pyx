@@ -4,7 +4,7 @@
 
 from libc.stdint cimport uint64_t, int8_t, uint8_t
 
-from blitz_core.bitboard cimport Geometry, init_geometry, has_line, lowest_line, timeout_score
+from blitz_core.blitz.bitboard cimport Geometry, init_geometry, has_line, lowest_line, timeout_score
 
 import numpy as np
 

@@ -7,7 +7,7 @@
 # The layer sits above the engine (engine.pxd) and is what batched simulations call.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
-from blitz_core.engine cimport MatchState, RulesC, EventSink
+from blitz_core.blitz.engine cimport MatchState, RulesC, EventSink
 
 cdef enum:
     BOT_RANDOM = 0

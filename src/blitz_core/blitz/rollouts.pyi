@@ -1,4 +1,4 @@
-"""Types of blitz_core.rollouts (batched native stepping); see docs/rl.md and
+"""Types of blitz_core.blitz.rollouts (batched native stepping); see docs/rl.md and
 tictacblitz.envs for the Gymnasium / PettingZoo faces."""
 
 from typing import Any, Dict, Optional, Sequence, Tuple
@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from tictacblitz.rules import Rules
+from tictacblitz.games.blitz.rules import Rules
 
 from .engine import Match
 

@@ -1,4 +1,4 @@
-"""Types of blitz_core.kernels (batch R10/R20 kernels over NumPy uint64 boards)."""
+"""Types of blitz_core.blitz.kernels (batch R10/R20 kernels over NumPy uint64 boards)."""
 
 import numpy as np
 import numpy.typing as npt

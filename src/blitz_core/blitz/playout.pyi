@@ -1,8 +1,8 @@
-"""Types of blitz_core.playout (whole random-vs-random matches in the native loop)."""
+"""Types of blitz_core.blitz.playout (whole random-vs-random matches in the native loop)."""
 
 from typing import Any, Dict, Iterable, Optional
 
-from tictacblitz.rules import Rules
+from tictacblitz.games.blitz.rules import Rules
 
 from .engine import Match
 

@@ -5,7 +5,7 @@ what it does to the game. The work is split into *chunks* of consecutive match i
 match ``i`` always has the seed :func:`match_seeds` derives from the master seed and
 ``i``, so records and summary are the same however the work is split (chunk size,
 threads, Dask workers). Each chunk is played by the native loop
-(``blitz_core.bots.play_match_columns``) without the GIL, so a pool of threads uses every
+(``blitz_core.blitz.bots.play_match_columns``) without the GIL, so a pool of threads uses every
 core; chunk results come back as NumPy columns, are folded into a :class:`Summary` (exact
 integer counters only: order-independent) and, if asked, written as Arrow record batches
 in chunk order, so memory stays flat as N grows.
@@ -33,8 +33,8 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from .bots import BOT_NAMES, BotSpec, resolve
-from .rules import Rules
+from ..games.blitz.bots import BOT_NAMES, BotSpec, resolve
+from ..games.blitz.rules import Rules
 from .stats import Z95, wilson
 from .stats import mix64 as _mix
 
@@ -203,9 +203,9 @@ _RULES_CACHE: Dict[str, Rules] = {}
 
 def play_chunk(payload: Dict[str, Any], index: int) -> Dict[str, Any]:
     """Play chunk ``index`` of a job (:meth:`SimulationJob.payload`): its columns, as
-    ``blitz_core.bots.play_match_columns`` returns them, plus ``start`` and ``seeds``.
+    ``blitz_core.blitz.bots.play_match_columns`` returns them, plus ``start`` and ``seeds``.
     A pure function of its arguments (what a Dask task runs; a retry gives the same)."""
-    from blitz_core.bots import play_match_columns
+    from blitz_core.blitz.bots import play_match_columns
 
     key = json.dumps(payload["rules"], sort_keys=True)
     rules = _RULES_CACHE.get(key)
@@ -719,7 +719,7 @@ def simulate(matches: int = 1000, x: Union[str, BotSpec] = "greedy",
              progress: bool = False, random_powerups: bool = True,
              on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None) -> SimulationResult:
     """Play ``matches`` whole matches of bot ``x`` against bot ``o`` (preset names or
-    :class:`~tictacblitz.bots.BotSpec`) under ``rules``, match ``i`` with the seed
+    :class:`~tictacblitz.games.blitz.bots.BotSpec`) under ``rules``, match ``i`` with the seed
     :func:`match_seeds` gives for (``seed``, i).
 
     ``workers``: threads (default: every core). ``client``: a ``dask.distributed.Client``

@@ -3,14 +3,15 @@
 # Everything below the `Match` class is C: a match is a MatchState struct, advanced by
 # state_advance_to and changed by state_act, emitting EventC records into an optional
 # sink. docs/engine.md fixes what RULES.md leaves open (the random stream, the order of
-# events); tictacblitz.reference implements the same contract in plain Python and the
+# events); tictacblitz.games.blitz.reference implements the same contract in plain Python and the
 # differential tests hold the two together.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t, INT32_MAX
 from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
 
-from blitz_core.bitboard cimport (
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
+from blitz_core.blitz.bitboard cimport (
     Geometry, init_geometry, popcount, lowest, nth_set_bit, has_line, lowest_line, timeout_score,
 )
 
@@ -19,38 +20,20 @@ import zlib
 
 import numpy as np
 
-from tictacblitz.rules import Rules
-from tictacblitz.types import (
-    Action, ActionKind, Event, EventKind, PlayerStatus, Player, PowerupKind, Reason,
-    RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell,
-)
+# The vocabulary the Python face speaks (Rules, Player, Action, Event, ...) belongs to the
+# package one layer up, tictacblitz.games.blitz. The core imports nothing from it: that
+# package hands its classes down once, when it is imported (bind_vocabulary below), and
+# the binding checks that every enum code agrees with this file's C enums (engine.pxd).
+cdef object Rules = None
+cdef object Action, ActionKind, Event, EventKind, PlayerStatus, Player, PowerupKind
+cdef object Reason, RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell
 
 # ---------------------------------------------------------------------------------------
-# The random stream (R23; docs/engine.md): SplitMix64.
-
-cdef uint64_t rng_next(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil:
-    """Exactly uniform on [0, n): reject the (2**64 mod n) lowest draws.
-
-    That threshold is below n, so a draw >= n is always kept: the division that
-    computes it is needed only for the rare draws below n."""
-    cdef uint64_t r
-    while True:
-        r = rng_next(state)
-        if r >= n or r >= (<uint64_t>0 - n) % n:
-            return r % n
-
+# The random stream (R23; docs/engine.md): SplitMix64 from common/rng.pxd.
 
 cdef inline int rng_kind(uint64_t* state, const RulesC* r) noexcept nogil:
     """R14: a powerup kind drawn with the weights (docs/engine.md `kind()`)."""
-    cdef double u = <double>(rng_next(state) >> 11) * (1.0 / 9007199254740992.0)
+    cdef double u = rng_unit(state)
     cdef double x = u * r.weight_total
     cdef double acc = 0.0
     cdef int k, last = 0
@@ -611,6 +594,7 @@ cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventS
 
 cdef int fill_rules(RulesC* rc, object rules) except -1:
     """Copy a validated tictacblitz.Rules into the engine's struct."""
+    _require_vocabulary()
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a tictacblitz.Rules, not {type(rules).__name__}")
     memset(rc, 0, sizeof(RulesC))
@@ -645,11 +629,87 @@ cdef int fill_rules(RulesC* rc, object rules) except -1:
 # ---------------------------------------------------------------------------------------
 # The Python face
 
-cdef object _RESULTS = (Player.X, Player.O, None)
-cdef object _BY = (RoundEnd.LINE, RoundEnd.DOUBLE_LINE, RoundEnd.TIMEOUT)
-cdef object _EVENT_KINDS = tuple(EventKind)
-cdef object _POWERUPS = tuple(PowerupKind)
-cdef object _PLAYERS = (Player.X, Player.O)
+cdef object _RESULTS, _BY, _EVENT_KINDS, _POWERUPS, _PLAYERS
+
+NATIVE_CODES = {
+    "ActionKind": {"PLACE": ACT_PLACE, "KNOCKOUT": ACT_KNOCKOUT},
+    "PowerupKind": {"BOMB": KIND_BOMB, "FREEZE": KIND_FREEZE, "HASTE": KIND_HASTE,
+                    "SWAP": KIND_SWAP},
+    "Reason": {"ROUND_OVER": REASON_ROUND_OVER, "NOT_CHARGED": REASON_NOT_CHARGED,
+               "OCCUPIED": REASON_OCCUPIED, "CRATER": REASON_CRATER,
+               "NOT_OPPONENT_MARK": REASON_NOT_OPPONENT_MARK,
+               "ALREADY_SET": REASON_ALREADY_SET},
+    "EventKind": {
+        "ROUND_STARTED": EV_ROUND_STARTED, "PLACED": EV_PLACED, "SET": EV_SET,
+        "KNOCKED_OUT": EV_KNOCKED_OUT, "CRATER_CLEARED": EV_CRATER_CLEARED,
+        "RETIRED": EV_RETIRED, "POWERUP_SPAWNED": EV_POWERUP_SPAWNED,
+        "POWERUP_CLAIMED": EV_POWERUP_CLAIMED, "POWERUP_BURNED_OUT": EV_POWERUP_BURNED_OUT,
+        "BOMBED": EV_BOMBED, "STOLEN": EV_STOLEN, "FREEZE_STARTED": EV_FREEZE_STARTED,
+        "FREEZE_ENDED": EV_FREEZE_ENDED, "HASTE_STARTED": EV_HASTE_STARTED,
+        "HASTE_ENDED": EV_HASTE_ENDED, "ROUND_OVER": EV_ROUND_OVER,
+        "MATCH_OVER": EV_MATCH_OVER, "REJECTED": EV_REJECTED},
+    "Player": {"X": PLAYER_X, "O": PLAYER_O},
+    "RoundEnd": {"LINE": BY_LINE, "DOUBLE_LINE": BY_DOUBLE_LINE, "TIMEOUT": BY_TIMEOUT},
+}
+"""The C enum codes (engine.pxd) by Python enum and member: what bind_vocabulary checks."""
+
+
+def _python_codes(vocab):
+    """The codes the Python vocabulary gives the members NATIVE_CODES names."""
+    reasons = vocab.REASON_BY_CODE
+    out = {}
+    for enum_name, members in NATIVE_CODES.items():
+        enum_type = getattr(vocab, enum_name)
+        if enum_name == "Reason":
+            out[enum_name] = {r.name: reasons.index(r) for r in enum_type}
+        elif enum_name == "RoundEnd":
+            out[enum_name] = {m.name: i for i, m in enumerate(enum_type)}
+        else:
+            out[enum_name] = {m.name: int(m) for m in enum_type}
+    return out
+
+
+def bind_vocabulary(vocab):
+    """Hand the engine the Python vocabulary it returns and accepts (called once by
+    ``tictacblitz.games.blitz``). ``vocab`` has the attributes ``Rules``, ``Action``,
+    ``ActionKind``, ``Event``, ``EventKind``, ``PlayerStatus``, ``Player``,
+    ``PowerupKind``, ``Reason``, ``RoundEnd``, ``RoundRecord``, ``REASON_BY_CODE`` and
+    ``parse_cell``.
+
+    :raises RuntimeError: when an enum's codes differ from the C enums (a drift between
+        engine.pxd and the vocabulary must never reach a match).
+    """
+    global Rules, Action, ActionKind, Event, EventKind, PlayerStatus, Player, PowerupKind
+    global Reason, RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell
+    global _RESULTS, _BY, _EVENT_KINDS, _POWERUPS, _PLAYERS
+    codes = _python_codes(vocab)
+    if codes != NATIVE_CODES:
+        raise RuntimeError(f"the Python vocabulary's enum codes {codes} differ from the "
+                           f"engine's {NATIVE_CODES}")
+    Rules, Action, ActionKind = vocab.Rules, vocab.Action, vocab.ActionKind
+    Event, EventKind, PlayerStatus = vocab.Event, vocab.EventKind, vocab.PlayerStatus
+    Player, PowerupKind, Reason = vocab.Player, vocab.PowerupKind, vocab.Reason
+    RoundEnd, RoundRecord = vocab.RoundEnd, vocab.RoundRecord
+    REASON_BY_CODE, parse_cell = vocab.REASON_BY_CODE, vocab.parse_cell
+    _RESULTS = (Player.X, Player.O, None)
+    _BY = tuple(RoundEnd)
+    _EVENT_KINDS = tuple(EventKind)
+    _POWERUPS = tuple(PowerupKind)
+    _PLAYERS = (Player.X, Player.O)
+
+
+cdef object default_rules():
+    """The default Rules (for the batch entry points' ``rules=None``)."""
+    _require_vocabulary()
+    return Rules()
+
+
+cdef inline int _require_vocabulary() except -1:
+    if Rules is None:
+        raise RuntimeError("blitz_core.blitz.engine is used through tictacblitz: "
+                           "import tictacblitz first")
+    return 0
+
 
 _SERIAL_MAGIC = b"TTBLITZ\x00"
 SERIAL_VERSION = 1
@@ -695,7 +755,7 @@ cdef class Match:
 
     def __init__(self, rules=None, *, seed=0, setup=None, random_powerups=True, record=False):
         if rules is None:
-            rules = Rules()
+            rules = default_rules()
         fill_rules(&self.rc, rules)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
@@ -880,7 +940,7 @@ cdef class Match:
         kind, cell = _action_code(action, self.rc.geo.size)
         return REASON_BY_CODE[state_check(&self.st, &self.rc, p, kind, cell)]
 
-    def planes(self, player=Player.X):
+    def planes(self, player=0):
         """The board as float32 planes (12, size, size) from `player`'s point of view.
 
         Planes: 0 own set, 1 own setting, 2 opponent set, 3 opponent setting, 4 craters,

@@ -1,12 +1,12 @@
-"""Types of blitz_core.engine (the native rules engine); see engine.pyx and docs/engine.md."""
+"""Types of blitz_core.blitz.engine (the native rules engine); see engine.pyx and docs/engine.md."""
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from tictacblitz.rules import Rules
-from tictacblitz.types import (
+from tictacblitz.games.blitz.rules import Rules
+from tictacblitz.games.blitz.types import (
     Action, ActionKind, Cell, Event, Player, PlayerStatus, PowerupKind, Reason, RoundRecord,
 )
 

@@ -1,0 +1,229 @@
+"""Tic Tac Blitz on the platform's protocol: :class:`BlitzGame` and :class:`BlitzState`.
+
+A thin adapter over the native :class:`~tictacblitz.games.blitz.Match`: actions are the
+integer codes of :mod:`.encoding`, rejections the R7 reason strings, time moves with
+``advance`` (R1). A match spans rounds (R21, R22): when a round has ended and the match
+goes on, the next ``advance`` starts the next round (R21's reset) before any time
+passes, and ``next_decision_t`` is then 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
+from . import Match
+from .encoding import WAIT, action_code, decode_action, num_actions
+from .rules import Rules
+from .scenario import load_scenario, run_scenario
+from .types import ActionKind, Player
+
+__all__ = ["GAME_TYPE", "BlitzGame", "BlitzState", "make_game"]
+
+GAME_TYPE = GameType(
+    name="blitz",
+    long_name="Tic Tac Blitz",
+    time_model=TimeModel.REAL_TIME,
+    seeded=True,                    # R23: powerup spawns and the R3 coin
+)
+
+
+def _seat(player: object) -> Player:
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"a seat is 0 or 1, not {player!r}")
+    if int(player) not in PLAYERS:
+        raise ValueError(f"unknown seat {player!r}: expected 0 (X) or 1 (O)")
+    return Player(int(player))
+
+
+class BlitzGame:
+    """Tic Tac Blitz with one rules configuration."""
+
+    type = GAME_TYPE
+
+    def __init__(self, rules: Optional[Rules] = None) -> None:
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a tictacblitz Rules, not {type(rules).__name__}")
+        self._rules = rules
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def num_actions(self) -> int:
+        return num_actions(self._rules)
+
+    @property
+    def observation_shape(self) -> Tuple[int, ...]:
+        return (12, self._rules.size, self._rules.size)
+
+    def with_rules(self, overrides: Mapping[str, Any]) -> "BlitzGame":
+        return BlitzGame(Rules.from_dict({**self._rules.overrides(), **dict(overrides)}))
+
+    def new_state(self, seed: int = 0, *, record: bool = False) -> "BlitzState":
+        return BlitzState(self, Match(self._rules, seed=seed, record=record))
+
+    def state_from_bytes(self, data: bytes) -> "BlitzState":
+        match = Match.from_bytes(data)
+        game = self if match.rules == self._rules else BlitzGame(match.rules)
+        return BlitzState(game, match)
+
+    def action_to_string(self, action: int) -> str:
+        decoded = decode_action(action, self._rules.size)
+        return "wait" if decoded is None else str(decoded)
+
+    def replay(self, data: Any) -> dict:
+        try:
+            return run_scenario(load_scenario(data), Match)
+        except (TypeError, ValueError) as exc:
+            raise ReplayError(str(exc)) from None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BlitzGame) and other._rules == self._rules
+
+    def __hash__(self) -> int:
+        return hash(("blitz", self._rules))
+
+    def __repr__(self) -> str:
+        return f"BlitzGame({self._rules.overrides()})"
+
+
+class BlitzState:
+    """One match of Tic Tac Blitz behind the protocol (``match`` is the native one)."""
+
+    def __init__(self, game: BlitzGame, match: Match) -> None:
+        self._game = game
+        self.match = match
+        self._events: list = []
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def game(self) -> BlitzGame:
+        return self._game
+
+    @property
+    def t(self) -> int:
+        return self.match.t
+
+    def to_move(self) -> Tuple[int, ...]:
+        return () if self.match.match_over else PLAYERS
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        seat = _seat(player)
+        mask = np.zeros(self._game.num_actions, dtype=bool)
+        mask[WAIT] = not self.match.match_over
+        cells = self._game.rules.cells
+        size = self._game.rules.size
+        for offset, kind in ((1, ActionKind.PLACE), (1 + cells, ActionKind.KNOCKOUT)):
+            for row, col in self.match.legal_cells(seat, kind):
+                mask[offset + row * size + col] = True
+        return mask
+
+    def legal_actions(self, player: int) -> list:
+        return np.flatnonzero(self.legal_mask(player)).tolist()
+
+    def is_over(self) -> bool:
+        return self.match.match_over
+
+    def winner(self) -> Optional[int]:
+        result = self.match.match_result
+        return None if result is None or result == "draw" else int(result)
+
+    def returns(self) -> Tuple[float, float]:
+        won = self.winner()
+        if won is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def observation(self, player: int) -> np.ndarray:
+        return self.match.planes(_seat(player))
+
+    def summary(self) -> dict:
+        return self.match.state_dict()
+
+    def next_decision_t(self) -> Optional[int]:
+        """The next ms at which something is timed or a charge fills (R2, R4); 0 when a
+        round has ended and the next one is to start; None once the match is over."""
+        match = self.match
+        if match.match_over:
+            return None
+        if match.round_over:
+            return 0
+        nxt = match.next_event_t()
+        for seat in Player:
+            status = match.status(seat)
+            if not status.charge_full:
+                nxt = status.charge_ready_t if nxt is None else min(nxt, status.charge_ready_t)
+        return nxt
+
+    # -- changing --------------------------------------------------------------------------
+    def apply(self, player: int, action: int) -> Optional[str]:
+        seat = _seat(player)
+        decoded = decode_action(action, self._game.rules.size)
+        if decoded is None:
+            return None
+        reason = self.match.act(seat, decoded)
+        self._collect()
+        return None if reason is None else reason.value
+
+    def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
+        if len(actions) != 2:
+            raise ValueError(f"a joint action has one entry per seat, not {len(actions)}")
+        size = self._game.rules.size
+        x, o = (None if a is None else decode_action(a, size) for a in actions)
+        results = self.match.act_both(x, o)
+        self._collect()
+        return tuple(None if r is None else r.value for r in results)
+
+    def advance(self, ms: int) -> None:
+        """Let ``ms`` pass (R1); a round that has ended first gives way to the next."""
+        if isinstance(ms, bool) or not isinstance(ms, (int, np.integer)):
+            raise TypeError(f"ms must be an integer, not {ms!r}")
+        if ms < 0:
+            raise ValueError(f"ms must be >= 0, not {ms}")
+        if self.match.round_over and not self.match.match_over:
+            self.match.start_next_round()
+            self._collect()
+        self.match.advance(int(ms))
+        self._collect()
+
+    def clone(self) -> "BlitzState":
+        twin = BlitzState(self._game, self.match.clone())
+        twin._events = list(self._events)
+        return twin
+
+    def to_bytes(self) -> bytes:
+        return self.match.to_bytes()
+
+    def drain_events(self) -> list:
+        out, self._events = self._events, []
+        return out
+
+    def to_replay(self) -> dict:
+        return self.match.to_scenario()
+
+    def _collect(self) -> None:
+        self._events.extend(e.to_dict() for e in self.match.events)
+
+    def __reduce__(self):
+        return (self._game.state_from_bytes, (self.to_bytes(),))
+
+    def __repr__(self) -> str:
+        return f"BlitzState({self.match!r})"
+
+
+def make_game(rules: Optional[Mapping[str, Any]] = None) -> BlitzGame:
+    """The registry's entry: Tic Tac Blitz with these rule overrides."""
+    if rules is None:
+        return BlitzGame()
+    if isinstance(rules, Rules):
+        return BlitzGame(rules)
+    return BlitzGame(Rules.from_dict(rules))
+
+
+_ = action_code   # re-exported for consumers that encode Actions through the game module

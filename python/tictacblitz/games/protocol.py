@@ -1,0 +1,240 @@
+"""The one surface every game offers and every consumer relies on.
+
+A *game* is a rules configuration plus the facts a consumer needs to drive it without
+knowing which game it is (OpenSpiel's ``Game``); a *state* is one play-through of it
+(OpenSpiel's ``State``). The lab (simulate, sweep, tournament), the RL envs, the
+replay command and the server speak only these protocols and the :class:`GameType`,
+never a concrete game's types: they switch on ``GameType.time_model``, never on a
+game's name.
+
+Three time models cover the family:
+
+- ``REAL_TIME`` (Tic Tac Blitz): no turns. Either player may act at the current
+  millisecond (``apply`` for one, ``apply_joint`` for both at the same ms); time moves
+  only through :meth:`RealTimeState.advance`.
+- ``SIMULTANEOUS`` (Rift & Grid): both players lock a move in, then the turn resolves;
+  ``apply_joint`` takes both moves at once.
+- ``ALTERNATING`` (Tic Tac Doh): exactly one player is to move; ``apply`` takes that
+  player's move.
+
+Actions are plain integers in ``range(game.num_actions)``, one encoding per game,
+defined once in that game's folder. A rules-forbidden action is not an error: ``apply``
+returns the rejection reason (a short snake_case string from the game's contract, e.g.
+``"not_charged"`` or ``"cannot_stack"``) and changes nothing. A malformed argument (not
+an int, out of range, an unknown player) raises ``ValueError``/``TypeError`` naming the
+bad value, and also changes nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Protocol, Sequence, Tuple, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "TimeModel",
+    "GameType",
+    "Game",
+    "State",
+    "RealTimeState",
+    "ReplayError",
+    "Bot",
+    "PLAYERS",
+]
+
+PLAYERS: Tuple[int, int] = (0, 1)
+"""Seats are 0 and 1 in every game (Blitz's X/O, Doh's first/second, Rift's X/O)."""
+
+
+class TimeModel(str, enum.Enum):
+    """How time passes in a game (what a driver loop must do between actions)."""
+
+    REAL_TIME = "real_time"
+    SIMULTANEOUS = "simultaneous"
+    ALTERNATING = "alternating"
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Facts about a game that consumers switch on (OpenSpiel's ``GameType``).
+
+    :param name: the registry key (``"blitz"``, ``"doh"``, ``"rift"``).
+    :param long_name: the name players know.
+    :param time_model: see :class:`TimeModel`.
+    :param seeded: whether a state draws from a seeded random stream (chance); a game
+        without chance ignores the seed.
+    :param perfect_information: whether each player's observation is the whole state.
+    :param zero_sum: whether ``returns()`` always sum to zero.
+    """
+
+    name: str
+    long_name: str
+    time_model: TimeModel
+    seeded: bool
+    perfect_information: bool = True
+    zero_sum: bool = True
+    num_players: int = 2
+
+
+class ReplayError(ValueError):
+    """A replay or scenario file that is not valid; the message is one clear line."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """One play-through of a game. Every method below is what consumers may use."""
+
+    @property
+    def game(self) -> "Game":
+        """The game (rules) this state plays."""
+        ...
+
+    def to_move(self) -> Tuple[int, ...]:
+        """The seats that may act now: one seat (alternating), the seats still to lock
+        in (simultaneous), or both (real time); empty once the game is over."""
+        ...
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        """A bool array of ``game.num_actions``: True where ``apply(player, a)`` would
+        be accepted now. All False for a seat that may not act."""
+        ...
+
+    def legal_actions(self, player: int) -> list:
+        """The indices of ``legal_mask(player)``, ascending."""
+        ...
+
+    def apply(self, player: int, action: int) -> Optional[str]:
+        """Play one seat's action now: ``None`` if accepted, else the contract's
+        rejection reason (and nothing changed)."""
+        ...
+
+    def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
+        """Both seats at once (``None`` for a seat that does not act); one result per
+        seat as for :meth:`apply`. For an alternating game, the seat not to move must
+        pass ``None``."""
+        ...
+
+    def is_over(self) -> bool:
+        """Whether the game (the whole match) has ended."""
+        ...
+
+    def winner(self) -> Optional[int]:
+        """The winning seat once over, ``None`` for a draw or a game still going."""
+        ...
+
+    def returns(self) -> Tuple[float, float]:
+        """Per seat: +1 win, -1 loss, 0 draw or not over."""
+        ...
+
+    def clone(self) -> "State":
+        """An independent copy that continues identically."""
+        ...
+
+    def to_bytes(self) -> bytes:
+        """A versioned, checksummed encoding; ``game.state_from_bytes`` inverts it."""
+        ...
+
+    def observation(self, player: int) -> np.ndarray:
+        """``float32`` array of ``game.observation_shape`` from ``player``'s view."""
+        ...
+
+    def drain_events(self) -> list:
+        """JSON-ready dicts (each with a ``"kind"``) of what happened since the last
+        call, for GUIs and logs."""
+        ...
+
+    def to_replay(self) -> dict:
+        """The replay file of everything played so far (the game's replay format);
+        ``game.replay`` plays it back to the same result."""
+        ...
+
+    def summary(self) -> dict:
+        """A JSON-ready summary of the state (the ``state`` of a replay result)."""
+        ...
+
+
+@runtime_checkable
+class RealTimeState(State, Protocol):
+    """A state whose clock a driver advances (``TimeModel.REAL_TIME``)."""
+
+    @property
+    def t(self) -> int:
+        """The current ms of the current round."""
+        ...
+
+    def advance(self, ms: int) -> None:
+        """Let ``ms`` milliseconds pass, every timed event at its exact ms."""
+        ...
+
+    def next_decision_t(self) -> Optional[int]:
+        """The next ms at which something changes or a seat may act (``None`` when
+        nothing is timed), so a driver can jump instead of stepping 1 ms at a time."""
+        ...
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player program. ``make_bot(name, seed)`` of a game gives one; its choices are a
+    pure function of its seed and what it has seen, so matches replay exactly."""
+
+    name: str
+
+    def choose(self, state: State, player: int) -> Optional[int]:
+        """The action code ``player`` plays now in ``state`` (unchanged by the call), or
+        ``None`` to wait (real time) / when the seat may not act."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game's fixed parameters: its type, rules and encodings."""
+
+    @property
+    def type(self) -> GameType:
+        ...
+
+    @property
+    def rules(self) -> Any:
+        """The validated rules configuration (a frozen dataclass with ``to_dict``)."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the integer action encoding."""
+        ...
+
+    @property
+    def observation_shape(self) -> Tuple[int, ...]:
+        ...
+
+    def with_rules(self, overrides: Mapping[str, Any]) -> "Game":
+        """The same game with rule numbers changed (validated: ``ValueError`` or
+        ``TypeError`` names the field and value)."""
+        ...
+
+    def new_state(self, seed: int = 0, *, record: bool = False) -> State:
+        """A fresh match; ``record=True`` keeps what is needed for ``to_replay``."""
+        ...
+
+    def state_from_bytes(self, data: bytes) -> State:
+        ...
+
+    def action_to_string(self, action: int) -> str:
+        """A short human name of an action code (``"place c3"``, ``"M@1,2"``)."""
+        ...
+
+    @property
+    def bot_names(self) -> Tuple[str, ...]:
+        """The bots ``make_bot`` knows, weakest first where that is known."""
+        ...
+
+    def make_bot(self, name: str, seed: int = 0) -> Bot:
+        """A bot by name. :raises ValueError: for an unknown name (listing the known)."""
+        ...
+
+    def replay(self, data: Any) -> dict:
+        """Play a replay/scenario file (already parsed JSON) and return the result
+        object of the game's format. :raises ReplayError: for an invalid file."""
+        ...

@@ -1,0 +1,1 @@
+"""Shared native helpers (bit tricks, the random stream); declarations only (.pxd)."""
