@@ -253,16 +253,9 @@ class Rules:
 
         :raises ValueError: for a malformed pair, an unknown rule or a bad value.
         """
-        overrides: Dict[str, Any] = {}
-        for pair in pairs:
-            name, sep, text = pair.partition("=")
-            if not sep or not name.strip():
-                raise ValueError(f"rule {pair!r}: expected NAME=VALUE")
-            try:
-                overrides[name.strip()] = json.loads(text)
-            except ValueError:
-                raise ValueError(f"rule {pair!r}: {text!r} is not a number or JSON value") from None
-        return cls.from_dict(overrides)
+        from ..options import parse_rule_assignments   # the one parser of --rule
+
+        return cls.from_dict(parse_rule_assignments(pairs))
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
