@@ -15,6 +15,7 @@ import numpy as np
 
 from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
 from . import Match
+from .bots import BOT_NAMES, make_bot as make_native_bot
 from .encoding import WAIT, action_code, decode_action, num_actions
 from .rules import Rules
 from .scenario import load_scenario, run_scenario
@@ -76,6 +77,13 @@ class BlitzGame:
     def action_to_string(self, action: int) -> str:
         decoded = decode_action(action, self._rules.size)
         return "wait" if decoded is None else str(decoded)
+
+    @property
+    def bot_names(self) -> Tuple[str, ...]:
+        return BOT_NAMES
+
+    def make_bot(self, name: str, seed: int = 0) -> "BlitzBot":
+        return BlitzBot(name, seed)
 
     def replay(self, data: Any) -> dict:
         try:
@@ -217,6 +225,21 @@ class BlitzState:
         return f"BlitzState({self.match!r})"
 
 
+class BlitzBot:
+    """A Blitz bot (docs/bots.md) behind the protocol's ``Bot``: it answers with an
+    action code, or None while it waits (charging, or its reaction delay, R5)."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.name = name
+        self.bot = make_native_bot(name, seed=seed)
+
+    def choose(self, state: BlitzState, player: int) -> Optional[int]:
+        decision = self.bot.decide(state.match, _seat(player))
+        if decision.action is None:
+            return None
+        return action_code(decision.action, state.game.rules.size)
+
+
 def make_game(rules: Optional[Mapping[str, Any]] = None) -> BlitzGame:
     """The registry's entry: Tic Tac Blitz with these rule overrides."""
     if rules is None:
@@ -225,5 +248,3 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> BlitzGame:
         return BlitzGame(rules)
     return BlitzGame(Rules.from_dict(rules))
 
-
-_ = action_code   # re-exported for consumers that encode Actions through the game module
