@@ -1,0 +1,74 @@
+"""Tic Tac Blitz through the lab gives exactly what it gave before the lab was split and
+made game-generic: the same per-match records (every column, CSV bytes too), the same
+summary numbers, tournament and sweep for fixed seeds (issue 11, "must not change").
+
+The golden file was written by tests/data/make_lab_golden.py on the code before the
+move; a failure here means ``tictacblitz simulate --seed S`` changed its output.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+from tictacblitz.lab.simulation import simulate  # noqa: E402
+from tictacblitz.lab.sweep import sweep  # noqa: E402
+from tictacblitz.lab.tournament import run_tournament  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "data", "lab_golden_blitz.json"), encoding="utf-8") as _fh:
+    GOLDEN = json.load(_fh)
+RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out",
+              "scheduler")
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def outcome(summary):
+    """The summary through JSON (as the golden file holds it), run fields dropped."""
+    return json.loads(json.dumps({k: v for k, v in summary.items() if k not in RUN_FIELDS}))
+
+
+@pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: f"{c['x']}-{c['o']}-seed{c['seed']}")
+def test_simulate_writes_the_records_and_summary_of_before_the_move(case, tmp_path):
+    res = simulate(case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"],
+                   workers=2)
+    assert str(res.table.schema) == case["schema"]
+    rows = res.table.to_pylist()
+    assert json.loads(json.dumps(rows[:3])) == case["first_rows"]
+    assert sha(json.dumps(rows, sort_keys=True).encode()) == case["records_sha256"]
+    assert outcome(res.summary) == case["summary"]
+    out = tmp_path / "records.csv"
+    simulate(case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"],
+             workers=1, out=str(out), table=False)
+    assert sha(out.read_bytes()) == case["csv_sha256"]
+
+
+def test_the_simulate_command_writes_the_records_of_before_the_move(tmp_path):
+    cli = GOLDEN["cli"]
+    out = tmp_path / "records.csv"
+    argv = [str(out) if a == "FILE.csv" else a for a in cli["argv"]]
+    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "python"))
+    proc = subprocess.run([sys.executable, "-m", "tictacblitz", *argv], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert sha(out.read_bytes()) == cli["csv_sha256"]
+    assert outcome(json.loads(proc.stdout)) == cli["summary"]
+
+
+def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
+    t = GOLDEN["tournament"]
+    result = run_tournament(t["bots"], matches=t["matches"], seed=t["seed"])
+    assert json.loads(json.dumps(result)) == t["result"]
+    s = GOLDEN["sweep"]
+    res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)
+    rows = [r for r in res.rows if r["metric"] != "matches_per_s"]
+    assert json.loads(json.dumps(rows)) == s["rows"]
+    assert [outcome(x) for x in res.summaries] == s["summaries"]
