@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable, List, Optional
 
@@ -47,73 +48,86 @@ def main(argv: Optional[List[str]] = None) -> int:
     except CommandError as exc:
         print(f"tictacblitz {args.command}: error: {exc}", file=sys.stderr)
         return exc.status
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as other tools do, and
+        # point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 # -- demo ----------------------------------------------------------------------------------
 
 
 def _add_demo(commands: Any) -> None:
+    from .games.options import add_game_arguments
+
     parser = commands.add_parser(
         "demo", help="play one match between two bots and print what happens",
-        description="Play one match between two bots through the public API, printing "
+        description="Play one match between two bots through the game protocol, printing "
                     "every event as it happens and the result.")
-    parser.add_argument("--x", default="greedy", metavar="BOT", help="X's bot (default: greedy)")
-    parser.add_argument("--o", default="random", metavar="BOT", help="O's bot (default: random)")
+    parser.add_argument("--x", default="greedy", metavar="BOT",
+                        help="the first seat's bot (default: greedy)")
+    parser.add_argument("--o", default="random", metavar="BOT",
+                        help="the second seat's bot (default: random)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default: 1)")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                        help="override a rule number, e.g. --rule set_ms=1200 (repeatable)")
-    parser.add_argument("--quiet", action="store_true", help="print only round and match results")
+    add_game_arguments(parser)
+    parser.add_argument("--quiet", action="store_true",
+                        help="print only the ends of rounds and of the match")
     parser.set_defaults(handler=_demo)
 
 
-def rules_from_args(pairs: List[str]) -> Any:
-    """``--rule NAME=VALUE`` pairs → a validated Rules, or a CommandError (exit 2)."""
-    from .games.blitz.rules import Rules
-
-    try:
-        return Rules.from_assignments(pairs)
-    except (TypeError, ValueError) as exc:
-        raise CommandError(str(exc)) from None
+_LEAD_KEYS = ("player", "cell")     # shown bare after the event's kind
 
 
-def describe_event(event: Any) -> str:
-    """One line for a person: ``r1  2.950s  X set (3, 3)``."""
-    data = event.to_dict()
-    words = [data["kind"].replace("_", " ")]
-    for key in ("player", "cell", "powerup", "reason", "result", "by", "line", "scores", "until"):
-        if key in data:
-            value = data[key]
-            words.append(f"{key}={value}" if key in ("until", "reason", "by", "scores", "line") else str(value))
-    return f"r{event.round} {event.t / 1000:7.3f}s  " + " ".join(words)
+def describe_event(event: dict) -> str:
+    """One line for a person: ``r1   2.950s  set X [3, 3]`` (a timed game) or
+    ``move 4  placed ...`` (a turn-based one)."""
+    if "round" in event and "t" in event:
+        head = f"r{event['round']} {event['t'] / 1000:7.3f}s  "
+    elif "turn" in event:
+        head = f"turn {event['turn']}  "
+    else:
+        head = ""
+    words = [event["kind"].replace("_", " ")]
+    words += [str(event[key]) for key in _LEAD_KEYS if key in event]
+    words += [f"{key}={value}" for key, value in event.items()
+              if key not in ("round", "t", "turn", "kind", *_LEAD_KEYS)]
+    return head + " ".join(words)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .games.blitz.bots import BOT_NAMES, make_bot
-    from .games.blitz.types import EventKind
-    from tictacblitz.games.blitz import Match
+    from .games.options import game_from_arguments
+    from .games.play import play_out
 
-    rules = rules_from_args(args.rule)
-    for seat, name in (("--x", args.x), ("--o", args.o)):
-        if name not in BOT_NAMES:
-            raise CommandError(f"{seat} {name!r}: unknown bot; expected one of {', '.join(BOT_NAMES)}")
-    from .games.blitz.bots import drive
+    try:
+        game = game_from_arguments(args)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    bots = []
+    for seat, (option, name) in enumerate((("--x", args.x), ("--o", args.o))):
+        if name not in game.bot_names:
+            raise CommandError(f"{option} {name!r}: unknown bot; expected one of "
+                               f"{', '.join(game.bot_names)}")
+        bots.append(game.make_bot(name, seed=args.seed + seat))
 
-    shown = (EventKind.ROUND_OVER, EventKind.MATCH_OVER)
-
-    def show(events: Any) -> None:
+    def show(events: List[dict]) -> None:
         for event in events:
-            if not args.quiet or event.kind in shown:
+            if not args.quiet or event["kind"].endswith("_over"):
                 print(describe_event(event))
 
-    match = Match(rules, seed=args.seed)
-    show(match.events)
-    drive(match, make_bot(args.x, seed=args.seed), make_bot(args.o, seed=args.seed + 1), on_events=show)
-    print("final board of the last round:")
-    for row in match.board_text():
-        print("   " + row)
-    wins = match.round_wins
-    result = "a draw" if match.match_result is None else f"{match.match_result.letter} ({args.x if match.match_result == 0 else args.o}) wins"
-    print(f"match over after {match.round} rounds: {result}, round wins X {wins[0]} - O {wins[1]}")
+    state = play_out(game.new_state(args.seed), bots, on_events=show)
+    summary = state.summary()
+    if "board" in summary:
+        print("final board:")
+        for row in summary["board"]:
+            print("   " + row)
+    else:
+        print("final state: " + json.dumps(summary, sort_keys=True))
+    names = game.type.seat_names
+    winner = state.winner()
+    result = "a draw" if winner is None else f"{names[winner]} ({(args.x, args.o)[winner]}) wins"
+    length = f" after {summary['round']} rounds" if "round" in summary else ""
+    print(f"match over{length}: {result}")
     return 0
 
 
@@ -123,17 +137,18 @@ def _demo(args: argparse.Namespace) -> int:
 def _add_replay(commands: Any) -> None:
     parser = commands.add_parser(
         "replay", help="play a scenario or replay file and print its result as JSON",
-        description="Play a scenario/replay file (SCENARIOS.md) and print the result as JSON.")
+        description="Play a scenario/replay file of any game (docs/replay-format.md) and print "
+                    "the result as JSON.")
     parser.add_argument("file", metavar="FILE", help="the scenario JSON file")
     parser.add_argument("--engine", choices=("native", "reference"), default="native",
-                        help="the engine to play it on (default: native)")
+                        help="the engine to play it on: the native one or the game's pure-Python "
+                             "reference (default: native)")
     parser.set_defaults(handler=_replay)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .games.blitz.scenario import load_scenario, run_scenario
+    from .games import ReplayError, available_games, load_game
 
-    factory = _match_factory(args.engine)
     try:
         with open(args.file, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -141,19 +156,18 @@ def _replay(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot read {args.file}: {exc.strerror}") from None
     except ValueError as exc:
         raise CommandError(f"{args.file} is not valid JSON: {exc}") from None
+    # The file names its game; a file without "game" is Tic Tac Blitz (replay-format.md).
+    name = data.get("game", "blitz") if isinstance(data, dict) else "blitz"
+    if name not in available_games():
+        raise CommandError(f"{args.file}: unknown game {name!r}; expected one of "
+                           f"{', '.join(available_games())}")
+    game = load_game(name)
     try:
-        result = run_scenario(load_scenario(data), factory)
-    except (TypeError, ValueError) as exc:  # ScenarioError is a ValueError
+        if args.engine == "reference":
+            result = game.replay(data, engine="reference")
+        else:
+            result = game.replay(data)
+    except ReplayError as exc:
         raise CommandError(f"{args.file}: {exc}") from None
     print(json.dumps(result, indent=1))
     return 0
-
-
-def _match_factory(engine: str) -> Callable[..., Any]:
-    if engine == "reference":
-        from .games.blitz.reference import ReferenceMatch
-
-        return ReferenceMatch
-    from tictacblitz.games.blitz import Match
-
-    return Match

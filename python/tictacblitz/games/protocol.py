@@ -67,6 +67,7 @@ class GameType:
         without chance ignores the seed.
     :param perfect_information: whether each player's observation is the whole state.
     :param zero_sum: whether ``returns()`` always sum to zero.
+    :param seat_names: what players call seats 0 and 1.
     """
 
     name: str
@@ -76,6 +77,7 @@ class GameType:
     perfect_information: bool = True
     zero_sum: bool = True
     num_players: int = 2
+    seat_names: Tuple[str, str] = ("X", "O")
 
 
 class ReplayError(ValueError):
@@ -183,7 +185,10 @@ class Bot(Protocol):
 
     def choose(self, state: State, player: int) -> Optional[int]:
         """The action code ``player`` plays now in ``state`` (unchanged by the call), or
-        ``None`` to wait (real time) / when the seat may not act."""
+        ``None`` to wait (real time) / when the seat may not act.
+
+        A real-time bot may also keep ``wake_t``: after ``choose``, the ms of the round
+        at which it wants to be asked again (a reaction delay); drivers honour it."""
         ...
 
 
@@ -234,7 +239,8 @@ class Game(Protocol):
         """A bot by name. :raises ValueError: for an unknown name (listing the known)."""
         ...
 
-    def replay(self, data: Any) -> dict:
+    def replay(self, data: Any, *, engine: str = "native") -> dict:
         """Play a replay/scenario file (already parsed JSON) and return the result
-        object of the game's format. :raises ReplayError: for an invalid file."""
+        object of the game's format; ``engine="reference"`` plays it on the game's
+        pure-Python reference engine instead. :raises ReplayError: for an invalid file."""
         ...

@@ -67,7 +67,9 @@ class BlitzGame:
         return BlitzGame(Rules.from_dict({**self._rules.overrides(), **dict(overrides)}))
 
     def new_state(self, seed: int = 0, *, record: bool = False) -> "BlitzState":
-        return BlitzState(self, Match(self._rules, seed=seed, record=record))
+        state = BlitzState(self, Match(self._rules, seed=seed, record=record))
+        state._collect()                  # R21: the first round's start
+        return state
 
     def state_from_bytes(self, data: bytes) -> "BlitzState":
         match = Match.from_bytes(data)
@@ -85,9 +87,15 @@ class BlitzGame:
     def make_bot(self, name: str, seed: int = 0) -> "BlitzBot":
         return BlitzBot(name, seed)
 
-    def replay(self, data: Any) -> dict:
+    def replay(self, data: Any, *, engine: str = "native") -> dict:
+        if engine not in ("native", "reference"):
+            raise ValueError(f"engine must be 'native' or 'reference', not {engine!r}")
+        if engine == "reference":
+            from .reference import ReferenceMatch as factory
+        else:
+            factory = Match
         try:
-            return run_scenario(load_scenario(data), Match)
+            return run_scenario(load_scenario(data), factory)
         except (TypeError, ValueError) as exc:
             raise ReplayError(str(exc)) from None
 
@@ -232,9 +240,12 @@ class BlitzBot:
     def __init__(self, name: str, seed: int = 0) -> None:
         self.name = name
         self.bot = make_native_bot(name, seed=seed)
+        self.wake_t: Optional[int] = None
+        """After ``choose``: the ms of this round at which to ask again."""
 
     def choose(self, state: BlitzState, player: int) -> Optional[int]:
         decision = self.bot.decide(state.match, _seat(player))
+        self.wake_t = decision.next_t
         if decision.action is None:
             return None
         return action_code(decision.action, state.game.rules.size)
