@@ -13,7 +13,7 @@ from typing import List, Optional
 
 from blitz_core.blitz.playout import POLICY_SEED_SALT  # the native loop's value: one source
 
-from .reference import SplitMix64
+from ..rng import SplitMix64
 from .types import Action, Player
 
 __all__ = ["POLICY_SEED_SALT", "legal_actions_from_board", "play_random"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from ..rng import SplitMix64 as _SplitMix64
 from .rules import Rules
 from .types import (
     Action,
@@ -36,50 +37,20 @@ from .types import (
 
 __all__ = ["ReferenceMatch", "SplitMix64", "windows"]
 
-_MASK64 = 2**64 - 1
 
+class SplitMix64(_SplitMix64):
+    """R23: the match's one seeded random stream (docs/engine.md, "The random stream"):
+    the platform's SplitMix64 (``games/rng.py``) with Blitz's meaning of its draws."""
 
-class SplitMix64:
-    """R23: the match's one seeded random stream (docs/engine.md, "The random stream")."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed % 2**64
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """Exactly uniform on ``[0, n)``: the biased low values are drawn again."""
-        threshold = (2**64 - n) % n
-        while True:
-            r = self.next()
-            if r >= threshold:
-                return r % n
+    __slots__ = ()
 
     def coin(self) -> Player:
         """R3: who of two simultaneous actions goes first."""
-        return Player.X if self.next() >> 63 == 0 else Player.O
+        return Player(super().coin())
 
     def kind(self, weights: Sequence[float]) -> PowerupKind:
         """R14: a powerup kind drawn with ``weights`` (in PowerupKind order)."""
-        u = (self.next() >> 11) * 2.0**-53
-        total = 0.0
-        for weight in weights:
-            total += weight
-        x = u * total
-        acc = 0.0
-        last = None
-        for kind, weight in zip(PowerupKind, weights):
-            if weight > 0:
-                acc += weight
-                last = kind
-                if x < acc:
-                    return kind
-        return last  # type: ignore[return-value]  # rules guarantee a positive weight
+        return PowerupKind(self.weighted(weights))
 
 
 @lru_cache(maxsize=None)
