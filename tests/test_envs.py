@@ -49,8 +49,11 @@ def test_action_codes_round_trip():
         assert action_code(decode_action(code)) == code
     assert decode_action(1) == Action.place((0, 0))
     assert decode_action(1 + CELLS) == Action.knockout((0, 0))
-    for bad in (-1, N_ACTIONS, 1.0, True):
+    for bad in (-1, N_ACTIONS):
         with pytest.raises(ValueError):
+            decode_action(bad)
+    for bad in (1.0, True, "3"):
+        with pytest.raises(TypeError):
             decode_action(bad)
 
 

@@ -21,6 +21,7 @@ from libc.stdlib cimport free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, timeout_score
+from blitz_core.blitz.seeds cimport seat_salt
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.engine cimport (
     MatchState, RulesC, EventSink, EventC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, fill_rules, default_rules, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
@@ -30,9 +31,9 @@ from blitz_core.blitz.playout cimport random_action
 import numpy as np
 
 
-# The policies' streams are seeded with the match seed xor a salt per seat.
-cdef uint64_t SEAT_SALT_X = 0x8BB84B93962EACC9ULL
-cdef uint64_t SEAT_SALT_O = 0x4B33A62ED433D4A3ULL
+# The policies' streams are seeded with the match seed xor a salt per seat (seeds.pxd).
+cdef uint64_t SEAT_SALT_X = seat_salt(0)
+cdef uint64_t SEAT_SALT_O = seat_salt(1)
 SEAT_SALTS = (SEAT_SALT_X, SEAT_SALT_O)
 
 RULE_NAMES = ("none", "error", "ko_four", "threat", "block", "ko_three", "retire_guard",

@@ -10,6 +10,7 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, INT32_MAX
 from libc.string cimport memcpy
 
 from blitz_core.blitz.bitboard cimport popcount, lowest, nth_set_bit
+from blitz_core.blitz.seeds cimport random_policy_salt
 from blitz_core.common.rng cimport rng_below
 from blitz_core.blitz.engine cimport (
     MatchState, RulesC, Match, EventSink, state_new_match, state_next_round, state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
@@ -18,7 +19,7 @@ from blitz_core.blitz.engine cimport (
 import numpy as np
 
 
-cdef uint64_t SALT = 0xD1B54A32D192ED03ULL
+cdef uint64_t SALT = random_policy_salt()      # seeds.pxd
 POLICY_SEED_SALT = SALT
 """The random policy's stream is seeded with ``seed ^ POLICY_SEED_SALT``."""
 

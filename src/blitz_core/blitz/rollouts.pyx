@@ -21,6 +21,7 @@ from libc.stdlib cimport calloc, free
 from cython.parallel cimport prange
 
 from blitz_core.blitz.bitboard cimport popcount, lowest
+from blitz_core.blitz.seeds cimport seat_salt, reset_salt, sample_salt
 from blitz_core.common.rng cimport rng_next
 from blitz_core.blitz.engine cimport (
     MatchState, RulesC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_marks, state_oldest, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
@@ -57,13 +58,15 @@ cdef enum:                        # Slot.done
     TERMINATED = 1
     TRUNCATED = 2
 
-# Stream salts: a match of seed s uses s for R23 (exactly Match(seed=s)), s ^ SALT_X / s ^
-# SALT_O for the native seat policies; an env reset with seed s draws the seeds of its
-# later (auto-reset) matches from s ^ SALT_RESET, and sample_actions from s ^ SALT_SAMPLE.
-cdef uint64_t SALT_X = 0xD1B54A32D192ED03ULL     # = playout.POLICY_SEED_SALT
-cdef uint64_t SALT_O = 0x8CB92BA72F3D8DD7ULL
-cdef uint64_t SALT_RESET = 0x9FB21C651E98DF25ULL
-cdef uint64_t SALT_SAMPLE = 0xC13FA9A902A6328FULL
+# Stream salts (seeds.pxd, shared with bots.pyx so that a seed gives the same policy
+# streams in every runner): a match of seed s uses s for R23 (exactly Match(seed=s)),
+# s ^ seat_salt(seat) for the native seat policies; an env reset with seed s draws the
+# seeds of its later (auto-reset) matches from s ^ reset_salt(), and sample_actions from
+# s ^ sample_salt().
+cdef uint64_t SALT_X = seat_salt(0)
+cdef uint64_t SALT_O = seat_salt(1)
+cdef uint64_t SALT_RESET = reset_salt()
+cdef uint64_t SALT_SAMPLE = sample_salt()
 
 PLANES = N_PLANES
 BITS = N_BITS

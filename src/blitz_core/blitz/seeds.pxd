@@ -1,0 +1,27 @@
+# The salts of Tic Tac Blitz's seeded streams: the one declaration (docs/engine.md).
+#
+# A match of seed s draws its chance (R23: spawns, the R3 coin) from s itself. Every other
+# stream is SplitMix64 seeded with s xor a salt, so that no two streams of one match are
+# the same stream:
+#   - each seat's bot policy (bots.pyx play_matches, rollouts.pyx native opponents):
+#     s ^ seat_salt(seat), so one seed gives one match whichever runner plays it;
+#   - the random playout's single policy for both seats (playout.pyx): s ^ RANDOM_POLICY;
+#   - an env's auto-reset seeds and its sample_actions (rollouts.pyx): s ^ RESET / SAMPLE.
+
+from libc.stdint cimport uint64_t
+
+
+cdef inline uint64_t seat_salt(int seat) noexcept nogil:
+    return 0x8BB84B93962EACC9ULL if seat == 0 else 0x4B33A62ED433D4A3ULL
+
+
+cdef inline uint64_t random_policy_salt() noexcept nogil:
+    return 0xD1B54A32D192ED03ULL
+
+
+cdef inline uint64_t reset_salt() noexcept nogil:
+    return 0x9FB21C651E98DF25ULL
+
+
+cdef inline uint64_t sample_salt() noexcept nogil:
+    return 0xC13FA9A902A6328FULL
