@@ -30,6 +30,8 @@ from blitz_core.blitz.playout cimport random_action
 
 import numpy as np
 
+from blitz_core.blitz.engine import NATIVE_CODES
+
 
 # The policies' streams are seeded with the match seed xor a salt per seat (seeds.pxd).
 cdef uint64_t SEAT_SALT_X = seat_salt(0)
@@ -699,7 +701,9 @@ cdef class NativePolicy:
 
 _SEAT_FIELDS = ("decisions", "waits", "placements", "knockouts", "rejected", "retirements",
                 "bombed", "stolen", "simulations")
-_POWERUP_KEYS = ("bomb", "freeze", "haste", "swap")
+# Record keys of the powerup kinds, in code order, from the engine's one table.
+_POWERUP_KEYS = tuple(name.lower() for name, _ in sorted(NATIVE_CODES["PowerupKind"].items(),
+                                                          key=lambda item: item[1]))
 
 
 cdef dict _seat_dict(SeatCounts* c):

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Rules", "DEFAULT_WEIGHTS", "MAX_MS", "MAX_FACTOR_TERM"]
 
-DEFAULT_WEIGHTS: Dict[str, float] = {"bomb": 1, "freeze": 1, "haste": 1, "swap": 1}
+DEFAULT_WEIGHTS: Dict[str, float] = {kind.key: 1 for kind in PowerupKind}   # R14: all equal
 
 MAX_MS = 10_000_000
 """Upper bound of every duration and count (≈ 2.8 h): keeps ms times inside int32."""
@@ -144,7 +144,8 @@ class Rules:
         for key, value in weights.items():
             if key not in DEFAULT_WEIGHTS:
                 raise ValueError(
-                    f"rules.powerup_weights has unknown kind {key!r}: expected bomb, freeze, haste, swap"
+                    f"rules.powerup_weights has unknown kind {key!r}: expected "
+                    f"{', '.join(kind.key for kind in PowerupKind)}"
                 )
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"rules.powerup_weights.{key}={value!r}: must be a number")

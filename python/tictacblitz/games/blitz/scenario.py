@@ -143,7 +143,8 @@ def _load_entry(raw: Any, number: int, rules: Rules) -> ScriptEntry:
             raise ScenarioError(f"{where}: a spawn entry has no place or knockout")
         kind = raw["spawn"]
         if kind not in [k.key for k in PowerupKind]:
-            raise ScenarioError(f"{where}.spawn must be bomb, freeze, haste or swap, not {kind!r}")
+            raise ScenarioError(f"{where}.spawn must be one of "
+                                f"{', '.join(k.key for k in PowerupKind)}, not {kind!r}")
         cell = _cell(raw.get("cell"), f"{where}.cell", rules)
         return ScriptEntry(round_, t, spawn=PowerupKind.parse(kind), cell=cell)
     if "player" not in raw:

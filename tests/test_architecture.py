@@ -1,0 +1,164 @@
+"""The house's shape, checked: layers look only downward, no import cycles, one folder
+per game, and the native core never imports the Python package.
+
+The layers (docs/architecture.md), bottom up:
+    games/ (protocol, registry, rng) → games/<name>/ → lab/, envs/, server/ → cli
+A game's folder imports nothing of another game's; lab, envs and server import no
+game's folder directly (they ask the registry), except through a game's declared hooks.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Dict, Set
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "tictacblitz"
+NATIVE = ROOT / "src" / "blitz_core"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: Dict[str, Path] = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports_of(name: str) -> Set[str]:
+    """Every tictacblitz module ``name`` imports, anywhere in its file (a function-level
+    import is still a dependency)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: Set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                stem = ".".join(base + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            targets = [f"{stem}.{alias.name}" for alias in node.names] + [stem]
+        else:
+            continue
+        for target in targets:
+            # the deepest tictacblitz module the name refers to
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def _ancestors_of(name: str) -> Set[str]:
+    parts = name.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def test_no_import_cycles():
+    """Tarjan's strongly connected components over the import graph (an edge to a
+    module's own parent package is how Python imports a sub-module, not a cycle)."""
+    graph = {n: {m for m in deps if m not in _ancestors_of(n)} for n, deps in GRAPH.items()}
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: list = []
+    on_stack: Set[str] = set()
+    cycles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert cycles == []
+
+
+def layer(name: str) -> str:
+    parts = name.split(".")
+    if len(parts) == 1:
+        return "package"
+    if parts[1] == "games":
+        return f"game:{parts[2]}" if len(parts) > 2 and (PACKAGE / "games" / parts[2]).is_dir() \
+            else "platform"
+    return parts[1]
+
+
+# What each layer may import (besides itself and the layers below the platform).
+ALLOWED = {
+    "platform": {"platform"},
+    "lab": {"platform", "lab"},
+    "envs": {"platform", "envs"},
+    "server": {"platform", "server"},
+    "cli": {"platform", "lab", "server", "envs", "cli"},
+    "__main__": {"cli"},
+    "package": {"platform", "game:blitz", "lab"},   # `from tictacblitz import Match, ...`
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_layers_look_only_downward(name):
+    own = layer(name)
+    for dep in GRAPH[name]:
+        other = layer(dep)
+        if own.startswith("game:"):
+            assert other in (own, "platform"), f"{name} (a game) imports {dep}"
+            continue
+        if other.startswith("game:"):
+            # The lab, envs and server reach a game only through the registry; the one
+            # exception is a game's declared hook module, imported by convention.
+            assert re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|batched|rl|view)", dep) \
+                or own == "package", f"{name} ({own}) imports the game module {dep}"
+            continue
+        assert other in ALLOWED.get(own, set()) | {own}, f"{name} ({own}) imports {dep} ({other})"
+
+
+def test_the_native_core_imports_nothing_from_the_package():
+    offenders = []
+    for path in sorted(NATIVE.rglob("*")):
+        if path.suffix not in (".pyx", ".pxd", ".pyi", ".py"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.match(r"\s*(from|import|cimport)\s+tictacblitz\b", line):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}")
+    assert offenders == []
+
+
+def test_one_folder_per_game_on_both_sides():
+    from tictacblitz.games import available_games
+
+    for name in available_games():
+        assert (PACKAGE / "games" / name / "game.py").is_file()
+        assert (PACKAGE / "games" / name / "reference.py").is_file(), \
+            f"{name} has no pure-Python reference engine"
+        assert (NATIVE / name).is_dir(), f"{name} has no native core in src/blitz_core/{name}"
