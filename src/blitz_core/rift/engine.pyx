@@ -1,0 +1,781 @@
+# cython: language_level=3
+"""Rift & Grid's native core: G1-G17 on 9-bit sector masks, without the GIL.
+
+The layout is drawn in engine.pxd. Everything that steps a game is a ``noexcept nogil``
+function of a ``RiftState`` and a ``RiftRulesC``; ``Core`` is the Python face of one
+game and checks every argument before the unchecked functions see it; ``play_matches``
+plays whole games between the native policies in one loop.
+
+Imports nothing from ``tictacblitz``: the rules come as the tuple of numbers of
+``RiftRules.native()`` (RULES_SCALARS, then the catalogue's length and codes, then the
+points of every objective code).
+"""
+
+from libc.stdint cimport uint64_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
+from libc.string cimport memcpy, memset
+
+from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
+
+import numpy as np
+
+RULES_SCALARS = (
+    "sector_win_points", "sector_tie_points", "meta_line_points", "objectives_per_player",
+    "energy_start", "energy_max", "energy_idle_gain", "energy_sector_gain",
+    "shield_cost", "shield_cooldown", "swap_cost", "swap_cooldown",
+    "reveal_cost", "reveal_cooldown",
+)
+"""The order of the scalar rule numbers ``Core`` and ``play_matches`` take."""
+
+STATE_BYTES = sizeof(RiftState)
+NUM_ACTIONS = N_ACTIONS
+SEAT_SALTS = (0x243F6A8885A308D3, 0x13198A2E03707344)
+"""Batch game i's X policy stream starts at ``mix64(seeds[i] ^ SEAT_SALTS[0])``, O's at
+``mix64(seeds[i] ^ SEAT_SALTS[1])``: what a bot made with ``seed = seeds[i] ^ salt``
+starts with, so a batch game equals the same game driven from Python."""
+
+# -- tables built once at import ---------------------------------------------------------
+
+cdef uint16_t LINE_MASKS[8]
+LINE_MASKS[:] = [0x007, 0x038, 0x1C0, 0x049, 0x092, 0x124, 0x111, 0x054]
+# rows, columns, diagonals: the order of types.LINES
+cdef enum:
+    DIAGONALS = 0xC0              # line numbers 6 and 7
+    CORNERS = 0x145               # sectors 0, 2, 6, 8
+    EDGES = 0x0AA                 # sectors 1, 3, 5, 7
+
+cdef uint8_t LINE_TABLE[512]      # G7/G11: mask -> set of full lines
+
+
+cdef void _build_tables() noexcept nogil:
+    cdef int m, i
+    cdef uint8_t lines
+    for m in range(512):
+        lines = 0
+        for i in range(8):
+            if (m & LINE_MASKS[i]) == LINE_MASKS[i]:
+                lines |= <uint8_t>(1 << i)
+        LINE_TABLE[m] = lines
+
+
+_build_tables()
+
+
+def line_table():
+    """The 512-entry table, for the tests that tie it to types.LINES."""
+    return bytes([LINE_TABLE[m] for m in range(512)])
+
+
+# -- the rules engine (noexcept nogil) ---------------------------------------------------
+
+cdef inline uint16_t _decided(const RiftState* st) noexcept nogil:
+    return st.won[0] | st.won[1] | st.tied
+
+
+cdef inline uint16_t _unrevealed(const RiftState* st, int owner) noexcept nogil:
+    """G15: the owner's hand items neither revealed nor accomplished."""
+    return <uint16_t>(((1 << st.hand_n) - 1) & ~(st.accomplished[owner] | st.revealed[owner]))
+
+
+cdef void rift_reset(RiftState* st, const RiftRulesC* r, uint64_t seed) noexcept nogil:
+    """A fresh game; G12's deal from SplitMix64(seed): X's hand, then O's, each a
+    partial Fisher-Yates shuffle of the catalogue in rules order."""
+    cdef int p, i, j, a
+    cdef int8_t pool[12]
+    cdef int8_t tmp
+    cdef uint64_t rng = seed
+    memset(st, 0, sizeof(RiftState))
+    st.active = -1                          # G9: turn 1 is free
+    st.result = RESULT_NONE
+    st.turn = 1
+    st.hand_n = <int8_t>r.per_player
+    for p in range(2):
+        st.energy[p] = r.energy_start       # G13
+        for a in range(N_ABILITIES):
+            st.ready[p][a] = 1              # G14: every ability from turn 1
+        for i in range(r.n_catalogue):
+            pool[i] = r.catalogue[i]
+        for i in range(r.per_player):
+            j = i + <int>rng_below(&rng, <uint64_t>(r.n_catalogue - i))
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+            st.hand[p][i] = pool[i]
+
+
+cdef inline int _judge(const RiftState* st, int s) noexcept nogil:
+    """G8: 0 open, 1 won by X, 2 won by O, 3 tied."""
+    cdef uint8_t lx = LINE_TABLE[st.cells[SYM_X][s]]
+    cdef uint8_t lo = LINE_TABLE[st.cells[SYM_O][s]]
+    if lx and lo:
+        return 3
+    if lx:
+        return 1
+    if lo:
+        return 2
+    if (st.cells[0][s] | st.cells[1][s] | st.cells[2][s]) == ALL_SECTORS:
+        return 3
+    return 0
+
+
+cdef inline void _decide(RiftState* st, int s, int verdict) noexcept nogil:
+    """Record a verdict of G8, with what G17 asks of a won sector at that moment."""
+    cdef int w
+    if verdict == 3:
+        st.tied |= <uint16_t>(1 << s)
+        return
+    w = verdict - 1
+    st.won[w] |= <uint16_t>(1 << s)
+    if LINE_TABLE[st.cells[w][s]] & DIAGONALS:
+        st.won_diag[w] |= <uint16_t>(1 << s)
+    if st.cells[1 - w][s] == 0:
+        st.won_clean[w] |= <uint16_t>(1 << s)
+
+
+cdef void rift_judge_all(RiftState* st) noexcept nogil:
+    """G8 on every sector of a setup grid (no points, no energy); G16 if all decided."""
+    cdef int s, v
+    st.won[0] = st.won[1] = st.tied = 0
+    st.won_diag[0] = st.won_diag[1] = st.won_clean[0] = st.won_clean[1] = 0
+    for s in range(9):
+        v = _judge(st, s)
+        if v:
+            _decide(st, s, v)
+    if _decided(st) == ALL_SECTORS:
+        _end(st)
+
+
+cdef inline void _end(RiftState* st) noexcept nogil:
+    st.over = 1
+    if st.score[0] > st.score[1]:
+        st.result = RESULT_X
+    elif st.score[1] > st.score[0]:
+        st.result = RESULT_O
+    else:
+        st.result = RESULT_DRAW
+
+
+cdef int rift_rejection(const RiftState* st, const RiftRulesC* r, int p, int cell,
+                        int ab) noexcept nogil:
+    """G5: the first reason that applies, in the contract's order, or ACCEPTED."""
+    cdef int s = cell // 9
+    if st.over:
+        return R_GAME_OVER
+    if (_decided(st) >> s) & 1:
+        return R_SECTOR_DECIDED
+    if st.active >= 0 and s != st.active:                   # G4
+        return R_WRONG_SECTOR
+    if ((st.cells[0][s] | st.cells[1][s] | st.cells[2][s]) >> (cell % 9)) & 1:
+        return R_NOT_EMPTY
+    if ab != AB_NONE:
+        if st.energy[p] < r.cost[ab]:
+            return R_NO_ENERGY
+        if st.turn < st.ready[p][ab]:
+            return R_COOLING_DOWN
+        if ab == AB_REVEAL and _unrevealed(st, 1 - p) == 0:
+            return R_NOTHING_TO_REVEAL
+    return ACCEPTED
+
+
+cdef int rift_targets(const RiftState* st, uint16_t* out) noexcept nogil:
+    """G4: out[s] = the legal target positions of sector s (the same for both seats);
+    returns how many there are in all."""
+    cdef int s, n = 0
+    cdef uint16_t dec = _decided(st)
+    for s in range(9):
+        out[s] = 0
+        if st.over or ((dec >> s) & 1) or (st.active >= 0 and s != st.active):
+            continue
+        out[s] = <uint16_t>(ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s]))
+        n += popcount(out[s])
+    return n
+
+
+cdef int rift_abilities(const RiftState* st, const RiftRulesC* r, int p) noexcept nogil:
+    """G5: the abilities seat p may use now, as a mask by ability (bit 0: none)."""
+    cdef int ab, mask = 1
+    if st.over:
+        return 0
+    for ab in range(1, N_ABILITIES):
+        if st.energy[p] >= r.cost[ab] and st.turn >= st.ready[p][ab]:
+            if ab != AB_REVEAL or _unrevealed(st, 1 - p):
+                mask |= 1 << ab
+    return mask
+
+
+cdef inline bint _holds(const RiftState* st, const RiftRulesC* r, int code, int p,
+                        int shield_won, int swapped_by, int won_now) noexcept nogil:
+    """G17: whether objective `code` of seat p holds at step 5 of this turn. A won
+    sector never changes again, so what it was "won with" is kept at decision time."""
+    cdef uint16_t won = st.won[p]
+    cdef int s, n
+    if code == OBJ_CENTRE:
+        return (won >> 4) & 1
+    if code == OBJ_DIAGONAL_WIN:
+        return st.won_diag[p] != 0
+    if code == OBJ_SHIELD_WIN:
+        return shield_won == p
+    if code == OBJ_FULL_ENERGY:
+        return st.energy[p] == r.energy_max
+    if code == OBJ_CENTRE_CELLS:
+        n = 0
+        for s in range(9):
+            n += (st.cells[p][s] >> 4) & 1
+        return n >= 3
+    if code == OBJ_TWO_CORNERS:
+        return popcount(won & CORNERS) >= 2
+    if code == OBJ_TWO_EDGES:
+        return popcount(won & EDGES) >= 2
+    if code == OBJ_FOUR_SECTORS:
+        return popcount(won) >= 4
+    if code == OBJ_CLEAN_SWEEP:
+        return st.won_clean[p] != 0
+    if code == OBJ_SWAP_WIN:
+        return swapped_by == p and won_now > 0
+    if code == OBJ_OPPOSITE_CORNERS:
+        return (won & 0x101) == 0x101 or (won & 0x044) == 0x044
+    if code == OBJ_META_LINE:
+        return LINE_TABLE[won] != 0
+    return False
+
+
+cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int oc, int oa,
+                       TurnReport* rep) noexcept nogil:
+    """G6: resolve one turn from two legal moves (unchecked: callers check G4/G5)."""
+    cdef int ab[2]
+    cdef int tgt[2]
+    cdef int won_now[2]
+    cdef int p, s, v, w, t, i, code, gain
+    cdef uint16_t m, pending
+    cdef uint8_t lines
+    ab[0] = xa
+    ab[1] = oa
+    tgt[0] = xc
+    tgt[1] = oc
+    won_now[0] = won_now[1] = 0
+    rep.grey = -1
+    rep.got[0] = rep.got[1] = -1
+    rep.swapped_by = -1
+    rep.shield_won = -1
+    rep.decided = 0
+    rep.revealed[0] = rep.revealed[1] = -1
+
+    # 1. Costs: pay, start the cooldown (G14).
+    for p in range(2):
+        if ab[p] != AB_NONE:
+            st.energy[p] -= r.cost[ab[p]]
+            st.ready[p][ab[p]] = st.turn + r.cooldown[ab[p]]
+            st.uses[p][ab[p]] += 1
+
+    # 2. Swap: a lone swap exchanges the targets; two swaps cancel.
+    if (xa == AB_SWAP) != (oa == AB_SWAP):
+        tgt[0] = oc
+        tgt[1] = xc
+        rep.swapped_by = 0 if xa == AB_SWAP else 1
+    rep.target[0] = <int16_t>tgt[0]
+    rep.target[1] = <int16_t>tgt[1]
+
+    # 3. Placement: a collision goes to a lone shield, else greys (a shield without a
+    #    collision does nothing).
+    rep.collision = tgt[0] == tgt[1]
+    if not rep.collision:
+        for p in range(2):
+            st.cells[p][tgt[p] // 9] |= <uint16_t>(1 << (tgt[p] % 9))
+            rep.got[p] = <int16_t>tgt[p]
+    else:
+        st.collisions += 1
+        if (xa == AB_SHIELD) != (oa == AB_SHIELD):
+            w = 0 if xa == AB_SHIELD else 1
+            st.cells[w][tgt[0] // 9] |= <uint16_t>(1 << (tgt[0] % 9))
+            rep.got[w] = <int16_t>tgt[0]
+            rep.shield_won = <int8_t>w
+        else:
+            st.cells[SYM_GREY][tgt[0] // 9] |= <uint16_t>(1 << (tgt[0] % 9))
+            rep.grey = <int16_t>tgt[0]
+            st.greys += 1
+
+    # 4. Sectors that changed, in sector order (G8, G10).
+    for i in range(2):
+        s = (tgt[0] // 9) if (tgt[0] // 9) <= (tgt[1] // 9) else (tgt[1] // 9)
+        if i == 1:
+            if tgt[0] // 9 == tgt[1] // 9:
+                break
+            s = (tgt[0] // 9) + (tgt[1] // 9) - s
+        v = _judge(st, s)
+        if v == 0:
+            continue
+        _decide(st, s, v)
+        rep.decided |= <uint16_t>(1 << s)
+        if v == 3:
+            st.score[0] += r.sector_tie_points
+            st.score[1] += r.sector_tie_points
+        else:
+            st.score[v - 1] += r.sector_win_points
+            won_now[v - 1] += 1
+
+    # 5. Meta lines (G11), energy (G13), objectives (G12, G17), reveal (G15).
+    for p in range(2):
+        lines = LINE_TABLE[st.won[p]] & ~st.meta_scored
+        rep.meta_new[p] = lines
+        st.meta_scored |= lines
+        st.score[p] += popcount(lines) * r.meta_line_points
+    for p in range(2):
+        gain = (r.energy_idle_gain if ab[p] == AB_NONE else 0) + r.energy_sector_gain * won_now[p]
+        st.energy[p] = r.energy_max if st.energy[p] + gain > r.energy_max else st.energy[p] + gain
+    for p in range(2):
+        rep.obj_new[p] = 0
+        for i in range(st.hand_n):
+            if (st.accomplished[p] >> i) & 1:
+                continue
+            code = st.hand[p][i]
+            if _holds(st, r, code, p, rep.shield_won, rep.swapped_by, won_now[p]):
+                st.accomplished[p] |= <uint16_t>(1 << i)
+                rep.obj_new[p] |= <uint16_t>(1 << i)
+                st.score[p] += r.points[code]
+    for p in range(2):
+        if ab[p] == AB_REVEAL:
+            pending = _unrevealed(st, 1 - p)
+            if pending:
+                i = lowest(pending)
+                st.revealed[1 - p] |= <uint16_t>(1 << i)
+                rep.revealed[p] = <int8_t>i
+
+    # 6. Next sector: the position of X's final target (G9); then the end (G16).
+    t = tgt[0] % 9
+    st.active = <int8_t>(-1 if (_decided(st) >> t) & 1 else t)
+    st.turn += 1
+    if _decided(st) == ALL_SECTORS:
+        _end(st)
+
+
+# -- policies (noexcept nogil) ------------------------------------------------------------
+
+cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
+                          uint64_t* rng) noexcept nogil:
+    """Uniform over the legal action codes (the outer product of G4's targets and G5's
+    abilities); -1 once the game is over."""
+    cdef uint16_t targets[9]
+    cdef int n = rift_targets(st, targets)
+    cdef int am = rift_abilities(st, r, p)
+    cdef int k = popcount(am)
+    cdef int s, c, x, ti
+    if n == 0:
+        return -1
+    x = <int>rng_below(rng, <uint64_t>(n * k))
+    ti = x // k
+    for s in range(9):
+        c = popcount(targets[s])
+        if ti < c:
+            return N_CELLS * nth_set_bit(am, x % k) + 9 * s + nth_set_bit(targets[s], ti)
+        ti -= c
+    return -1
+
+
+cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
+    """The empty positions that would complete a line of `own` (G7)."""
+    cdef uint16_t out = 0, missing
+    cdef int i
+    for i in range(8):
+        missing = LINE_MASKS[i] & ~own
+        if popcount(missing) == 1 and (missing & empty):
+            out |= missing
+    return out
+
+
+cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                          double error_rate) noexcept nogil:
+    """The greedy policy: win a sector now, else block one, build open lines, and (as X,
+    whose final target names the next sector, G9) avoid sending the opponent where it
+    wins at once; shield when a collision is likely (a cell either side completes a
+    line on), else reveal when affordable. Ties are broken by the bot's stream; with
+    probability `error_rate` it plays `rift_random_move` instead."""
+    cdef uint16_t targets[9]
+    cdef int n = rift_targets(st, targets)
+    cdef int am, s, q, i, best = -1000000, best_cell = -1, ties = 0, score, cell
+    cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
+    if n == 0:
+        return -1
+    if error_rate > 0.0 and rng_unit(rng) < error_rate:
+        return rift_random_move(st, r, p, rng)
+    dec = _decided(st)
+    for s in range(9):
+        m = targets[s]
+        if not m:
+            continue
+        own = st.cells[p][s]
+        opp = st.cells[1 - p][s]
+        empty = ALL_SECTORS & ~(own | opp | st.cells[SYM_GREY][s])
+        mine = _win_cells(own, empty)
+        theirs = _win_cells(opp, empty)
+        while m:
+            q = lowest(m)
+            m &= m - 1
+            bit = <uint16_t>(1 << q)
+            score = 0
+            if mine & bit:
+                score += 100
+                if LINE_TABLE[st.won[p] | (1 << s)] & ~LINE_TABLE[st.won[p]]:
+                    score += 50                                  # G11 meta line too
+            if theirs & bit:
+                score += 60
+            for i in range(8):                                   # open lines through q
+                if (LINE_MASKS[i] & bit) and not (LINE_MASKS[i] & (opp | st.cells[SYM_GREY][s])):
+                    score += 2 + (3 if LINE_MASKS[i] & own else 0)
+            if p == 0:                                           # G9: X names the sector
+                if (dec >> q) & 1 or (q == s and (mine & bit)):
+                    score -= 6                                   # a free turn for O
+                else:
+                    nown = st.cells[1 - p][q]
+                    nempty = ALL_SECTORS & ~(st.cells[0][q] | st.cells[1][q] | st.cells[2][q])
+                    if q == s:
+                        nempty &= ~bit
+                    if _win_cells(nown, nempty):
+                        score -= 40
+                    if _win_cells(st.cells[p][q] | (bit if q == s else 0), nempty):
+                        score += 8
+            if score > best:
+                best = score
+                best_cell = 9 * s + q
+                ties = 1
+            elif score == best:
+                ties += 1
+                if rng_below(rng, <uint64_t>ties) == 0:
+                    best_cell = 9 * s + q
+    am = rift_abilities(st, r, p)
+    s = best_cell // 9
+    bit = <uint16_t>(1 << (best_cell % 9))
+    empty = ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s])
+    if (am >> AB_SHIELD) & 1 and ((_win_cells(st.cells[0][s], empty) | _win_cells(st.cells[1][s], empty)) & bit):
+        return N_CELLS * AB_SHIELD + best_cell
+    if (am >> AB_REVEAL) & 1:
+        return N_CELLS * AB_REVEAL + best_cell
+    return best_cell
+
+
+cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kind,
+                        double error_rate, uint64_t* rng) noexcept nogil:
+    if kind == BOT_GREEDY:
+        return rift_greedy_move(st, r, p, rng, error_rate)
+    return rift_random_move(st, r, p, rng)
+
+
+# -- the Python boundary ------------------------------------------------------------------
+
+cdef int _int_arg(object value, str what, long low, long high) except? -1:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what}={value!r} is outside {low}-{high}")
+    return <int>value
+
+
+cdef int _load_rules(RiftRulesC* r, object rules) except -1:
+    """Fill a RiftRulesC from RiftRules.native()'s tuple, checking every number so that
+    nothing unchecked reaches the nogil code."""
+    cdef int i, n, base
+    values = tuple(rules)
+    if len(values) < 15:
+        raise ValueError(f"rules: expected the numbers of RiftRules.native(), got {len(values)} values")
+    n = _int_arg(values[14], "rules catalogue length", 0, N_OBJECTIVES)
+    if len(values) != 15 + n + N_OBJECTIVES:
+        raise ValueError(f"rules: expected {15 + n + N_OBJECTIVES} numbers, got {len(values)}")
+    names = RULES_SCALARS
+    for i in range(14):
+        _int_arg(values[i], f"rules.{names[i]}", 0, 1_000_000)
+    memset(r, 0, sizeof(RiftRulesC))
+    r.sector_win_points = values[0]
+    r.sector_tie_points = values[1]
+    r.meta_line_points = values[2]
+    r.per_player = values[3]
+    r.energy_start = values[4]
+    r.energy_max = values[5]
+    r.energy_idle_gain = values[6]
+    r.energy_sector_gain = values[7]
+    r.cost[AB_SHIELD], r.cooldown[AB_SHIELD] = values[8], values[9]
+    r.cost[AB_SWAP], r.cooldown[AB_SWAP] = values[10], values[11]
+    r.cost[AB_REVEAL], r.cooldown[AB_REVEAL] = values[12], values[13]
+    if r.per_player > n:
+        raise ValueError(f"rules.objectives_per_player={r.per_player} exceeds the catalogue ({n})")
+    if r.energy_start > r.energy_max:
+        raise ValueError(f"rules.energy_start={r.energy_start} exceeds energy_max ({r.energy_max})")
+    r.n_catalogue = n
+    seen = set()
+    for i in range(n):
+        r.catalogue[i] = _int_arg(values[15 + i], "rules objective code", 0, N_OBJECTIVES - 1)
+        if r.catalogue[i] in seen:
+            raise ValueError(f"rules: objective code {r.catalogue[i]} listed twice")
+        seen.add(r.catalogue[i])
+    base = 15 + n
+    for i in range(N_OBJECTIVES):
+        r.points[i] = _int_arg(values[base + i], "rules objective points", 0, 1_000_000)
+    return 0
+
+
+def _seed64(seed):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"a seed is an integer, not {seed!r}")
+    return int(seed) % (1 << 64)
+
+
+cdef class Core:
+    """One game on the native engine. Every method checks its arguments (a bad one
+    raises ValueError/TypeError naming it and changes nothing)."""
+
+    cdef RiftState st
+    cdef RiftRulesC r
+
+    def __init__(self, rules, seed=0, deal=None, setup=None):
+        """:param rules: ``RiftRules.native()``; :param deal: ``(X codes, O codes)``
+        replacing the seeded deal; :param setup: 81 cell codes by cell id (0 empty,
+        1 X, 2 O, 3 grey)."""
+        cdef int p, i, c
+        _load_rules(&self.r, rules)
+        rift_reset(&self.st, &self.r, _seed64(seed))
+        if deal is not None:
+            if len(deal) != 2:
+                raise ValueError(f"deal must be two hands, not {deal!r}")
+            for p in range(2):
+                hand = tuple(deal[p])
+                if len(hand) != self.r.per_player:
+                    raise ValueError(f"deal hand {p} has {len(hand)} objectives, not {self.r.per_player}")
+                if len(set(hand)) != len(hand):
+                    raise ValueError(f"deal hand {p} deals an objective twice: {hand!r}")
+                for i in range(len(hand)):
+                    self.st.hand[p][i] = _int_arg(hand[i], "objective code", 0, N_OBJECTIVES - 1)
+        if setup is not None:
+            codes = tuple(setup)
+            if len(codes) != N_CELLS:
+                raise ValueError(f"setup must have 81 cells, not {len(codes)}")
+            for i in range(N_CELLS):
+                c = _int_arg(codes[i], f"setup cell {i}", 0, 3)
+                if c:
+                    self.st.cells[c - 1][i // 9] |= <uint16_t>(1 << (i % 9))
+            rift_judge_all(&self.st)
+
+    # -- reading ----------------------------------------------------------------------
+    @property
+    def turn(self):
+        return self.st.turn
+
+    @property
+    def active(self):
+        return None if self.st.active < 0 else self.st.active
+
+    @property
+    def over(self):
+        return bool(self.st.over)
+
+    @property
+    def result(self):
+        """0 X, 1 O, 2 draw, None while the game goes on (G16)."""
+        return None if self.st.result == RESULT_NONE else self.st.result
+
+    @property
+    def score(self):
+        return (self.st.score[0], self.st.score[1])
+
+    @property
+    def energy(self):
+        return (self.st.energy[0], self.st.energy[1])
+
+    def ready(self, int player):
+        """(shield, swap, reveal): the first turn each can be used (G14)."""
+        _check_player(player)
+        return tuple(self.st.ready[player][a] for a in range(1, N_ABILITIES))
+
+    def hand(self, int player):
+        """((objective code, accomplished, revealed), ...) in dealt order."""
+        _check_player(player)
+        return tuple((self.st.hand[player][i], bool((self.st.accomplished[player] >> i) & 1),
+                      bool((self.st.revealed[player] >> i) & 1)) for i in range(self.st.hand_n))
+
+    def cells(self):
+        """81 codes by cell id: 0 empty, 1 X, 2 O, 3 grey."""
+        out = bytearray(N_CELLS)
+        cdef int i, k
+        for i in range(N_CELLS):
+            for k in range(3):
+                if (self.st.cells[k][i // 9] >> (i % 9)) & 1:
+                    out[i] = k + 1
+        return bytes(out)
+
+    def sectors(self):
+        """9 codes: 0 open, 1 won by X, 2 won by O, 3 tied."""
+        cdef int s
+        return tuple(1 if (self.st.won[0] >> s) & 1 else 2 if (self.st.won[1] >> s) & 1
+                     else 3 if (self.st.tied >> s) & 1 else 0 for s in range(9))
+
+    def counters(self):
+        """{"collisions", "greys", "uses": ((X by ability), (O by ability))}."""
+        return {"collisions": self.st.collisions, "greys": self.st.greys,
+                "uses": tuple(tuple(self.st.uses[p][a] for a in range(N_ABILITIES)) for p in range(2))}
+
+    def rejection(self, player, cell, ability):
+        """G5: 0 if the move would be accepted, else the reason's code (Reason.code)."""
+        cdef int p = _int_arg(player, "player", 0, 1)
+        cdef int c = _int_arg(cell, "cell", 0, N_CELLS - 1)
+        cdef int a = _int_arg(ability, "ability", 0, N_ABILITIES - 1)
+        return rift_rejection(&self.st, &self.r, p, c, a)
+
+    def legal_mask(self, player):
+        """A bool array of the 324 action codes (81 * ability + cell) accepted now."""
+        cdef int p = _int_arg(player, "player", 0, 1)
+        out = np.zeros(N_ACTIONS, dtype=np.uint8)
+        cdef uint8_t[::1] view = out
+        cdef uint16_t targets[9]
+        cdef int s, q, a
+        cdef uint16_t m
+        rift_targets(&self.st, targets)
+        cdef int am = rift_abilities(&self.st, &self.r, p)
+        for a in range(N_ABILITIES):
+            if not (am >> a) & 1:
+                continue
+            for s in range(9):
+                m = targets[s]
+                while m:
+                    q = lowest(m)
+                    m &= m - 1
+                    view[N_CELLS * a + 9 * s + q] = 1
+        return out.view(np.bool_)
+
+    # -- changing ---------------------------------------------------------------------
+    def resolve(self, x_cell, x_ability, o_cell, o_ability):
+        """G6 on two moves, each checked first (ValueError naming the rejected one).
+        Returns the TurnReport as a dict."""
+        cdef int xc = _int_arg(x_cell, "X cell", 0, N_CELLS - 1)
+        cdef int xa = _int_arg(x_ability, "X ability", 0, N_ABILITIES - 1)
+        cdef int oc = _int_arg(o_cell, "O cell", 0, N_CELLS - 1)
+        cdef int oa = _int_arg(o_ability, "O ability", 0, N_ABILITIES - 1)
+        cdef TurnReport rep
+        cdef int why = rift_rejection(&self.st, &self.r, 0, xc, xa)
+        if why:
+            raise ValueError(f"X's move ({xc}, {xa}) is rejected (reason code {why})")
+        why = rift_rejection(&self.st, &self.r, 1, oc, oa)
+        if why:
+            raise ValueError(f"O's move ({oc}, {oa}) is rejected (reason code {why})")
+        rift_resolve(&self.st, &self.r, xc, xa, oc, oa, &rep)
+        return {"target": (rep.target[0], rep.target[1]), "got": (rep.got[0], rep.got[1]),
+                "grey": rep.grey, "swapped_by": rep.swapped_by, "shield_won": rep.shield_won,
+                "collision": bool(rep.collision), "decided": rep.decided,
+                "meta_new": (rep.meta_new[0], rep.meta_new[1]),
+                "obj_new": (rep.obj_new[0], rep.obj_new[1]),
+                "revealed": (rep.revealed[0], rep.revealed[1])}
+
+    def choose(self, player, kind, double error_rate, rng_state):
+        """A native policy's action code for `player` (kind 0 random, 1 greedy) and the
+        policy stream's next state: ``(code, state)``; code -1 once the game is over."""
+        cdef int p = _int_arg(player, "player", 0, 1)
+        cdef int k = _int_arg(kind, "bot kind", 0, 1)
+        if not 0.0 <= error_rate <= 1.0:
+            raise ValueError(f"error_rate={error_rate!r} is outside 0-1")
+        cdef uint64_t rng = _seed64(rng_state)
+        cdef int code = _policy(&self.st, &self.r, p, k, error_rate, &rng)
+        return code, rng
+
+    def clone(self):
+        cdef Core twin = Core.__new__(Core)
+        twin.st = self.st
+        twin.r = self.r
+        return twin
+
+    def state_bytes(self):
+        """The raw RiftState (its layout is this build's; to_bytes adds a version)."""
+        return (<char*>&self.st)[:sizeof(RiftState)]
+
+    def load_state_bytes(self, data):
+        """Replace the state by ``state_bytes()`` output, after checking it is sound."""
+        cdef RiftState tmp
+        cdef const unsigned char[::1] view
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"state bytes must be bytes, not {type(data).__name__}")
+        if len(data) != sizeof(RiftState):
+            raise ValueError(f"state bytes of length {len(data)}, expected {sizeof(RiftState)}")
+        view = bytes(data)
+        memcpy(&tmp, &view[0], sizeof(RiftState))
+        _check_state(&tmp, &self.r)
+        self.st = tmp
+
+
+cdef int _check_state(const RiftState* st, const RiftRulesC* r) except -1:
+    cdef int p, i, k, s
+    if not -1 <= st.active <= 8 or st.hand_n != r.per_player or not 1 <= st.turn <= 1000:
+        raise ValueError("state bytes are not a Rift state of these rules")
+    for p in range(2):
+        for i in range(st.hand_n):
+            if not 0 <= st.hand[p][i] < N_OBJECTIVES:
+                raise ValueError("state bytes hold an unknown objective")
+    for k in range(3):
+        for s in range(9):
+            if st.cells[k][s] > ALL_SECTORS:
+                raise ValueError("state bytes hold a bad sector mask")
+    if st.over not in (0, 1) or not -1 <= st.result <= 2:
+        raise ValueError("state bytes hold a bad result")
+    return 0
+
+
+cdef int _check_player(int player) except -1:
+    if player != 0 and player != 1:
+        raise ValueError(f"unknown player {player!r}: expected 0 (X) or 1 (O)")
+    return 0
+
+
+def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, seeds):
+    """Whole games between two native policies (kind 0 random, 1 greedy), without the
+    GIL. Game i is ``Core(rules, seeds[i])``; the policies' streams start as SEAT_SALTS
+    says. Returns NumPy columns: ``winner`` (0 X, 1 O, -1 draw), ``turns``,
+    ``collisions``, ``greys``, ``score_x``, ``score_o``, ``objectives_x``/``_o``
+    (accomplished), and ``shield_x``, ``swap_x``, ``reveal_x`` (and ``_o``) uses."""
+    cdef RiftRulesC r
+    cdef RiftState st
+    cdef uint64_t xr, orr, seed
+    cdef int xc, oc
+    for kind, what in ((x_kind, "x_kind"), (o_kind, "o_kind")):
+        if kind not in (BOT_RANDOM, BOT_GREEDY):
+            raise ValueError(f"{what}={kind!r}: expected 0 (random) or 1 (greedy)")
+    for err, what in ((x_error, "x_error"), (o_error, "o_error")):
+        if not 0.0 <= err <= 1.0:
+            raise ValueError(f"{what}={err!r} is outside 0-1")
+    _load_rules(&r, rules)
+    seed_arr = np.ascontiguousarray(
+        np.asarray([_seed64(s) for s in seeds] if not isinstance(seeds, np.ndarray) else seeds)
+        .astype(np.uint64, casting="unsafe"))
+    cdef const uint64_t[::1] sv = seed_arr
+    cdef Py_ssize_t i, n = sv.shape[0]
+    cols = {name: np.zeros(n, dtype=np.int32) for name in (
+        "turns", "collisions", "greys", "score_x", "score_o", "objectives_x", "objectives_o",
+        "shield_x", "swap_x", "reveal_x", "shield_o", "swap_o", "reveal_o")}
+    winner = np.zeros(n, dtype=np.int8)
+    cdef int8_t[::1] w = winner
+    cdef int32_t[::1] turns = cols["turns"], coll = cols["collisions"], greys = cols["greys"]
+    cdef int32_t[::1] sx = cols["score_x"], so = cols["score_o"]
+    cdef int32_t[::1] ox = cols["objectives_x"], oo = cols["objectives_o"]
+    cdef int32_t[::1] u1x = cols["shield_x"], u2x = cols["swap_x"], u3x = cols["reveal_x"]
+    cdef int32_t[::1] u1o = cols["shield_o"], u2o = cols["swap_o"], u3o = cols["reveal_o"]
+    cdef uint64_t sx0 = SEAT_SALTS[0], sx1 = SEAT_SALTS[1]
+    cdef TurnReport rep
+    with nogil:
+        for i in range(n):
+            seed = sv[i]
+            rift_reset(&st, &r, seed)
+            xr = mix64(seed ^ sx0)
+            orr = mix64(seed ^ sx1)
+            while not st.over:
+                xc = _policy(&st, &r, 0, x_kind, x_error, &xr)
+                oc = _policy(&st, &r, 1, o_kind, o_error, &orr)
+                rift_resolve(&st, &r, xc % N_CELLS, xc // N_CELLS, oc % N_CELLS, oc // N_CELLS, &rep)
+            w[i] = -1 if st.result == RESULT_DRAW else st.result
+            turns[i] = st.turn - 1
+            coll[i] = st.collisions
+            greys[i] = st.greys
+            sx[i] = st.score[0]
+            so[i] = st.score[1]
+            ox[i] = popcount(st.accomplished[0])
+            oo[i] = popcount(st.accomplished[1])
+            u1x[i] = st.uses[0][1]
+            u2x[i] = st.uses[0][2]
+            u3x[i] = st.uses[0][3]
+            u1o[i] = st.uses[1][1]
+            u2o[i] = st.uses[1][2]
+            u3o[i] = st.uses[1][3]
+    cols["winner"] = winner
+    return cols
