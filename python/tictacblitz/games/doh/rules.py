@@ -1,0 +1,86 @@
+"""The rules configuration of Tic Tac Doh: the numbers of D1 and D2, validated.
+
+>>> DohRules().pieces_per_size
+5
+>>> DohRules(pieces_per_size=6)
+Traceback (most recent call last):
+...
+ValueError: rules.pieces_per_size=6: must be an integer from 1 to 5 (D1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Dict, Mapping
+
+__all__ = ["DohRules", "MAX_PIECES_PER_SIZE", "MAX_GRID"]
+
+MAX_PIECES_PER_SIZE = 5
+"""D1's supported range is 1..5: a stash count is 3 bits of the native position."""
+
+MAX_GRID = 3
+"""D2's supported range is 1..3: the native position packs at most a 3x3 box."""
+
+_RANGES = {
+    "pieces_per_size": (1, MAX_PIECES_PER_SIZE, "D1"),
+    "grid": (1, MAX_GRID, "D2"),
+}
+
+
+@dataclass(frozen=True)
+class DohRules:
+    """Every number of the Tic Tac Doh contract (defaults shown).
+
+    :param pieces_per_size: D1, pyramids of each size in the one shared stash.
+    :param grid: D2, the width of the imaginary square grid all pieces must fit in.
+        Lines (D7) are always three squares, so a grid below 3 has none.
+    :raises TypeError: for a value that is not an integer (naming the field).
+    :raises ValueError: for a value out of range (naming the field and the value).
+    """
+
+    pieces_per_size: int = 5            # D1
+    grid: int = 3                       # D2
+
+    def __post_init__(self) -> None:
+        for name, (low, high, rule) in _RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"rules.{name}={value!r}: must be an integer")
+            if not low <= value <= high:
+                raise ValueError(
+                    f"rules.{name}={value!r}: must be an integer from {low} to {high} ({rule})")
+
+    @property
+    def total_pieces(self) -> int:
+        """D1/D8: pieces in the full stash, the most moves a game can last."""
+        return 3 * self.pieces_per_size
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Every field as plain JSON-ready data; :meth:`from_dict` inverts it."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def overrides(self) -> Dict[str, Any]:
+        """Only the fields that differ from the defaults (what a replay file writes)."""
+        default = DohRules().to_dict()
+        return {k: v for k, v in self.to_dict().items() if v != default[k]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DohRules":
+        """Rules from a mapping of overrides.
+
+        :raises TypeError: if ``data`` is not a mapping or a value has the wrong type.
+        :raises ValueError: for an unknown rule name or a value out of range.
+        """
+        if isinstance(data, DohRules):
+            return data
+        if not isinstance(data, Mapping):
+            raise TypeError(f"rules must be an object, not {type(data).__name__}")
+        known = [f.name for f in fields(cls)]
+        for key in data:
+            if key not in known:
+                raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(known)}")
+        return cls(**dict(data))
+
+    def replace(self, **changes: Any) -> "DohRules":
+        """A copy with some numbers changed (validated like a new one)."""
+        return replace(self, **changes)

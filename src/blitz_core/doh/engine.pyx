@@ -1,0 +1,269 @@
+# The native engine of Tic Tac Doh (DOH.md D1-D9): the `Position` class over the DohPos
+# struct of engine.pxd, and a nogil random-game loop.
+#
+# Every rule lives in the inline functions of engine.pxd (so the solver inlines them);
+# this module is their Python face: it checks every argument at the boundary (types,
+# ranges) and then runs unchecked C. tictacblitz.games.doh.reference implements the
+# same contract in plain Python; tests/doh holds the two together.
+
+from libc.stdint cimport uint64_t, uint8_t, int8_t
+from libc.string cimport memcpy
+
+from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
+from blitz_core.common.rng cimport rng_below, mix64
+
+import struct
+import zlib
+
+import numpy as np
+
+# The vocabulary as plain strings (the Python package checks its own tables against
+# these at import: one source of truth per side, tied by a test-at-import).
+CONTENTS = ("", "S", "M", "L", "LM", "LMS", "MS", "SM", "SML", "ML")
+REASONS = ("game_over", "none_left", "not_adjacent", "outside_grid", "cannot_stack")
+SIZE_LETTERS = ("S", "M", "L")
+NUM_ACTIONS = DOH_ACTIONS
+ONGOING = DOH_ONGOING
+DRAW = DOH_DRAW
+
+SERIAL_MAGIC = b"DOH"
+SERIAL_VERSION = 1
+_HEADER = struct.Struct("<3sBBBQ")     # magic, version, pieces_per_size, grid, key
+STATE_BYTES = _HEADER.size + 4        # + crc32
+
+
+def rule_tables():
+    """D4/D5 as the native core packs them, per content code: (counts-as sizes,
+    sizes it holds, {size: content after that size goes onto it})."""
+    out = []
+    for content in range(10):
+        counts = tuple(s for s in range(3) if (counts_bits(content) >> s) & 1)
+        pieces = tuple(s for s in range(3) if (pieces_bits(content) >> s) & 1)
+        onto = {s: place_content(content, s) for s in range(3) if place_content(content, s)}
+        accepts = tuple(s for s in range(3) if (accepts_bits(content) >> s) & 1)
+        out.append((counts, pieces, onto, accepts))
+    return out
+
+
+cdef int _int_arg(object value, str what, int low, int high) except? -1:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be from {low} to {high}, not {value!r}")
+    return <int>value
+
+
+cdef class Position:
+    """A Tic Tac Doh position (normalised: the occupied box's top-left is (0, 0)).
+
+    ``Position(pieces_per_size=5, grid=3)`` is the empty table. Actions are the codes of
+    tictacblitz.games.doh.encoding (25*size + 5*(dr+2) + (dc+2) from the box's top-left).
+    """
+
+    def __init__(self, pieces_per_size=5, grid=3):
+        pos_init(&self.pos, _int_arg(pieces_per_size, "pieces_per_size", 1, 5),
+                 _int_arg(grid, "grid", 1, 3))
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def pieces_per_size(self):
+        return self.pos.pieces_per_size
+
+    @property
+    def grid(self):
+        return self.pos.grid
+
+    @property
+    def stash(self):
+        """D1: pieces left per size (S, M, L)."""
+        return (self.pos.stash[0], self.pos.stash[1], self.pos.stash[2])
+
+    @property
+    def to_move(self):
+        """0 (first) or 1 (second): the seat whose turn it is (still set once over)."""
+        return self.pos.to_move
+
+    @property
+    def ply(self):
+        return self.pos.ply
+
+    @property
+    def over(self):
+        return self.pos.winner != DOH_ONGOING
+
+    @property
+    def winner(self):
+        """0 or 1 once won (D7, D9); None while going on or for a draw (D8)."""
+        return self.pos.winner if self.pos.winner >= 0 else None
+
+    @property
+    def status(self):
+        """ONGOING (-2), DRAW (-1), or the winning seat."""
+        return self.pos.winner
+
+    @property
+    def height(self):
+        return self.pos.height
+
+    @property
+    def width(self):
+        return self.pos.width
+
+    def contents(self):
+        """The 3x3 frame's content codes, row by row (index 3*row + col)."""
+        return [<int>((self.pos.board >> (4 * i)) & 15) for i in range(9)]
+
+    def key(self):
+        """board | stash << 36: the position, translation-free (D2)."""
+        return pos_key(&self.pos)
+
+    def canonical_key(self):
+        """The key of the smallest of the 8 symmetric images (the solver's key)."""
+        return pos_canonical_key(&self.pos)
+
+    def legal_mask(self):
+        """A bool array of 75: True where play(action) would be accepted."""
+        out = np.zeros(DOH_ACTIONS, dtype=bool)
+        cdef uint8_t[::1] view = out.view(np.uint8)
+        cdef uint64_t empties = empty_targets(&self.pos), m
+        cdef int s
+        for s in range(3):
+            m = targets_for(&self.pos, s, empties)
+            while m:
+                view[25 * s + bit_cell(lowest(m))] = 1
+                m &= m - 1
+        return out
+
+    def legal_count(self):
+        cdef uint64_t empties = empty_targets(&self.pos)
+        return sum(popcount(targets_for(&self.pos, s, empties)) for s in range(3))
+
+    def reason(self, action):
+        """D6: 0 if `action` would be accepted now, else the reason code (REASONS[code-1])."""
+        return pos_reason(&self.pos, _int_arg(action, "action", 0, DOH_ACTIONS - 1))
+
+    def play(self, action):
+        """Play `action` if the rules allow it: 0, or the D6 reason code (nothing changed)."""
+        cdef int a = _int_arg(action, "action", 0, DOH_ACTIONS - 1)
+        cdef int why = pos_reason(&self.pos, a)
+        if why == REASON_OK:
+            pos_play(&self.pos, a)
+        return why
+
+    def lines(self):
+        """D7: every line of three squares counting as one common size, each a sorted
+        tuple of frame squares (row, col); the list sorted, without repeats."""
+        found = set()
+        cdef int s, d, p
+        cdef uint64_t t
+        for s in range(3):
+            for d in (1, 8, 9, 7):
+                t = line_starts(self.pos.counts[s], d)
+                while t:
+                    p = lowest(t)
+                    t &= t - 1
+                    found.add(tuple(sorted(((q >> 3) - 2, (q & 7) - 2)
+                                           for q in (p, p + d, p + 2 * d))))
+        return sorted(found)
+
+    def winning_actions(self):
+        """D7: the legal actions that complete a line now (empty once over)."""
+        out = []
+        cdef uint64_t empties = empty_targets(&self.pos), m
+        cdef int s
+        for s in range(3):
+            m = targets_for(&self.pos, s, empties) & completions(self.pos.counts[s])
+            while m:
+                out.append(25 * s + bit_cell(lowest(m)))
+                m &= m - 1
+        return sorted(out)
+
+    # -- copies and bytes -----------------------------------------------------------------
+    def clone(self):
+        cdef Position twin = Position.__new__(Position)
+        twin.pos = self.pos
+        return twin
+
+    def to_bytes(self):
+        """Versioned and checksummed: magic, version, rules, key, crc32."""
+        body = _HEADER.pack(SERIAL_MAGIC, SERIAL_VERSION, self.pos.pieces_per_size,
+                            self.pos.grid, pos_key(&self.pos))
+        return body + struct.pack("<I", zlib.crc32(body))
+
+    @staticmethod
+    def from_bytes(data):
+        """Inverse of to_bytes. :raises ValueError: for bytes that are not one."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a Doh position is bytes, not {type(data).__name__}")
+        data = bytes(data)
+        if len(data) != STATE_BYTES:
+            raise ValueError(f"a Doh position is {STATE_BYTES} bytes, not {len(data)}")
+        body, (crc,) = data[:STATE_BYTES - 4], struct.unpack("<I", data[STATE_BYTES - 4:])
+        if zlib.crc32(body) != crc:
+            raise ValueError("Doh position bytes: checksum mismatch")
+        magic, version, pieces, grid, key = _HEADER.unpack(body)
+        if magic != SERIAL_MAGIC or version != SERIAL_VERSION:
+            raise ValueError(f"not a Doh position of version {SERIAL_VERSION}: "
+                             f"{magic!r} v{version}")
+        return Position.from_key(key, pieces, grid)
+
+    @staticmethod
+    def from_key(key, pieces_per_size=5, grid=3):
+        """The position of a key (pos_key). :raises ValueError: for a malformed key."""
+        cdef Position p = Position.__new__(Position)
+        cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, 5)
+        cdef int g = _int_arg(grid, "grid", 1, 3)
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < (1 << 64):
+            raise ValueError(f"a position key is a uint64, not {key!r}")
+        if pos_from_key(&p.pos, <uint64_t>key, pieces, g) != 0:
+            raise ValueError(f"key {key:#x} is not a position of pieces_per_size={pieces}, grid={g}")
+        return p
+
+    def __reduce__(self):
+        return (Position.from_bytes, (self.to_bytes(),))
+
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        cdef Position o = other
+        return (pos_key(&self.pos) == pos_key(&o.pos) and self.pos.grid == o.pos.grid
+                and self.pos.pieces_per_size == o.pos.pieces_per_size)
+
+    def __hash__(self):
+        return hash((pos_key(&self.pos), self.pos.grid, self.pos.pieces_per_size))
+
+    def __repr__(self):
+        return (f"Position(key={pos_key(&self.pos):#x}, pieces_per_size={self.pos.pieces_per_size},"
+                f" grid={self.pos.grid})")
+
+
+cdef long long random_games_c(int pieces, int grid, long long n, uint64_t seed,
+                              long long* wins) noexcept nogil:
+    cdef DohPos p
+    cdef long long g, moves = 0
+    cdef uint64_t rng
+    for g in range(n):
+        rng = mix64(seed + <uint64_t>g)
+        pos_init(&p, pieces, grid)
+        while p.winner == DOH_ONGOING:
+            pos_play(&p, random_action(&p, &rng))
+        moves += p.ply
+        wins[p.winner + 1] += 1
+    return moves
+
+
+def random_games(pieces_per_size=5, grid=3, n=1000, seed=0):
+    """Play `n` uniformly random games without the GIL (game i's stream is seeded
+    mix64(seed + i)). Returns (moves played in all, draws, first wins, second wins)."""
+    cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, 5)
+    cdef int g = _int_arg(grid, "grid", 1, 3)
+    cdef long long count = _int_arg(n, "n", 0, 2_000_000_000)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an integer, not {seed!r}")
+    cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef long long wins[3]
+    wins[0] = wins[1] = wins[2] = 0
+    cdef long long moves
+    with nogil:
+        moves = random_games_c(pieces, g, count, s, wins)
+    return moves, wins[0], wins[1], wins[2]

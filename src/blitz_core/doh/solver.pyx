@@ -1,0 +1,473 @@
+# The exact solver of Tic Tac Doh, the native bots and the whole-match loop.
+#
+# Scores (from the side to move): WIN - d for a win d plies from now, -(WIN - d) for a
+# loss d plies from now, 0 for a draw (D8: a draw always ends when the stash is empty,
+# so its distance is the pieces left). Maximising this one integer keeps the best value
+# and, among equal values, wins in the fewest moves and loses in the most (DOH.md
+# "Solving"). Negamax with alpha-beta; the transposition table is keyed by the
+# canonical key of engine.pxd (translation-free by construction, smallest of the 8
+# symmetric images) and stores fail-soft bounds.
+
+from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, int16_t
+from libc.stdlib cimport calloc, free
+
+from blitz_core.common.bits cimport popcount, lowest
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
+from blitz_core.doh.engine cimport (
+    DohPos, Position, pos_init, pos_play, pos_reason, pos_key, pos_canonical_key,
+    empty_targets, targets_for, completions, bit_cell, random_action,
+    DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+)
+
+import threading
+
+import numpy as np
+
+cdef enum:
+    WIN = 100               # a win now scores WIN - 1 (the move is one ply)
+    INF = 1000
+    FLAG_EXACT = 1
+    FLAG_LOWER = 2          # the value is at least the stored score
+    FLAG_UPPER = 3          # the value is at most the stored score
+    KEY_BITS = 46           # key + 1 (0 marks an empty slot)
+    NO_ACTION = -1
+
+# The bots' kinds (bots.py names them).
+cdef enum:
+    BOT_RANDOM = 0
+    BOT_GREEDY = 1
+    BOT_PERFECT = 2
+
+WIN_SCORE = WIN
+KIND_CODES = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "perfect": BOT_PERFECT}
+
+
+ctypedef struct Table:
+    uint64_t* slots         # key + 1 | (score + 128) << 48 | flag << 56; 0: empty
+    uint64_t mask           # capacity - 1 (a power of two)
+    uint64_t used
+    uint64_t nodes          # positions searched (interior nodes expanded), ever
+    bint full               # an allocation failed: the table stops growing
+
+
+cdef inline int child_score(int x) noexcept nogil:
+    """The mover's score of a move whose resulting position scores x for the opponent:
+    the result one ply further away, from the other side."""
+    if x > 0:
+        return -x + 1
+    if x < 0:
+        return -x - 1
+    return 0
+
+
+cdef inline int child_bound(int v) noexcept nogil:
+    """The inverse of child_score: the child's window bound for the mover's bound v."""
+    if v > 0:
+        return -(v + 1)
+    if v < 0:
+        return -v + 1
+    return 0
+
+
+cdef bint table_grow(Table* t) noexcept nogil:
+    cdef uint64_t capacity = (t.mask + 1) * 2, i, j, e
+    cdef uint64_t* fresh = <uint64_t*>calloc(capacity, sizeof(uint64_t))
+    if fresh == NULL:
+        t.full = True
+        return False
+    for i in range(t.mask + 1):
+        e = t.slots[i]
+        if e:
+            j = mix64(e & ((<uint64_t>1 << KEY_BITS) - 1)) & (capacity - 1)
+            while fresh[j]:
+                j = (j + 1) & (capacity - 1)
+            fresh[j] = e
+    free(t.slots)
+    t.slots = fresh
+    t.mask = capacity - 1
+    return True
+
+
+cdef inline uint64_t* table_find(Table* t, uint64_t key) noexcept nogil:
+    """The slot holding `key`, or the empty slot where it would go (linear probing)."""
+    cdef uint64_t tag = key + 1
+    cdef uint64_t j = mix64(tag) & t.mask
+    cdef uint64_t e
+    while True:
+        e = t.slots[j]
+        if e == 0 or (e & ((<uint64_t>1 << KEY_BITS) - 1)) == tag:
+            return &t.slots[j]
+        j = (j + 1) & t.mask
+
+
+cdef inline void table_store(Table* t, uint64_t key, int score, int flag) noexcept nogil:
+    cdef uint64_t* slot
+    if 2 * (t.used + 1) > t.mask + 1 and not t.full:
+        table_grow(t)
+    slot = table_find(t, key)
+    if slot[0] == 0:
+        if 2 * (t.used + 1) > t.mask + 1 and t.full and 4 * (t.used + 1) > 3 * (t.mask + 1):
+            return                      # out of memory and 3/4 full: keep probing short
+        t.used += 1
+    slot[0] = (key + 1) | ((<uint64_t>(score + 128)) << 48) | ((<uint64_t>flag) << 56)
+
+
+cdef int search(Table* t, const DohPos* p, int alpha, int beta) noexcept nogil:
+    """Negamax with alpha-beta over an ongoing position: its score (see the top), exact
+    if inside (alpha, beta), else a bound on the side that failed (fail-soft)."""
+    cdef uint64_t empties = empty_targets(p)
+    cdef uint64_t moves[3]
+    cdef int s
+    t.nodes += 1
+    for s in range(3):
+        moves[s] = targets_for(p, s, empties)
+        if moves[s] & completions(p.counts[s]):
+            return WIN - 1              # D7 now: nothing is faster (and it is exact)
+    cdef uint64_t key = pos_canonical_key(p)
+    cdef uint64_t* slot = table_find(t, key)
+    cdef uint64_t e = slot[0]
+    cdef int stored, flag
+    if e:
+        stored = <int>((e >> 48) & 0xFF) - 128
+        flag = <int>(e >> 56)
+        if flag == FLAG_EXACT:
+            return stored
+        if flag == FLAG_LOWER and stored > alpha:
+            alpha = stored
+        elif flag == FLAG_UPPER and stored < beta:
+            beta = stored
+        if alpha >= beta:
+            return stored
+    cdef int alpha0 = alpha, best = -INF, v, mover = p.to_move
+    cdef uint64_t m
+    cdef DohPos child
+    for s in range(3):
+        m = moves[s]
+        while m:
+            child = p[0]
+            pos_play(&child, 25 * s + bit_cell(lowest(m)))
+            m &= m - 1
+            if child.winner == mover:
+                v = WIN - 1                 # D9: the opponent is left without a move
+            elif child.winner == DOH_DRAW:
+                v = 0                       # D8
+            else:
+                v = child_score(search(t, &child, child_bound(beta), child_bound(alpha)))
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        table_store(t, key, best, FLAG_LOWER)
+                        return best
+    table_store(t, key, best, FLAG_UPPER if best <= alpha0 else FLAG_EXACT)
+    return best
+
+
+cdef inline int exact_score(Table* t, const DohPos* p) noexcept nogil:
+    """The exact score of a position (0 for a draw over; -(WIN) for a lost one: the game
+    ended with the other seat's move)."""
+    if p.winner == DOH_DRAW:
+        return 0
+    if p.winner != DOH_ONGOING:
+        return WIN if p.winner == p.to_move else -WIN
+    return search(t, p, -INF, INF)
+
+
+cdef inline int terminal_move_score(const DohPos* child, int mover) noexcept nogil:
+    """The mover's score of a move that ended the game, else INF (not over)."""
+    if child.winner == mover:
+        return WIN - 1
+    if child.winner == DOH_DRAW:
+        return 0
+    return INF
+
+
+cdef int perfect_action(Table* t, const DohPos* p, uint64_t* rng) noexcept nogil:
+    """A move keeping the best score (the best value, the fastest win, the slowest loss);
+    ties broken uniformly with rng. The root's exact score first, then one null-window
+    test per move: a move is best iff its child scores exactly child_bound(best)."""
+    cdef int best = exact_score(t, p), target = child_bound(best), v, s, a
+    cdef int chosen = NO_ACTION, ties = 0, mover = p.to_move
+    cdef uint64_t empties = empty_targets(p), m
+    cdef DohPos child
+    for s in range(3):
+        m = targets_for(p, s, empties)
+        while m:
+            a = 25 * s + bit_cell(lowest(m))
+            m &= m - 1
+            child = p[0]
+            pos_play(&child, a)
+            v = terminal_move_score(&child, mover)
+            if v == INF:
+                v = best if search(t, &child, target, target + 1) <= target else best - 1
+            if v == best:
+                ties += 1
+                if ties == 1 or rng_below(rng, ties) == 0:
+                    chosen = a
+    return chosen
+
+
+cdef inline bint can_win_now(const DohPos* p) noexcept nogil:
+    """D7: the side to move has a move completing a line."""
+    cdef uint64_t empties = empty_targets(p)
+    cdef int s
+    for s in range(3):
+        if targets_for(p, s, empties) & completions(p.counts[s]):
+            return True
+    return False
+
+
+cdef int greedy_move_score(const DohPos* p, int action) noexcept nogil:
+    """The greedy bot's score of one move: 1000 it wins now (D7, D9); 0 it ends in a
+    draw (D8); -1000 the opponent then has a win (it hands one over); else the
+    opponent's replies are counted that do not hand the mover a win in turn: 500 when
+    there are none (the opponent is cornered), else minus their number."""
+    cdef DohPos child, grand
+    cdef int mover = p.to_move, other = 1 - p.to_move, safe = 0, s
+    cdef uint64_t empties, m
+    child = p[0]
+    pos_play(&child, action)
+    if child.winner == mover:
+        return 1000
+    if child.winner == DOH_DRAW:
+        return 0
+    if can_win_now(&child):
+        return -1000
+    empties = empty_targets(&child)
+    for s in range(3):
+        m = targets_for(&child, s, empties)
+        while m:
+            grand = child
+            pos_play(&grand, 25 * s + bit_cell(lowest(m)))
+            m &= m - 1
+            if grand.winner == other:
+                return -1000                # D9 after the reply: the opponent wins
+            if grand.winner == DOH_DRAW or not can_win_now(&grand):
+                safe += 1
+    return 500 if safe == 0 else -safe
+
+
+cdef int greedy_action(const DohPos* p, uint64_t* rng) noexcept nogil:
+    """Win now if possible; else never hand the opponent a win; else leave the opponent
+    the fewest safe replies. Ties broken uniformly with rng."""
+    cdef uint64_t empties = empty_targets(p), m
+    cdef int s, a, v, best = -INF - 1, chosen = NO_ACTION, ties = 0
+    for s in range(3):
+        m = targets_for(p, s, empties) & completions(p.counts[s])
+        while m:                            # D7 wins first: no need to look further
+            a = 25 * s + bit_cell(lowest(m))
+            m &= m - 1
+            ties += 1
+            if ties == 1 or rng_below(rng, ties) == 0:
+                chosen = a
+    if chosen != NO_ACTION:
+        return chosen
+    for s in range(3):
+        m = targets_for(p, s, empties)
+        while m:
+            a = 25 * s + bit_cell(lowest(m))
+            m &= m - 1
+            v = greedy_move_score(p, a)
+            if v > best:
+                best = v
+                ties = 1
+                chosen = a
+            elif v == best:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    chosen = a
+    return chosen
+
+
+ctypedef struct BotSpec:
+    int kind                # BOT_RANDOM, BOT_GREEDY, BOT_PERFECT
+    double error            # probability that one move is the fallback's instead
+    int fallback
+
+
+cdef inline uint64_t decision_stream(uint64_t seed, const DohPos* p) noexcept nogil:
+    """A bot's random stream for one decision: a pure function of its seed and the
+    position (so a bot's play never depends on what it saw before)."""
+    return mix64(seed ^ mix64(pos_key(p) + 0x9E3779B97F4A7C15ULL))
+
+
+cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noexcept nogil:
+    """The bot's move in an ongoing position."""
+    cdef uint64_t rng = decision_stream(seed, p)
+    cdef int kind = spec.kind
+    if spec.error > 0.0 and rng_unit(&rng) < spec.error:
+        kind = spec.fallback
+    if kind == BOT_PERFECT:
+        return perfect_action(t, p, &rng)
+    if kind == BOT_GREEDY:
+        return greedy_action(p, &rng)
+    return random_action(p, &rng)
+
+
+cdef BotSpec _spec(object spec) except *:
+    """(kind, error, fallback) -> BotSpec, checked."""
+    cdef BotSpec out
+    if not isinstance(spec, tuple) or len(spec) != 3:
+        raise TypeError(f"a bot spec is (kind, error, fallback), not {spec!r}")
+    kind, error, fallback = spec
+    for value in (kind, fallback):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 2:
+            raise ValueError(f"a bot kind is 0 (random), 1 (greedy) or 2 (perfect), not {value!r}")
+    if isinstance(error, bool) or not isinstance(error, (int, float)) or not 0.0 <= error <= 1.0:
+        raise ValueError(f"a bot's error rate is a number from 0 to 1, not {error!r}")
+    out.kind = kind
+    out.error = error
+    out.fallback = fallback
+    return out
+
+
+cdef uint64_t _seed(object seed) except? 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"a seed is an integer, not {seed!r}")
+    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef class Solver:
+    """The exact solver for one rules configuration, with its transposition table
+    (kept across calls: every answer makes the next one cheaper). Thread-safe: calls
+    on one Solver are serialised by a lock; the search itself runs without the GIL."""
+
+    cdef Table table
+    cdef readonly int pieces_per_size
+    cdef readonly int grid
+    cdef object lock
+
+    def __cinit__(self, pieces_per_size=5, grid=3, int initial_bits=16):
+        if isinstance(pieces_per_size, bool) or not isinstance(pieces_per_size, (int, np.integer)) \
+                or not 1 <= pieces_per_size <= 5:
+            raise ValueError(f"pieces_per_size must be an integer from 1 to 5, not {pieces_per_size!r}")
+        if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or not 1 <= grid <= 3:
+            raise ValueError(f"grid must be an integer from 1 to 3, not {grid!r}")
+        if not 4 <= initial_bits <= 30:
+            raise ValueError(f"initial_bits must be from 4 to 30, not {initial_bits}")
+        self.pieces_per_size = pieces_per_size
+        self.grid = grid
+        self.table.slots = <uint64_t*>calloc((<uint64_t>1) << initial_bits, sizeof(uint64_t))
+        if self.table.slots == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        self.table.mask = ((<uint64_t>1) << initial_bits) - 1
+        self.table.used = 0
+        self.table.nodes = 0
+        self.table.full = False
+        self.lock = threading.Lock()
+
+    def __dealloc__(self):
+        free(self.table.slots)
+
+    cdef DohPos _position(self, object position) except *:
+        if not isinstance(position, Position):
+            raise TypeError(f"expected a blitz_core.doh.engine.Position, not {type(position).__name__}")
+        cdef Position pos = position
+        if pos.pos.pieces_per_size != self.pieces_per_size or pos.pos.grid != self.grid:
+            raise ValueError(f"position of pieces_per_size={pos.pos.pieces_per_size}, grid={pos.pos.grid}"
+                             f" given to a solver of pieces_per_size={self.pieces_per_size}, grid={self.grid}")
+        return pos.pos
+
+    @property
+    def nodes(self):
+        """Positions expanded by the search so far (all calls)."""
+        return self.table.nodes
+
+    @property
+    def entries(self):
+        """Positions stored in the transposition table."""
+        return self.table.used
+
+    @property
+    def memory_bytes(self):
+        """Bytes of the transposition table (8 per slot)."""
+        return (self.table.mask + 1) * 8
+
+    def score(self, position):
+        """The exact score of `position` for its side to move (see value())."""
+        cdef DohPos p = self._position(position)
+        cdef int out
+        with self.lock:
+            with nogil:
+                out = exact_score(&self.table, &p)
+        return out
+
+    def value(self, position):
+        """(value, distance) for the side to move: value +1 win, 0 draw, -1 loss under
+        perfect play; distance: plies to the end."""
+        cdef int s = self.score(position)
+        cdef DohPos p = self._position(position)
+        if s > 0:
+            return 1, WIN - s
+        if s < 0:
+            return -1, WIN + s
+        return 0, p.stash[0] + p.stash[1] + p.stash[2]
+
+    def action_scores(self, position):
+        """int16 array of 75: each legal action's exact score for the mover (see the
+        top of solver.pyx); -32768 for an illegal action."""
+        cdef DohPos p = self._position(position)
+        out = np.full(DOH_ACTIONS, -32768, dtype=np.int16)
+        cdef int16_t[::1] view = out
+        cdef DohPos child
+        cdef int a, v
+        with self.lock:
+            with nogil:
+                for a in range(DOH_ACTIONS):
+                    if pos_reason(&p, a) != 0:
+                        continue
+                    child = p
+                    pos_play(&child, a)
+                    v = terminal_move_score(&child, p.to_move)
+                    if v == INF:
+                        v = child_score(search(&self.table, &child, -INF, INF))
+                    view[a] = v
+        return out
+
+    def choose(self, position, spec, seed):
+        """The move of the bot `spec` = (kind, error, fallback) with this seed, or -1
+        if the game is over."""
+        cdef DohPos p = self._position(position)
+        cdef BotSpec b = _spec(spec)
+        cdef uint64_t s = _seed(seed)
+        cdef int out
+        if p.winner != DOH_ONGOING:
+            return NO_ACTION
+        with self.lock:
+            with nogil:
+                out = bot_action(&self.table, &p, b, s)
+        return out
+
+    def play_matches(self, x_spec, o_spec, seeds):
+        """Whole games between two bots, without the GIL: game i is played by bots
+        seeded seeds[i] (both seats: each decision's stream mixes in the position).
+        Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2)."""
+        cdef BotSpec bx = _spec(x_spec), bo = _spec(o_spec)
+        seeds_arr = np.ascontiguousarray(seeds)
+        if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)
+                                       or seeds_arr.size == 0):
+            raise TypeError("seeds must be a 1-d array of integers")
+        cdef uint64_t[::1] seed_view = seeds_arr.astype(np.uint64)
+        cdef Py_ssize_t n = seed_view.shape[0], i
+        winner = np.empty(n, dtype=np.int8)
+        moves = np.empty(n, dtype=np.int16)
+        first = np.empty(n, dtype=np.int8)
+        cdef int8_t[::1] w_view = winner, f_view = first
+        cdef int16_t[::1] m_view = moves
+        cdef DohPos p
+        cdef int a
+        with self.lock:
+            with nogil:
+                for i in range(n):
+                    pos_init(&p, self.pieces_per_size, self.grid)
+                    f_view[i] = -1
+                    while p.winner == DOH_ONGOING:
+                        a = bot_action(&self.table, &p, bx if p.to_move == 0 else bo,
+                                       seed_view[i])
+                        if p.ply == 0:
+                            f_view[i] = a // 25
+                        pos_play(&p, a)
+                    w_view[i] = p.winner
+                    m_view[i] = p.ply
+        return winner, moves, first
