@@ -15,7 +15,7 @@ from libc.stdint cimport uint64_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
-from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 
 import numpy as np
 
@@ -30,8 +30,8 @@ RULES_SCALARS = (
 STATE_BYTES = sizeof(RiftState)
 NUM_ACTIONS = N_ACTIONS
 SEAT_SALTS = (0x243F6A8885A308D3, 0x13198A2E03707344)
-"""Batch game i's X policy stream starts at ``mix64(seeds[i] ^ SEAT_SALTS[0])``, O's at
-``mix64(seeds[i] ^ SEAT_SALTS[1])``: what a bot made with ``seed = seeds[i] ^ salt``
+"""Batch game i's X policy stream is SplitMix64 seeded with ``seeds[i] ^ SEAT_SALTS[0]``,
+O's with ``seeds[i] ^ SEAT_SALTS[1]``: what a bot made with ``seed = seeds[i] ^ salt``
 starts with, so a batch game equals the same game driven from Python."""
 
 # -- tables built once at import ---------------------------------------------------------
@@ -757,8 +757,8 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
         for i in range(n):
             seed = sv[i]
             rift_reset(&st, &r, seed)
-            xr = mix64(seed ^ sx0)
-            orr = mix64(seed ^ sx1)
+            xr = seed ^ sx0
+            orr = seed ^ sx1
             while not st.over:
                 xc = _policy(&st, &r, 0, x_kind, x_error, &xr)
                 oc = _policy(&st, &r, 1, o_kind, o_error, &orr)

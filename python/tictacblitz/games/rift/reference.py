@@ -31,10 +31,7 @@ from .types import (
     sector_of,
 )
 
-try:        # the platform's one Python SplitMix64, once the lab holds it
-    from tictacblitz.lab.rng import SplitMix64
-except ImportError:
-    from ..blitz.reference import SplitMix64
+from ..rng import SplitMix64          # the platform's one Python SplitMix64 (G12's deal)
 
 __all__ = ["ReferenceRift", "deal_objectives", "SplitMix64", "Move"]
 

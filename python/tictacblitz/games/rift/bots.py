@@ -1,0 +1,114 @@
+"""Rift & Grid's bots: the ``random`` and ``greedy`` policies and their presets.
+
+The policies are native (``blitz_core.rift.engine``, ``nogil``), so a bot driven from
+Python and a game of the native batch loop (``game.play_matches``) make the same
+choices. A bot owns a SplitMix64 stream seeded with its seed; its choice is a pure
+function of that stream and the state, so games replay exactly.
+
+- ``random``: uniform over the legal action codes (every legal target with every
+  usable ability);
+- ``greedy``: per target cell, +100 to win a sector now (+50 if that also completes a
+  meta line, G11), +60 to block the opponent's win there, +2 per open line through the
+  cell (+3 more with an own symbol on it), and, as X (whose final target names the
+  next sector, G9), -40 for a cell that sends the opponent to a sector it can win at
+  once, +8 for one where X can, -6 for one that gives a free turn. It shields when a
+  collision is likely (the cell completes a line for either side, so both want it)
+  and otherwise reveals when affordable (G14, G15). Ties go to the bot's stream.
+- presets ``easy``, ``medium``, ``hard``: greedy playing a uniformly random legal move
+  with probability 0.5, 0.2, 0 (``hard`` is ``greedy``).
+
+>>> from tictacblitz.games.rift.game import make_game
+>>> state = make_game().new_state(seed=3)
+>>> bot = make_bot("greedy", seed=1)
+>>> code = bot.choose(state, 0)
+>>> bool(state.legal_mask(0)[code])
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
+
+from .types import Player
+
+__all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
+
+KINDS = {"random": 0, "greedy": 1}
+"""Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY)."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """What a bot is: a native policy ``kind`` and the chance ``error_rate`` of a
+    uniformly random legal move instead of the policy's."""
+
+    kind: str
+    error_rate: float = 0.0
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown policy {self.kind!r}: expected one of {', '.join(KINDS)}")
+        if isinstance(self.error_rate, bool) or not isinstance(self.error_rate, (int, float)):
+            raise TypeError(f"error_rate={self.error_rate!r}: must be a number")
+        if not 0.0 <= self.error_rate <= 1.0:
+            raise ValueError(f"error_rate={self.error_rate!r}: must be from 0 to 1")
+
+    def native(self) -> Tuple[int, float]:
+        return KINDS[self.kind], float(self.error_rate)
+
+
+PRESETS: Dict[str, BotSpec] = {
+    "random": BotSpec("random", description="a uniformly random legal move"),
+    "easy": BotSpec("greedy", 0.5, description="greedy, half of its moves random"),
+    "medium": BotSpec("greedy", 0.2, description="greedy, one move in five random"),
+    "greedy": BotSpec("greedy", description="win, block, steer the next sector, shield, reveal"),
+    "hard": BotSpec("greedy", description="the greedy policy without errors"),
+}
+"""The one table of bot names (what a GUI shows), weakest first."""
+
+BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
+
+
+def resolve_bot(name: object) -> BotSpec:
+    """The spec of a preset name (or a BotSpec as is).
+
+    :raises ValueError: for an unknown name, listing the known ones."""
+    if isinstance(name, BotSpec):
+        return name
+    if not isinstance(name, str):
+        raise TypeError(f"a bot name is a string, not {name!r}")
+    if name not in PRESETS:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    return PRESETS[name]
+
+
+class RiftBot:
+    """A bot of the protocol: ``choose(state, player)`` -> an action code."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.spec = resolve_bot(name)
+        self.name = name if isinstance(name, str) else self.spec.kind
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"a bot seed is an integer, not {seed!r}")
+        self.seed = seed
+        self._rng = seed % 2**64
+
+    def choose(self, state, player: int) -> Optional[int]:
+        """The code ``player`` plays now; None when the seat may not act (the game is
+        over). Advances the bot's stream; ``state`` is unchanged."""
+        seat = Player.parse(player)
+        if state.is_over():
+            return None
+        kind, error = self.spec.native()
+        code, self._rng = state.engine.core.choose(int(seat), kind, error, self._rng)
+        return None if code < 0 else code
+
+    def __repr__(self) -> str:
+        return f"RiftBot({self.name!r}, seed={self.seed})"
+
+
+def make_bot(name: str, seed: int = 0) -> RiftBot:
+    """A bot by preset name. :raises ValueError: for an unknown name."""
+    return RiftBot(name, seed)

@@ -1,0 +1,391 @@
+"""Rift & Grid on the platform's protocol: :class:`RiftGame` and :class:`RiftState`.
+
+A simultaneous game (``TimeModel.SIMULTANEOUS``): each seat locks a move in with
+``apply(player, code)`` (G3; a seat may lock again, changing its mind, until the other
+has locked too) and the turn resolves (G6) as soon as both are locked;
+``apply_joint((x, o))`` locks both at once. Action codes are :mod:`.encoding`'s
+(``81 * ability + cell``), rejections G5's reason strings. The state runs on the native
+core (:mod:`.native`); ``replay(data, engine="reference")`` plays a file on the
+reference engine instead.
+
+Information (G12, G15): a player sees their own objectives, and the opponent's only
+once revealed or accomplished (an accomplished objective scores in the open).
+:meth:`RiftState.observation` follows that; :meth:`RiftState.summary`, the replay
+result's ``state``, shows everything.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
+from .bots import BOT_NAMES, RiftBot, make_bot as _make_bot, resolve_bot
+from .encoding import NUM_ACTIONS, action_to_string as _action_to_string, decode
+from .native import NativeRift, _engine
+from .reference import ReferenceRift
+from .replay import Entry, check_deal, load_replay, parse_setup, play_replay, to_replay_dict
+from .rules import RiftRules
+from .types import OBJECTIVE_IDS, Ability, Player, SectorResult, cell_at
+
+__all__ = ["GAME_TYPE", "RiftGame", "RiftState", "make_game", "play_matches",
+           "OBSERVATION_SIZE"]
+
+GAME_TYPE = GameType(
+    name="rift",
+    long_name="Rift & Grid",
+    time_model=TimeModel.SIMULTANEOUS,
+    seeded=True,                    # G12: the objective deal
+    perfect_information=False,      # G12: secret objectives
+)
+
+# -- the observation layout (float32, one flat vector) ------------------------------------
+OBS_CELLS = 0            # 81 x 4: per cell id, one-hot empty / mine / theirs / grey
+OBS_SECTORS = 324        # 9 x 4: per sector, one-hot open / mine / theirs / tied
+OBS_ACTIVE = 360         # 9 + 1: the active sector one-hot, then "free turn"
+OBS_TARGETS = 370        # 81: legal targets now (G4, the same for both seats)
+OBS_SCALARS = 451        # 13: see _scalars
+OBS_OBJECTIVES = 464     # 12 x 4: per catalogue id: mine dealt, mine accomplished,
+                         #         theirs known (revealed or accomplished), theirs accomplished
+OBS_HIDDEN = 512         # 1: the opponent's objectives still hidden / objectives_per_player
+OBSERVATION_SIZE = 513
+
+_MAGIC = b"TTBRIFT\x00"
+_VERSION = 1
+
+
+def _seat(player: object) -> Player:
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"a seat is 0 or 1, not {player!r}")
+    if int(player) not in PLAYERS:
+        raise ValueError(f"unknown seat {player!r}: expected 0 (X) or 1 (O)")
+    return Player(int(player))
+
+
+class RiftGame:
+    """Rift & Grid with one rules configuration."""
+
+    type = GAME_TYPE
+
+    def __init__(self, rules: Optional[RiftRules] = None) -> None:
+        if rules is None:
+            rules = RiftRules()
+        if not isinstance(rules, RiftRules):
+            raise TypeError(f"rules must be a RiftRules, not {type(rules).__name__}")
+        self._rules = rules
+
+    @property
+    def rules(self) -> RiftRules:
+        return self._rules
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> Tuple[int, ...]:
+        return (OBSERVATION_SIZE,)
+
+    def with_rules(self, overrides: Mapping[str, Any]) -> "RiftGame":
+        return RiftGame(RiftRules.from_dict({**self._rules.overrides(), **dict(overrides)}))
+
+    def new_state(self, seed: int = 0, *, record: bool = False,
+                  deal: Optional[Mapping[str, Sequence[str]]] = None,
+                  setup: Optional[Sequence[str]] = None) -> "RiftState":
+        """A fresh game. Beyond the protocol: ``deal`` (``{"X": [ids], "O": [ids]}``)
+        replaces G12's seeded deal and ``setup`` (9 grid rows of ``.XO#``) is the
+        starting grid, as in replay files."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"a seed is an integer, not {seed!r}")
+        hands = None if deal is None else check_deal(self._rules, deal)
+        cells = None if setup is None else parse_setup(setup)
+        engine = NativeRift(self._rules, int(seed), deal=hands, setup=cells)
+        return RiftState(self, engine, seed=int(seed), record=record, deal=hands, setup=cells)
+
+    def state_from_bytes(self, data: bytes) -> "RiftState":
+        return RiftState.from_bytes(data, self)
+
+    def action_to_string(self, action: int) -> str:
+        return _action_to_string(action)
+
+    @property
+    def bot_names(self) -> Tuple[str, ...]:
+        return BOT_NAMES
+
+    def make_bot(self, name: str, seed: int = 0) -> RiftBot:
+        return _make_bot(name, seed)
+
+    def replay(self, data: Any, *, engine: str = "native") -> dict:
+        """Play a replay file (parsed JSON) on the native or the reference engine.
+
+        :raises ReplayError: for a file that is not valid (one line)."""
+        factories = {"native": NativeRift, "reference": ReferenceRift}
+        if engine not in factories:
+            raise ValueError(f"engine must be 'native' or 'reference', not {engine!r}")
+        return play_replay(load_replay(data), factories[engine])
+
+    def play_matches(self, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndarray]:
+        return play_matches(self._rules, x_bot, o_bot, seeds)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RiftGame) and other._rules == self._rules
+
+    def __hash__(self) -> int:
+        return hash(("rift", self._rules))
+
+    def __repr__(self) -> str:
+        return f"RiftGame({self._rules.overrides()})"
+
+
+class RiftState:
+    """One game of Rift & Grid behind the protocol (``engine`` is the native one)."""
+
+    def __init__(self, game: RiftGame, engine: NativeRift, *, seed: int = 0,
+                 record: bool = False, deal=None, setup=None) -> None:
+        self._game = game
+        self.engine = engine
+        self._seed = seed
+        self._deal = deal
+        self._setup = setup
+        self._record = bool(record)
+        self._script: List[Entry] = []
+        self._locked: List[Optional[Tuple[int, Ability]]] = [None, None]
+        self._events: list = []
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def game(self) -> RiftGame:
+        return self._game
+
+    @property
+    def turn(self) -> int:
+        """The turn being chosen (G3)."""
+        return self.engine.turn
+
+    def is_locked(self, player: int) -> bool:
+        """Whether ``player`` has locked a move in for this turn."""
+        return self._locked[_seat(player)] is not None
+
+    def to_move(self) -> Tuple[int, ...]:
+        if self.engine.over:
+            return ()
+        return tuple(p for p in PLAYERS if self._locked[p] is None)
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        """G4 x G5 as a mask of the 324 codes; a locked seat may still change its move."""
+        return self.engine.legal_mask(_seat(player))
+
+    def legal_actions(self, player: int) -> list:
+        return np.flatnonzero(self.legal_mask(player)).tolist()
+
+    def is_over(self) -> bool:
+        return self.engine.over
+
+    def winner(self) -> Optional[int]:
+        result = self.engine.result
+        return None if result is None or result == "draw" else int(Player[result])
+
+    def returns(self) -> Tuple[float, float]:
+        won = self.winner()
+        if won is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def summary(self) -> dict:
+        return self.engine.summary()
+
+    def observation(self, player: int) -> np.ndarray:
+        """``player``'s view as a float32 vector of OBSERVATION_SIZE (layout: the
+        ``OBS_*`` offsets of this module). The opponent's objectives show only once
+        revealed or accomplished (G12, G15)."""
+        me = _seat(player)
+        core = self.engine.core
+        rules = self._game.rules
+        obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        cells = np.frombuffer(core.cells(), dtype=np.uint8)
+        view = cells.copy()                         # 0 empty, 1 mine, 2 theirs, 3 grey
+        if me == Player.O:
+            view[cells == 1], view[cells == 2] = 2, 1
+        obs[OBS_CELLS + 4 * np.arange(81) + view] = 1.0
+        sectors = np.array(core.sectors(), dtype=np.int64)
+        sview = sectors.copy()
+        if me == Player.O:
+            sview[sectors == 1], sview[sectors == 2] = 2, 1
+        obs[OBS_SECTORS + 4 * np.arange(9) + sview] = 1.0
+        if not core.over:
+            active = core.active
+            obs[OBS_ACTIVE + (9 if active is None else active)] = 1.0
+            obs[OBS_TARGETS:OBS_TARGETS + 81] = self.engine.legal_mask(me)[:81]
+        score, energy = core.score, core.energy
+        top = max(rules.energy_max, 1)
+        scalars = [energy[me] / top, energy[1 - me] / top]
+        for seat in (me, me.other):
+            scalars += [max(0, t - core.turn) / 10.0 for t in core.ready(seat)]
+        scalars += [score[me] / 100.0, score[1 - me] / 100.0, core.turn / 81.0,
+                    float(self._locked[me] is not None), float(self._locked[1 - me] is not None)]
+        obs[OBS_SCALARS:OBS_SCALARS + 13] = scalars
+        hidden = 0
+        for seat, base in ((me, 0), (me.other, 2)):
+            for code, accomplished, revealed in core.hand(seat):
+                at = OBS_OBJECTIVES + 4 * code + base
+                if seat == me or accomplished or revealed:
+                    obs[at] = 1.0
+                    obs[at + 1] = float(accomplished)
+                else:
+                    hidden += 1
+        obs[OBS_HIDDEN] = hidden / max(rules.objectives_per_player, 1)
+        return obs
+
+    # -- changing ------------------------------------------------------------------------
+    def apply(self, player: int, action: int) -> Optional[str]:
+        """Lock ``player``'s move in (or change it); the turn resolves once both seats
+        are locked. Returns G5's reason for a rejected move (nothing changes)."""
+        seat = _seat(player)
+        move = decode(action)
+        return self._lock({seat: move})[seat]
+
+    def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
+        """Both seats at once (None for a seat that does not act): each move is checked
+        against the turn as it stands, then the accepted ones lock together."""
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+            raise TypeError(f"a joint action is a pair (x, o), not {actions!r}")
+        if len(actions) != 2:
+            raise ValueError(f"a joint action has one entry per seat, not {len(actions)}")
+        moves = {Player(p): decode(a) for p, a in enumerate(actions) if a is not None}
+        results = self._lock(moves)
+        return (results.get(Player.X), results.get(Player.O))
+
+    def _lock(self, moves: Dict[Player, Tuple[int, Ability]]) -> Dict[Player, Optional[str]]:
+        turn = self.engine.turn
+        results: Dict[Player, Optional[str]] = {}
+        for seat, (cell, ability) in sorted(moves.items()):
+            if self._record:
+                self._script.append(Entry(turn, seat, cell, ability))
+            reason = self.engine.rejection(seat, cell, ability)
+            if reason is None:
+                self._locked[seat] = (cell, ability)
+                self._events.append({"kind": "locked", "turn": turn, "player": seat.letter})
+                results[seat] = None
+            else:
+                self._events.append({"kind": "rejected", "turn": turn, "player": seat.letter,
+                                     "reason": reason.value})
+                results[seat] = reason.value
+        if self._locked[0] is not None and self._locked[1] is not None:
+            report = self.engine.resolve(self._locked[0], self._locked[1])
+            self._locked = [None, None]
+            self._events.append({"kind": "turn", **report})
+            if self.engine.over:
+                self._events.append({"kind": "game_over", "result": self.engine.result,
+                                     "score": self.engine.summary()["score"]})
+        return results
+
+    # -- copies, bytes, replays --------------------------------------------------------------
+    def clone(self) -> "RiftState":
+        twin = RiftState(self._game, self.engine.clone(), seed=self._seed, record=self._record,
+                         deal=self._deal, setup=self._setup)
+        twin._script = list(self._script)
+        twin._locked = list(self._locked)
+        twin._events = list(self._events)
+        return twin
+
+    def to_bytes(self) -> bytes:
+        """Magic, version, a JSON header (rules, seed, deal, setup, locks, script), the
+        native state, and a CRC-32 of everything after the magic."""
+        header = json.dumps({
+            "rules": self._game.rules.overrides(), "seed": self._seed,
+            "deal": None if self._deal is None else [list(h) for h in self._deal],
+            "setup": None if self._setup is None else "".join(self._setup),
+            "record": self._record,
+            "locked": [None if m is None else [m[0], int(m[1])] for m in self._locked],
+            "script": [[e.turn, int(e.player), e.cell, int(e.ability)] for e in self._script],
+        }, sort_keys=True).encode()
+        state = self.engine.core.state_bytes()
+        body = (_VERSION.to_bytes(2, "little") + len(header).to_bytes(4, "little") + header
+                + len(state).to_bytes(4, "little") + state)
+        return _MAGIC + body + zlib.crc32(body).to_bytes(4, "little")
+
+    @classmethod
+    def from_bytes(cls, data: bytes, game: Optional[RiftGame] = None) -> "RiftState":
+        """The state :meth:`to_bytes` wrote. :raises ValueError: for bytes that are not
+        one (bad magic, version or checksum)."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"from_bytes takes bytes, not {type(data).__name__}")
+        data = bytes(data)
+        n = len(_MAGIC)
+        if len(data) < n + 14 or data[:n] != _MAGIC:
+            raise ValueError("not Rift & Grid state bytes (bad magic)")
+        body, crc = data[n:-4], data[-4:]
+        if zlib.crc32(body).to_bytes(4, "little") != crc:
+            raise ValueError("corrupt Rift & Grid state bytes (checksum mismatch)")
+        version = int.from_bytes(body[:2], "little")
+        if version != _VERSION:
+            raise ValueError(f"Rift & Grid state bytes of version {version}; this reads {_VERSION}")
+        hlen = int.from_bytes(body[2:6], "little")
+        head = json.loads(body[6:6 + hlen])
+        slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
+        state_bytes = body[10 + hlen:10 + hlen + slen]
+        rules = RiftRules.from_dict(head["rules"])
+        if game is None or game.rules != rules:
+            game = RiftGame(rules)
+        deal = None if head["deal"] is None else tuple(tuple(h) for h in head["deal"])
+        setup = None if head["setup"] is None else tuple(head["setup"])
+        engine = NativeRift(rules, head["seed"], deal=deal, setup=setup)
+        engine.core.load_state_bytes(state_bytes)
+        state = cls(game, engine, seed=head["seed"], record=head["record"], deal=deal, setup=setup)
+        state._locked = [None if m is None else (m[0], Ability(m[1])) for m in head["locked"]]
+        state._script = [Entry(t, Player(p), c, Ability(a)) for t, p, c, a in head["script"]]
+        return state
+
+    def __reduce__(self):
+        return (RiftState.from_bytes, (self.to_bytes(),))
+
+    def drain_events(self) -> list:
+        out, self._events = self._events, []
+        return out
+
+    def to_replay(self) -> dict:
+        """The replay file of everything played so far (needs ``record=True``)."""
+        if not self._record:
+            raise ValueError("this state does not record its moves: use new_state(seed, record=True)")
+        return to_replay_dict(self._game.rules, self._seed, self._deal, self._setup, self._script)
+
+    def __repr__(self) -> str:
+        s = self.engine.summary()
+        return (f"RiftState(turn={s['turn']}, score={s['score']}, "
+                f"result={self.engine.result!r})")
+
+
+def make_game(rules: Optional[Mapping[str, Any]] = None) -> RiftGame:
+    """The registry's entry: Rift & Grid with these rule overrides."""
+    if rules is None:
+        return RiftGame()
+    if isinstance(rules, RiftRules):
+        return RiftGame(rules)
+    return RiftGame(RiftRules.from_dict(rules))
+
+
+def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndarray]:
+    """Whole games between two bots (preset names) in the native loop, without the GIL.
+
+    Game i is ``new_state(seeds[i])`` with the X bot seeded ``seeds[i] ^ SEAT_SALTS[0]``
+    and the O bot ``seeds[i] ^ SEAT_SALTS[1]`` (``blitz_core.rift.engine.SEAT_SALTS``).
+    Columns (NumPy, one entry per game): ``winner`` (0 X, 1 O, -1 draw), ``turns``,
+    ``collisions``, ``greys``, ``score_x``/``score_o``, ``objectives_x``/``_o``
+    (accomplished), ``shield_x``, ``swap_x``, ``reveal_x`` and the same for O (uses).
+    """
+    game = make_game(rules) if not isinstance(rules, RiftGame) else rules
+    x_kind, x_error = resolve_bot(x_bot).native()
+    o_kind, o_error = resolve_bot(o_bot).native()
+    if isinstance(seeds, (int, np.integer)):
+        raise TypeError(f"seeds must be a sequence of integers, not {seeds!r}")
+    seeds = np.asarray(seeds)
+    if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
+        raise TypeError(f"seeds must be a 1-D sequence of integers, not {seeds.dtype} of shape {seeds.shape}")
+    return _engine.play_matches(game.rules.native(), x_kind, x_error, o_kind, o_error,
+                                seeds.astype(np.uint64, casting="unsafe"))
+
+
+_ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)   # vocabulary for consumers
