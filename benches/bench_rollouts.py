@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tictacblitz import Match, Player  # noqa: E402
-from tictacblitz.envs import BatchedMatches  # noqa: E402
+from tictacblitz.games.blitz.rl import BatchedMatches  # noqa: E402
 
 N_ENVS = 8192
 INTERVAL_MS = 50

@@ -1,4 +1,5 @@
-"""The RL environments (tictacblitz.envs) and the native batch behind them (docs/rl.md)."""
+"""Tic Tac Blitz's RL environments (tictacblitz.envs, served by its native hook
+tictacblitz.games.blitz.rl) and the native batch behind them (docs/rl.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ import pytest  # noqa: E402
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+import tictacblitz.envs  # noqa: E402,F401  (registers the Gymnasium ids)
 from tictacblitz import Match, Player, Rules  # noqa: E402
-from tictacblitz.envs import (  # noqa: E402
+from tictacblitz.games.blitz.rl import (  # noqa: E402
     BatchedMatches,
     BlitzVectorEnv,
     StateBatch,
@@ -472,7 +474,7 @@ def test_builtin_bot_opponent():
 
 def test_unpack_bits_gives_the_planes():
     """The bit-packed observation holds planes 0-8, 10 and 11 exactly."""
-    from tictacblitz.envs import BatchedMatches, unpack_bits
+    from tictacblitz.games.blitz.rl import BatchedMatches, unpack_bits
 
     planes = BatchedMatches(64, seed=3, policies=("random", "random"), obs="planes")
     bits = BatchedMatches(64, seed=3, policies=("random", "random"), obs="bits")

@@ -1,68 +1,86 @@
-"""Reinforcement-learning environments over the native batched stepper (docs/rl.md).
+"""Reinforcement-learning environments for every registered game (docs/rl.md).
 
-- :class:`BatchedMatches`: N matches stepped together in one ``nogil`` call, NumPy
-  buffers written in place (the fast path).
-- :class:`BlitzVectorEnv`: a Gymnasium ``VectorEnv`` over it (one seat vs a bot).
-- ``gymnasium.make("tictacblitz/Blitz-v0")``: one match against a bot
-  (:class:`BlitzEnv`); ``gymnasium.make_vec("tictacblitz/Blitz-v0", num_envs=N,
-  vectorization_mode="vector_entry_point")`` gives the native :class:`BlitzVectorEnv`.
-- :func:`parallel_env`: the PettingZoo ``ParallelEnv`` (both seats).
-- :class:`StateBatch`: clone states into a preallocated batch and roll them forward
-  with native bots (search helpers).
+Adapters over the Game/State protocol, one entry point per face, each taking
+``game=NAME`` (default ``"blitz"``):
 
-Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`).
+- :func:`make_env`: a single-agent ``gymnasium.Env`` against one of the game's bots;
+  ``gymnasium.make("tictacblitz/<Game>-v0")`` for every game (``Blitz-v0``, ...);
+- :func:`make_vector_env`: a Gymnasium ``VectorEnv`` (``gymnasium.make_vec``);
+- :func:`parallel_env`: a PettingZoo ``ParallelEnv`` (simultaneous and real-time games);
+- :func:`aec_env`: a PettingZoo ``AECEnv`` (any game: alternating games directly, the
+  others through PettingZoo's ``parallel_to_aec``).
+
+A game whose folder has an ``rl`` hook module (``tictacblitz.games.<name>.rl``,
+providing ``make_env``, ``make_vector_env`` and ``parallel_env``) is served by it: Tic
+Tac Blitz's runs N matches in one native ``nogil`` call. Every other game gets the
+protocol environments of :mod:`tictacblitz.envs.protocol_env`.
+
+Needs the ``rl`` extra (gymnasium; pettingzoo for the PettingZoo faces).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from typing import Any, Optional
+
 import gymnasium
 
-from blitz_core.blitz.rollouts import StateBatch
+from ..games import DEFAULT_GAME, TimeModel, available_games, game_type
+from .protocol_env import GameAECEnv, GameEnv, GameParallelEnv, observation_space
 
-from .batched import (
-    N_BITS,
-    N_PLANES,
-    N_SCALARS,
-    SCALAR_NAMES,
-    BatchedMatches,
-    BlitzVectorEnv,
-    action_code,
-    decode_action,
-    observation_space,
-    unpack_bits,
-)
-from .gym_env import BlitzEnv
-
-__all__ = [
-    "BatchedMatches",
-    "BlitzEnv",
-    "BlitzVectorEnv",
-    "N_BITS",
-    "N_PLANES",
-    "N_SCALARS",
-    "SCALAR_NAMES",
-    "StateBatch",
-    "action_code",
-    "decode_action",
-    "observation_space",
-    "unpack_bits",
-    "parallel_env",
-]
-
-ENV_ID = "tictacblitz/Blitz-v0"
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=ENV_ID,
-        entry_point="tictacblitz.envs.gym_env:BlitzEnv",
-        vector_entry_point="tictacblitz.envs.batched:BlitzVectorEnv",
-    )
+__all__ = ["make_env", "make_vector_env", "parallel_env", "aec_env", "env_id", "rl_hook",
+           "GameEnv", "GameAECEnv", "GameParallelEnv", "observation_space"]
 
 
-def parallel_env(**options):
-    """The PettingZoo ``ParallelEnv`` (PettingZoo's ``parallel_env`` convention).
+def rl_hook(game: str) -> Optional[Any]:
+    """The game's native RL module (``tictacblitz.games.<game>.rl``), or None."""
+    game_type(game)                                   # ValueError for an unknown game
+    name = f"tictacblitz.games.{game}.rl"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
 
-    Options: see :class:`tictacblitz.envs.pettingzoo_env.BlitzParallelEnv`."""
-    from .pettingzoo_env import BlitzParallelEnv
 
-    return BlitzParallelEnv(**options)
+def env_id(game: str) -> str:
+    """The Gymnasium id of a game's single-agent env: ``tictacblitz/Blitz-v0``."""
+    return f"tictacblitz/{game.capitalize()}-v0"
+
+
+def make_env(game: str = DEFAULT_GAME, **options: Any) -> gymnasium.Env:
+    """One seat of ``game`` against a bot (options: the hook's or :class:`GameEnv`'s)."""
+    hook = rl_hook(game)
+    return hook.make_env(**options) if hook is not None else GameEnv(game, **options)
+
+
+def make_vector_env(game: str = DEFAULT_GAME, num_envs: int = 1, **options: Any):
+    """``num_envs`` single-agent envs as one Gymnasium ``VectorEnv``: the game's native
+    one where it has it, else Gymnasium's ``SyncVectorEnv`` over :class:`GameEnv`."""
+    hook = rl_hook(game)
+    if hook is not None:
+        return hook.make_vector_env(num_envs=num_envs, **options)
+    from gymnasium.vector import SyncVectorEnv
+
+    return SyncVectorEnv([lambda: GameEnv(game, **options) for _ in range(num_envs)])
+
+
+def parallel_env(game: str = DEFAULT_GAME, **options: Any):
+    """Both seats as a PettingZoo ``ParallelEnv`` (PettingZoo's ``parallel_env``)."""
+    hook = rl_hook(game)
+    if hook is not None:
+        return hook.parallel_env(**options)
+    return GameParallelEnv(game, **options)
+
+
+def aec_env(game: str = DEFAULT_GAME, **options: Any):
+    """Both seats as a PettingZoo ``AECEnv``."""
+    if game_type(game).time_model is TimeModel.ALTERNATING and rl_hook(game) is None:
+        return GameAECEnv(game, **options)
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    return parallel_to_aec(parallel_env(game, **options))
+
+
+for _name in available_games():
+    if env_id(_name) not in gymnasium.registry:
+        gymnasium.register(id=env_id(_name), entry_point=make_env, kwargs={"game": _name},
+                           vector_entry_point=make_vector_env)
+del _name

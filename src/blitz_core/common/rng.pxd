@@ -1,7 +1,7 @@
 # The one random stream of the native cores: SplitMix64 (Steele, Lea and Flood 2014).
 # Every seeded stream of every game (a match's chance, a bot's choices, an env's resets)
-# is one of these; the Python twin is tictacblitz.lab.rng.SplitMix64 and a test ties the
-# two (tests/test_one_source.py). docs/engine.md fixes how each stream is seeded.
+# is one of these; the Python twin is tictacblitz.games.rng.SplitMix64, and the native and
+# reference engines' differential tests tie the two (every R23 draw goes through both). docs/engine.md fixes how each stream is seeded.
 
 from libc.stdint cimport uint64_t
 
@@ -31,7 +31,9 @@ cdef inline double rng_unit(uint64_t* state) noexcept nogil:
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    """SplitMix64's finaliser: the seed mixing of batches (seed of item i = mix64(seed + i))."""
+    """One SplitMix64 step from state z, as a hash of a 64-bit word (tictacblitz.games.rng
+    .mix64, how seeds are derived from a master seed): rng_next on a copy of z."""
+    z += 0x9E3779B97F4A7C15ULL
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     return z ^ (z >> 31)

@@ -1,6 +1,6 @@
 """The PettingZoo ``ParallelEnv`` of Tic Tac Blitz: both seats act at every step.
 
->>> from tictacblitz.envs import parallel_env
+>>> from tictacblitz.envs import parallel_env        # game="blitz": this env
 >>> env = parallel_env()
 >>> obs, infos = env.reset(seed=0)
 >>> env.agents
@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError("tictacblitz.envs.parallel_env needs pettingzoo "
                       "(pip install 'tictacblitz[rl]')") from exc
 
-from ..games.blitz.rules import Rules
+from ..rules import Rules
 from .batched import BatchedMatches, observation_space
 
 __all__ = ["BlitzParallelEnv"]
@@ -38,7 +38,7 @@ AGENTS = ("X", "O")
 class BlitzParallelEnv(ParallelEnv):
     """Two-seat Tic Tac Blitz as a PettingZoo ``ParallelEnv``.
 
-    Options as :class:`tictacblitz.envs.gym_env.BlitzEnv`, without the opponent:
+    Options as :class:`tictacblitz.games.blitz.rl.gym_env.BlitzEnv`, without the opponent:
     ``rules``, ``interval_ms``, ``round_reward``, ``match_reward``, ``max_steps``,
     ``random_powerups``, ``render_mode`` (None or ``"ansi"``).
     """

@@ -20,9 +20,9 @@ from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..games.blitz.rules import Rules
-from ..games.blitz.encoding import action_code, decode_action, num_actions
-from ..games.blitz.types import Action, ActionKind, Player
+from ..rules import Rules
+from ..encoding import action_code, decode_action, num_actions
+from ..types import Action, ActionKind, Player
 
 try:
     import gymnasium
@@ -31,7 +31,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
-        "tictacblitz.envs needs gymnasium (pip install 'tictacblitz[rl]')"
+        "tictacblitz.games.blitz.rl needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
 from blitz_core.blitz import rollouts as _native
@@ -116,7 +116,7 @@ class _PythonBot:
 
     def __init__(self, name: str, seat: int, num_envs: int, seed: int = 0) -> None:
         try:
-            from ..games.blitz import bots
+            from .. import bots
         except ImportError:
             raise ValueError(
                 f"unknown opponent {name!r}: the native ones are {list(_NATIVE_POLICIES)} "

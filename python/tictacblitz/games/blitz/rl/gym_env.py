@@ -22,8 +22,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..games.blitz.rules import Rules
-from ..games.blitz.types import Player
+from ..rules import Rules
+from ..types import Player
 from .batched import BatchedMatches, observation_space
 
 __all__ = ["BlitzEnv"]

@@ -1,0 +1,323 @@
+"""RL environments for any registered game, over the Game/State protocol only.
+
+- :class:`GameEnv`: a ``gymnasium.Env``, one seat against one of the game's bots;
+- :class:`GameAECEnv`: a PettingZoo ``AECEnv`` for alternating-turn games;
+- :class:`GameParallelEnv`: a PettingZoo ``ParallelEnv`` for simultaneous-turn and
+  real-time games (its AEC form comes from PettingZoo's own ``parallel_to_aec``).
+
+Observations follow PettingZoo's classic convention: a dict with ``"observation"`` (the
+game's ``observation(seat)``, float32 of ``game.observation_shape``) and
+``"action_mask"`` (int8 of ``game.num_actions``, 1 where the action is legal now).
+Rewards are the game's ``returns()`` at the end (+1 win, -1 loss, 0 draw).
+
+A move the rules reject ends the episode for a turn-based game: the mover loses
+(reward -1, the other seat +1), as in PettingZoo's classic games; the mask shows which
+moves are legal. In a real-time game a rejection is part of play (another seat got
+there first) and the episode goes on.
+
+These run in Python, one protocol call at a time; a game that ships a native batched
+stepper (its ``rl`` hook, e.g. Tic Tac Blitz) is served that instead by
+:mod:`tictacblitz.envs`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..games import Game, State, TimeModel, load_game
+from ..games.rng import mix64
+
+__all__ = ["GameEnv", "GameAECEnv", "GameParallelEnv", "observation_space"]
+
+ILLEGAL_MOVE_REWARD = -1.0
+
+
+def _game(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
+    if isinstance(game, str):
+        return load_game(game, rules)
+    if rules:
+        return game.with_rules(rules)
+    return game
+
+
+def observation_space(game: Game) -> spaces.Dict:
+    """One seat's observation: the game's tensor and the legal-action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32),
+        "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+    })
+
+
+def _observe(state: State, seat: int) -> Dict[str, np.ndarray]:
+    return {"observation": state.observation(seat),
+            "action_mask": state.legal_mask(seat).astype(np.int8)}
+
+
+def _ansi(state: State) -> str:
+    summary = state.summary()
+    if "board" in summary:
+        return "\n".join(summary["board"])
+    return json.dumps(summary, sort_keys=True)
+
+
+def _seed_of(seed: Optional[int], np_random: np.random.Generator) -> int:
+    return int(seed) if seed is not None else int(np_random.integers(0, 2**63))
+
+
+class GameEnv(gymnasium.Env):
+    """One seat of a game against one of its bots, as a ``gymnasium.Env``.
+
+    :param game: a registered game's name or a :class:`Game`.
+    :param opponent: a bot name of the game (``game.bot_names``), default ``"random"``.
+    :param seat: the agent's seat, 0 or 1.
+    :param rules: rule overrides (validated by the game).
+    :param interval_ms: real-time games only: game time per step (default 50).
+    :param max_steps: truncate after this many steps (None: play to the end).
+    :param render_mode: None or ``"ansi"``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, game: Any = "blitz", *, opponent: str = "random", seat: int = 0,
+                 rules: Optional[Dict[str, Any]] = None, interval_ms: int = 50,
+                 max_steps: Optional[int] = None, render_mode: Optional[str] = None) -> None:
+        self.game = _game(game, rules)
+        if opponent not in self.game.bot_names:
+            raise ValueError(f"unknown opponent {opponent!r}: expected one of "
+                             f"{', '.join(self.game.bot_names)}")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 1:
+            raise ValueError(f"interval_ms must be an integer >= 1, not {interval_ms!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.opponent_name, self.seat, self.interval_ms = opponent, seat, interval_ms
+        self.max_steps, self.render_mode = max_steps, render_mode
+        self.observation_space = observation_space(self.game)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: Optional[State] = None
+        self._steps = 0
+
+    # -- gymnasium ----------------------------------------------------------------------
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        match_seed = _seed_of(seed, self.np_random)
+        self.state = self.game.new_state(match_seed)
+        self.opponent = self.game.make_bot(self.opponent_name, seed=mix64(match_seed))
+        self._steps = 0
+        self._opponent_turns()
+        return _observe(self.state, self.seat), self._info(None)
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        state, me, other = self.state, self.seat, 1 - self.seat
+        model = self.game.type.time_model
+        action = int(action)
+        if model is TimeModel.ALTERNATING:
+            reason = state.apply(me, action)
+        else:
+            joint = [None, None]
+            joint[me] = action
+            if other in state.to_move():
+                joint[other] = self.opponent.choose(state, other)
+            reason = state.apply_joint(tuple(joint))[me]
+            if model is TimeModel.REAL_TIME and not state.is_over():
+                nxt = state.next_decision_t()
+                state.advance(0 if nxt == 0 else self.interval_ms)
+        self._steps += 1
+        if reason is not None and model is not TimeModel.REAL_TIME:
+            return (_observe(state, me), ILLEGAL_MOVE_REWARD, True, False, self._info(reason))
+        self._opponent_turns()
+        terminated = state.is_over()
+        reward = state.returns()[me] if terminated else 0.0
+        truncated = (not terminated and self.max_steps is not None
+                     and self._steps >= self.max_steps)
+        return _observe(state, me), float(reward), terminated, bool(truncated), self._info(reason)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as a bool array (sb3-contrib's MaskablePPO calls this)."""
+        if self.state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self.state.legal_mask(self.seat)
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi" and self.state is not None:
+            return _ansi(self.state)
+        return None
+
+    # -- helpers ------------------------------------------------------------------------
+    def _opponent_turns(self) -> None:
+        """Alternating games: the opponent moves until it is the agent's turn."""
+        state, other = self.state, 1 - self.seat
+        if self.game.type.time_model is not TimeModel.ALTERNATING:
+            return
+        while not state.is_over() and state.to_move() == (other,):
+            state.apply(other, self.opponent.choose(state, other))
+
+    def _info(self, reason: Optional[str]) -> Dict[str, Any]:
+        return {"rejected": reason, "steps": self._steps}
+
+
+def _pettingzoo():
+    try:
+        import pettingzoo
+    except ImportError:
+        raise ImportError("the PettingZoo environments need pettingzoo "
+                          "(pip install 'tictacblitz[rl]')") from None
+    return pettingzoo
+
+
+class _Seats:
+    """What the two PettingZoo faces share: agents named by the game's seats."""
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}
+
+    def _setup(self, game: Any, rules: Optional[Dict[str, Any]], render_mode: Optional[str]):
+        self.game = _game(game, rules)
+        if render_mode is not None and render_mode != "ansi":
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.type.seat_names)
+        self._space = observation_space(self.game)
+        self._actions = spaces.Discrete(self.game.num_actions)
+        self.state: Optional[State] = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._actions
+
+    def seat_of(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi" and self.state is not None:
+            return _ansi(self.state)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
+               render_mode: Optional[str] = None):
+    """A PettingZoo ``AECEnv`` of an alternating-turn game (both seats are agents)."""
+    pettingzoo = _pettingzoo()
+    from pettingzoo.utils import AgentSelector
+
+    class _AEC(_Seats, pettingzoo.AECEnv):
+        def __init__(self) -> None:
+            super().__init__()
+            self._setup(game, rules, render_mode)
+            if self.game.type.time_model is not TimeModel.ALTERNATING:
+                raise ValueError(f"{self.game.type.name} is not turn-based: use "
+                                 "tictacblitz.envs.aec_env (parallel_to_aec) instead")
+            self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
+
+        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+            self.state = self.game.new_state(seed if seed is not None else 0)
+            self.agents = self.possible_agents[:]
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._cumulative_rewards = {a: 0.0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self._selector = AgentSelector(self.agents)
+            self.agent_selection = self.possible_agents[self.state.to_move()[0]]
+
+        def observe(self, agent: str) -> Dict[str, np.ndarray]:
+            return _observe(self.state, self.seat_of(agent))
+
+        def step(self, action) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            seat = self.seat_of(agent)
+            self._cumulative_rewards[agent] = 0.0
+            reason = self.state.apply(seat, int(action))
+            if reason is not None:               # the mover loses (module docstring)
+                rewards = {agent: ILLEGAL_MOVE_REWARD,
+                           self.possible_agents[1 - seat]: -ILLEGAL_MOVE_REWARD}
+                self._finish(rewards, {"rejected": reason})
+            elif self.state.is_over():
+                returns = self.state.returns()
+                self._finish({a: float(returns[i]) for i, a in enumerate(self.possible_agents)}, {})
+            else:
+                self.rewards = {a: 0.0 for a in self.agents}
+                self.agent_selection = self.possible_agents[self.state.to_move()[0]]
+            self._accumulate_rewards()
+
+        def _finish(self, rewards: Dict[str, float], info: Dict[str, Any]) -> None:
+            self.rewards = rewards
+            self.terminations = {a: True for a in self.agents}
+            self.infos = {a: dict(info) for a in self.agents}
+
+    return _AEC()
+
+
+def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = None,
+                    interval_ms: int = 50, max_steps: Optional[int] = None,
+                    render_mode: Optional[str] = None):
+    """A PettingZoo ``ParallelEnv`` of a simultaneous-turn or real-time game."""
+    pettingzoo = _pettingzoo()
+
+    class _Parallel(_Seats, pettingzoo.ParallelEnv):
+        def __init__(self) -> None:
+            super().__init__()
+            self._setup(game, rules, render_mode)
+            if self.game.type.time_model is TimeModel.ALTERNATING:
+                raise ValueError(f"{self.game.type.name} is turn-based: use the AEC env "
+                                 "(tictacblitz.envs.aec_env)")
+            self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
+            self.interval_ms, self.max_steps = interval_ms, max_steps
+
+        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+            self.state = self.game.new_state(seed if seed is not None else 0)
+            self.agents = self.possible_agents[:]
+            self._steps = 0
+            return ({a: _observe(self.state, i) for i, a in enumerate(self.agents)},
+                    {a: {} for a in self.agents})
+
+        def step(self, actions: Dict[str, Any]):
+            state = self.state
+            joint = tuple(None if actions.get(a) is None else int(actions[a])
+                          for a in self.possible_agents)
+            movers = state.to_move()
+            joint = tuple(a if i in movers else None for i, a in enumerate(joint))
+            reasons = state.apply_joint(joint)
+            real_time = self.game.type.time_model is TimeModel.REAL_TIME
+            if real_time and not state.is_over():
+                nxt = state.next_decision_t()
+                state.advance(0 if nxt == 0 else self.interval_ms)
+            self._steps += 1
+            rewards = {a: 0.0 for a in self.agents}
+            done = state.is_over()
+            illegal = [i for i, r in enumerate(reasons) if r is not None] if not real_time else []
+            if illegal:                           # the mover loses (module docstring)
+                done = True
+                for i in illegal:
+                    rewards[self.possible_agents[i]] += ILLEGAL_MOVE_REWARD
+                    rewards[self.possible_agents[1 - i]] -= ILLEGAL_MOVE_REWARD
+            elif done:
+                returns = state.returns()
+                rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents)}
+            truncated = (not done and self.max_steps is not None and self._steps >= self.max_steps)
+            observations = {a: _observe(state, i) for i, a in enumerate(self.possible_agents)}
+            infos = {a: {"rejected": reasons[i]} for i, a in enumerate(self.possible_agents)}
+            terminations = {a: done for a in self.agents}
+            truncations = {a: truncated for a in self.agents}
+            if done or truncated:
+                self.agents = []
+            return observations, rewards, terminations, truncations, infos
+
+    return _Parallel()
+
+
