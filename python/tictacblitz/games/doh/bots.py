@@ -1,0 +1,109 @@
+"""The bots of Tic Tac Doh: ``random``, ``greedy``, ``perfect`` and the presets.
+
+Every bot is one native policy (``blitz_core.doh.solver``), so a bot plays the same
+move in Python (:class:`DohBot`) and in the native match loop (:func:`play_matches`):
+
+- ``random``: a uniformly random legal move;
+- ``greedy``: a move that wins now (D7, or D9: the opponent is left without a move);
+  else one that does not hand the opponent a win next move (the pieces are shared, so
+  any two-in-a-line one leaves is the opponent's); among those, the one leaving the
+  opponent the fewest replies that do not hand a win back (a cornered opponent first);
+- ``perfect``: the solver's move: the best value, then the fastest win or the slowest
+  loss (DOH.md "Solving");
+- presets: ``easy`` = greedy, but 30 % of its moves random; ``medium`` = perfect, but
+  30 % of its moves greedy's; ``hard`` = perfect, but 10 % of its moves greedy's.
+
+Ties are broken at random. A bot's randomness for one decision is drawn from
+``mix64(seed ^ mix64(key + golden))`` with ``key`` the position's 64-bit key: a pure
+function of its seed and the position, whatever it saw before.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+import numpy as np
+
+from blitz_core.doh.engine import Position
+from blitz_core.doh.solver import KIND_CODES
+
+from .rules import DohRules
+from .solver import solver_for
+
+__all__ = ["BOT_SPECS", "BOT_NAMES", "DohBot", "make_bot", "play_matches", "bot_spec"]
+
+# name -> (policy, error rate, policy of an error): the presets are mixtures.
+BOT_SPECS: Dict[str, Tuple[str, float, str]] = {
+    "random": ("random", 0.0, "random"),
+    "easy": ("greedy", 0.3, "random"),
+    "greedy": ("greedy", 0.0, "greedy"),
+    "medium": ("perfect", 0.3, "greedy"),
+    "hard": ("perfect", 0.1, "greedy"),
+    "perfect": ("perfect", 0.0, "perfect"),
+}
+BOT_NAMES: Tuple[str, ...] = tuple(BOT_SPECS)
+"""Weakest first (the order docs/doh.md's tournament measures)."""
+
+
+def bot_spec(name: object) -> Tuple[int, float, int]:
+    """The native spec ``(kind, error, fallback)`` of a bot name.
+
+    :raises ValueError: for an unknown name (listing the known ones).
+    """
+    if not isinstance(name, str) or name not in BOT_SPECS:
+        raise ValueError(f"unknown Doh bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    kind, error, fallback = BOT_SPECS[name]
+    return (KIND_CODES[kind], error, KIND_CODES[fallback])
+
+
+def _seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"a bot seed is an integer, not {seed!r}")
+    return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
+class DohBot:
+    """A bot by name with a seed (the protocol's ``Bot``)."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self._spec = bot_spec(name)
+        self.name = name
+        self.seed = _seed(seed)
+
+    def choose(self, state: object, player: int) -> Optional[int]:
+        """The action ``player`` plays in ``state`` (a DohState or a native Position),
+        or None when that seat may not move."""
+        position = getattr(state, "position", state)
+        if not isinstance(position, Position):
+            raise TypeError(f"a Doh bot plays a DohState or Position, not {type(state).__name__}")
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"unknown seat {player!r}: expected 0 (first) or 1 (second)")
+        if position.over or position.to_move != player:
+            return None
+        rules = DohRules(pieces_per_size=position.pieces_per_size, grid=position.grid)
+        return solver_for(rules).choose(position, self._spec, self.seed)
+
+    def __repr__(self) -> str:
+        return f"DohBot({self.name!r}, seed={self.seed})"
+
+
+def make_bot(name: str, seed: int = 0) -> DohBot:
+    return DohBot(name, seed)
+
+
+def play_matches(rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
+    """Whole games between two bots, natively without the GIL: game ``i`` has both bots
+    seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
+
+    :returns: columns ``winner`` (0 first, 1 second, -1 draw), ``moves`` (the game's
+        length), ``first_piece`` (the first move's size: 0 S, 1 M, 2 L) and ``seed``.
+    """
+    if not isinstance(rules, DohRules):
+        rules = DohRules.from_dict(rules or {})
+    seeds = np.asarray(seeds)
+    if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
+        raise TypeError("seeds must be a 1-d array of integers")
+    x, o = bot_spec(x_bot), bot_spec(o_bot)
+    winner, moves, first = solver_for(rules).play_matches(x, o, seeds.astype(np.uint64))
+    return {"winner": winner, "moves": moves, "first_piece": first,
+            "seed": seeds.astype(np.uint64)}

@@ -1,0 +1,295 @@
+"""Tic Tac Doh on the platform's protocol: :class:`DohGame` and :class:`DohState`.
+
+A thin adapter over the native :class:`~blitz_core.doh.engine.Position`: actions are
+the 75 codes of :mod:`.encoding`, rejections the D6 reason strings, turns alternate
+(D1). A state started with ``record=True`` also keeps the squares of its moves in one
+absolute frame, for :meth:`DohState.to_replay`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from blitz_core.doh.engine import REASONS as NATIVE_REASONS
+from blitz_core.doh.engine import Position
+
+from ..protocol import PLAYERS, GameType, TimeModel
+from . import bots as _bots
+from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_string, check_action, decode_action
+from .replay import position_lines, position_summary, result_of, run_replay
+from .rules import DohRules
+from .types import CONTENTS, COUNTS_AS, SEATS, SIZES
+
+__all__ = ["GAME_TYPE", "DohGame", "DohState", "make_game", "play_matches"]
+
+GAME_TYPE = GameType(
+    name="doh",
+    long_name="Tic Tac Doh",
+    time_model=TimeModel.ALTERNATING,
+    seeded=False,                   # nothing is random (the seed is ignored)
+)
+
+
+def _seat(player: object) -> int:
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"a seat is 0 or 1, not {player!r}")
+    if int(player) not in PLAYERS:
+        raise ValueError(f"unknown seat {player!r}: expected 0 (first) or 1 (second)")
+    return int(player)
+
+
+class DohGame:
+    """Tic Tac Doh with one rules configuration."""
+
+    type = GAME_TYPE
+
+    def __init__(self, rules: Optional[DohRules] = None) -> None:
+        if rules is None:
+            rules = DohRules()
+        if not isinstance(rules, DohRules):
+            raise TypeError(f"rules must be a DohRules, not {type(rules).__name__}")
+        self._rules = rules
+
+    @property
+    def rules(self) -> DohRules:
+        return self._rules
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> Tuple[int, ...]:
+        return OBSERVATION_SHAPE
+
+    def with_rules(self, overrides: Mapping[str, Any]) -> "DohGame":
+        return DohGame(DohRules.from_dict({**self._rules.overrides(), **dict(overrides)}))
+
+    def new_state(self, seed: int = 0, *, record: bool = False) -> "DohState":
+        """A fresh game (``seed`` is ignored: nothing is random)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        position = Position(self._rules.pieces_per_size, self._rules.grid)
+        return DohState(self, position, [] if record else None)
+
+    def state_from_bytes(self, data: bytes) -> "DohState":
+        position = Position.from_bytes(data)
+        rules = DohRules(pieces_per_size=position.pieces_per_size, grid=position.grid)
+        return DohState(self if rules == self._rules else DohGame(rules), position, None)
+
+    def action_to_string(self, action: int) -> str:
+        return action_to_string(action)
+
+    @property
+    def bot_names(self) -> Tuple[str, ...]:
+        return _bots.BOT_NAMES
+
+    def make_bot(self, name: str, seed: int = 0) -> _bots.DohBot:
+        return _bots.make_bot(name, seed)
+
+    def replay(self, data: Any) -> dict:
+        """Play a replay file (replay.py); :raises ReplayError: for an invalid one."""
+        return run_replay(data)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DohGame) and other._rules == self._rules
+
+    def __hash__(self) -> int:
+        return hash(("doh", self._rules))
+
+    def __repr__(self) -> str:
+        return f"DohGame({self._rules.overrides()})"
+
+
+class DohState:
+    """One game of Tic Tac Doh behind the protocol (``position`` is the native one)."""
+
+    def __init__(self, game: DohGame, position: Position,
+                 record: Optional[List[Tuple[str, Tuple[int, int]]]]) -> None:
+        self._game = game
+        self.position = position
+        # record=True: the moves' squares in one absolute frame, whose (0, 0) is the
+        # first piece; `_anchor` is where the normalised frame's (0, 0) is in it.
+        self._record = record
+        self._anchor: Optional[Tuple[int, int]] = None
+        if record is not None and position.ply:
+            raise ValueError("only a new game can be recorded")
+        self._events: List[Dict[str, Any]] = []
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def game(self) -> DohGame:
+        return self._game
+
+    def to_move(self) -> Tuple[int, ...]:
+        return () if self.position.over else (self.position.to_move,)
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        seat = _seat(player)
+        if self.position.over or seat != self.position.to_move:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        return self.position.legal_mask()
+
+    def legal_actions(self, player: int) -> list:
+        return np.flatnonzero(self.legal_mask(player)).tolist()
+
+    def is_over(self) -> bool:
+        return self.position.over
+
+    def winner(self) -> Optional[int]:
+        return self.position.winner
+
+    def returns(self) -> Tuple[float, float]:
+        won = self.position.winner
+        if won is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
+
+    def observation(self, player: int) -> np.ndarray:
+        """encoding.OBSERVATION_SHAPE planes from ``player``'s view (see encoding.py)."""
+        seat = _seat(player)
+        position = self.position
+        planes = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+        for i, code in enumerate(position.contents()):
+            row, col = divmod(i, 3)
+            planes[code, row, col] = 1.0
+        for i, code in enumerate(position.contents()):
+            row, col = divmod(i, 3)
+            for size in COUNTS_AS[CONTENTS[code]]:
+                planes[10 + int(size), row, col] = 1.0
+        for size, left in zip(SIZES, position.stash):
+            planes[13, int(size), :] = left / position.pieces_per_size
+        if not position.over and position.to_move == seat:
+            planes[14] = 1.0
+        return planes
+
+    def summary(self) -> dict:
+        return position_summary(self.position)
+
+    def result(self) -> Optional[str]:
+        """``"first"``, ``"second"``, ``"draw"`` once over, else None."""
+        return result_of(self.position)
+
+    def lines(self) -> List[List[List[int]]]:
+        return position_lines(self.position)
+
+    # -- changing --------------------------------------------------------------------------
+    def apply(self, player: int, action: int) -> Optional[str]:
+        """Play ``player``'s action: None if accepted, else the D6 reason.
+
+        :raises ValueError: for a seat that is not to move in a game still going on
+            (D1: turns alternate), an unknown seat or an action out of range.
+        :raises TypeError: for a non-integer seat or action.
+        """
+        seat = _seat(player)
+        action = check_action(action)
+        position = self.position
+        if not position.over and seat != position.to_move:
+            raise ValueError(f"seat {seat} is not to move: {SEATS[position.to_move]} "
+                             f"(seat {position.to_move}) is (D1)")
+        size, dr, dc = decode_action(action)
+        code = position.play(action)
+        if code:
+            reason = NATIVE_REASONS[code - 1]
+            self._events.append({"kind": "rejected", "player": seat, "action": action,
+                                 "reason": reason})
+            return reason
+        self._note_move(seat, action, size.letter, dr, dc)
+        return None
+
+    def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
+        """Both seats at once: the seat to move gives its action, the other None."""
+        if isinstance(actions, (str, bytes)) or len(actions) != 2:
+            raise ValueError(f"a joint action has one entry per seat, not {actions!r}")
+        for seat, action in enumerate(actions):
+            if action is not None and (self.position.over or seat != self.position.to_move):
+                if self.position.over:
+                    break
+                raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
+        out: List[Optional[str]] = [None, None]
+        for seat, action in enumerate(actions):
+            if action is not None:
+                out[seat] = self.apply(seat, action)
+        return tuple(out)
+
+    def _note_move(self, seat: int, action: int, piece: str, dr: int, dc: int) -> None:
+        if self._record is not None:
+            if self._anchor is None:
+                square = (0, 0)
+                self._anchor = square
+            else:
+                square = (self._anchor[0] + dr, self._anchor[1] + dc)
+                self._anchor = (self._anchor[0] + min(dr, 0), self._anchor[1] + min(dc, 0))
+            self._record.append((piece, square))
+        self._events.append({"kind": "move", "player": seat, "action": action, "piece": piece})
+        if self.position.over:
+            lines = self.position.lines()
+            by = "line" if lines else ("stash_empty" if self.position.winner is None else "no_move")
+            self._events.append({"kind": "end", "result": self.result(), "by": by,
+                                 "lines": self.lines()})
+
+    def clone(self) -> "DohState":
+        twin = DohState(self._game, self.position.clone(), None)
+        twin._record = None if self._record is None else list(self._record)
+        twin._anchor = self._anchor
+        twin._events = list(self._events)
+        return twin
+
+    def to_bytes(self) -> bytes:
+        return self.position.to_bytes()
+
+    def drain_events(self) -> list:
+        out, self._events = self._events, []
+        return out
+
+    def to_replay(self) -> dict:
+        """The replay file of the moves played (replay.py), translated so that the
+        smallest row and column are 0.
+
+        :raises ValueError: if the state was not created with ``record=True``.
+        """
+        if self._record is None:
+            raise ValueError("this state keeps no record: create it with new_state(record=True)")
+        rows = [square[0] for _, square in self._record] or [0]
+        cols = [square[1] for _, square in self._record] or [0]
+        r0, c0 = min(rows), min(cols)
+        return {
+            "game": GAME_TYPE.name,
+            "rules": self._game.rules.overrides(),
+            "script": [{"piece": piece, "at": [r - r0, c - c0]}
+                       for piece, (r, c) in self._record],
+        }
+
+    def __reduce__(self):
+        return (_restore, (self._game.rules.to_dict(), self.to_bytes(), self._record,
+                           self._anchor))
+
+    def __repr__(self) -> str:
+        return f"DohState({self.summary()!r}, result={self.result()!r})"
+
+
+def _restore(rules: dict, data: bytes, record, anchor) -> DohState:
+    state = DohGame(DohRules.from_dict(rules)).state_from_bytes(data)
+    state._record = None if record is None else list(record)
+    state._anchor = anchor
+    return state
+
+
+def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
+    """The registry's entry: Tic Tac Doh with these rule overrides."""
+    if rules is None:
+        return DohGame()
+    if isinstance(rules, DohRules):
+        return DohGame(rules)
+    return DohGame(DohRules.from_dict(rules))
+
+
+def play_matches(rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
+    """Whole games between two named bots, natively (bots.play_matches): columns
+    ``winner`` (0 first, 1 second, -1 draw), ``moves``, ``first_piece`` (0 S, 1 M, 2 L)
+    and ``seed``. ``rules``: a DohRules, a mapping of overrides, or None."""
+    if rules is None or not isinstance(rules, DohRules):
+        rules = DohRules.from_dict(rules or {})
+    return _bots.play_matches(rules, x_bot, o_bot, seeds)

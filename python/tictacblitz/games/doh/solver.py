@@ -1,0 +1,87 @@
+"""The exact solver of Tic Tac Doh (the Python face of ``blitz_core.doh.solver``).
+
+Scores are from the side to move: ``WIN - d`` for a win ``d`` plies away, ``-(WIN - d)``
+for a loss ``d`` plies away, 0 for a draw (``WIN`` = 100). Maximising that one number
+keeps the best value and then wins in the fewest moves or loses in the most (the
+perfect player of DOH.md's "Solving"). The native search is negamax with alpha-beta
+and a transposition table over canonical positions (translations are one position by
+construction, D2; the 8 symmetries of the square share an entry), run without the GIL.
+
+One :class:`Solver` per rules configuration is kept for the process
+(:func:`solver_for`): its table only grows, so every answer makes the next cheaper.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Tuple
+
+import numpy as np
+
+from blitz_core.doh.engine import Position
+from blitz_core.doh.solver import WIN_SCORE, Solver
+
+from .rules import DohRules
+from .types import SEATS
+
+__all__ = ["Solver", "WIN_SCORE", "solver_for", "Solution", "solve", "score_value"]
+
+
+@lru_cache(maxsize=None)
+def solver_for(rules: DohRules) -> Solver:
+    """The process's solver for these rules (shared, thread-safe)."""
+    return Solver(rules.pieces_per_size, rules.grid)
+
+
+def score_value(score: int, pieces_left: int) -> Tuple[int, int]:
+    """``(value, distance)`` of a score: value +1 win, 0 draw, -1 loss for the side to
+    move; distance in plies to the end (a draw ends when the stash is empty, D8)."""
+    if score > 0:
+        return 1, WIN_SCORE - score
+    if score < 0:
+        return -1, WIN_SCORE + score
+    return 0, pieces_left
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value of the empty table under perfect play, and what finding it cost."""
+
+    rules: DohRules
+    value: str              # "first", "second" or "draw"
+    distance: int           # plies to the end under perfect play
+    nodes: int              # positions the search expanded
+    entries: int            # positions stored in the transposition table
+    memory_bytes: int       # the table's size
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"pieces_per_size": self.rules.pieces_per_size, "grid": self.rules.grid,
+                "value": self.value, "distance": self.distance, "nodes": self.nodes,
+                "entries": self.entries, "memory_bytes": self.memory_bytes,
+                "seconds": self.seconds}
+
+
+def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
+    """Solve the empty table (first to move).
+
+    :param fresh: use a new solver (so ``nodes``, ``entries`` and ``seconds`` measure a
+        whole solve) rather than the process's shared one.
+    """
+    rules = rules if rules is not None else DohRules()
+    solver = Solver(rules.pieces_per_size, rules.grid) if fresh else solver_for(rules)
+    start = Position(rules.pieces_per_size, rules.grid)
+    began = time.perf_counter()
+    score = solver.score(start)
+    seconds = time.perf_counter() - began
+    value, distance = score_value(score, rules.total_pieces)
+    who = "draw" if value == 0 else SEATS[0] if value > 0 else SEATS[1]
+    return Solution(rules, who, distance, solver.nodes, solver.entries, solver.memory_bytes,
+                    seconds)
+
+
+def action_scores(rules: DohRules, position: Position) -> np.ndarray:
+    """Each legal action's exact score for the mover (int16; -32768 where illegal)."""
+    return solver_for(rules).action_scores(position)
