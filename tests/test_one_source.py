@@ -1,0 +1,102 @@
+"""Facts that must be written twice (C and Python) are tied here, so a drift fails CI
+(docs/architecture.md "One source of truth")."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from blitz_core.blitz import bots as native_bots
+from blitz_core.blitz import engine, playout
+from tictacblitz.games import load_game
+from tictacblitz.games.blitz import (
+    REASON_BY_CODE,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Player,
+    PlayerStatus,
+    PowerupKind,
+    Reason,
+    RoundEnd,
+    RoundRecord,
+    Rules,
+    parse_cell,
+)
+from tictacblitz.games.blitz.encoding import action_code, decode_action, num_actions
+from tictacblitz.games.blitz.rules import DEFAULT_WEIGHTS
+
+
+class Vocabulary:
+    Rules, Action, ActionKind, Event, EventKind = Rules, Action, ActionKind, Event, EventKind
+    PlayerStatus, Player, PowerupKind, Reason = PlayerStatus, Player, PowerupKind, Reason
+    RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell = RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell
+
+
+def test_python_enums_have_the_engine_codes():
+    codes = engine.NATIVE_CODES
+    assert {m.name: int(m) for m in EventKind} == codes["EventKind"]
+    assert {m.name: int(m) for m in PowerupKind} == codes["PowerupKind"]
+    assert {m.name: int(m) for m in ActionKind} == codes["ActionKind"]
+    assert {m.name: int(m) for m in Player} == codes["Player"]
+    assert {r.name: REASON_BY_CODE.index(r) for r in Reason} == codes["Reason"]
+    assert {m.name: i for i, m in enumerate(RoundEnd)} == codes["RoundEnd"]
+
+
+def test_a_drifted_vocabulary_is_refused_at_binding():
+    import enum
+
+    Shifted = enum.IntEnum("PowerupKind", {"BOMB": 0, "FREEZE": 2, "HASTE": 1, "SWAP": 3})
+
+    class Drifted(Vocabulary):
+        PowerupKind = Shifted
+
+    with pytest.raises(RuntimeError, match="differ from the engine"):
+        engine.bind_vocabulary(Drifted)
+    engine.bind_vocabulary(Vocabulary)          # the real one again (unchanged anyway)
+    assert load_game("blitz").new_state(1).summary()["round"] == 1
+
+
+def test_the_powerup_list_is_powerupkind():
+    keys = tuple(kind.key for kind in PowerupKind)
+    assert tuple(DEFAULT_WEIGHTS) == keys
+    assert native_bots._POWERUP_KEYS == keys
+    record = native_bots.play_matches(Rules(), _native("greedy"), _native("greedy"), [3],
+                                      records=True)["records"][0]
+    assert set(record["X"]["powerups"]) == set(keys)
+
+
+def _native(name):
+    from tictacblitz.games.blitz.bots import resolve
+
+    return resolve(name).native()
+
+
+def test_one_seed_gives_the_same_seat_streams_in_every_runner():
+    from tictacblitz.games.blitz.rl import StateBatch  # noqa: F401  (loads rollouts)
+    from blitz_core.blitz import rollouts
+
+    assert (rollouts.SEED_SALTS["X"], rollouts.SEED_SALTS["O"]) == native_bots.SEAT_SALTS
+    salts = [rollouts.SEED_SALTS[k] for k in ("X", "O", "reset", "sample")]
+    assert len(set(salts + [playout.POLICY_SEED_SALT])) == 5      # five distinct streams
+
+
+def test_the_batched_masks_use_the_one_action_encoding():
+    from tictacblitz.games.blitz.rl import BatchedMatches
+
+    game = load_game("blitz")
+    assert num_actions(Rules()) == game.num_actions
+    for code in range(game.num_actions):
+        assert action_code(decode_action(code)) == code
+    batch = BatchedMatches(4, seed=3, policies=("random", "random"), masks=True)
+    batch.reset(3)
+    rng = random.Random(3)
+    for _ in range(30):
+        for i in range(4):
+            state = game.state_from_bytes(batch.get_match(i).to_bytes())
+            for seat in (0, 1):
+                assert np.array_equal(batch.masks[i, seat].astype(bool), state.legal_mask(seat))
+        batch.step(np.array([[rng.randrange(game.num_actions) for _ in (0, 1)] for _ in range(4)]))
