@@ -51,15 +51,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
-    from tictacblitz.games.blitz.rules import Rules
-    from tictacblitz.server import replay_events
+    from tictacblitz.games import load_game
     from tictacblitz.server.app import create_app
-    from tictacblitz.server.rooms import Settings
+    from tictacblitz.server.settings import Settings
 
-    app = create_app(Settings(rules=Rules.from_dict(TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000))
-    paths = {getattr(r, "path", None) for r in app.router.routes}
-    if not paths & {"/replays/{id}/events", "/replays/{replay_id}/events"}:
-        app.router.routes[0:0] = replay_events.routes()
+    app = create_app(Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000))
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536)
     srv = uvicorn.Server(config)

@@ -3,7 +3,7 @@
 Each test runs a small ES-module script that imports the client's own modules and
 prints JSON; Python checks it. Skipped when ``node`` is missing. The events fed in are
 the engine's own (``Event.to_dict()`` from a real match, via
-``tictacblitz.server.replay_events.scenario_frames``), so the view model is checked
+``tictacblitz.server.games.blitz_replay.scenario_frames``), so the view model is checked
 against what the server really sends.
 """
 
@@ -107,7 +107,7 @@ def test_state_snapshot_to_view_with_timers():
 
 
 def test_real_match_frames_drive_the_board():
-    from tictacblitz.server.replay_events import scenario_frames
+    from tictacblitz.server.games.blitz_replay import scenario_frames
 
     scenario = {
         "rules": {"powerup_max": 0, "rounds_to_win": 1},
@@ -200,7 +200,7 @@ def test_keyboard_map():
 
 
 def test_replay_player_clock_speed_step_and_back():
-    from tictacblitz.server.replay_events import scenario_frames
+    from tictacblitz.server.games.blitz_replay import scenario_frames
 
     scenario = {
         "rules": {"powerup_max": 0, "rounds_to_win": 2, "round_ms": 5000},

@@ -1,4 +1,5 @@
-"""Rooms, seats, tokens and the real-time loop, without the web layer (server/rooms.py).
+"""Rooms, seats, tokens and the real-time loop, without the web layer (server/lobby.py,
+server/room.py and the Blitz adapter server/games/blitz.py).
 
 A ManualClock moves time; bots decide inline (bot_threads=0): every test is
 deterministic and instant."""
@@ -12,10 +13,16 @@ import pytest
 
 pytest.importorskip("blitz_core.blitz.engine")
 
-from tictacblitz import Rules  # noqa: E402
+from tictacblitz.games import load_game  # noqa: E402
+from tictacblitz.games.blitz.encoding import action_code  # noqa: E402
 from tictacblitz.games.blitz.scenario import load_scenario, run_scenario  # noqa: E402
+from tictacblitz.games.blitz.types import Action  # noqa: E402
 from tictacblitz.server import protocol as P  # noqa: E402
-from tictacblitz.server.rooms import Lobby, ManualClock, Settings, new_code, new_token  # noqa: E402
+from tictacblitz.server.clock import ManualClock  # noqa: E402
+from tictacblitz.server.games.blitz import Intent  # noqa: E402
+from tictacblitz.server.lobby import Lobby  # noqa: E402
+from tictacblitz.server.room import new_code, new_token  # noqa: E402
+from tictacblitz.server.settings import Settings  # noqa: E402
 
 from tictacblitz.games.blitz import Match  # noqa: E402
 
@@ -46,14 +53,14 @@ class FakePeer:
 
 def make_lobby(**rules) -> tuple:
     rules.setdefault("round_ms", 3000)
-    settings = Settings(rules=Rules(**rules), pause_ms=0, grace_ms=1000, bot_threads=0,
+    settings = Settings(game=load_game("blitz", rules), pause_ms=0, grace_ms=1000, bot_threads=0,
                         seed_source=iter(range(1, 10_000)).__next__)
     clock = ManualClock()
     return Lobby(settings, clock), clock
 
 
 def say(lobby: Lobby, peer: FakePeer, **message) -> None:
-    lobby.handle(peer, P.parse_client_message(json.dumps(message)))
+    lobby.handle(peer, lobby.parse(json.dumps(message)))
 
 
 def connect(lobby: Lobby) -> FakePeer:
@@ -82,11 +89,9 @@ def test_both_seats_in_one_ms_go_through_act_both_and_a_second_intent_waits() ->
     peer.take()
     clock.advance(100)
     # Queue both seats' intents before the room runs (they arrived in the same ms).
-    from tictacblitz.games.blitz.types import Action, Player
-    from tictacblitz.server.rooms import Intent
-    room.pending += [Intent(Player.X, Action.place((0, 0)), 1, peer),
-                     Intent(Player.O, Action.place((5, 5)), 2, peer),
-                     Intent(Player.X, Action.place((1, 1)), 3, peer)]
+    room.session.pending += [Intent(0, action_code(Action.place((0, 0))), 1, peer),
+                             Intent(1, action_code(Action.place((5, 5))), 2, peer),
+                             Intent(0, action_code(Action.place((1, 1))), 3, peer)]
     room.tick()
     events = peer.take("events")
     assert len(events) == 1 and events[0]["t"] == 100
@@ -111,8 +116,8 @@ def test_timer_book_follows_the_board_and_replay_reproduces_a_local_match() -> N
             seat = rng.choice("XO")
             cell = [rng.randrange(6), rng.randrange(6)]
             say(lobby, peer, type="act", seat=seat, action=rng.choice(("place", "place", "knockout")), cell=cell)
-            board = room.match.board_text()
-            book = room.book.to_dict()
+            board = room.session.match.board_text()
+            book = room.session.book.to_dict()
             assert {tuple(s["cell"]) for s in book["setting"]} == {
                 (r, c) for r in range(6) for c in range(6) if board[r][c] in "xo"}
             assert {tuple(s["cell"]) for s in book["craters"]} == {
@@ -215,19 +220,17 @@ def test_intents_waiting_at_a_round_end_are_refused_not_carried_over() -> None:
     room = peer.room
     peer.take()
     clock.advance(2999)
-    from tictacblitz.games.blitz.types import Action, Player
-    from tictacblitz.server.rooms import Intent
     # Two intents of X in the last ms: the first is applied, the second must wait a ms,
     # and by then the round is over.
-    room.pending += [Intent(Player.X, Action.place((0, 0)), 1, peer),
-                     Intent(Player.X, Action.place((1, 1)), 2, peer)]
+    room.session.pending += [Intent(0, action_code(Action.place((0, 0))), 1, peer),
+                             Intent(0, action_code(Action.place((1, 1))), 2, peer)]
     room.tick()
     clock.advance(1)
-    assert room.match.round_over or room.match.round == 2
+    assert room.session.match.round_over or room.session.match.round == 2
     refused = peer.take("rejected")
     assert [(m["ref"], m["reason"]) for m in refused] == [(2, "round_over")]
     clock.advance(10)
-    assert room.match.round == 2 and "x" not in "".join(room.match.board_text()).lower()
+    assert room.session.match.round == 2 and "x" not in "".join(room.session.match.board_text()).lower()
 
 
 def test_refused_clicks_are_answered_without_growing_the_replay() -> None:
@@ -242,4 +245,4 @@ def test_refused_clicks_are_answered_without_growing_the_replay() -> None:
         clock.advance(1)
         say(lobby, peer, type="act", seat="X", action="place", cell=[1, ms % 6])
     assert len(peer.take("rejected")) == 39
-    assert len(room.match.to_scenario()["script"]) == 1
+    assert len(room.session.match.to_scenario()["script"]) == 1

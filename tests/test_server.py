@@ -20,11 +20,12 @@ import anyio  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from tictacblitz import Rules  # noqa: E402
+from tictacblitz.games import load_game  # noqa: E402
 from tictacblitz.games.blitz.scenario import load_scenario, run_scenario  # noqa: E402
 from tictacblitz.server import protocol as P  # noqa: E402
 from tictacblitz.server.app import create_app  # noqa: E402
-from tictacblitz.server.rooms import ManualClock, Settings  # noqa: E402
+from tictacblitz.server.clock import ManualClock  # noqa: E402
+from tictacblitz.server.settings import Settings  # noqa: E402
 
 from tictacblitz.games.blitz import Match  # noqa: E402
 
@@ -35,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def server():
     clock = ManualClock()
     seeds = iter(range(1, 100_000))
-    settings = Settings(rules=Rules(round_ms=3000, rounds_to_win=1, max_rounds=2, powerup_max=0),
+    settings = Settings(game=load_game("blitz", dict(round_ms=3000, rounds_to_win=1, max_rounds=2, powerup_max=0)),
                         pause_ms=0, grace_ms=2000, bot_threads=0, seed_source=seeds.__next__)
     app = create_app(settings, clock)
     with TestClient(app) as client:
@@ -361,7 +362,7 @@ def test_load_script_smoke() -> None:
 
 
 def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
-    settings = Settings(rules=Rules(round_ms=1500, rounds_to_win=1, max_rounds=1), pause_ms=0,
+    settings = Settings(game=load_game("blitz", dict(round_ms=1500, rounds_to_win=1, max_rounds=1)), pause_ms=0,
                         bot_threads=1)
     with TestClient(create_app(settings)) as client:
         with client.websocket_connect("/ws") as ws:
@@ -382,7 +383,7 @@ def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
 def test_connections_per_address_and_spectators_are_bounded() -> None:
     """One address cannot hold every room, and a room has at most max_spectators."""
     clock = ManualClock()
-    settings = Settings(rules=Rules(round_ms=3000, powerup_max=0), pause_ms=0, bot_threads=0,
+    settings = Settings(game=load_game("blitz", dict(round_ms=3000, powerup_max=0)), pause_ms=0, bot_threads=0,
                         max_connections_per_ip=3, max_spectators=1)
     with TestClient(create_app(settings, clock)) as client:
         client.sessions = []

@@ -1,9 +1,13 @@
 """``tictacblitz serve``: the real-time match server (docs/server.md, docs/protocol.md).
 
-Layers: :mod:`.protocol` (messages, validation, the flood rule) → :mod:`.rooms` (rooms,
-seats, tokens, the real-time match loop; no web framework) → :mod:`.app` (the Starlette
-ASGI app). :func:`register` adds the ``serve`` subcommand to the ``tictacblitz`` CLI.
-Starlette and uvicorn are imported only when the server is built or run.
+Generic layers, for any game of the registry: :mod:`.protocol` (messages, validation,
+the flood rule), :mod:`.clock` (clocks, timers), :mod:`.room` (seats, members,
+spectators, phases, rematch, grace), :mod:`.lobby` (rooms, tokens, message handling),
+:mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app). A
+game's part is its adapter in :mod:`.games` (``games/blitz.py`` for Tic Tac Blitz; the
+interface is documented in :mod:`.games` and docs/server.md). :func:`register` adds the
+``serve`` subcommand to the ``tictacblitz`` CLI. Starlette and uvicorn are imported only
+when the server is built or run.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ def create_app(*args: Any, **kwargs: Any) -> Any:
 
 def register(subparsers: Any) -> None:
     """Add ``serve`` to an ``argparse`` subparsers object (the lead's cli.py calls it)."""
+    from ..games.options import add_game_arguments
+
     parser = subparsers.add_parser(
         "serve", help="run the match server (WebSocket protocol, browser client, replays)",
-        description="Run the Tic Tac Blitz server: an ASGI app (Starlette on uvicorn). It binds "
+        description="Run the game server: an ASGI app (Starlette on uvicorn). It binds "
                     "to 127.0.0.1 unless told otherwise; see docs/server.md for a reverse proxy.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -36,10 +42,10 @@ def register(subparsers: Any) -> None:
                         help="base URL of room links, e.g. https://blitz.example.org "
                              "(default: taken from each request)")
     parser.add_argument("--replay-dir", default=None, help="also write each replay here as {id}.json")
+    add_game_arguments(parser)
     parser.add_argument("--rules", default=None, metavar="JSON",
-                        help='rules overrides as JSON, e.g. \'{"round_ms": 30000}\'')
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                        help="override one rule number, e.g. --rule set_ms=1200 (repeatable)")
+                        help='rules overrides as one JSON object, e.g. \'{"round_ms": 30000}\' '
+                             "(--rule wins where both name a rule)")
     parser.add_argument("--grace-ms", type=int, default=15_000, help="reconnect window (default 15000)")
     parser.add_argument("--pause-ms", type=int, default=3_000,
                         help="countdown and pause between rounds (default 3000)")
@@ -53,34 +59,57 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=_serve)
 
 
-def _serve(args: argparse.Namespace) -> int:
+def game_from_serve_arguments(args: argparse.Namespace) -> Any:
+    """The game of ``--game``, ``--rules JSON`` and ``--rule NAME=VALUE``: ``--rules``
+    becomes ``--rule`` pairs ahead of the given ones, so both go through the one
+    parser of ``games/options.py``.
+
+    :raises ValueError: one line naming the bad option.
+    """
     import json
+
+    from ..games.options import game_from_arguments
+
+    if args.rules is not None:
+        try:
+            overrides = json.loads(args.rules)
+        except ValueError:
+            raise ValueError(f"--rules {args.rules!r} is not JSON") from None
+        if not isinstance(overrides, dict):
+            raise ValueError(f"--rules must be a JSON object, not {args.rules!r}")
+        pairs = [f"{name}={json.dumps(value)}" for name, value in overrides.items()]
+        args = argparse.Namespace(**{**vars(args), "rule": pairs + list(args.rule)})
+    return game_from_arguments(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
     import sys
 
-    from ..games.blitz.rules import Rules
+    from .games import NoAdapter, adapter_for
 
     def fail(message: str) -> int:
         print(f"tictacblitz serve: error: {message}", file=sys.stderr)
         return 2
 
     try:
-        overrides = json.loads(args.rules) if args.rules else {}
-        if not isinstance(overrides, dict):
-            return fail(f"--rules must be a JSON object, not {args.rules!r}")
-        rules = Rules.from_dict({**overrides, **Rules.from_assignments(args.rule).overrides()})
-    except (TypeError, ValueError) as exc:
+        game = game_from_serve_arguments(args)
+    except ValueError as exc:
         return fail(str(exc))
     for name, value, low in (("--port", args.port, 0), ("--grace-ms", args.grace_ms, 0),
                              ("--pause-ms", args.pause_ms, 0), ("--bot-threads", args.bot_threads, 1),
                              ("--max-rooms", args.max_rooms, 1)):
         if value < low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
-    try:
-        from .rooms import Settings
+    from .settings import Settings
 
-        settings = Settings(rules=rules, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
-                            bot_threads=args.bot_threads, max_rooms=args.max_rooms,
-                            replay_dir=args.replay_dir, public_url=args.public_url)
+    settings = Settings(game=game, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
+                        bot_threads=args.bot_threads, max_rooms=args.max_rooms,
+                        replay_dir=args.replay_dir, public_url=args.public_url)
+    try:
+        adapter_for(game, settings)
+    except NoAdapter as exc:
+        return fail(f"--game {args.game}: {exc}")
+    try:
         serve(settings, host=args.host, port=args.port, proxy_headers=args.proxy_headers,
               forwarded_allow_ips=args.forwarded_allow_ips, log_level=args.log_level)
     except ImportError as exc:

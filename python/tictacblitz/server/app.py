@@ -1,7 +1,7 @@
 """The ASGI application: static client, replays, and the WebSocket game protocol.
 
 ``create_app(settings=None, clock=None)`` builds a Starlette app around one
-:class:`~.rooms.Lobby`. Each WebSocket gets a :class:`WsPeer`: frames are counted by the
+:class:`~.lobby.Lobby` (which plays ``settings.game`` through its server adapter). Each WebSocket gets a :class:`WsPeer`: frames are counted by the
 flood rule, validated by :mod:`.protocol` and handed to the lobby; what the lobby sends
 goes through a bounded per-connection queue drained by a writer task, so a slow client
 never blocks a room. Bots decide in a thread pool (``settings.bot_threads``).
@@ -23,7 +23,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
-from .rooms import Clock, Lobby, RealClock, Settings
+from .clock import Clock, RealClock
+from .lobby import Lobby
+from .replay_events import routes as replay_event_routes
+from .settings import Settings
 
 __all__ = ["create_app", "WsPeer", "STATIC_DIR"]
 
@@ -40,7 +43,7 @@ _SECURITY_HEADERS = {
 
 
 class WsPeer:
-    """One WebSocket connection as the lobby sees it (rooms.Peer)."""
+    """One WebSocket connection as the lobby sees it (room.Peer)."""
 
     def __init__(self, websocket: WebSocket, max_queue: int) -> None:
         self.websocket = websocket
@@ -83,7 +86,7 @@ class WsPeer:
 
 def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = None) -> Starlette:
     """The server as an ASGI app. ``clock`` (default: the real one) and ``settings``
-    are injectable so tests drive time themselves (rooms.ManualClock)."""
+    are injectable so tests drive time themselves (clock.ManualClock)."""
     settings = settings or Settings()
     clock = clock or RealClock()
     lobby = Lobby(settings, clock)
@@ -109,6 +112,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
 
     async def info(request: Request) -> Response:
         return JSONResponse(lobby.welcome())
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse(lobby.rules())
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(lobby.rooms), "connections": lobby.connections})
@@ -164,7 +170,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 try:
                     if text is not None and len(text) > settings.max_message_bytes:
                         raise P.ProtocolError("too_large", f"a frame is at most {settings.max_message_bytes} bytes")
-                    parsed = P.parse_client_message(text)
+                    parsed = lobby.parse(text)
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
                     continue
@@ -181,13 +187,12 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 
-    from .replay_events import routes as replay_event_routes
-
     routes = [
         *replay_event_routes(),          # /replays/{id}/events first: it is more specific
         Route("/", page),
         Route("/r/{code}", page),
         Route("/api/info", info),
+        Route("/api/rules", rules),
         Route("/healthz", health),
         Route("/replays/{replay_id}", replay),
         WebSocketRoute("/ws", game),

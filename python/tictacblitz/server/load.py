@@ -4,9 +4,11 @@
 
 Starts a server in a subprocess on 127.0.0.1 (or uses ``--port`` of one already
 running there), opens two WebSocket clients per match (one creates an online room, the
-other joins it by code), and lets simple bots play on the real-time clock: they place on
-free cells and knock out setting marks when their charge is full, after a human-like
-reaction delay, and agree to every rematch. At the end it reports, as JSON:
+other joins it by code), and lets simple bots play Tic Tac Blitz on the real-time clock:
+they place on free cells and knock out setting marks, each act ``reaction_ms`` of a bot
+preset (``--bot``, default ``medium``) after the charge filled: the one timing rule of
+``tictacblitz.games.blitz.bots.reaction_due_t``, read from the status the server sends.
+They agree to every rematch. At the end it reports, as JSON:
 
 - ``matches`` (concurrent rooms), ``matches_finished``, ``messages_per_s`` (all frames
   both ways), ``actions``;
@@ -33,10 +35,16 @@ import subprocess
 import sys
 import time
 from array import array
+from dataclasses import fields
 from typing import Any, Dict, List, Optional
+
+from ..games.blitz.bots import BOT_NAMES, reaction_due_t, resolve
+from ..games.blitz.types import PlayerStatus, PowerupKind
 
 MAX_MATCHES = 500
 MAX_SECONDS = 900
+STATUS_FIELDS = tuple(f.name for f in fields(PlayerStatus))
+POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)     # R14, as the board shows them
 
 
 def _loopback(host: str) -> bool:
@@ -68,8 +76,11 @@ class Stats:
 class BotClient:
     """One seat: keeps the board from the server's messages and acts when charged."""
 
-    def __init__(self, url: str, stats: Stats, rng: random.Random, deadline: float) -> None:
+    def __init__(self, url: str, stats: Stats, rng: random.Random, deadline: float,
+                 reaction_ms: int = resolve("medium").reaction_ms) -> None:
         self.url = url
+        self.reaction_ms = reaction_ms
+        self.status: Optional[PlayerStatus] = None
         self.stats = stats
         self.rng = rng
         self.deadline = deadline
@@ -77,7 +88,6 @@ class BotClient:
         self.seat = "X"
         self.size = 6
         self.cells: Dict[tuple, str] = {}
-        self.ready_t = 0
         self.live = False
         self.epoch = 0.0
         self.round = 0
@@ -107,7 +117,7 @@ class BotClient:
                 self.stats.latency.append(now - (msg["epoch_ms"] + event["t"]))
                 self.stats.latency_at.append(now)
                 self.apply(event)
-            self.ready_t = msg["players"][self.seat]["charge_ready_t"]
+            self.take_status(msg["players"][self.seat])
             self.wake.set()
         elif kind == "state":
             self.match_id, self.last_seq = msg["match_id"], msg["seq"]
@@ -115,6 +125,7 @@ class BotClient:
             self.cells = {(r, c): ch for r, row in enumerate(msg["board"]) for c, ch in enumerate(row) if ch != "."}
             self.live = msg["phase"] == "live"
             self.epoch = msg["epoch_ms"]
+            self.take_status(msg["players"][self.seat])
         elif kind == "rejected":
             self.stats.rejected += 1
         elif kind == "error":
@@ -128,13 +139,16 @@ class BotClient:
             if time.time() < self.deadline - 1:
                 asyncio.ensure_future(self.send({"type": "rematch", "agree": True}))
 
+    def take_status(self, entry: Dict[str, Any]) -> None:
+        """The seat's status as the server sent it (``PlayerStatus.to_dict()``)."""
+        self.status = PlayerStatus(**{name: entry[name] for name in STATUS_FIELDS})
+
     def apply(self, event: Dict[str, Any]) -> None:
         kind = event["kind"]
         cell = tuple(event["cell"]) if "cell" in event else None
         if kind == "round_started":
             self.cells.clear()
             self.live = True
-            self.ready_t = 0
         elif kind in ("placed", "stolen"):
             self.cells[cell] = event["player"].lower()
         elif kind == "set":
@@ -144,7 +158,7 @@ class BotClient:
         elif kind in ("crater_cleared", "retired", "bombed", "powerup_burned_out"):
             self.cells.pop(cell, None)
         elif kind == "powerup_spawned":
-            self.cells[cell] = event["powerup"][0].upper()
+            self.cells[cell] = PowerupKind.parse(event["powerup"]).letter
         elif kind in ("round_over", "match_over"):
             self.live = False
 
@@ -154,7 +168,7 @@ class BotClient:
         if targets and self.rng.random() < 0.35:
             return {"type": "act", "action": "knockout", "cell": list(self.rng.choice(targets))}
         free = [(r, c) for r in range(self.size) for c in range(self.size)
-                if self.cells.get((r, c), ".") in ".BFHS"]
+                if self.cells.get((r, c), ".") in "." + POWERUP_LETTERS]
         if not free:
             return None
         return {"type": "act", "action": "place", "cell": list(self.rng.choice(free))}
@@ -162,8 +176,8 @@ class BotClient:
     async def play(self) -> None:
         while time.time() < self.deadline:
             self.wake.clear()
-            if self.live:
-                due = max(self.ready_t, 0) + self.rng.uniform(120, 300)
+            if self.live and self.status is not None:
+                due = reaction_due_t(self.status, self.reaction_ms)     # R5, as every bot
                 wait = (due - self.now_t()) / 1000.0
                 if wait <= 0:
                     action = self.choose()
@@ -184,11 +198,12 @@ class BotClient:
             self.on_message(json.loads(raw))
 
 
-async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started: List[int]) -> None:
+async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started: List[int],
+                     reaction_ms: int) -> None:
     import websockets
 
-    rng = random.Random(seed)
-    a, b = BotClient(url, stats, rng, deadline), BotClient(url, stats, random.Random(seed + 1), deadline)
+    a = BotClient(url, stats, random.Random(seed), deadline, reaction_ms)
+    b = BotClient(url, stats, random.Random(seed + 1), deadline, reaction_ms)
     try:
         async with websockets.connect(url, max_size=2 ** 20) as wa, websockets.connect(url, max_size=2 ** 20) as wb:
             a.ws, b.ws = wa, wb
@@ -233,10 +248,10 @@ def _free_port() -> int:
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
     """A server subprocess on 127.0.0.1:port (this package's own ``serve``)."""
-    code = ("import sys; from tictacblitz.server import serve; from tictacblitz.server.rooms import Settings; "
-            "from tictacblitz import Rules; import json; "
+    code = ("import sys; from tictacblitz.server import serve; from tictacblitz.server.settings import Settings; "
+            "from tictacblitz.games import load_game; import json; "
             "a = json.loads(sys.argv[1]); "
-            "serve(Settings(rules=Rules.from_dict(a['rules']), pause_ms=a['pause_ms']), host='127.0.0.1', "
+            "serve(Settings(game=load_game('blitz', a['rules']), pause_ms=a['pause_ms']), host='127.0.0.1', "
             "port=a['port'], log_level='warning')")
     args = json.loads(extra[0]) if extra else {}
     payload = {"port": port, "rules": args.get("rules", {}), "pause_ms": args.get("pause_ms", 1000)}
@@ -259,7 +274,7 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
 
 
 async def run_load(host: str, port: int, matches: int, seconds: float, server_pid: Optional[int],
-                   sample_s: float = 10.0, ramp_s: float = 5.0) -> Dict[str, Any]:
+                   sample_s: float = 10.0, ramp_s: float = 5.0, bot: str = "medium") -> Dict[str, Any]:
     url = f"ws://{host}:{port}/ws"
     stats = Stats()
     start = time.time()
@@ -275,7 +290,7 @@ async def run_load(host: str, port: int, matches: int, seconds: float, server_pi
 
     async def launch(i: int) -> None:
         await asyncio.sleep(ramp_s * i / max(1, matches))
-        await _run_match(url, stats, 1000 + 2 * i, deadline, started)
+        await _run_match(url, stats, 1000 + 2 * i, deadline, started, resolve(bot).reaction_ms)
 
     sample = asyncio.ensure_future(sampler())
     await asyncio.gather(*(launch(i) for i in range(matches)))
@@ -316,6 +331,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="a running server's port (0: start one)")
     parser.add_argument("--round-ms", type=int, default=None, help="rules.round_ms of the started server")
     parser.add_argument("--sample-s", type=float, default=10.0, help="memory sampling period")
+    parser.add_argument("--bot", default="medium", choices=BOT_NAMES,
+                        help="the bot preset whose reaction_ms the clients use (default medium)")
     args = parser.parse_args(argv)
     if not _loopback(args.host):
         parser.error(f"--host {args.host}: the load test runs on loopback only")
@@ -332,7 +349,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         proc = start_server(port, [json.dumps({"rules": rules})])
         pid = proc.pid
     try:
-        result = asyncio.run(run_load(args.host, port, args.matches, args.seconds, pid, args.sample_s))
+        result = asyncio.run(run_load(args.host, port, args.matches, args.seconds, pid, args.sample_s,
+                                       bot=args.bot))
     finally:
         if proc is not None:
             proc.terminate()

@@ -1,12 +1,14 @@
 """The server's message protocol, version 1: one source of truth (docs/protocol.md).
 
-Client messages are validated here, strictly, before anything else sees them:
-:func:`parse_client_message` turns one text frame into a :class:`ClientMessage` or
-raises :class:`ProtocolError` with an error code of :data:`ERROR_CODES`. The tables
-:data:`CLIENT_MESSAGES`, :data:`SERVER_MESSAGES` and :data:`ERROR_CODES` are what the
-documentation lists (tests/test_server.py checks it names every one).
+Client messages are validated here, strictly, before anything else sees them: a
+:class:`MessageSchema` (the generic messages plus what the game's server adapter adds:
+its seat names, bot levels and the fields of ``act``) turns one text frame into a
+:class:`ClientMessage` or raises :class:`ProtocolError` with an error code of
+:data:`ERROR_CODES`. The tables :data:`CLIENT_MESSAGES`, :data:`SERVER_MESSAGES` and
+:data:`ERROR_CODES` are what the documentation lists and what the browser client's
+``static/js/protocol.js`` names (tests check both).
 
-Nothing here knows about rooms or the web framework.
+Nothing here knows about rooms, games or the web framework.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import math
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, Dict, Mapping, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Mapping, Sequence, Tuple, Union
 
 __all__ = [
     "VERSION",
@@ -26,7 +28,6 @@ __all__ = [
     "FLOOD_CLOSE_DROPS",
     "FLOOD_WINDOW_MS",
     "MAX_NAME",
-    "BOT_LEVELS",
     "MODES",
     "CLIENT_MESSAGES",
     "SERVER_MESSAGES",
@@ -34,6 +35,11 @@ __all__ = [
     "CLOSE_CODES",
     "ProtocolError",
     "ClientMessage",
+    "MessageSchema",
+    "Checker",
+    "Field",
+    "choice",
+    "grid_cell",
     "parse_client_message",
     "normalize_code",
     "clean_name",
@@ -49,7 +55,6 @@ FLOOD_CLOSE_DROPS = 100           # dropped messages within FLOOD_WINDOW_MS -> c
 FLOOD_WINDOW_MS = 10_000
 MAX_NAME = 24
 MAX_REF = 64
-BOT_LEVELS = ("easy", "medium", "hard")
 MODES = ("bot", "local", "online")
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"   # Crockford base 32
 CODE_LENGTH = 10                                     # 50 bits
@@ -103,6 +108,18 @@ SERVER_MESSAGES: Dict[str, str] = {
     "error": "a message that changed nothing, with its code",
 }
 
+CLIENT_MESSAGES: Dict[str, str] = {
+    "create": "a new room: mode bot, local or online",
+    "join": "the free seat of an online room, by code",
+    "watch": "spectate a room, by code",
+    "resume": "take a seat back with its token",
+    "act": "an intent of the game (its fields are the game adapter's)",
+    "rematch": "vote for a rematch once the match is over",
+    "sync": "ask for a fresh state",
+    "ping": "measure the delay and the server clock",
+    "leave": "leave the room",
+}
+
 
 class ProtocolError(Exception):
     """A client message that is refused: ``code`` is one of :data:`ERROR_CODES`."""
@@ -128,6 +145,8 @@ def error_message(code: str, message: str, ref: Any = None) -> Dict[str, Any]:
 # -- field checkers: each returns the cleaned value or raises ValueError ------------------
 
 Checker = Callable[[Any], Any]
+Field = Tuple[Checker, bool]
+"""A message field: its checker and whether it is required."""
 
 
 def _string(max_len: int) -> Checker:
@@ -140,7 +159,7 @@ def _string(max_len: int) -> Checker:
     return check
 
 
-def _choice(options: Tuple[str, ...]) -> Checker:
+def choice(options: Tuple[str, ...]) -> Checker:
     def check(value: Any) -> str:
         if not isinstance(value, str) or value not in options:
             raise ValueError(f"must be one of {', '.join(options)}")
@@ -154,8 +173,9 @@ def _bool(value: Any) -> bool:
     return value
 
 
-def _cell(value: Any) -> Tuple[int, int]:
-    # The board size is checked by the room (rules.size); here only the shape.
+def grid_cell(value: Any) -> Tuple[int, int]:
+    """A ``[row, col]`` pair of small ints (the board's size is the game adapter's to
+    check: it knows the rules)."""
     if (not isinstance(value, list) or len(value) != 2
             or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
         raise ValueError("a cell is a [row, col] pair of ints")
@@ -176,20 +196,6 @@ def _name(value: Any) -> str:
     return clean_name(value)
 
 
-# message type -> {field: (checker, required)}
-CLIENT_MESSAGES: Dict[str, Dict[str, Tuple[Checker, bool]]] = {
-    "create": {"mode": (_choice(MODES), True), "bot": (_choice(BOT_LEVELS), False),
-               "symbol": (_choice(("X", "O")), False), "name": (_name, False)},
-    "join": {"code": (_code, True), "name": (_name, False)},
-    "watch": {"code": (_code, True)},
-    "resume": {"token": (_string(64), True)},
-    "act": {"action": (_choice(("place", "knockout")), True), "cell": (_cell, True),
-            "seat": (_choice(("X", "O")), False)},
-    "rematch": {"agree": (_bool, True)},
-    "sync": {},
-    "ping": {},
-    "leave": {},
-}
 _COMMON = {"type", "v", "ref"}
 
 
@@ -221,49 +227,83 @@ def _no_constants(value: str) -> Any:
     raise ValueError(f"{value} is not JSON")
 
 
-def parse_client_message(frame: Union[str, bytes, None]) -> ClientMessage:
-    """Validate one WebSocket frame (docs/protocol.md, "Frames").
+class MessageSchema:
+    """Every client message's fields for one game: the generic messages of
+    :data:`CLIENT_MESSAGES`, with the game adapter's ``seats`` (the names of seats 0
+    and 1 on the wire), ``bot_levels`` and ``act_fields`` (the game's intent).
 
-    :raises ProtocolError: with the code for what is wrong; ``ref`` is set when the
-        frame was an object with a valid ref, so the error can carry it.
+    :raises ValueError: when the adapter's act fields clash with the generic ``seat``.
     """
-    if not isinstance(frame, str):
-        raise ProtocolError("bad_frame", "frames are JSON text, not binary")
-    if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a frame is at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        data = json.loads(frame, parse_constant=_no_constants)
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message is a JSON object")
-    try:
-        ref = _ref(data.get("ref"))
-    except ValueError as exc:
-        raise ProtocolError("bad_field", f"ref: {exc}") from None
-    if "v" in data and (isinstance(data["v"], bool) or data["v"] != VERSION):
-        raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}", ref)
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:
-        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}; expected one of "
-                            f"{', '.join(CLIENT_MESSAGES)}", ref)
-    schema = CLIENT_MESSAGES[kind]
-    fields: Dict[str, Any] = {}
-    for name in data:
-        if name not in schema and name not in _COMMON:
-            raise ProtocolError("bad_field", f"{kind}: unknown field {name[:40]!r}", ref)
-    for name, (check, required) in schema.items():
-        if name not in data:
-            if required:
-                raise ProtocolError("bad_field", f"{kind}.{name} is required", ref)
-            continue
+
+    def __init__(self, seats: Sequence[str], bot_levels: Sequence[str],
+                 act_fields: Mapping[str, Field]) -> None:
+        if "seat" in act_fields:
+            raise ValueError("act.seat is the protocol's own field: an adapter may not redefine it")
+        self.seats = tuple(seats)
+        self.bot_levels = tuple(bot_levels)
+        self.fields: Dict[str, Dict[str, Field]] = {
+            "create": {"mode": (choice(MODES), True), "bot": (choice(self.bot_levels), False),
+                       "symbol": (choice(self.seats), False), "name": (_name, False)},
+            "join": {"code": (_code, True), "name": (_name, False)},
+            "watch": {"code": (_code, True)},
+            "resume": {"token": (_string(64), True)},
+            "act": {**act_fields, "seat": (choice(self.seats), False)},
+            "rematch": {"agree": (_bool, True)},
+            "sync": {},
+            "ping": {},
+            "leave": {},
+        }
+        assert set(self.fields) == set(CLIENT_MESSAGES)
+
+    def parse(self, frame: Union[str, bytes, None]) -> ClientMessage:
+        """Validate one WebSocket frame (docs/protocol.md, "Frames").
+
+        :raises ProtocolError: with the code for what is wrong; ``ref`` is set when the
+            frame was an object with a valid ref, so the error can carry it.
+        """
+        if not isinstance(frame, str):
+            raise ProtocolError("bad_frame", "frames are JSON text, not binary")
+        if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"a frame is at most {MAX_MESSAGE_BYTES} bytes")
         try:
-            fields[name] = check(data[name])
+            data = json.loads(frame, parse_constant=_no_constants)
+        except (ValueError, RecursionError) as exc:
+            raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_json", "a message is a JSON object")
+        try:
+            ref = _ref(data.get("ref"))
         except ValueError as exc:
-            raise ProtocolError("bad_field", f"{kind}.{name}: {exc}", ref) from None
-    if kind == "create" and fields["mode"] == "bot" and "bot" not in fields:
-        raise ProtocolError("bad_field", f"create.bot is required for mode bot: one of {', '.join(BOT_LEVELS)}", ref)
-    return ClientMessage(kind, fields, ref)
+            raise ProtocolError("bad_field", f"ref: {exc}") from None
+        if "v" in data and (isinstance(data["v"], bool) or data["v"] != VERSION):
+            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}", ref)
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in self.fields:
+            raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}; expected one of "
+                                f"{', '.join(self.fields)}", ref)
+        schema = self.fields[kind]
+        fields: Dict[str, Any] = {}
+        for name in data:
+            if name not in schema and name not in _COMMON:
+                raise ProtocolError("bad_field", f"{kind}: unknown field {name[:40]!r}", ref)
+        for name, (check, required) in schema.items():
+            if name not in data:
+                if required:
+                    raise ProtocolError("bad_field", f"{kind}.{name} is required", ref)
+                continue
+            try:
+                fields[name] = check(data[name])
+            except ValueError as exc:
+                raise ProtocolError("bad_field", f"{kind}.{name}: {exc}", ref) from None
+        if kind == "create" and fields["mode"] == "bot" and "bot" not in fields:
+            raise ProtocolError("bad_field", "create.bot is required for mode bot: one of "
+                                f"{', '.join(self.bot_levels)}", ref)
+        return ClientMessage(kind, fields, ref)
+
+
+def parse_client_message(frame: Union[str, bytes, None], schema: MessageSchema) -> ClientMessage:
+    """``schema.parse(frame)``: one frame validated against a game's messages."""
+    return schema.parse(frame)
 
 
 def normalize_code(text: str) -> str:

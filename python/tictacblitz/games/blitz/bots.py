@@ -27,7 +27,7 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol, Tup
                     runtime_checkable)
 
 from .rules import Rules
-from .types import Action, ActionKind, Event, Player, index_cell
+from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
 
 __all__ = [
     "BotSpec",
@@ -37,6 +37,7 @@ __all__ = [
     "PRESETS",
     "BOT_NAMES",
     "make_bot",
+    "reaction_due_t",
     "resolve",
     "play_match",
     "play_matches",
@@ -106,6 +107,16 @@ def resolve(bot: Union[str, BotSpec]) -> BotSpec:
     raise TypeError(f"a bot is a preset name or a BotSpec, not {type(bot).__name__}")
 
 
+def reaction_due_t(status: PlayerStatus, reaction_ms: int) -> int:
+    """The ms at which a bot with this reaction delay acts, for a seat in ``status``:
+    ``reaction_ms`` after its charge became full (R5: ``charge_full_since``), or after it
+    will be full (``charge_ready_t``) while it fills. The one timing rule of every bot
+    (``NativeBot``, the server's bot seats, the load tool's clients)."""
+    if not status.charge_full:
+        return status.charge_ready_t + reaction_ms
+    return status.charge_full_since + reaction_ms
+
+
 @dataclass(frozen=True)
 class Decision:
     """A bot's answer: ``action`` now (or ``None`` to wait) and ``next_t``, the ms of
@@ -150,6 +161,13 @@ class NativeBot:
     def __repr__(self) -> str:
         return f"<NativeBot {self.name} {self.spec.to_dict()}>"
 
+    def due_t(self, match: Any, seat: Union[Player, str, int]) -> Optional[int]:
+        """The ms of this round at which the bot would act for ``seat``
+        (:func:`reaction_due_t`), or None once the round is over."""
+        if match.round_over:
+            return None
+        return reaction_due_t(match.status(Player.parse(seat)), self.spec.reaction_ms)
+
     def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
         """The bot's decision for ``seat`` now (see :class:`Decision`).
 
@@ -158,13 +176,10 @@ class NativeBot:
         """
         p = int(Player.parse(seat))
         t = match.t
-        if match.round_over:
+        due = self.due_t(match, p)
+        if due is None:
             return Decision(None, t)
-        status = match.status(Player(p))
-        if not status.charge_full:
-            return Decision(None, status.charge_ready_t + self.spec.reaction_ms)
-        due = status.charge_full_since + self.spec.reaction_ms
-        if t < due:
+        if t < due:     # charging, or within the reaction delay
             return Decision(None, due)
         rule, kind, cell, sims = self._policy.decide(match, p)
         if kind < 0:

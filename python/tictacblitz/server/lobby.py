@@ -1,0 +1,330 @@
+"""Every room of a server, and the handling of each validated client message.
+
+The :class:`Lobby` takes client messages (validated by its game's
+:class:`~.protocol.MessageSchema`) from connections (anything with ``send(dict)``,
+``send_text(str)`` and ``close(code)``: :class:`~.room.Peer`) and keeps the rooms, the
+seat tokens and the connection count. It is game-agnostic: the game comes in through
+the server adapter of ``settings.game`` (:func:`~.games.adapter_for`). Everything here
+runs on the event loop's thread; bots think in ``executor`` (a thread pool; None: inline,
+deterministic tests) and their answers come back to the loop through ``post``.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from . import protocol as P
+from .clock import Clock, RealClock
+from ..games.registry import load_game
+from .games import GameAdapter, adapter_for
+from .replay_store import ReplayStore
+from .room import OVER, WAITING, Member, Peer, Room, new_code
+from .settings import Settings
+
+__all__ = ["Lobby"]
+
+
+class Lobby:
+    """Every room of a server, and the handling of each validated client message.
+
+    ``executor`` runs bot decisions (a thread pool; None: inline) and ``post`` brings
+    their results back to the loop thread (``loop.call_soon_threadsafe``).
+
+    :raises NoAdapter: when the server has no adapter for ``settings.game``.
+    """
+
+    def __init__(self, settings: Optional[Settings] = None, clock: Optional[Clock] = None,
+                 executor: Optional[Executor] = None,
+                 post: Optional[Callable[[Callable[[], None]], None]] = None) -> None:
+        self.settings = settings or Settings()
+        self.clock: Clock = clock or RealClock()
+        self.executor = executor
+        self.post = post
+        self.adapter: GameAdapter = adapter_for(self.settings.game, self.settings)
+        self.schema = P.MessageSchema(self.adapter.seats, self.adapter.bot_levels, self.adapter.act_fields)
+        self.rooms: Dict[str, Room] = {}
+        self.tokens: Dict[str, Member] = {}
+        self.replays = ReplayStore(self.settings.replay_keep, self.settings.replay_dir)
+        self.connections = 0
+
+    def parse(self, frame: Any) -> P.ClientMessage:
+        """One frame validated against this server's game (``ProtocolError`` if bad)."""
+        return self.schema.parse(frame)
+
+    def rules(self) -> Dict[str, Any]:
+        """The game's default rules and the rules every room of this server plays
+        (``GET /api/rules``; the client takes its numbers from here, never its own)."""
+        game = self.settings.game
+        return {"game": game.type.name, "defaults": load_game(game.type.name).rules.to_dict(),
+                "rules": game.rules.to_dict()}
+
+    def welcome(self) -> Dict[str, Any]:
+        from .. import __version__
+
+        return {"type": "welcome", "v": P.VERSION, "server": f"tictacblitz/{__version__}",
+                "modes": list(P.MODES), "bots": list(self.adapter.bot_levels),
+                "game": self.adapter.describe(), "rules": self.settings.game.rules.to_dict(),
+                "limits": self.settings.limits()}
+
+    # -- thinking off the loop ----------------------------------------------------------------
+
+    def run_job(self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]) -> bool:
+        """Run ``job`` in the executor and ``done(result, error)`` back on the loop; with
+        no executor, both at once (returns True then)."""
+        if self.executor is None:
+            try:
+                result = job()
+            except Exception as exc:   # a failed decision: the session decides what then
+                done(None, exc)
+            else:
+                done(result, None)
+            return True
+        future = self.executor.submit(job)
+
+        def finished(fut: Any) -> None:
+            def back() -> None:
+                try:
+                    result = fut.result()
+                except Exception as exc:
+                    done(None, exc)
+                else:
+                    done(result, None)
+            assert self.post is not None
+            self.post(back)
+
+        future.add_done_callback(finished)
+        return False
+
+    # -- connections --------------------------------------------------------------------------
+
+    def connected(self, conn: Peer) -> None:
+        conn.member = None
+        conn.room = None
+        self.connections += 1
+        conn.send(self.welcome())
+
+    def disconnected(self, conn: Peer) -> None:
+        self.connections -= 1
+        room, member = conn.room, conn.member
+        conn.room = conn.member = None
+        if room is None:
+            return
+        if member is None:
+            if conn in room.spectators:
+                room.spectators.remove(conn)
+                room.broadcast(room.presence())
+            self.maybe_expire(room)
+            return
+        if member.conn is not conn or member.gone:
+            return
+        member.conn = None
+        member.grace_until = self.clock.now_ms() + self.settings.grace_ms
+        member.grace_handle = self.clock.call_at(member.grace_until, lambda: self._grace_over(member))
+        room.broadcast(room.presence())
+
+    def _grace_over(self, member: Member) -> None:
+        member.grace_handle = None
+        if member.gone or member.conn is not None or member.room.closed:
+            return
+        member.room.member_gone(member, "grace")
+
+    def forget(self, member: Member) -> None:
+        """A member's token stops working (it left, or its grace ran out)."""
+        self.tokens.pop(member.token, None)
+
+    def maybe_expire(self, room: Room) -> None:
+        if not room.closed and room.is_empty():
+            self.close_room(room)
+
+    def close_room(self, room: Room) -> None:
+        if room.closed:
+            return
+        room.close()
+        self.rooms.pop(room.code, None)
+        for member in room.members:
+            self.tokens.pop(member.token, None)
+        for conn in room.connections():
+            conn.send(P.error_message("room_closed", "the room was closed"))
+            conn.room = conn.member = None
+            conn.close(P.CLOSE_CODES["room_closed"])
+
+    def _attach(self, conn: Peer, room: Room, member: Optional[Member]) -> None:
+        conn.room = room
+        conn.member = member
+        if member is None:
+            room.spectators.append(conn)
+        else:
+            member.conn = conn
+
+    def _joined(self, conn: Peer, room: Room, ref: Any) -> None:
+        member = conn.member
+        out: Dict[str, Any] = {"type": "joined", "room": room.code, "link": room.link(conn.base_url),
+                               "mode": room.mode, "role": "player" if member else "spectator",
+                               "seats": room.seat_names(member.seats) if member else [],
+                               "match_id": room.match_id}
+        if member is not None:
+            out["token"] = member.token
+        if ref is not None:
+            out["ref"] = ref
+        conn.send(out)
+
+    def _new_room(self, mode: str) -> Room:
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        room = Room(self, code, mode)
+        self.rooms[code] = room
+        return room
+
+    def _new_member(self, room: Room, seats: Tuple[int, ...], name: str) -> Member:
+        member = Member(room, seats, name)
+        room.members.append(member)
+        self.tokens[member.token] = member
+        for seat in seats:
+            letter = room.names[seat]
+            room.seats[seat].kind = "human"
+            room.seats[seat].member = member
+            if len(seats) == 1:
+                room.seats[seat].name = name or letter
+            else:
+                room.seats[seat].name = f"{name} {letter}" if name else letter
+        return member
+
+    # -- messages -----------------------------------------------------------------------------
+
+    def handle(self, conn: Peer, msg: P.ClientMessage) -> None:
+        """One validated client message (:meth:`parse`)."""
+        try:
+            getattr(self, f"_on_{msg.type}")(conn, msg)
+        except P.ProtocolError as exc:
+            conn.send(P.error_message(exc.code, exc.message, msg.ref))
+
+    def _not_in_room(self, conn: Peer) -> None:
+        if conn.room is not None:
+            raise P.ProtocolError("already_in_room", f"already in room {conn.room.code}: leave it first")
+
+    def _room_by_code(self, code: str) -> Room:
+        room = self.rooms.get(code) if P.is_code(code) else None
+        if room is None or room.closed:
+            raise P.ProtocolError("room_not_found", "no room with that code")
+        return room
+
+    def _seat(self, name: str) -> int:
+        return self.adapter.seats.index(name)
+
+    def _on_create(self, conn: Peer, msg: P.ClientMessage) -> None:
+        self._not_in_room(conn)
+        if len(self.rooms) >= self.settings.max_rooms:
+            raise P.ProtocolError("server_full", "the server has no room for another room")
+        mode = msg.get("mode")
+        seat = self._seat(msg.get("symbol", self.adapter.seats[0]))
+        room = self._new_room(mode)
+        member = self._new_member(room, (0, 1) if mode == "local" else (seat,), msg.get("name", ""))
+        if mode == "bot":
+            room.add_bot(1 - seat, msg.get("bot"))
+        self._attach(conn, room, member)
+        self._joined(conn, room, msg.ref)
+        if mode == "online":
+            conn.send(room.state(conn))
+        else:
+            room.begin_countdown()
+
+    def _on_join(self, conn: Peer, msg: P.ClientMessage) -> None:
+        self._not_in_room(conn)
+        room = self._room_by_code(msg.get("code"))
+        if room.mode != "online":
+            raise P.ProtocolError("wrong_mode", f"room {room.code} is a {room.mode} room: watch it instead")
+        free = [p for p in (0, 1) if room.seats[p].kind is None]
+        if not free or room.phase != WAITING:
+            raise P.ProtocolError("room_full", "both seats are taken")
+        member = self._new_member(room, (free[0],), msg.get("name", ""))
+        self._attach(conn, room, member)
+        self._joined(conn, room, msg.ref)
+        room.broadcast(room.presence())
+        room.begin_countdown()
+
+    def _on_watch(self, conn: Peer, msg: P.ClientMessage) -> None:
+        self._not_in_room(conn)
+        room = self._room_by_code(msg.get("code"))
+        if len(room.spectators) >= self.settings.max_spectators:
+            raise P.ProtocolError("spectators_full",
+                                  f"room {room.code} has {self.settings.max_spectators} spectators already")
+        self._attach(conn, room, None)
+        self._joined(conn, room, msg.ref)
+        conn.send(room.state(conn))
+        room.broadcast(room.presence())
+
+    def _on_resume(self, conn: Peer, msg: P.ClientMessage) -> None:
+        self._not_in_room(conn)
+        member = self.tokens.get(msg.get("token"))
+        if member is None or member.gone or member.room.closed:
+            raise P.ProtocolError("bad_token", "that token holds no seat")
+        room = member.room
+        old = member.conn
+        if old is not None and old is not conn:
+            old.send(P.error_message("seat_taken_over", "another connection resumed this seat"))
+            old.room = old.member = None
+            old.close(P.CLOSE_CODES["seat_taken_over"])
+        if member.grace_handle is not None:
+            member.grace_handle.cancel()
+        member.grace_handle = None
+        member.grace_until = None
+        self._attach(conn, room, member)
+        self._joined(conn, room, msg.ref)
+        conn.send(room.state(conn))
+        room.broadcast(room.presence())
+
+    def _player(self, conn: Peer) -> Member:
+        if conn.room is None:
+            raise P.ProtocolError("not_in_room", "not in a room: create, join or watch one first")
+        if conn.member is None:
+            raise P.ProtocolError("not_a_player", "spectators cannot act or vote")
+        return conn.member
+
+    def _on_act(self, conn: Peer, msg: P.ClientMessage) -> None:
+        member = self._player(conn)
+        if "seat" in msg.fields:
+            seat = self._seat(msg.get("seat"))
+            if seat not in member.seats:
+                raise P.ProtocolError("not_your_seat", f"this connection does not hold seat {msg.get('seat')}")
+        elif len(member.seats) == 1:
+            seat = member.seats[0]
+        else:
+            raise P.ProtocolError("seat_required", "this connection holds both seats: say which acts")
+        game_fields = {k: v for k, v in msg.fields.items() if k != "seat"}
+        member.room.intent(seat, game_fields, msg.ref, conn)
+
+    def _on_rematch(self, conn: Peer, msg: P.ClientMessage) -> None:
+        member = self._player(conn)
+        if member.room.phase != OVER:
+            raise P.ProtocolError("match_not_over", "the match is still running")
+        member.room.vote(member, bool(msg.get("agree")))
+
+    def _on_sync(self, conn: Peer, msg: P.ClientMessage) -> None:
+        if conn.room is None:
+            raise P.ProtocolError("not_in_room", "not in a room")
+        conn.send(conn.room.state(conn, msg.ref))
+
+    def _on_ping(self, conn: Peer, msg: P.ClientMessage) -> None:
+        out: Dict[str, Any] = {"type": "pong", "server_ms": self.clock.now_ms()}
+        room = conn.room
+        if room is not None:
+            room.tick()
+            out.update({"phase": room.phase, **room.session.position()})
+        if msg.ref is not None:
+            out["ref"] = msg.ref
+        conn.send(out)
+
+    def _on_leave(self, conn: Peer, msg: P.ClientMessage) -> None:
+        room, member = conn.room, conn.member
+        if room is None:
+            raise P.ProtocolError("not_in_room", "not in a room")
+        conn.room = conn.member = None
+        if member is None:
+            room.spectators.remove(conn)
+            room.broadcast(room.presence())
+            self.maybe_expire(room)
+            return
+        member.conn = None
+        room.member_gone(member, "leave")

@@ -1,0 +1,351 @@
+"""A room, for any game: seats, members and their tokens, spectators, the phases of a
+match (countdown, live, break, over), reconnect grace, forfeits, rematch by consent,
+replays and snapshots.
+
+The room speaks only the platform protocol and the game adapter's
+:class:`~.games.MatchSession` (docs/server.md, "Adapters"): it never names a game's
+types. It is the session's :class:`~.games.SessionHost`. Everything runs on the event
+loop's thread; the room's one :class:`~.clock.Timer` is set on the session's
+``wake_at()`` or the end of a pause.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
+
+from . import protocol as P
+from .clock import Handle, Timer
+from .games import MatchSession
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+__all__ = ["Peer", "Member", "Seat", "Room", "new_code", "new_token", "new_match_id",
+           "WAITING", "COUNTDOWN", "LIVE", "BREAK", "OVER", "RUNNING"]
+
+# Room phases (docs/protocol.md).
+WAITING, COUNTDOWN, LIVE, BREAK, OVER = "waiting", "countdown", "live", "break", "over"
+RUNNING = (COUNTDOWN, LIVE, BREAK)
+SEATS = (0, 1)
+
+
+class Peer(Protocol):
+    """A client connection as the lobby sees it (the web layer implements it)."""
+
+    member: Optional["Member"]
+    room: Optional["Room"]
+    base_url: str
+
+    def send(self, message: Dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
+
+    def close(self, code: int) -> None: ...
+
+
+def new_code() -> str:
+    """A room code: 10 Crockford base-32 characters, 50 bits from ``secrets``."""
+    return "".join(secrets.choice(P.CODE_ALPHABET) for _ in range(P.CODE_LENGTH))
+
+
+def new_token() -> str:
+    """A seat token: 192 bits from ``secrets``."""
+    return secrets.token_urlsafe(24)
+
+
+def new_match_id() -> str:
+    """A match (and replay) id: 96 bits from ``secrets``."""
+    return secrets.token_urlsafe(12)
+
+
+class Member:
+    """A player's hold on a room: its token, the seat(s) it holds and its connection."""
+
+    def __init__(self, room: "Room", seats: Tuple[int, ...], name: str) -> None:
+        self.room = room
+        self.seats = seats
+        self.name = name
+        self.token = new_token()
+        self.conn: Optional[Peer] = None
+        self.grace_handle: Optional[Handle] = None
+        self.grace_until: Optional[float] = None
+        self.gone = False
+
+    @property
+    def present(self) -> bool:
+        """Connected, or within its grace period."""
+        return not self.gone and (self.conn is not None or self.grace_handle is not None)
+
+
+@dataclass
+class Seat:
+    kind: Optional[str] = None          # "human", "bot", or None while free
+    name: str = ""
+    member: Optional[Member] = None
+    bot: Any = None                     # the adapter's bot driver
+
+    def presence(self) -> Dict[str, Any]:
+        connected = self.kind == "bot" or (self.member is not None and self.member.conn is not None)
+        grace = self.member.grace_until if self.member is not None and self.member.grace_handle else None
+        return {"name": self.name, "kind": self.kind, "level": self.bot.level if self.bot else None,
+                "connected": connected, "grace_until": grace}
+
+
+class Room:
+    """One room: its seats, spectators, and the match its game session plays."""
+
+    def __init__(self, lobby: "Lobby", code: str, mode: str) -> None:
+        self.lobby = lobby
+        self.adapter = lobby.adapter
+        self.names = self.adapter.seats
+        self.code = code
+        self.mode = mode
+        self.seats = [Seat(), Seat()]
+        self.members: List[Member] = []
+        self.spectators: List[Peer] = []
+        self.phase = WAITING
+        self.closed = False
+        self.votes = [False, False]
+        self.result: Optional[Dict[str, Any]] = None
+        self.timer = Timer(lobby.clock)
+        self.session: MatchSession
+        self.new_match()
+
+    # -- the session's host -------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        return not self.closed and self.phase == LIVE
+
+    @property
+    def bots(self) -> Sequence[Any]:
+        return [seat.bot for seat in self.seats]
+
+    def now_ms(self) -> float:
+        return self.lobby.clock.now_ms()
+
+    def emit(self, body: Dict[str, Any]) -> None:
+        self.seq += 1
+        self.broadcast({"type": "events", "match_id": self.match_id, "seq": self.seq, **body})
+
+    def round_ended(self, round_: int) -> None:
+        self.timer.cancel()
+        self.phase = BREAK
+        self.pause(round_, self.next_round)
+
+    def match_ended(self, result: str) -> None:
+        self.finish("rounds", result)
+
+    def run_job(self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]) -> bool:
+        return self.lobby.run_job(job, done)
+
+    # -- who is here --------------------------------------------------------------------------
+
+    def connections(self) -> List[Peer]:
+        out = [m.conn for m in self.members if m.conn is not None]
+        return out + self.spectators
+
+    def broadcast(self, message: Dict[str, Any]) -> None:
+        text = P.encode(message)
+        for conn in self.connections():
+            conn.send_text(text)
+
+    def presence(self) -> Dict[str, Any]:
+        return {"type": "presence", "players": {self.names[p]: self.seats[p].presence() for p in SEATS},
+                "spectators": len(self.spectators)}
+
+    def is_empty(self) -> bool:
+        return not self.spectators and not any(m.present for m in self.members)
+
+    def link(self, base_url: str) -> str:
+        base = (self.lobby.settings.public_url or base_url).rstrip("/")
+        return f"{base}/r/{self.code}"
+
+    def seat_names(self, seats: Sequence[int]) -> List[str]:
+        return [self.names[s] for s in seats]
+
+    def add_bot(self, seat: int, level: str) -> None:
+        """A bot takes ``seat`` (bot mode); it plays every match of the room."""
+        self.seats[seat].kind, self.seats[seat].name = "bot", level
+        self.seats[seat].bot = self.adapter.make_bot(level, self.lobby.settings.seed_source())
+
+    # -- the match ----------------------------------------------------------------------------
+
+    def new_match(self) -> None:
+        """A fresh match (the room's first, or a rematch): new id, new seed."""
+        if getattr(self, "session", None) is not None:
+            self.session.close()
+        self.match_id = new_match_id()
+        self.seq = 0
+        self.resume_at: Optional[float] = None
+        self.result = None
+        self.votes = [False, False]
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.reset()
+        self.session = self.adapter.new_session(self, self.lobby.settings.seed_source())
+
+    def begin_countdown(self) -> None:
+        """Both seats are filled: count down, then the first round."""
+        self.phase = COUNTDOWN
+        self.pause(0, self.go)
+
+    def pause(self, round_: int, then: Callable[[], None]) -> None:
+        """The countdown (round 0) or a break after ``round_``; then ``then``."""
+        pause = self.lobby.settings.pause_ms
+        self.resume_at = self.now_ms() + pause
+        self.send_state_all()
+        self.broadcast({"type": "round_break", "round": round_, "resume_at": self.resume_at,
+                        "pause_ms": pause})
+        if pause <= 0:
+            then()
+        else:
+            self.timer.set(self.resume_at, then)
+
+    def go(self) -> None:
+        if self.closed or self.phase != COUNTDOWN:
+            return
+        self.phase = LIVE
+        self.resume_at = None
+        self.session.start()
+        self.tick()
+
+    def next_round(self) -> None:
+        if self.closed or self.phase != BREAK:
+            return
+        self.phase = LIVE
+        self.resume_at = None
+        self.session.next_round()
+        self.tick()
+
+    def tick(self) -> None:
+        """Bring the match to now (the session does what is due), then set the timer
+        on the next thing due."""
+        if not self.live:
+            return
+        self.session.tick()
+        if not self.live:
+            return
+        wake = self.session.wake_at()
+        if wake is None:
+            self.timer.cancel()
+        else:
+            self.timer.set(wake, self.tick)
+
+    def intent(self, seat: int, fields: Dict[str, Any], ref: Any, conn: Peer) -> None:
+        """A player's ``act`` for ``seat`` (the lobby checked it holds the seat)."""
+        self.session.intent(seat, fields, ref, conn)
+        self.tick()
+
+    def finish(self, by: str, result: str, forfeited_by: Optional[str] = None) -> None:
+        """The match ends (by the rules, a forfeit or an abandon): store the replay,
+        tell all."""
+        if self.phase == OVER:
+            return
+        if self.phase == LIVE and by != "rounds":
+            self.tick()        # the match to now first, so the replay stops here
+            if self.phase == OVER:
+                return
+        self.timer.cancel()
+        self.phase = OVER
+        self.resume_at = None
+        self.session.close()
+        body: Dict[str, Any] = {"type": "match_end", "match_id": self.match_id, "result": result, "by": by,
+                                **self.session.result_fields(),
+                                "replay_id": self.match_id, "replay_url": f"/replays/{self.match_id}"}
+        if forfeited_by is not None:
+            body["forfeited_by"] = forfeited_by
+        self.result = body
+        self.lobby.replays.put(self.match_id, self.replay(body))
+        self.votes = [self.seats[p].kind == "bot" for p in SEATS]   # a bot always agrees
+        self.broadcast(body)
+
+    def replay(self, result: Dict[str, Any]) -> Dict[str, Any]:
+        """The game's replay file plus who played and how it ended (keys the game's
+        format ignores)."""
+        out = self.session.replay_file(f"{self.adapter.game.type.name} {self.mode} match {self.match_id}")
+        out.update({
+            "match_id": self.match_id,
+            "mode": self.mode,
+            "players": {self.names[p]: {"kind": self.seats[p].kind, "name": self.seats[p].name,
+                                        "level": self.seats[p].bot.level if self.seats[p].bot else None}
+                        for p in SEATS},
+            "result": {k: result[k] for k in ("result", "by", "forfeited_by") if k in result},
+        })
+        return out
+
+    # -- snapshots ----------------------------------------------------------------------------
+
+    def state(self, conn: Peer, ref: Any = None) -> Dict[str, Any]:
+        """The full ``state`` message for ``conn`` (its role and seats)."""
+        self.tick()     # the snapshot is of now, not of the last timed event
+        players = {}
+        for p in SEATS:
+            entry = self.seats[p].presence()
+            entry.update(self.session.seat_status(p))
+            players[self.names[p]] = entry
+        member = conn.member
+        out = {"type": "state", "room": self.code, "mode": self.mode, "match_id": self.match_id,
+               "phase": self.phase, "seq": self.seq, "resume_at": self.resume_at,
+               "you": {"role": "player" if member is not None else "spectator",
+                       "seats": self.seat_names(member.seats) if member is not None else []},
+               "rules": self.adapter.game.rules.to_dict(),
+               **self.session.snapshot(),
+               "players": players, "result": self.result,
+               "rematch": {self.names[p]: self.votes[p] for p in SEATS},
+               "spectators": len(self.spectators)}
+        if ref is not None:
+            out["ref"] = ref
+        return out
+
+    def send_state_all(self) -> None:
+        for conn in self.connections():
+            conn.send(self.state(conn))
+
+    # -- seats coming and going ---------------------------------------------------------------
+
+    def member_gone(self, member: Member, why: str) -> None:
+        """A player left or their grace ran out: forfeit a running match, close a
+        waiting room."""
+        member.gone = True
+        if member.grace_handle is not None:
+            member.grace_handle.cancel()
+            member.grace_handle = None
+        member.grace_until = None
+        self.lobby.forget(member)
+        if self.phase == WAITING:
+            self.lobby.close_room(self)
+            return
+        if self.phase in RUNNING:
+            winner = None
+            for p in SEATS:
+                seat = self.seats[p]
+                if p not in member.seats and (seat.kind == "bot" or (seat.member is not None
+                                                                     and seat.member.present)):
+                    winner = p
+            if winner is None:
+                self.finish("abandoned", "draw")
+            else:
+                self.finish("forfeit", self.names[winner],
+                            forfeited_by="".join(self.seat_names(member.seats)))
+        self.broadcast(self.presence())
+        self.lobby.maybe_expire(self)
+
+    def vote(self, member: Member, agree: bool) -> None:
+        for seat in member.seats:
+            self.votes[seat] = agree
+        self.broadcast({"type": "rematch", "votes": {self.names[p]: self.votes[p] for p in SEATS}})
+        if all(self.votes):
+            self.new_match()
+            self.begin_countdown()
+
+    def close(self) -> None:
+        self.closed = True
+        self.timer.cancel()
+        self.session.close()
+        for member in self.members:
+            if member.grace_handle is not None:
+                member.grace_handle.cancel()
+                member.grace_handle = None
