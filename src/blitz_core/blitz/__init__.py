@@ -1,4 +1,4 @@
-"""The native core of Tic Tac Blitz (RULES.md R1-R23 on 64-bit bitboards).
+"""The native core of Tic Tac Blitz (docs/rules/blitz.md R1-R23 on 64-bit bitboards).
 
 Layers, bottom up: ``bitboard.pxd`` (windows, line tests, timeout scores), ``engine``
 (MatchState, time, actions, events, and the ``Match`` class), ``kernels`` (batch

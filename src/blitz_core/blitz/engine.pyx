@@ -1,8 +1,8 @@
-# The rules engine (declared in engine.pxd): RULES.md on bitboards, without the GIL.
+# The rules engine (declared in engine.pxd): docs/rules/blitz.md on bitboards, without the GIL.
 #
 # Everything below the `Match` class is C: a match is a MatchState struct, advanced by
 # state_advance_to and changed by state_act, emitting EventC records into an optional
-# sink. docs/engine.md fixes what RULES.md leaves open (the random stream, the order of
+# sink. docs/engine.md fixes what docs/rules/blitz.md leaves open (the random stream, the order of
 # events); tictacblitz.games.blitz.reference implements the same contract in plain Python and the
 # differential tests hold the two together.
 
@@ -418,7 +418,7 @@ cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint ra
     reset_round(s, r)
     s.set_marks[0] = setup_x
     s.set_marks[1] = setup_o
-    m = setup_x | setup_o          # SCENARIOS.md: setup marks age in reading order
+    m = setup_x | setup_o          # docs/replay-format.md: setup marks age in reading order
     while m:
         c = lowest(m)
         m &= m - 1
@@ -576,7 +576,7 @@ cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell,
 
 
 cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil:
-    """A scripted powerup (SCENARIOS.md): in place of R2 step 4, ignoring powerup_max."""
+    """A scripted powerup (docs/replay-format.md): in place of R2 step 4, ignoring powerup_max."""
     cdef uint64_t bit = <uint64_t>1 << cell
     if s.round_over or r.powerup_ms == 0:
         return False
@@ -852,7 +852,7 @@ cdef class Match:
         return out
 
     def board_text(self):
-        """The board as SCENARIOS.md writes it: X/O set, x/o setting, # crater, B F H S."""
+        """The board as docs/replay-format.md writes it: X/O set, x/o setting, # crater, B F H S."""
         cdef int size = self.rc.geo.size, c, k
         cdef uint64_t bit
         rows = []
@@ -908,7 +908,7 @@ cdef class Match:
         )
 
     def state_dict(self):
-        """The SCENARIOS.md state object (plus a few extra keys)."""
+        """The docs/replay-format.md state object (plus a few extra keys)."""
         out = {"round": self.st.round, "t": self.st.t, "board": self.board_text()}
         for player in _PLAYERS:
             status = self.status(player)
@@ -1079,7 +1079,7 @@ cdef class Match:
         """A scripted powerup at the current ms (only with random_powerups=False).
 
         Returns True if it appeared; False if the cell held a mark, crater or powerup,
-        the round is over, or powerup_ms is 0 (SCENARIOS.md)."""
+        the round is over, or powerup_ms is 0 (docs/replay-format.md)."""
         cdef int k = <int>PowerupKind.parse(kind)
         cdef int size = self.rc.geo.size
         row, col = parse_cell(cell, size)
@@ -1158,7 +1158,7 @@ cdef class Match:
         return _match_from_bytes(data)
 
     def to_scenario(self, name="recorded match"):
-        """This match as a SCENARIOS.md file (a dict) that replays to the same result.
+        """This match as a docs/replay-format.md file (a dict) that replays to the same result.
 
         Needs ``record=True`` at creation. ``until`` is the current ms of this round.
         The format plays only up to the last round its script names: rounds after the
@@ -1227,7 +1227,7 @@ cdef object _event_object(EventC* e, int size):
 
 
 def _parse_setup(setup, rules):
-    """SCENARIOS.md setup rows → (X board, O board), validated by Rules.setup_marks."""
+    """docs/replay-format.md setup rows → (X board, O board), validated by Rules.setup_marks."""
     cdef uint64_t boards[2]
     boards[0] = boards[1] = 0
     if setup is not None:

@@ -1,6 +1,6 @@
 """The pure-Python reference model of Tic Tac Blitz: the oracle of the rules contract.
 
-:class:`ReferenceMatch` implements RULES.md (R1..R23) and docs/engine.md literally and
+:class:`ReferenceMatch` implements docs/rules/blitz.md (R1..R23) and docs/engine.md literally and
 plainly: the board is a dict of marks, craters and powerups keyed by cell number, every
 player's marks are kept in a list oldest first, and time moves from one timed event to
 the next.  It is written to be read, not to be fast; the native engine (``_engine``) has
@@ -100,7 +100,7 @@ class _Powerup:
 
 
 class ReferenceMatch:
-    """A whole match, per RULES.md and docs/engine.md (see the module docstring).
+    """A whole match, per docs/rules/blitz.md and docs/engine.md (see the module docstring).
 
     :param rules: the rules configuration (defaults when None).
     :param seed: the random stream (R23).
@@ -150,7 +150,7 @@ class ReferenceMatch:
         return (self._wins[Player.X], self._wins[Player.O])
 
     def board_text(self) -> List[str]:
-        """The board in SCENARIOS.md letters, one string per row."""
+        """The board in docs/replay-format.md letters, one string per row."""
         size = self.rules.size
         letters = []
         for index in range(size * size):
@@ -189,7 +189,7 @@ class ReferenceMatch:
         )
 
     def state_dict(self) -> dict:
-        """The SCENARIOS.md state object (with the extra PlayerStatus keys)."""
+        """The docs/replay-format.md state object (with the extra PlayerStatus keys)."""
         return {
             "round": self.round,
             "t": self.t,

@@ -1,4 +1,4 @@
-"""The rules configuration: every number of RULES.md, validated, under SCENARIOS.md names.
+"""The rules configuration: every number of docs/rules/blitz.md, validated, under docs/replay-format.md names.
 
 A :class:`Rules` is immutable; ``Rules(set_ms=1200)`` overrides one default.  It is the
 single source of truth for rule numbers: the native engine, the reference model, bots
@@ -75,7 +75,7 @@ def factor_fraction(value: float, name: str) -> Fraction:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every number of RULES.md (defaults shown), by the names SCENARIOS.md uses.
+    """Every number of docs/rules/blitz.md (defaults shown), by the names docs/replay-format.md uses.
 
     >>> Rules().round_ms
     45000
@@ -217,7 +217,7 @@ class Rules:
         return cls(**dict(data))
 
     def setup_marks(self, setup: object) -> List[Tuple[int, "Player"]]:
-        """Validate a SCENARIOS.md setup board (``size`` strings of ``size`` characters
+        """Validate a docs/replay-format.md setup board (``size`` strings of ``size`` characters
         ``X``/``O``/``.``, at most ``mark_limit`` marks each, R12); returns its marks as
         ``(cell number, owner)`` in reading order, the R12 age order of setup marks.
 

@@ -1,8 +1,8 @@
-"""Scenario files (SCENARIOS.md): a timed script in, a result out.
+"""Scenario files (docs/replay-format.md): a timed script in, a result out.
 
 :func:`load_scenario` validates a parsed JSON object strictly into a :class:`Scenario`;
 :func:`run_scenario` plays it on any match with the engine API (``ReferenceMatch`` or
-the native ``Match``) and returns the SCENARIOS.md result.  The same format is the
+the native ``Match``) and returns the docs/replay-format.md result.  The same format is the
 replay format.
 """
 
@@ -21,7 +21,7 @@ _ENTRY_KEYS = {"t", "round", "player", "place", "knockout", "spawn", "cell"}
 
 
 class ScenarioError(ValueError):
-    """A scenario file that does not follow SCENARIOS.md."""
+    """A scenario file that does not follow docs/replay-format.md."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,7 @@ def run_scenario(scenario: Scenario, match_factory: MatchFactory, *,
     """Play ``scenario`` on ``match_factory(rules, seed=, setup=, random_powerups=)``.
 
     Each round the script names is played in order; a round before the last is played to
-    its end before the next starts.  Returns the SCENARIOS.md result.
+    its end before the next starts.  Returns the docs/replay-format.md result.
 
     ``on_call(match)``, if given, is called after every call that changes the match
     (its ``events`` are that call's), and time then moves one timed event at a time, as

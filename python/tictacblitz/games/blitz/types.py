@@ -79,7 +79,7 @@ class PowerupKind(enum.IntEnum):
 
     @property
     def letter(self) -> str:
-        """The board-text letter of SCENARIOS.md: ``B F H S``."""
+        """The board-text letter of docs/replay-format.md: ``B F H S``."""
         return "BFHS"[self]
 
     @property
@@ -190,7 +190,7 @@ class EventKind(enum.IntEnum):
 
 
 class RoundEnd(str, enum.Enum):
-    """How a round ended (SCENARIOS.md ``by``)."""
+    """How a round ended (docs/replay-format.md ``by``)."""
 
     LINE = "line"
     DOUBLE_LINE = "double_line"
@@ -252,7 +252,7 @@ class Event:
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """A finished round, as SCENARIOS.md reports it."""
+    """A finished round, as docs/replay-format.md reports it."""
 
     round: int
     result: Optional[Player]
@@ -277,7 +277,7 @@ class RoundRecord:
 
 @dataclass(frozen=True)
 class PlayerStatus:
-    """What a player's panel shows (SCENARIOS.md state, plus timers for drawing).
+    """What a player's panel shows (docs/replay-format.md state, plus timers for drawing).
 
     ``charge_ready_t`` is the ms of this round at which the charge is full again if no new
     effect starts (scheduled ends are counted; it equals ``t`` when already full);
