@@ -25,6 +25,8 @@ with open(os.path.join(HERE, "data", "lab_golden_blitz.json"), encoding="utf-8")
     GOLDEN = json.load(_fh)
 RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out",
               "scheduler")
+ADDED = {"game": "blitz"}
+"""What the game-generic lab adds to a summary (a documented addition, not a change)."""
 
 
 def sha(data: bytes) -> str:
@@ -32,8 +34,11 @@ def sha(data: bytes) -> str:
 
 
 def outcome(summary):
-    """The summary through JSON (as the golden file holds it), run fields dropped."""
-    return json.loads(json.dumps({k: v for k, v in summary.items() if k not in RUN_FIELDS}))
+    """The summary through JSON (as the golden file holds it), run fields dropped, and
+    the added ``game`` checked and dropped."""
+    assert {k: summary[k] for k in ADDED} == ADDED
+    return json.loads(json.dumps({k: v for k, v in summary.items()
+                                  if k not in RUN_FIELDS and k not in ADDED}))
 
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: f"{c['x']}-{c['o']}-seed{c['seed']}")
@@ -66,6 +71,7 @@ def test_the_simulate_command_writes_the_records_of_before_the_move(tmp_path):
 def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
     t = GOLDEN["tournament"]
     result = run_tournament(t["bots"], matches=t["matches"], seed=t["seed"])
+    assert (result.pop("game"), result.pop("rules")) == ("blitz", {})      # added keys
     assert json.loads(json.dumps(result)) == t["result"]
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)

@@ -15,7 +15,8 @@ from tictacblitz import Rules  # noqa: E402
 from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.games.blitz.bots import play_matches  # noqa: E402
 from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
-from tictacblitz.lab.simulation import _mix, match_seeds, simulate  # noqa: E402
+from tictacblitz.games.rng import mix64 as _mix  # noqa: E402
+from tictacblitz.lab.simulation import match_seeds, simulate  # noqa: E402
 
 RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
 

@@ -3,7 +3,7 @@
 ``tictacblitz simulate --scheduler tcp://host:8786`` or
 ``tictacblitz.simulate(..., client=Client(...))`` sends the same job an ordinary run plays
 on threads to an existing Dask cluster. Each chunk of consecutive match indices is one
-task, :func:`tictacblitz.lab.simulation.play_chunk` with the job's plain-data payload: a pure
+task, :func:`tictacblitz.lab.jobs.play_chunk` with the job's plain-data payload: a pure
 function of (job, chunk index), so a task that is run twice (a worker died and the
 scheduler ran it again elsewhere, or a retry) gives the same columns. Results stream back
 as tasks finish and go through the same ordered sink as a local run (records written in
@@ -11,8 +11,9 @@ chunk order, each chunk taken once), so a run on a cluster gives the very record
 summary of a local run with the same seed, and a worker lost mid-job loses and
 duplicates no match.
 
-The workers need ``tictacblitz`` (and its native ``blitz_core``) importable: install the
-package in the workers' environment (``pip install 'tictacblitz[cluster]'``).
+The workers need ``tictacblitz`` (and its native ``blitz_core``, with every game's core)
+importable: install the package in the workers' environment
+(``pip install 'tictacblitz[cluster]'``). Any registered game runs there the same way.
 
     from distributed import Client, LocalCluster
     from tictacblitz.lab.simulation import simulate
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 import uuid
 from typing import Any, Callable, Dict
+
+from .jobs import SimulationJob, play_chunk
 
 __all__ = ["run_on_client", "TASK_RETRIES"]
 
@@ -40,9 +43,9 @@ def _threads(client: Any) -> int:
         return 4
 
 
-def run_on_client(client: Any, job: Any, on_chunk: Callable[[int, Dict[str, Any]], None],
+def run_on_client(client: Any, job: SimulationJob, on_chunk: Callable[[int, Dict[str, Any]], None],
                   *, window: int = 0) -> None:
-    """Run every chunk of ``job`` (a :class:`~tictacblitz.lab.simulation.SimulationJob`) as a
+    """Run every chunk of ``job`` (a :class:`~tictacblitz.lab.jobs.SimulationJob`) as a
     task on ``client``'s cluster, handing each result to ``on_chunk(index, cols)`` as it
     arrives. At most ``window`` tasks (default: twice the cluster's threads) are in
     flight, so neither the cluster nor this process holds the whole job.
@@ -50,8 +53,6 @@ def run_on_client(client: Any, job: Any, on_chunk: Callable[[int, Dict[str, Any]
     :raises Exception: whatever a task raised after its retries (e.g. ``KilledWorker``).
     """
     from distributed import as_completed
-
-    from .simulation import play_chunk
 
     payload = job.payload()
     token = uuid.uuid4().hex[:12]

@@ -1,7 +1,8 @@
 """Rule sweeps: ``tictacblitz sweep`` and :func:`sweep`.
 
-A sweep runs :func:`tictacblitz.lab.simulation.simulate` at every point of a grid (or at
-random points) over one or more rule numbers, with the same master seed at every point
+A sweep runs :func:`tictacblitz.lab.simulator.simulate` at every point of a grid (or at
+random points) over one or more rule numbers of any registered game (``game=``, default
+``"blitz"``; the points come from :mod:`tictacblitz.lab.grid`), with the same master seed at every point
 (so every point plays the same match seeds: differences between points come from the
 rules, not from luck), and writes:
 
@@ -22,152 +23,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
-import sys
 import time
-from dataclasses import fields
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Union
 
-from ..games.blitz.bots import BotSpec
+from ..games.protocol import Game
+from ..games.registry import DEFAULT_GAME
+from .command import (ArgumentProblem, add_common_arguments, connect, job_arguments,
+                      progress_wanted, report_error)
+from .hooks import hooks_for
+from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
+from .jobs import default_workers, prepare, resolve_game
 from .report import metric_rows, plot_sweep, sweep_html
-from ..games.blitz.rules import DEFAULT_WEIGHTS, Rules
-from .simulation import (ArgumentProblem, _error, _progress_bar, add_common_arguments, connect,
-                       default_workers, job_arguments, prepare, simulate)
+from .runner import progress_bar
+from .simulator import simulate
 
 __all__ = ["sweep", "SweepResult", "parse_grid", "sweepable", "write_outputs", "register",
            "main", "MAX_POINTS"]
-
-MAX_POINTS = 10_000
-
-
-def sweepable() -> Dict[str, type]:
-    """The names a sweep can vary and their types: every number of :class:`Rules` and
-    ``powerup_weights.KIND`` for each powerup kind (R14)."""
-    out: Dict[str, type] = {}
-    defaults = Rules()
-    for f in fields(Rules):
-        if f.name == "powerup_weights":
-            continue
-        out[f.name] = type(getattr(defaults, f.name))
-    out["freeze_factor"] = out["haste_factor"] = float
-    for kind in DEFAULT_WEIGHTS:
-        out[f"powerup_weights.{kind}"] = float
-    return out
-
-
-def _number(text: str, name: str) -> Union[int, float]:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"--grid {name}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"--grid {name}: {text!r} is not a finite number")
-    return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
-
-
-def parse_grid(spec: str) -> Tuple[str, Dict[str, Any]]:
-    """``NAME=START:STOP:STEP`` (STOP included), ``NAME=START:STOP`` (a range, for random
-    sweeps) or ``NAME=V1,V2,...`` → (name, {"values": [...]} or {"range": (lo, hi)}).
-
-    >>> parse_grid("set_ms=1200:2000:200")
-    ('set_ms', {'values': [1200, 1400, 1600, 1800, 2000]})
-    >>> parse_grid("freeze_factor=1.5,2.5")
-    ('freeze_factor', {'values': [1.5, 2.5]})
-
-    :raises ValueError: for a malformed spec or an unknown name.
-    """
-    name, sep, text = spec.partition("=")
-    name = name.strip()
-    if not sep or not name or not text.strip():
-        raise ValueError(f"--grid {spec!r}: expected NAME=START:STOP:STEP or NAME=V1,V2,...")
-    kinds = sweepable()
-    if name not in kinds:
-        raise ValueError(f"--grid {spec!r}: unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
-    integer = kinds[name] is int
-    if ":" in text:
-        parts = [p.strip() for p in text.split(":")]
-        if len(parts) not in (2, 3):
-            raise ValueError(f"--grid {spec!r}: expected START:STOP:STEP or START:STOP")
-        nums = [_number(p, name) for p in parts]
-        if integer and not all(isinstance(v, int) for v in nums):
-            raise ValueError(f"--grid {spec!r}: {name} takes integers")
-        lo, hi = nums[0], nums[1]
-        if hi < lo:
-            raise ValueError(f"--grid {spec!r}: STOP is below START")
-        if len(nums) == 2:
-            return name, {"range": (lo, hi)}
-        step = nums[2]
-        if step <= 0:
-            raise ValueError(f"--grid {spec!r}: STEP must be > 0")
-        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
-        if count > MAX_POINTS:
-            raise ValueError(f"--grid {spec!r}: {count} values; at most {MAX_POINTS}")
-        values = [lo + i * step for i in range(count)]
-        if not integer:
-            values = [round(float(v), 12) for v in values]
-        return name, {"values": values}
-    values = [_number(p.strip(), name) for p in text.split(",") if p.strip()]
-    if not values:
-        raise ValueError(f"--grid {spec!r}: no values")
-    if integer and not all(isinstance(v, int) for v in values):
-        raise ValueError(f"--grid {spec!r}: {name} takes integers")
-    if len(set(values)) != len(values):
-        raise ValueError(f"--grid {spec!r}: a value is given twice")
-    return name, {"values": values}
-
-
-def _apply(base: Rules, point: Dict[str, Any]) -> Rules:
-    """``base`` with the point's numbers (validated: an out-of-range value raises)."""
-    changes: Dict[str, Any] = {}
-    weights = dict(base.powerup_weights)
-    for name, value in point.items():
-        if name.startswith("powerup_weights."):
-            weights[name.split(".", 1)[1]] = value
-            changes["powerup_weights"] = weights
-        else:
-            changes[name] = value
-    try:
-        return base.replace(**changes)
-    except (TypeError, ValueError) as exc:
-        shown = ", ".join(f"{k}={v}" for k, v in point.items())
-        raise ValueError(f"sweep point {shown}: {exc}") from None
-
-
-def make_points(axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: int) -> Tuple[List[Dict[str, Any]], str]:
-    """The points of a sweep: the full grid, or ``random`` points drawn uniformly (ranges
-    integer or real as the rule is; value lists picked from), seeded by ``seed``."""
-    import numpy as np
-
-    names = list(axes)
-    if random is None:
-        for name, axis in axes.items():
-            if "values" not in axis:
-                raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
-        points: List[Dict[str, Any]] = [{}]
-        for name in names:
-            points = [dict(p, **{name: v}) for p in points for v in axes[name]["values"]]
-            if len(points) > MAX_POINTS:
-                raise ValueError(f"the grid has more than {MAX_POINTS} points")
-        return points, "grid"
-    if random < 1 or random > MAX_POINTS:
-        raise ValueError(f"--random must be from 1 to {MAX_POINTS}, not {random}")
-    rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, 0x5EEB])
-    kinds = sweepable()
-    points = []
-    for _ in range(random):
-        point = {}
-        for name in names:
-            axis = axes[name]
-            if "values" in axis:
-                point[name] = axis["values"][int(rng.integers(len(axis["values"])))]
-            elif kinds[name] is int:
-                point[name] = int(rng.integers(axis["range"][0], axis["range"][1] + 1))
-            else:
-                point[name] = round(float(rng.uniform(*axis["range"])), 2)   # R5: short fractions
-        points.append(point)
-    return points, "random sweep"
 
 
 class SweepResult(NamedTuple):
@@ -187,13 +60,15 @@ class SweepResult(NamedTuple):
         return pa.Table.from_pylist(self.rows)
 
 
-def sweep(grid: Dict[str, Any], matches: int = 1000, x: Union[str, BotSpec] = "greedy",
-          o: Union[str, BotSpec] = "greedy", rules: Optional[Rules] = None, seed: int = 0, *,
+def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = None,
+          rules: Optional[Any] = None, seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME,
           random: Optional[int] = None, workers: Optional[int] = None, client: Any = None,
           out_dir: Optional[str] = None, overwrite: bool = False,
           progress: bool = False) -> SweepResult:
     """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
-    ranges with ``random`` = K points) and return a :class:`SweepResult`; with
+    ranges with ``random`` = K points) of ``game`` under base ``rules`` (a dict of
+    overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulator.simulate`
+    takes them, and return a :class:`SweepResult`; with
     ``out_dir`` also write the table, plots and HTML report there (see the module doc).
 
     Every point is validated before any match is played.
@@ -203,7 +78,8 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Union[str, BotSpec] = "g
     """
     if not isinstance(grid, dict) or not grid:
         raise ValueError("a sweep needs at least one parameter")
-    kinds = sweepable()
+    hooks, base = resolve_game(game, rules)
+    kinds = hooks.sweepable()
     axes: Dict[str, Dict[str, Any]] = {}
     for name, spec in grid.items():
         if name not in kinds:
@@ -214,24 +90,23 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Union[str, BotSpec] = "g
             axes[name] = {"range": spec}
         else:
             axes[name] = {"values": list(spec)}
-    base = rules if rules is not None else Rules()
-    points, mode = make_points(axes, random, seed)
+    points, mode = make_points(axes, random, seed, hooks.name)
     if workers is None:
         workers = default_workers()
-    all_rules = [_apply(base, p) for p in points]
-    for r in all_rules:                            # bots, N, workers, max_rounds: all up front
-        prepare(matches, x, o, r, seed, workers=workers)
+    games = [apply_point(base, p) for p in points]
+    for g in games:                                # bots, N, workers, the rules: all up front
+        prepare(matches, x, o, seed=seed, game=g, workers=workers)
     if out_dir is not None:
         check_out_dir(out_dir, overwrite)
     params = list(axes)
     total = matches * len(points)
-    advance, close = _progress_bar(total, progress)
+    advance, close = progress_bar(total, progress, "sweep")
     summaries: List[Dict[str, Any]] = []
     rows: List[Dict[str, Any]] = []
     started = time.perf_counter()
     try:
-        for k, (point, r) in enumerate(zip(points, all_rules)):
-            _, summary = simulate(matches, x, o, r, seed, workers=workers, client=client,
+        for k, (point, g) in enumerate(zip(points, games)):
+            _, summary = simulate(matches, x, o, seed=seed, game=g, workers=workers, client=client,
                                   table=False,
                                   on_chunk=lambda i, cols: advance(len(cols["winner"])))
             summary["point"] = k
@@ -241,9 +116,10 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Union[str, BotSpec] = "g
                 rows.append({"point": k, **point, **row})
     finally:
         close()
-    meta = {"mode": mode, "params": params, "points": len(points), "matches": matches,
-            "x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"], "seed": seed,
-            "rules": base.overrides(), "seconds": time.perf_counter() - started,
+    meta = {"game": hooks.name, "mode": mode, "params": params, "points": len(points),
+            "matches": matches, "x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"],
+            "seed": seed, "rules": hooks.overrides(base.rules),
+            "seconds": time.perf_counter() - started,
             "grid": {n: ({"values": a["values"]} if "values" in a else {"range": list(a["range"])})
                      for n, a in axes.items()}}
     result = SweepResult(points, summaries, rows, meta)
@@ -299,7 +175,8 @@ def write_outputs(result: SweepResult, out_dir: str, *, overwrite: bool = False)
         files["json"] = "sweep.json"
         images: Dict[str, bytes] = {}
         for param in params:
-            images[param] = plot_sweep(result.rows, params, param)
+            images[param] = plot_sweep(result.rows, params, param,
+                                       result.meta.get("game", DEFAULT_GAME))
             name = f"sweep_{param.replace('.', '_')}.png"
             with open(os.path.join(tmp, name), "wb") as fh:
                 fh.write(images[param])
@@ -352,29 +229,31 @@ def main(args: argparse.Namespace) -> int:
     (reported before any match is played or any file written)."""
     try:
         kwargs = job_arguments(args)
-        grid = dict(parse_grid(spec) for spec in args.grid)
+        grid = dict(parse_grid(spec, kwargs["game"]) for spec in args.grid)
         if len(grid) != len(args.grid):
             raise ValueError("--grid names a rule twice")
         if args.random is None:
             for name, axis in grid.items():
                 if "values" not in axis:
                     raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
-        base = kwargs["rules"]
-        points, _ = make_points(grid, args.random, args.seed)
+        _, base = resolve_game(kwargs["game"], kwargs["rules"])
+        points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
         for p in points:
-            prepare(args.matches, args.x, args.o, _apply(base, p), args.seed, workers=kwargs["workers"])
+            prepare(args.matches, kwargs["x"], kwargs["o"], seed=args.seed,
+                    game=apply_point(base, p), workers=kwargs["workers"])
         check_out_dir(args.out, args.overwrite)
         import matplotlib  # noqa: F401 - the report needs it: fail now, not after the run
         client = connect(args.scheduler)
     except ImportError as exc:
-        return _error("sweep", f"{exc.name or exc}: pip install tictacblitz (it depends on pyarrow, rich and matplotlib)")
+        return report_error("sweep", f"{exc.name or exc}: pip install tictacblitz (it depends on "
+                                     "pyarrow, rich and matplotlib)")
     except (ArgumentProblem, ValueError) as exc:
-        return _error("sweep", str(exc))
+        return report_error("sweep", str(exc))
     try:
-        result = sweep(grid, args.matches, args.x, args.o, kwargs["rules"], args.seed,
-                       random=args.random, workers=kwargs["workers"], client=client,
-                       out_dir=args.out, overwrite=args.overwrite,
-                       progress=not args.no_progress and sys.stderr.isatty())
+        result = sweep(grid, args.matches, kwargs["x"], kwargs["o"], kwargs["rules"], args.seed,
+                       game=kwargs["game"], random=args.random, workers=kwargs["workers"],
+                       client=client, out_dir=args.out, overwrite=args.overwrite,
+                       progress=progress_wanted(args))
     finally:
         if client is not None:
             client.close()
@@ -387,7 +266,8 @@ def main(args: argparse.Namespace) -> int:
 
 def _format(result: SweepResult, out: str) -> str:
     params = result.meta["params"]
-    shown = ("x_share_of_decided", "draw_rate", "decisiveness", "round_length_s", "knockouts_per_round")
+    game = result.meta.get("game", DEFAULT_GAME)
+    shown = ("x_share_of_decided", "draw_rate", *(hooks_for(game).get("SWEEP_COLUMNS") or ()))
     by_point: Dict[int, Dict[str, Any]] = {}
     for row in result.rows:
         by_point.setdefault(row["point"], {})[row["metric"]] = row

@@ -1,6 +1,7 @@
-"""Round-robin tournaments between bots: ``tictacblitz tournament``.
+"""Round-robin tournaments between bots of any registered game: ``tictacblitz tournament``.
 
-Every pair of bots plays ``matches`` whole matches in the native loop, seats alternated
+Every pair of bots (by name, from the game's ``bot_names``) plays ``matches`` whole
+matches in the game's native loop (its ``play_matches`` hook), seats alternated
 (match k of a pair has the first bot as X when k is even). Each match has its own seed,
 derived from the tournament seed, the pair and k, so a tournament is deterministic for a
 given seed (and the same whatever ``jobs``). The report gives, per pair, wins, draws and
@@ -17,31 +18,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from ..games.blitz.bots import BOT_NAMES, PRESETS, play_matches, resolve
-from ..games.blitz.rules import Rules
+import numpy as np
+
+from ..games.options import add_game_arguments, game_from_arguments
+from ..games.protocol import Game
+from ..games.registry import DEFAULT_GAME
+from .command import report_error
+from .hooks import hooks_for
+from .jobs import resolve_game
+from .seeds import pair_match_seed as match_seed
 from .stats import Z95, wilson
-from .stats import mix64 as _mix
 
 __all__ = ["run_tournament", "format_report", "wilson", "elo_ratings", "match_seed",
            "register", "main"]
 
 ELO_SCALE = 400.0 / math.log(10.0)
-_MASK = 0xFFFFFFFFFFFFFFFF
-
-
-def match_seed(seed: int, a: str, b: str, k: int) -> int:
-    """The seed of match k between bots a and b (names, so adding a bot to the list
-    leaves the other pairs' matches unchanged)."""
-    h = _mix(seed & _MASK)
-    for name in (a, b):
-        for ch in name.encode():
-            h = _mix(h ^ ch)
-        h = _mix(h ^ 0xFF)
-    return _mix(h ^ k)
 
 
 def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
@@ -52,8 +46,6 @@ def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
     with one virtual draw per pair as a prior (so a 100 % score stays finite). The
     intervals come from the inverse Fisher information (its pseudo-inverse: ratings
     are only defined up to a constant, fixed by the mean-zero convention)."""
-    import numpy as np
-
     n = len(names)
     index = {name: i for i, name in enumerate(names)}
     wins = np.zeros((n, n))
@@ -86,16 +78,21 @@ def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
     return ratings, intervals
 
 
-def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
-                   rules: Optional[Rules] = None, jobs: int = 1) -> Dict[str, Any]:
-    """Play the round robin and return the report as a JSON-ready dict.
+def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *,
+                   rules: Optional[Any] = None, jobs: int = 1,
+                   game: Union[str, Game] = DEFAULT_GAME) -> Dict[str, Any]:
+    """Play the round robin of ``game`` (default ``"blitz"``) under ``rules`` (a dict of
+    overrides or the game's rules object) between ``bots`` (names; ``None``: the game's
+    ``TOURNAMENT_BOTS``) and return the report as a JSON-ready dict.
 
-    :raises ValueError: for an unknown or repeated bot name, fewer than two bots, or
-        ``matches`` < 1.
+    :raises ValueError: for an unknown game or rule, an unknown or repeated bot name,
+        fewer than two bots, or ``matches`` < 1.
     """
-    names = list(bots)
+    hooks, the_game = resolve_game(game, rules)
+    names = list(hooks.tournament_bots if bots is None else bots)
     for name in names:
-        resolve(name)          # an unknown name raises ValueError naming the known ones
+        if not isinstance(name, str) or name not in hooks.bot_names:
+            raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(hooks.bot_names)}")
     if len(set(names)) != len(names):
         raise ValueError(f"a bot is named twice in {','.join(names)}")
     if len(names) < 2:
@@ -106,7 +103,8 @@ def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
         raise ValueError(f"seed must be an integer, not {seed!r}")
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, not {jobs}")
-    rules = rules if rules is not None else Rules()
+    hooks.check_rules(the_game.rules)
+    play = hooks.play_matches
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     # Per pair two batches: the first bot as X (even k), then as O (odd k).
     tasks = []
@@ -117,7 +115,8 @@ def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
 
     def run(task: Tuple[str, str, List[int]]) -> Dict[str, Any]:
         x, o, seeds = task
-        return play_matches(rules, x, o, seeds)
+        return play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
+                    np.array(seeds, dtype=np.uint64))
 
     if jobs == 1:
         results = [run(t) for t in tasks]
@@ -132,7 +131,6 @@ def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
-        rounds = int(a_x["rounds"].sum()) + int(b_x["rounds"].sum())
         out_pairs.append({
             "a": a, "b": b, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
             "a_win_rate": a_wins / matches, "a_win_ci": list(wilson(a_wins, matches)),
@@ -142,11 +140,14 @@ def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
             "a_decided_ci": list(wilson(a_wins, decided)) if decided else None,
             "significant": bool(decided) and (wilson(a_wins, decided)[0] > 0.5
                                               or wilson(a_wins, decided)[1] < 0.5),
-            "mean_rounds": rounds / matches,
         })
+        for key, column in hooks.pair_means.items():        # e.g. Blitz: mean_rounds
+            out_pairs[-1][key] = (int(a_x[column].sum()) + int(b_x[column].sum())) / matches
     ratings, intervals = elo_ratings(names, out_pairs)
     return {
-        "seed": seed, "matches": matches, "bots": {n: resolve(n).to_dict() for n in names},
+        "game": hooks.name, "seed": seed, "matches": matches,
+        "rules": hooks.overrides(the_game.rules),
+        "bots": {n: hooks.describe_bot(n) for n in names},
         "pairs": out_pairs,
         "elo": {n: round(ratings[n], 1) for n in names},
         "elo_ci": {n: [round(intervals[n][0], 1), round(intervals[n][1], 1)] for n in names},
@@ -155,7 +156,8 @@ def run_tournament(bots: Sequence[str], matches: int, seed: int = 0, *,
 
 def format_report(result: Dict[str, Any]) -> str:
     """The tournament as a text table (what the command prints without --json)."""
-    lines = [f"tournament: {len(result['bots'])} bots, {result['matches']} matches a pair "
+    lines = [f"tournament: {result.get('game', DEFAULT_GAME)}, {len(result['bots'])} bots, "
+             f"{result['matches']} matches a pair "
              f"(seats alternated), seed {result['seed']}", ""]
     width = max(len(f"{p['a']} vs {p['b']}") for p in result["pairs"])
     lines.append(f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   "
@@ -184,13 +186,17 @@ def format_report(result: Dict[str, Any]) -> str:
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``tournament`` subcommand to an argparse subparsers object; its handler
     (``args.handler(args)``) returns the exit status."""
+    default_bots = ",".join(hooks_for(DEFAULT_GAME).tournament_bots)
     parser = subparsers.add_parser(
         "tournament", help="round-robin matches between bots, with Wilson intervals and Elo",
-        description="Round-robin tournament between bots (seats alternated): wins, draws "
-                    "and losses with 95%% Wilson intervals, and Elo ratings with 95%% "
-                    f"intervals. Bots: {', '.join(BOT_NAMES)}.")
-    parser.add_argument("--bots", default="random,greedy,search",
-                        help="comma-separated bot names (default: random,greedy,search)")
+        description="Round-robin tournament between a game's bots (seats alternated): wins, "
+                    "draws and losses with 95%% Wilson intervals, and Elo ratings with 95%% "
+                    f"intervals. Bots of {DEFAULT_GAME}: "
+                    f"{', '.join(hooks_for(DEFAULT_GAME).bot_names)}.")
+    add_game_arguments(parser)
+    parser.add_argument("--bots", default=None,
+                        help=f"comma-separated bot names (default: the game's tournament bots; "
+                             f"{DEFAULT_GAME}: {default_bots})")
     parser.add_argument("--matches", type=int, default=100, metavar="N",
                         help="matches per pair (default: 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default: 0)")
@@ -203,23 +209,35 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def main(args: argparse.Namespace) -> int:
     """Run the tournament the parsed ``args`` describe; 0 on success, 2 on bad input."""
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    unknown = [n for n in names if n not in PRESETS]
     problem = None
-    if unknown:
-        problem = f"unknown bot {unknown[0]!r}: expected names from {', '.join(BOT_NAMES)}"
-    elif args.matches < 1:
-        problem = f"--matches must be >= 1, not {args.matches}"
-    elif args.jobs < 1:
-        problem = f"--jobs must be >= 1, not {args.jobs}"
-    elif len(names) < 2:
-        problem = "--bots needs at least two bot names"
-    elif len(set(names)) != len(names):
-        problem = "--bots names a bot twice"
+    try:
+        game = game_from_arguments(args)
+    except ValueError as exc:
+        problem = str(exc)
+        game = None
+    if game is not None:
+        hooks = hooks_for(game.type.name)
+        names = (list(hooks.tournament_bots) if args.bots is None
+                 else [n.strip() for n in args.bots.split(",") if n.strip()])
+        unknown = [n for n in names if n not in hooks.bot_names]
+        if unknown:
+            problem = f"unknown bot {unknown[0]!r}: expected names from {', '.join(hooks.bot_names)}"
+        elif args.matches < 1:
+            problem = f"--matches must be >= 1, not {args.matches}"
+        elif args.jobs < 1:
+            problem = f"--jobs must be >= 1, not {args.jobs}"
+        elif len(names) < 2:
+            problem = "--bots needs at least two bot names"
+        elif len(set(names)) != len(names):
+            problem = "--bots names a bot twice"
+        else:
+            try:
+                hooks.check_rules(game.rules)
+            except ValueError as exc:
+                problem = f"--rule: {exc}"
     if problem is not None:
-        print(f"tictacblitz tournament: error: {problem}", file=sys.stderr)
-        return 2
-    result = run_tournament(names, args.matches, args.seed, jobs=args.jobs)
+        return report_error("tournament", problem)
+    result = run_tournament(names, args.matches, args.seed, jobs=args.jobs, game=game)
     if args.json:
         print(json.dumps(result, indent=1))
     else:

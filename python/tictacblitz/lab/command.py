@@ -1,0 +1,109 @@
+"""The lab's command-line pieces: the options ``simulate`` and ``sweep`` share
+(:func:`add_common_arguments`, :func:`job_arguments`, :func:`connect`,
+:func:`report_error`).
+
+``--game NAME`` and ``--rule NAME=VALUE`` come from the one parser of the command line,
+:mod:`tictacblitz.games.options`. Every argument is checked before any match is played;
+a bad one is one line on stderr and exit status 2 (:func:`report_error`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict, Optional
+
+from ..games.options import add_game_arguments, game_from_arguments
+from ..games.registry import DEFAULT_GAME
+from .hooks import hooks_for
+from .jobs import default_workers, prepare
+
+__all__ = ["add_common_arguments", "ArgumentProblem", "job_arguments",
+           "connect", "report_error", "progress_wanted"]
+
+
+class ArgumentProblem(ValueError):
+    """A bad command-line argument (exit status 2)."""
+
+
+def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> None:
+    """The arguments ``simulate`` and ``sweep`` share (with ``--game`` and ``--rule``)."""
+    default_bots = ", ".join(hooks_for(DEFAULT_GAME).bot_names)
+    parser.add_argument("--matches", type=int, default=matches, metavar="N",
+                        help=f"matches to play (default: {matches})")
+    add_game_arguments(parser)
+    parser.add_argument("--x", default=None, metavar="BOT",
+                        help=f"the first seat's bot (default: the game's default; "
+                             f"{DEFAULT_GAME}: one of {default_bots})")
+    parser.add_argument("--o", default=None, metavar="BOT",
+                        help="the second seat's bot (default: the game's default)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="master seed; match i's seed is derived from S and i (default: 0)")
+    parser.add_argument("--workers", type=int, default=None, metavar="W",
+                        help="threads (default: every core); results do not depend on it")
+    parser.add_argument("--chunk-size", type=int, default=None, metavar="C",
+                        help="matches a task (default: chosen from N and W); results do not depend on it")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the chunks on this Dask scheduler (tcp://host:8786) instead of threads")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
+    """Validated keyword arguments of :func:`~tictacblitz.lab.simulation.simulate` from
+    parsed arguments: ``game`` (a name), ``rules`` (the game's rules object), ``x``,
+    ``o``, ``matches``, ``seed``, ``workers``, ``chunk_size``.
+
+    :raises ArgumentProblem: with a message naming the bad argument.
+    """
+    try:
+        game = game_from_arguments(args)
+    except ValueError as exc:
+        raise ArgumentProblem(str(exc)) from None
+    hooks = hooks_for(game.type.name)
+    bots = {}
+    for flag, name in (("--x", args.x), ("--o", args.o)):
+        name = hooks.default_bot if name is None else name
+        if name not in hooks.bot_names:
+            raise ArgumentProblem(f"{flag} {name!r}: unknown bot; expected one of "
+                                  f"{', '.join(hooks.bot_names)}")
+        bots[flag] = name
+    if args.matches < 1:
+        raise ArgumentProblem(f"--matches must be >= 1, not {args.matches}")
+    if args.workers is not None and args.workers < 1:
+        raise ArgumentProblem(f"--workers must be >= 1, not {args.workers}")
+    if args.chunk_size is not None and args.chunk_size < 1:
+        raise ArgumentProblem(f"--chunk-size must be >= 1, not {args.chunk_size}")
+    workers = args.workers if args.workers is not None else default_workers()
+    kwargs = {"matches": args.matches, "x": bots["--x"], "o": bots["--o"], "rules": game.rules,
+              "seed": args.seed, "game": hooks.name, "workers": workers,
+              "chunk_size": args.chunk_size}
+    try:
+        prepare(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentProblem(str(exc)) from None
+    return kwargs
+
+
+def connect(address: Optional[str]) -> Any:
+    """A Dask client for ``--scheduler ADDRESS`` (None: no client)."""
+    if address is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ArgumentProblem("--scheduler needs dask[distributed]: pip install 'tictacblitz[cluster]'") from None
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ArgumentProblem(f"--scheduler {address!r}: cannot connect: {exc}") from None
+
+
+def report_error(command: str, message: str) -> int:
+    """Print ``tictacblitz COMMAND: error: MESSAGE`` on stderr; the exit status 2."""
+    print(f"tictacblitz {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """A progress bar unless ``--no-progress`` or stderr is not a terminal."""
+    return not args.no_progress and sys.stderr.isatty()

@@ -1,0 +1,159 @@
+"""What the lab needs of a game beyond the protocol: its *balance hooks*.
+
+The lab (simulate, sweep, tournament) is game-agnostic: it reaches a game through the
+registry (:func:`~tictacblitz.games.registry.load_game`) and the module-level names
+below, looked up in ``tictacblitz.games.<name>.balance`` first and then in
+``tictacblitz.games.<name>.game`` (so a game may put its whole lab-facing part in a
+``balance.py`` or just define ``play_matches`` in its ``game.py``). Only
+``play_matches`` is required; every other hook has a default that works for any game.
+
+Required:
+
+- ``play_matches(rules, x_bot, o_bot, seeds) -> dict[str, np.ndarray]``: whole games
+  between two bots in the game's native loop (dropping the GIL, so the lab's threads use
+  every core); game i has seed ``seeds[i]`` (a ``uint64`` array). The columns have one
+  row a game and hold at least ``winner``: 0 (first seat), 1 (second seat), -1 (draw).
+
+Optional (default in brackets):
+
+- ``resolve_bot(bot) -> (runner_bot, name)``: validate a bot (``ValueError``/
+  ``TypeError`` naming it) [a name of ``game.bot_names``, passed on as is];
+  ``describe_bot(bot) -> dict`` [``{"name": bot}``]; ``slow_bot(bot) -> bool``: small
+  chunks for it [False]; ``DEFAULT_BOT`` [the first of ``game.bot_names``];
+  ``TOURNAMENT_BOTS`` [all of ``game.bot_names``];
+- ``check_rules(rules)``: refuse rules the runner cannot record (``ValueError``) [none];
+- ``record_fields(pa) -> [(name, arrow type)]`` and ``record_columns(cols, pa) ->
+  {name: arrow array}``: the record's columns after ``match``, ``seed``, ``winner``
+  [every per-game column of the runner: 1-D as is, ``(n, 2)`` as ``<name>_x`` and
+  ``<name>_o``, other shapes as lists];
+- ``Metrics(rules)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra summary
+  metrics, deep-merged into the lab's summary [none]; ``metric_rows(summary, add)``,
+  ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
+  ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
+- ``sweepable(rules) -> {name: type}`` [every number of ``rules.to_dict()``, nested
+  numbers as ``outer.inner``]; ``PAIR_MEANS`` ``{report key: column}``: per-pair means
+  in a tournament [none].
+
+The lab switches on :class:`~tictacblitz.games.protocol.GameType` facts only, never on
+a game's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ..games.protocol import Game, GameType
+from ..games.registry import available_games, game_type, load_game
+
+__all__ = ["GameHooks", "hooks_for", "HOOK_MODULES"]
+
+HOOK_MODULES = ("balance", "game")
+"""Where a game's hooks are looked up, in order: ``tictacblitz.games.<name>.<module>``."""
+
+
+class GameHooks:
+    """A registered game's balance hooks, with the lab's defaults filled in."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.type: GameType = game_type(name)          # raises ValueError for an unknown game
+        self.modules: List[Any] = []
+        for module in HOOK_MODULES:
+            path = f"tictacblitz.games.{name}.{module}"
+            if importlib.util.find_spec(path) is not None:
+                self.modules.append(importlib.import_module(path))
+        self.default_game: Game = load_game(name)
+
+    def get(self, attr: str, default: Any = None) -> Any:
+        """The hook ``attr`` from the first module that defines it, else ``default``."""
+        for module in self.modules:
+            if hasattr(module, attr):
+                return getattr(module, attr)
+        return default
+
+    # -- the runner and bots -------------------------------------------------------------------
+    @property
+    def play_matches(self) -> Callable[..., Dict[str, Any]]:
+        runner = self.get("play_matches")
+        if runner is None:
+            raise ValueError(f"game {self.name!r} has no native batch runner: define "
+                             f"play_matches(rules, x_bot, o_bot, seeds) in games/{self.name}/game.py")
+        return runner
+
+    @property
+    def bot_names(self) -> Tuple[str, ...]:
+        return tuple(self.default_game.bot_names)
+
+    def resolve_bot(self, bot: Any) -> Tuple[Any, str]:
+        """(what ``play_matches`` takes, the bot's name). :raises ValueError, TypeError:"""
+        hook = self.get("resolve_bot")
+        if hook is not None:
+            return hook(bot)
+        if not isinstance(bot, str):
+            raise TypeError(f"a bot is a name, not {type(bot).__name__}")
+        if bot not in self.bot_names:
+            raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(self.bot_names)}")
+        return bot, bot
+
+    def describe_bot(self, bot: Any) -> Dict[str, Any]:
+        hook = self.get("describe_bot")
+        return hook(bot) if hook is not None else {"name": bot}
+
+    def slow_bot(self, bot: Any) -> bool:
+        hook = self.get("slow_bot")
+        return bool(hook(bot)) if hook is not None else False
+
+    @property
+    def default_bot(self) -> str:
+        return self.get("DEFAULT_BOT") or self.bot_names[0]
+
+    @property
+    def tournament_bots(self) -> Tuple[str, ...]:
+        return tuple(self.get("TOURNAMENT_BOTS") or self.bot_names)
+
+    # -- rules ---------------------------------------------------------------------------------
+    def check_rules(self, rules: Any) -> None:
+        hook = self.get("check_rules")
+        if hook is not None:
+            hook(rules)
+
+    def overrides(self, rules: Any) -> Dict[str, Any]:
+        """The rule numbers that differ from the game's defaults."""
+        default = self.default_game.rules.to_dict()
+        return {k: v for k, v in rules.to_dict().items() if default.get(k) != v}
+
+    def sweepable(self) -> Dict[str, type]:
+        hook = self.get("sweepable")
+        if hook is not None:
+            return dict(hook(self.default_game.rules))
+        out: Dict[str, type] = {}
+        for name, value in self.default_game.rules.to_dict().items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[name] = type(value)
+            elif isinstance(value, dict):
+                for key, inner in value.items():
+                    if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+                        out[f"{name}.{key}"] = type(inner)
+        return out
+
+    # -- summaries and reports -----------------------------------------------------------------
+    def new_metrics(self, rules: Any) -> Optional[Any]:
+        cls = self.get("Metrics")
+        return cls(rules) if cls is not None else None
+
+    @property
+    def pair_means(self) -> Dict[str, str]:
+        return dict(self.get("PAIR_MEANS") or {})
+
+
+@lru_cache(maxsize=None)
+def hooks_for(name: str) -> GameHooks:
+    """The hooks of the registered game ``name``.
+
+    :raises ValueError: for an unknown game (naming the registered ones).
+    """
+    if not isinstance(name, str) or name not in available_games():
+        raise ValueError(f"unknown game {name!r}: expected one of {', '.join(available_games())}")
+    return GameHooks(name)

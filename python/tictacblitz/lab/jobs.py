@@ -1,0 +1,167 @@
+"""A simulation job: what determines its records (game, rules, bots, N, seed), how it is
+cut into chunks, and :func:`play_chunk`, the pure function that plays one chunk (what a
+thread or a Dask task runs).
+
+A job is game-agnostic: the game is a registry name, its rules the game's validated
+rules object, its bots whatever the game's hooks accept (docs/simulate.md, "A game's
+balance hooks"); a chunk is played by the game's native ``play_matches``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+
+import numpy as np
+
+from ..games.protocol import Game
+from ..games.registry import DEFAULT_GAME, load_game
+from .hooks import GameHooks, hooks_for
+from .seeds import match_seeds
+
+__all__ = ["SimulationJob", "prepare", "play_chunk", "resolve_game", "default_workers",
+           "default_chunk_size", "int_arg"]
+
+
+@dataclass(frozen=True)
+class SimulationJob:
+    """Everything that determines a simulation's records (not how it is run)."""
+
+    game: str
+    rules: Any
+    x: Any
+    o: Any
+    x_name: str
+    o_name: str
+    matches: int
+    seed: int
+    chunk_size: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def hooks(self) -> GameHooks:
+        return hooks_for(self.game)
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.matches // self.chunk_size)
+
+    def chunk_range(self, index: int) -> Tuple[int, int]:
+        """(first match index, number of matches) of chunk ``index``."""
+        start = index * self.chunk_size
+        return start, min(self.chunk_size, self.matches - start)
+
+    def payload(self) -> Dict[str, Any]:
+        """Plain data for a worker (:func:`play_chunk`): picklable, no live objects."""
+        return {"game": self.game, "rules": self.rules.to_dict(), "x": self.x, "o": self.o,
+                "matches": self.matches, "seed": self.seed, "chunk_size": self.chunk_size,
+                "options": dict(self.options)}
+
+
+def int_arg(name: str, value: Any, minimum: int) -> int:
+    """``value`` as an int >= ``minimum``. :raises ValueError: naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+    return int(value)
+
+
+def default_workers() -> int:
+    """Every core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:          # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_chunk_size(matches: int, workers: int, slow: bool) -> int:
+    """Enough chunks for a smooth progress bar and an even load (about 8 per worker),
+    but big enough that a chunk's Python overhead is small; small chunks for a slow
+    bot (a game's ``slow_bot`` hook, e.g. a search ~1,000 times slower than greedy)."""
+    most = 8 if slow else 2000
+    least = 1 if slow else 64
+    return max(1, min(most, max(least, -(-matches // (workers * 8)))))
+
+
+def resolve_game(game: Union[str, Game] = DEFAULT_GAME,
+                 rules: Optional[Any] = None) -> Tuple[GameHooks, Game]:
+    """(hooks, game) for a game name or object, with ``rules`` applied: ``None``, a dict
+    of overrides, or the game's own rules object.
+
+    :raises ValueError: for an unknown game or a bad rule (naming it).
+    """
+    if isinstance(game, str):
+        hooks = hooks_for(game)
+        base = hooks.default_game
+    elif hasattr(game, "type") and hasattr(game, "with_rules"):
+        hooks = hooks_for(game.type.name)
+        base = game
+    else:
+        raise ValueError(f"game must be a registered game's name or a Game, not {type(game).__name__}")
+    try:
+        if rules is None:
+            return hooks, base
+        if isinstance(rules, Mapping):
+            return hooks, base.with_rules(dict(rules))
+        if isinstance(rules, type(base.rules)):
+            return hooks, base.with_rules(rules.to_dict())
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+    raise ValueError(f"rules must be a {type(base.rules).__name__} or a dict of overrides, "
+                     f"not {type(rules).__name__}")
+
+
+def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:
+    try:
+        return hooks.resolve_bot(bot)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{seat}: {exc}") from None
+
+
+def prepare(matches: int, x: Any = None, o: Any = None, rules: Optional[Any] = None,
+            seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME, workers: int = 1,
+            chunk_size: Optional[int] = None,
+            options: Optional[Mapping[str, Any]] = None) -> SimulationJob:
+    """Validate a simulation's arguments and fix its chunks (no match is played).
+    ``x``/``o`` default to the game's ``DEFAULT_BOT``; ``options`` are passed on to the
+    game's ``play_matches`` as keywords.
+
+    :raises ValueError: for an unknown game or bot, a bad rule, N < 1, workers < 1, chunk
+        size < 1, or rules the game's runner cannot record.
+    """
+    matches = int_arg("matches", matches, 1)
+    workers = int_arg("workers", workers, 1)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    hooks, the_game = resolve_game(game, rules)
+    hooks.check_rules(the_game.rules)
+    xs, xn = _bot(hooks, "x", hooks.default_bot if x is None else x)
+    os_, on = _bot(hooks, "o", hooks.default_bot if o is None else o)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(matches, workers, hooks.slow_bot(xs) or hooks.slow_bot(os_))
+    chunk_size = int_arg("chunk_size", chunk_size, 1)
+    return SimulationJob(hooks.name, the_game.rules, xs, os_, xn, on, matches, int(seed),
+                         chunk_size, dict(options or {}))
+
+
+_RULES_CACHE: Dict[Tuple[str, str], Any] = {}
+
+
+def play_chunk(payload: Dict[str, Any], index: int) -> Dict[str, Any]:
+    """Play chunk ``index`` of a job (:meth:`SimulationJob.payload`): the columns of the
+    game's ``play_matches`` plus ``start`` and ``seeds``. A pure function of its
+    arguments (what a Dask task runs; a retry gives the same)."""
+    name = payload["game"]
+    key = (name, json.dumps(payload["rules"], sort_keys=True))
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = _RULES_CACHE[key] = load_game(name, payload["rules"]).rules
+    start = index * payload["chunk_size"]
+    count = min(payload["chunk_size"], payload["matches"] - start)
+    seeds = match_seeds(payload["seed"], start, count)
+    cols = hooks_for(name).play_matches(rules, payload["x"], payload["o"], seeds,
+                                        **payload.get("options", {}))
+    cols["start"] = start
+    cols["seeds"] = seeds
+    return cols

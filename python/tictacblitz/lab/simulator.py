@@ -1,0 +1,160 @@
+"""Balancing simulations of any registered game: :func:`simulate`.
+
+A designer changes a rule number and plays many whole matches between two bots to see
+what it does to the game. The work is split into *chunks* of consecutive match indices;
+match ``i`` always has the seed :func:`~tictacblitz.lab.seeds.match_seeds` derives from
+the master seed and ``i``, so records and summary are the same however the work is split
+(chunk size, threads, Dask workers). Each chunk is played by the game's native
+``play_matches`` without the GIL (:mod:`~tictacblitz.lab.jobs`), on a pool of threads
+(:mod:`~tictacblitz.lab.runner`) or a Dask cluster (:mod:`~tictacblitz.lab.distributed`);
+chunk results come back as NumPy columns, are folded into a
+:class:`~tictacblitz.lab.summary.Summary` and, if asked, written as Arrow record batches
+in chunk order (:mod:`~tictacblitz.lab.records`), so memory stays flat as N grows.
+
+>>> result = simulate(matches=20, x="greedy", o="random", seed=1, workers=1)
+>>> result.summary["x_wins"], result.summary["matches"]
+(20, 20)
+>>> result.table.num_rows
+20
+
+The summary metrics are defined in docs/simulate.md.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Union
+
+from ..games.protocol import Game
+from ..games.registry import DEFAULT_GAME
+from .jobs import SimulationJob, default_workers, play_chunk, prepare
+from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
+from .runner import Ordered, progress_bar, run_local
+from .seeds import match_seeds
+from .stats import wilson
+from .summary import Summary
+
+__all__ = [
+    "SimulationJob",
+    "SimulationResult",
+    "Summary",
+    "RecordWriter",
+    "simulate",
+    "prepare",
+    "match_seeds",
+    "play_chunk",
+    "chunk_table",
+    "record_schema",
+    "wilson",
+    "default_workers",
+]
+
+
+class SimulationResult(NamedTuple):
+    """What :func:`simulate` returns: the records (a ``pyarrow.Table``, or ``None`` when
+    not kept) and the summary dict."""
+
+    table: Any
+    summary: Dict[str, Any]
+
+
+def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[Any] = None,
+             seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME,
+             workers: Optional[int] = None, out: Optional[str] = None, table: bool = True,
+             client: Any = None, chunk_size: Optional[int] = None, progress: bool = False,
+             options: Optional[Mapping[str, Any]] = None,
+             on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None) -> SimulationResult:
+    """Play ``matches`` whole matches of ``game`` (a registered name, default
+    ``"blitz"``, or a Game) between bot ``x`` (seat 0) and bot ``o`` (seat 1), by name
+    (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), under ``rules``
+    (a dict of overrides or the game's rules object), match ``i`` with the seed
+    :func:`match_seeds` gives for (``seed``, i).
+
+    ``workers``: threads (default: every core). ``client``: a ``dask.distributed.Client``
+    to send the chunks to instead (``workers`` is then ignored). ``out``: a ``.parquet``
+    or ``.csv`` file the records are streamed to (written to a temporary file and renamed
+    when complete). ``table``: also return the records as a ``pyarrow.Table`` (memory
+    grows with N; pass ``False`` for big runs). ``progress``: a progress bar on stderr.
+    ``options``: keywords for the game's ``play_matches`` (Blitz:
+    ``{"random_powerups": False}``). ``on_chunk(index, cols)``: called with each chunk's
+    columns in chunk order.
+
+    Returns ``SimulationResult(table, summary)``; the summary (see docs/simulate.md) holds
+    ``matches``, ``x_wins``, ``o_wins``, ``draws``, ``matches_per_s`` and the metrics.
+
+    :raises ValueError: for a bad argument (nothing is played or written).
+    """
+    if workers is None:
+        workers = default_workers()
+    job = prepare(matches, x, o, rules, seed, game=game, workers=workers, chunk_size=chunk_size,
+                  options=options)
+    if out is not None:
+        check_out_path(out)
+    if out is not None or table:
+        require_pyarrow()
+    summary = Summary(job.rules, job.game)
+    tables: List[Any] = []
+    writer = RecordWriter(out) if out is not None else None
+    advance, close = progress_bar(job.matches, progress)
+
+    def sink(index: int, cols: Dict[str, Any]) -> None:
+        summary.add(cols)
+        if writer is not None or table:
+            t = chunk_table(cols, job.game)
+            if writer is not None:
+                writer.write(t)
+            if table:
+                tables.append(t)
+        if on_chunk is not None:
+            on_chunk(index, cols)
+        advance(len(cols["winner"]))
+
+    ordered = Ordered(sink)
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    try:
+        if client is not None:
+            from .distributed import run_on_client
+
+            run_on_client(client, job, ordered)
+        else:
+            run_local(job, ordered, workers)
+        if ordered.next != job.chunks or summary.matches != job.matches:
+            raise RuntimeError(f"simulation incomplete: {summary.matches} of {job.matches} matches")
+        if writer is not None:
+            writer.commit()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    finally:
+        close()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    result = summary.to_dict()
+    hooks = job.hooks
+    head = {
+        "matches": result.pop("matches"), "x_wins": result.pop("x_wins"),
+        "o_wins": result.pop("o_wins"), "draws": result.pop("draws"),
+        "matches_per_s": job.matches / wall if wall > 0 else None,
+        "seconds": wall, "cpu_seconds": None if client is not None else cpu,
+        "workers": None if client is not None else workers,
+        "scheduler": _client_address(client), "chunk_size": job.chunk_size,
+        "seed": job.seed, "game": job.game, "x_bot": job.x_name, "o_bot": job.o_name,
+        "x_spec": hooks.describe_bot(job.x), "o_spec": hooks.describe_bot(job.o),
+        "rules": hooks.overrides(job.rules), "out": os.fspath(out) if out is not None else None,
+    }
+    head.update(result)
+    records = None
+    if table:
+        pa = require_pyarrow()
+        records = pa.concat_tables(tables) if tables else record_schema(job.game).empty_table()
+    return SimulationResult(records, head)
+
+
+def _client_address(client: Any) -> Optional[str]:
+    if client is None:
+        return None
+    try:
+        return str(client.scheduler.address)
+    except AttributeError:
+        return "dask"

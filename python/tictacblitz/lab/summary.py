@@ -1,0 +1,75 @@
+"""The balance summary of a simulation, for any game: match results with 95 % Wilson
+intervals and the seat advantage, plus the game's extra metrics (its ``Metrics`` hook),
+accumulated chunk by chunk from exact integer counters (so it does not depend on the
+order chunks arrive in) and mergeable. docs/simulate.md defines every metric.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+import numpy as np
+
+from ..games.registry import DEFAULT_GAME
+from .hooks import hooks_for
+from .stats import wilson, wilson_or_none
+
+__all__ = ["Summary", "deep_merge"]
+
+
+def deep_merge(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
+    """``base`` with ``extra``'s keys added (dicts under the same key merged, in place)."""
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            deep_merge(base[key], value)
+        else:
+            base[key] = value
+    return base
+
+
+class Summary:
+    """What balancing people read off a simulation of game ``game`` under ``rules``:
+    :meth:`add` each chunk's columns, :meth:`to_dict` for the metrics."""
+
+    def __init__(self, rules: Any, game: str = DEFAULT_GAME) -> None:
+        self.game = game
+        self.rules = rules
+        self.matches = 0
+        self.match_results = np.zeros(3, np.int64)          # seat 0 wins, seat 1 wins, draws
+        self.metrics = hooks_for(game).new_metrics(rules)
+
+    def add(self, cols: Dict[str, Any]) -> None:
+        """Fold in a chunk's columns (``winner``: 0, 1 or -1 for a draw)."""
+        winner = np.asarray(cols["winner"]).astype(np.int64)
+        codes = np.where(winner < 0, 2, winner)
+        self.matches += int(winner.size)
+        self.match_results += np.bincount(codes, minlength=3)[:3]
+        if self.metrics is not None:
+            self.metrics.add(cols)
+
+    def merge(self, other: "Summary") -> None:
+        self.matches += other.matches
+        self.match_results += other.match_results
+        if self.metrics is not None:
+            self.metrics.merge(other.metrics)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The metrics as a JSON-ready dict: the lab's, then the game's merged in."""
+        n = self.matches
+        xw, ow, dr = (int(v) for v in self.match_results)
+        decided = xw + ow
+        x_share_ci = wilson_or_none(xw, decided)
+        out: Dict[str, Any] = {
+            "matches": n, "x_wins": xw, "o_wins": ow, "draws": dr,
+            "x_win_rate": xw / n if n else None, "x_win_ci": list(wilson(xw, n)),
+            "o_win_rate": ow / n if n else None, "o_win_ci": list(wilson(ow, n)),
+            "draw_rate": dr / n if n else None, "draw_ci": list(wilson(dr, n)),
+            "seat_advantage": {
+                "x_share_of_decided": xw / decided if decided else None, "x_share_ci": x_share_ci,
+                "significant": bool(x_share_ci is not None
+                                    and (x_share_ci[0] > 0.5 or x_share_ci[1] < 0.5)),
+            },
+        }
+        if self.metrics is not None:
+            deep_merge(out, self.metrics.to_dict())
+        return out
