@@ -1,7 +1,10 @@
-"""The browser client's pure logic (static/js/state.js, input.js, replay.js) under Node.
+"""The browser client's pure logic under Node: the shell's replay.js and clock.js, and the
+Blitz view's model.js and input.js (static/js/games/blitz/).
 
 Each test runs a small ES-module script that imports the client's own modules and
-prints JSON; Python checks it. Skipped when ``node`` is missing. The events fed in are
+prints JSON; Python checks it. Skipped when ``node`` is missing. The rules and the
+game's vocabulary come from the server's own ``welcome`` (the client has no copy of
+them); the events fed in are
 the engine's own (``Event.to_dict()`` from a real match, via
 ``tictacblitz.server.games.blitz_replay.scenario_frames``), so the view model is checked
 against what the server really sends.
@@ -21,19 +24,34 @@ if not NODE:
     pytest.skip("node is not installed", allow_module_level=True)
 
 JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"
+BLITZ = JS / "games" / "blitz"
 
 
-def run_js(body: str, data=None):
-    """Run ``body`` (an async function body with ``S`` = state.js, ``I`` = input.js,
-    ``RP`` = replay.js, ``DATA`` = data) and return what it returns, as JSON."""
+def welcome(**rules) -> dict:
+    """What the server says first: its rules and its game (seats, powerup kinds)."""
+    from tictacblitz.games import load_game
+    from tictacblitz.server.lobby import Lobby
+    from tictacblitz.server.settings import Settings
+
+    return Lobby(Settings(game=load_game("blitz", rules))).welcome()
+
+
+def run_js(body: str, data=None, welcome_message=None):
+    """Run ``body`` (an async function body with ``S`` = the Blitz model.js, ``C`` =
+    clock.js, ``RP`` = replay.js, ``DATA`` = data, ``WELCOME`` = the server's welcome,
+    ``model(rules)`` = a fresh Blitz model) and return what it returns, as JSON."""
     script = f"""
-const S = await import({json.dumps((JS / 'state.js').as_uri())});
+const S = await import({json.dumps((BLITZ / 'model.js').as_uri())});
+const C = await import({json.dumps((JS / 'clock.js').as_uri())});
 const RP = await import({json.dumps((JS / 'replay.js').as_uri())});
 const DATA = JSON.parse(process.argv[1]);
+const WELCOME = JSON.parse(process.argv[2]);
+const model = (rules) => new S.GameModel(rules || WELCOME.rules, WELCOME.game);
 const out = await (async () => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run([NODE, "--input-type=module", "-e", script, json.dumps(data)],
+    proc = subprocess.run([NODE, "--input-type=module", "-e", script, json.dumps(data),
+                           json.dumps(welcome_message or welcome())],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -42,7 +60,7 @@ console.log(JSON.stringify(out));
 def run_input(body: str):
     # input.js imports draw.js, which needs no DOM at import time.
     script = f"""
-const I = await import({json.dumps((JS / 'input.js').as_uri())});
+const I = await import({json.dumps((BLITZ / 'input.js').as_uri())});
 const out = (() => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
@@ -76,7 +94,7 @@ STATE = {
 
 def test_state_snapshot_to_view_with_timers():
     out = run_js("""
-      const m = new S.GameModel(); m.applyState(DATA);
+      const m = model(); m.applyState(DATA);
       const at = (t) => m.view(t);
       const cell = (v, r, c) => v.cells[r * 6 + c];
       const v0 = at(5310), v1 = at(5510), v2 = at(6100), v3 = at(8000);
@@ -125,7 +143,7 @@ def test_real_match_frames_drive_the_board():
     data = scenario_frames(scenario)
     assert data["match"] == "X"
     out = run_js("""
-      const m = new S.GameModel(DATA.rules); m.role = 'player'; m.seats = ['O'];
+      const m = model(DATA.rules); m.role = 'player'; m.seats = ['O'];
       const snaps = {};
       for (const f of DATA.frames) {
         m.applyEvents(f);
@@ -149,7 +167,7 @@ def test_real_match_frames_drive_the_board():
 
 def test_events_gap_asks_for_sync_and_old_events_are_ignored():
     out = run_js("""
-      const m = new S.GameModel(); m.applyState(DATA);
+      const m = model(); m.applyState(DATA);
       const ev = (seq, t, events) => ({ type: 'events', match_id: 'm1', seq, round: 2, t, events });
       const dup = m.applyEvents(ev(12, 5300, [{ round: 2, t: 5300, kind: 'set', player: 'O', cell: [2, 2] }]));
       const ok = m.applyEvents(ev(13, 5400, [{ round: 2, t: 5400, kind: 'placed', player: 'X', cell: [4, 4], until: 7000 }]));
@@ -163,9 +181,9 @@ def test_events_gap_asks_for_sync_and_old_events_are_ignored():
 
 def test_intents_and_clock_sync():
     out = run_js("""
-      const m = new S.GameModel(); m.applyState(DATA);
+      const m = model(); m.applyState(DATA);
       const v = m.view(5400);
-      const c = new S.ClockSync(); c.sample(1000, 1100, 5050); c.sample(2000, 2020, 6015); c.sample(3000, 3400, 9999);
+      const c = new C.ClockSync(); c.sample(1000, 1100, 5050); c.sample(2000, 2020, 6015); c.sample(3000, 3400, 9999);
       return {
         knock: S.intentFor(v, [2, 2], 'X'), own: S.intentFor(v, [2, 2], 'O'), place: S.intentFor(v, [0, 0], 'X'),
         crater: S.intentFor(v, [2, 3], 'X'), onSet: S.intentFor(v, [1, 2], 'O'), pow: S.intentFor(v, [3, 3], 'X'),
@@ -211,7 +229,7 @@ def test_replay_player_clock_speed_step_and_back():
     data = scenario_frames(scenario)
     assert data["match"] == "X"
     out = run_js("""
-      const p = new RP.ReplayPlayer(DATA);
+      const p = new RP.ReplayPlayer(DATA, model);
       const first = p.next;
       p.tick(250); const t1 = p.t;
       p.setSpeed(4); p.tick(250); const t4 = p.t;

@@ -1,9 +1,9 @@
-// The page: menu → a match (bot, local, online, spectating) or a replay; a render loop
-// that draws the view model every frame, so the rings and timers move between messages.
+// The shell: menu → a match (bot, local, online, spectating) or a replay; the connection;
+// the replay controls; a render loop that draws the game's view every frame, so rings
+// and timers move between messages. It knows no game: the server's `welcome` names the
+// game, its rules and its view module (`welcome.game.view`), which the shell imports and
+// asks for everything game-specific (docs/client.md, "A game's view module").
 
-import { GameModel, describeRound, describeMatch, other } from "./state.js";
-import { drawGame, layout, drawLegendIcon } from "./draw.js";
-import { Input } from "./input.js";
 import { Connection } from "./net.js";
 import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
 
@@ -14,31 +14,27 @@ const ctx = canvas.getContext("2d");
 const app = {
   screen: "menu",
   conn: null,
-  model: new GameModel(),
+  game: null,       // welcome.game: name, seats, view, and the game's vocabulary
+  rules: null,      // welcome.rules: the rules every room of this server plays
+  ui: null,         // the game's view module
+  model: null,
+  input: null,
   replay: null,
   lay: null,
   view: null,
-  mouseSeat: "X",
-  rules: null,
+  mouseSeat: null,
   status: "",
   statusUntil: 0,
   errors: [],
 };
 window.__blitz = app; // for the browser tests and for curious players
 // The page coordinates of a cell's centre (the tests click there).
-app.cellCenter = (cell) => {
-  const r = canvas.getBoundingClientRect(), b = app.lay.board;
-  return { x: r.left + b.x + (cell[1] + 0.5) * b.cell, y: r.top + b.y + (cell[0] + 0.5) * b.cell };
-};
+app.cellCenter = (cell) => app.ui.cellCenter(app.lay, canvas.getBoundingClientRect(), cell);
 
-const REASONS = {
-  not_charged: "Not charged yet — wait for the gold ring.",
-  occupied: "That square is taken.",
-  crater: "A crater: nobody can place there for 2 s.",
-  not_opponent_mark: "Only an opponent's setting mark can be knocked out.",
-  already_set: "Too late: that mark has set.",
-  round_over: "The round is over.",
-};
+let viewLoaded;
+const viewReady = new Promise((resolve) => { viewLoaded = resolve; });
+const other = (seat) => app.game.seats.find((s) => s !== seat);
+const newModel = (rules) => app.ui.createModel(rules || app.rules, app.game);
 
 // -- screens ------------------------------------------------------------------------------
 
@@ -68,10 +64,18 @@ async function connection() {
   return app.conn;
 }
 
+// Messages are handled in order, each after the one before: the first (`welcome`)
+// loads the game's view module before anything else is shown.
+let inbox = Promise.resolve();
 function onMessage(msg) {
+  inbox = inbox.then(() => handle(msg)).catch((err) => console.error(err));
+}
+
+async function handle(msg) {
+  if (msg.type === "welcome") { await welcome(msg); return; }
+  await viewReady;
   const m = app.model;
   switch (msg.type) {
-    case "welcome": app.rules = msg.rules; m.setRules(msg.rules); break;
     case "joined":
       m.applyJoined(msg);
       app.input.configure(msg.seats || [], app.mouseSeat);
@@ -84,7 +88,7 @@ function onMessage(msg) {
       else say(msg.message || msg.code, 4000);
       if (msg.code === "room_closed") leaveToMenu();
       break;
-    case "rejected": say(REASONS[msg.reason] || msg.reason, 1500); m.apply(msg); break;
+    case "rejected": say(app.ui.REASONS[msg.reason] || msg.reason, 1500); m.apply(msg); break;
     case "state": m.applyState(msg); break;
     default: m.apply(msg);
   }
@@ -99,10 +103,71 @@ function showRoom(msg) {
   $("room-link").value = msg.link || `${location.origin}/r/${msg.room}`;
 }
 
+/** The server's game: its rules, its vocabulary and its view module (once per page). */
+async function welcome(msg) {
+  app.rules = msg.rules;
+  if (app.ui) { app.model.setRules(msg.rules); return; }
+  app.game = msg.game;
+  app.ui = await import(msg.game.view);
+  app.mouseSeat = app.game.seats[0];
+  app.model = newModel();
+  app.input = new app.ui.Input({
+    canvas,
+    getView: () => app.view,
+    getLayout: () => app.lay,
+    isTyping,
+    act: (seat, intent) => {
+      if (!app.conn || app.replay) return;
+      app.conn.send({ type: "act", ...intent, seat });
+    },
+  });
+  buildMenu(msg);
+  viewLoaded();
+}
+
+/** The game's words and choices in the page: title, help, legend, bot levels, seats. */
+function buildMenu(msg) {
+  const ui = app.ui, seats = app.game.seats;
+  document.title = app.game.long_name;
+  $("title").innerHTML = ui.TITLE_HTML;
+  $("tagline").textContent = ui.TAGLINE;
+  $("help-body").innerHTML = ui.HELP_HTML;
+  const levels = $("bot-level");
+  levels.replaceChildren(...msg.bots.map((level) => {
+    const o = document.createElement("option");
+    o.value = level; o.textContent = level[0].toUpperCase() + level.slice(1);
+    o.selected = level === ui.DEFAULT_BOT;
+    return o;
+  }));
+  for (const box of document.querySelectorAll("fieldset.symbols[data-name]")) {
+    const legend = box.querySelector("legend");
+    box.replaceChildren(legend, ...seats.map((seat, i) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio"; input.name = box.dataset.name; input.value = seat; input.checked = i === 0;
+      label.append(input, " " + ui.seatLabel(seat, box.dataset.long !== undefined));
+      return label;
+    }));
+  }
+  const list = $("legend-list");
+  list.replaceChildren(...ui.LEGEND.map((item) => {
+    const li = document.createElement("li");
+    const icon = document.createElement("canvas");
+    icon.width = 34; icon.height = 34;
+    const text = document.createElement("span");
+    text.innerHTML = item.html;
+    li.append(icon, text);
+    ui.drawLegendIcon(icon, item.icon);
+    return li;
+  }));
+  $("legend-note").textContent = ui.LEGEND_NOTE || "";
+}
+
 async function start(msg) {
   menuError("");
   app.replay = null;
-  app.model = new GameModel(app.rules);
+  await viewReady;
+  app.model = newModel();
   try {
     const conn = await connection();
     conn.rejoin = null;
@@ -117,8 +182,7 @@ function leaveToMenu() {
   if (app.conn && app.screen === "game") app.conn.send({ type: "leave" });
   if (app.conn) app.conn.token = null;
   app.replay = null;
-  app.model = new GameModel(app.rules);
-  app.input.configure([]);
+  if (app.ui) { app.model = newModel(); app.input.configure([]); }
   show("menu");
 }
 
@@ -169,7 +233,8 @@ async function openReplay(load) {
   menuError("");
   try {
     const data = await load();
-    app.replay = new ReplayPlayer(data);
+    await viewReady;
+    app.replay = new ReplayPlayer(data, newModel);
     app.input.configure([]);
     $("room-box").hidden = true;
     show("replay");
@@ -219,17 +284,6 @@ const isTyping = () => {
   return a && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA") || $("help").open;
 };
 
-app.input = new Input({
-  canvas,
-  getView: () => app.view,
-  getLayout: () => app.lay,
-  isTyping,
-  act: (seat, intent) => {
-    if (!app.conn || app.replay) return;
-    app.conn.send({ type: "act", action: intent.action, cell: intent.cell, seat });
-  },
-});
-
 window.addEventListener("keydown", (e) => {
   if (isTyping() || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "h" || e.key === "?") { $("help").showModal(); e.preventDefault(); }
@@ -240,15 +294,8 @@ window.addEventListener("keydown", (e) => {
 });
 
 function keysHelp() {
-  const s = app.input.seats;
-  let html;
-  if (app.replay) html = "<b>Replay</b>: P pause/play, “.” step forward, “,” step back.";
-  else if (s.mouse && s.mouse !== s.keyboard) {
-    html = `<b>${s.mouse}</b> (mouse/touch, or WASD + F) · <b>${s.keyboard}</b> (arrows + Enter or Space). ` +
-      "Select a free square to place, a setting mark with a target to knock it out.";
-  } else if (s.mouse) {
-    html = "Click a free square to place; click a mark with a target to knock it out. Keyboard: arrows/WASD + Space or Enter.";
-  } else html = "Spectating.";
+  const html = app.replay ? "<b>Replay</b>: P pause/play, “.” step forward, “,” step back."
+    : app.ui.controlsHelp(app.input.seats);
   $("keys-help").innerHTML = `<div>${html}</div>`;
 }
 
@@ -261,7 +308,7 @@ function resize() {
   if (!w || !h) return;
   canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  app.lay = layout(w, h, app.model.rules.size);
+  if (app.view) app.lay = app.ui.layoutFor(w, h, app.view);
 }
 window.addEventListener("resize", resize);
 
@@ -273,7 +320,7 @@ function setHTML(id, html) { if (dom[id + "#"] !== html) { dom[id + "#"] = html;
 function frame(now) {
   const dt = Math.min(250, now - lastFrame);
   lastFrame = now;
-  if (app.screen !== "menu") {
+  if (app.screen !== "menu" && app.ui) {
     let view, model;
     if (app.replay) {
       app.replay.tick(dt);
@@ -287,18 +334,18 @@ function frame(now) {
     }
     app.view = view;
     if (!app.lay || app.lay.size !== view.size) resize();
-    if (app.lay) drawGame(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
+    if (app.lay) app.ui.draw(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
     updateDom(view, model);
   }
   requestAnimationFrame(frame);
 }
 
 function banner(view, model) {
-  if (view.result) return [describeMatch(view.result), app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : ""];
+  if (view.result) return [app.ui.describeMatch(view.result), app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : ""];
   if (view.phase === "waiting") return ["Waiting for a friend", "Share the room code or link"];
   if (view.roundEnd) {
     const next = view.countdown !== null ? `Round ${view.round + 1} in ${Math.ceil(view.countdown)} s` : "";
-    return [describeRound(view.roundEnd), next];
+    return [app.ui.describeRound(view.roundEnd), next];
   }
   if (view.phase === "countdown" && view.countdown !== null) return [`Get ready: ${Math.max(1, Math.ceil(view.countdown))}`, mineText(view)];
   return null;
@@ -306,7 +353,7 @@ function banner(view, model) {
 
 function mineText(view) {
   if (view.mine.length === 1) return `You play ${view.mine[0]} against ${view.players[other(view.mine[0])].name}`;
-  if (view.mine.length === 2) return "Local match: X and O on one screen";
+  if (view.mine.length === 2) return `Local match: ${app.game.seats.join(" and ")} on one screen`;
   return "Spectating";
 }
 
@@ -326,7 +373,7 @@ function updateDom(view, model) {
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
   else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
   setText("status-line", status);
-  setHTML("rounds-list", (view.rounds || []).map((r) => escapeHtml(describeRound(r))).join("<br>"));
+  setHTML("rounds-list", (view.rounds || []).map((r) => escapeHtml(app.ui.describeRound(r))).join("<br>"));
 }
 
 function escapeHtml(s) {
@@ -334,8 +381,6 @@ function escapeHtml(s) {
 }
 
 // -- boot ---------------------------------------------------------------------------------
-
-for (const c of document.querySelectorAll("canvas[data-icon]")) drawLegendIcon(c, c.dataset.icon);
 
 (async function boot() {
   const room = location.pathname.match(/^\/r\/([^/]+)/);

@@ -1,7 +1,8 @@
 // The WebSocket connection (docs/protocol.md): send with refs, measure the clock with
 // ping/pong, and come back after a drop with `resume` and the seat token.
 
-import { ClockSync } from "./state.js";
+import { ClockSync } from "./clock.js";
+import { FINAL_CLOSES } from "./protocol.js";
 
 export class Connection {
   constructor(onMessage, { url = null, onStatus = () => {} } = {}) {
@@ -42,7 +43,7 @@ export class Connection {
       };
       ws.onclose = (e) => {
         this.onStatus("closed", e.code);
-        if (this.closedByUs || e.code === 4001 || e.code === 4002 || e.code === 1008) return;
+        if (this.closedByUs || FINAL_CLOSES.includes(e.code)) return;
         // A dropped connection: come back and take the seat again (the grace period).
         const delay = Math.min(4000, 300 * 2 ** this.retry++);
         setTimeout(() => this.reopen(), delay);

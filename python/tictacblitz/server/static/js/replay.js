@@ -1,15 +1,16 @@
 // The replay viewer's clock: frames from the server (`GET /replays/{id}/events` or
-// `POST /api/replay-events`, see replay_events.py) fed to a GameModel at their engine ms.
-// Play at 1× or 4×, pause, step one frame forward or back. Pure apart from fetch().
-
-import { GameModel } from "./state.js";
+// `POST /api/replay-events`, see replay_events.py) fed to the game view's model at their
+// engine ms. Play at 1× or 4×, pause, step one frame forward or back. Game-agnostic: the
+// model comes from `createModel(rules)` (the game's view module). Pure apart from fetch().
 
 const BREAK_MS = 1500; // a pause between rounds, in engine ms at the chosen speed
 
 export class ReplayPlayer {
-  /** data: {rules, frames: [{round, t, events, players}], rounds, round_wins, match} */
-  constructor(data) {
+  /** data: {rules, frames: [{round, t, events, players}], rounds, round_wins, match};
+   *  createModel(rules): a fresh view model of the game (it has applyEvents and view). */
+  constructor(data, createModel) {
     this.data = data;
+    this.createModel = createModel;
     this.frames = data.frames || [];
     this.speed = 1;
     this.playing = true;
@@ -18,7 +19,7 @@ export class ReplayPlayer {
 
   /** Rebuild the model with the first k frames applied (stepping back re-plays: cheap). */
   seek(k) {
-    this.model = new GameModel(this.data.rules);
+    this.model = this.createModel(this.data.rules);
     this.model.role = "spectator";
     this.model.mode = "replay";
     this.model.phase = "live";

@@ -1,4 +1,4 @@
-// Canvas drawing of a view model (state.js). Nothing here decides anything: it paints.
+// Canvas drawing of a Blitz view (model.js). Nothing here decides anything: it paints.
 //
 // Colour-blind-safe palette (Okabe–Ito): X sky blue, O vermillion; every state also has
 // a shape: X is a cross, O a ring; a setting mark is hollow with a filling ring; a
@@ -13,11 +13,13 @@ export const COLORS = {
   bomb: "#e85d5d", freeze: "#8fd3ff", haste: "#F0E442", swap: "#b48ce6",
 };
 
-export const POWERUP_INFO = {
-  bomb: { label: "Bomb", text: "Removes every opponent mark touching it — set or not." },
-  freeze: { label: "Freeze", text: "Your opponent recharges 2.5× slower for 3 s." },
-  haste: { label: "Haste", text: "You recharge twice as fast for 4 s." },
-  swap: { label: "Swap", text: "Steals up to two touching opponent marks; they set again." },
+// One glyph per powerup kind (R14). The kinds themselves come from the server
+// (`welcome.game.powerups`); tests/test_server_ties.py checks every kind has a glyph.
+export const POWERUP_GLYPHS = {
+  bomb: (ctx, cx, cy, r, c) => drawBomb(ctx, cx, cy, r, c),
+  freeze: (ctx, cx, cy, r, c) => drawSnowflake(ctx, cx, cy, r * 0.85, c),
+  haste: (ctx, cx, cy, r, c) => drawBolt(ctx, cx, cy, r * 0.9, c),
+  swap: (ctx, cx, cy, r, c) => drawSwap(ctx, cx, cy, r, c),
 };
 
 /** Where everything goes on a w×h canvas (CSS pixels). */
@@ -143,11 +145,8 @@ function drawSwap(ctx, cx, cy, r, color) {
 }
 
 export function drawPowerupGlyph(ctx, kind, cx, cy, r) {
-  const c = COLORS[kind];
-  if (kind === "bomb") drawBomb(ctx, cx, cy, r, c);
-  else if (kind === "freeze") drawSnowflake(ctx, cx, cy, r * 0.85, c);
-  else if (kind === "haste") drawBolt(ctx, cx, cy, r * 0.9, c);
-  else drawSwap(ctx, cx, cy, r, c);
+  const glyph = POWERUP_GLYPHS[kind];
+  if (glyph) glyph(ctx, cx, cy, r, COLORS[kind]);
 }
 
 function drawTarget(ctx, cx, cy, r, pulse) {
@@ -344,7 +343,7 @@ export function drawLegendIcon(canvas, kind) {
   ctx.clearRect(0, 0, s, s);
   ctx.fillStyle = COLORS.cell; rrect(ctx, 1, 1, s - 2, s - 2, 6); ctx.fill();
   const c = s / 2;
-  if (POWERUP_INFO[kind]) {
+  if (POWERUP_GLYPHS[kind]) {
     const g = ctx.createRadialGradient(c, c, 2, c, c, s * 0.6);
     g.addColorStop(0, COLORS[kind] + "88"); g.addColorStop(1, COLORS[kind] + "00");
     ctx.fillStyle = g; ctx.fillRect(0, 0, s, s);

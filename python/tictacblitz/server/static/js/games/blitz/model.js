@@ -1,21 +1,23 @@
-// The view model: server messages (state, events, …) in, what to draw out.
+// The Tic Tac Blitz view model: server messages (state, events, …) in, what to draw out.
 //
 // Pure: no DOM, no clock, no network. `GameModel` keeps what the server said; `view(nowT)`
 // answers "what does the screen show at engine ms nowT of this round" — the setting
 // rings, charge rings, crater fades and powerup burn-outs are all functions of nowT, so
 // the page animates them locally between messages (docs/protocol.md, "Animating").
-// Rule ids (R…) refer to RULES.md.
+// Rule ids (R…) refer to docs/rules/blitz.md.
+//
+// Every number comes from the server: the rules (`welcome.rules`, a room's `state.rules`,
+// a replay's `rules`) and the game's vocabulary (`welcome.game`: its seats and the
+// powerup kinds with their board letters, R14). This file has no copy of either.
 
-export const PLAYERS = ["X", "O"];
-export const POWERUPS = ["bomb", "freeze", "haste", "swap"];
-const LETTER_POWERUP = { B: "bomb", F: "freeze", H: "haste", S: "swap" };
+export const PLAYERS = ["X", "O"]; // the Blitz view draws X as a cross and O as a ring
 
-export const DEFAULT_RULES = {
-  size: 6, line_length: 4, round_ms: 45000, rounds_to_win: 3, max_rounds: 7,
-  set_ms: 1600, recharge_place_ms: 450, recharge_knockout_ms: 700, crater_ms: 2000,
-  mark_limit: 8, powerup_max: 2, spawn_min_ms: 2500, spawn_max_ms: 4500, powerup_ms: 6000,
-  freeze_ms: 3000, freeze_factor: 2.5, haste_ms: 4000, haste_factor: 2, swap_max: 2,
-};
+/** Board letter → powerup key, from the server's `welcome.game.powerups` (R14). */
+export function powerupLetters(game) {
+  const out = {};
+  for (const p of (game && game.powerups) || []) out[p.letter] = p.key;
+  return out;
+}
 
 export const other = (p) => (p === "X" ? "O" : "X");
 const clamp01 = (x) => (x < 0 ? 0 : x > 1 ? 1 : x);
@@ -39,8 +41,8 @@ export function chargeAt(p, nowT) {
   return clamp01(p.charge_progress + (1 - p.charge_progress) * (nowT - t0) / (t1 - t0));
 }
 
-/** The four-cell windows of R11, for the "three in a row" hint of the timeout score. */
-export function parseBoard(rows) {
+/** The board rows of a `state` message (SCENARIOS.md letters) as cells. */
+export function parseBoard(rows, letterPowerup) {
   const cells = [];
   for (let r = 0; r < rows.length; r++) {
     for (let c = 0; c < rows[r].length; c++) {
@@ -49,7 +51,7 @@ export function parseBoard(rows) {
       if (ch === "X" || ch === "O") cell.mark = ch;
       else if (ch === "x" || ch === "o") { cell.mark = ch.toUpperCase(); cell.setUntil = Infinity; }
       else if (ch === "#") cell.crater = Infinity;
-      else if (LETTER_POWERUP[ch]) cell.powerup = { kind: LETTER_POWERUP[ch], until: Infinity };
+      else if (letterPowerup[ch]) cell.powerup = { kind: letterPowerup[ch], until: Infinity };
       cells.push(cell);
     }
   }
@@ -57,8 +59,12 @@ export function parseBoard(rows) {
 }
 
 export class GameModel {
-  constructor(rules) {
-    this.rules = { ...DEFAULT_RULES, ...(rules || {}) };
+  /** rules: the full rules object the server sent; game: `welcome.game`. */
+  constructor(rules, game) {
+    if (!rules || typeof rules.size !== "number") throw new Error("GameModel needs the server's rules");
+    this.rules = { ...rules };
+    this.game = game || {};
+    this.letterPowerup = powerupLetters(this.game);
     this.reset();
   }
 
@@ -83,8 +89,9 @@ export class GameModel {
   }
 
   setRules(rules) {
+    if (!rules) return;
     const size = this.rules.size;
-    this.rules = { ...DEFAULT_RULES, ...(rules || {}) };
+    this.rules = { ...rules };
     if (this.rules.size !== size) this.reset();
   }
 
@@ -122,7 +129,7 @@ export class GameModel {
     this.seq = msg.seq || 0; this.round = msg.round || 1; this.t = msg.t || 0;
     this.epochMs = msg.epoch_ms ?? null; this.resumeAt = msg.resume_at ?? null;
     if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
-    if (msg.board) this.cells = parseBoard(msg.board);
+    if (msg.board) this.cells = parseBoard(msg.board, this.letterPowerup);
     for (const s of msg.setting || []) { const c = this.cellAt(s.cell); c.mark = s.player; c.setUntil = s.until; }
     for (const s of msg.craters || []) this.cellAt(s.cell).crater = s.until;
     for (const s of msg.powerups || []) this.cellAt(s.cell).powerup = { kind: s.powerup, until: s.until };
@@ -342,18 +349,4 @@ export function describeMatch(res) {
   if (res.by === "forfeit") return `${res.result} wins: ${res.forfeited_by || "the other player"} left`;
   if (res.by === "abandoned") return "Match abandoned";
   return res.result === "draw" ? `Match drawn${score}` : `${res.result} wins the match${score}`;
-}
-
-/** Server clock estimate from ping/pong: keep the sample with the smallest round trip. */
-export class ClockSync {
-  constructor() { this.offset = 0; this.rtt = Infinity; this.samples = 0; }
-  // sent, received: local Date.now() ms; serverMs: the pong's server_ms.
-  sample(sent, received, serverMs) {
-    const rtt = received - sent;
-    this.samples += 1;
-    // Older samples age: a clock drift or a route change is picked up eventually.
-    this.rtt *= 1.05;
-    if (rtt <= this.rtt) { this.rtt = rtt; this.offset = serverMs - (sent + received) / 2; }
-  }
-  serverNow(localNow) { return localNow + this.offset; }
 }

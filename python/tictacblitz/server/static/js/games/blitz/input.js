@@ -1,6 +1,6 @@
-// Input: a click or tap on a cell, and keyboard play (a cursor and a key to act).
+// Blitz input: a click or tap on a cell, and keyboard play (a cursor and a key to act).
 //
-// One rule for every input (state.js intentFor): on the other player's setting mark the
+// One rule for every input (model.js intentFor): on the other player's setting mark the
 // action is a knock-out (R9), on a free cell a placement (R6).
 //
 // Keys (docs/client.md):
@@ -8,7 +8,7 @@
 //   local, one screen: the mouse player may also use WASD + F; the keyboard player uses
 //   the arrows + Enter (or Space).
 
-import { intentFor } from "./state.js";
+import { intentFor } from "./model.js";
 import { cellFromPoint } from "./draw.js";
 
 const MOVES = {
