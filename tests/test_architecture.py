@@ -146,7 +146,9 @@ def test_layers_look_only_downward(name):
 def test_the_native_core_imports_nothing_from_the_package():
     offenders = []
     for path in sorted(NATIVE.rglob("*")):
-        if path.suffix not in (".pyx", ".pxd", ".pyi", ".py"):
+        # (.pyi stubs may name the package's types: they describe what the package hands
+        # down and are never imported at run time.)
+        if path.suffix not in (".pyx", ".pxd", ".py"):
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if re.match(r"\s*(from|import|cimport)\s+tictacblitz\b", line):

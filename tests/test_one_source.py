@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from blitz_core.blitz import bots as native_bots
-from blitz_core.blitz import engine, playout
+from blitz_core.blitz import match as engine
+from blitz_core.blitz import playout
 from tictacblitz.games import load_game
 from tictacblitz.games.blitz import (
     REASON_BY_CODE,

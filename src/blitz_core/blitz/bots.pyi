@@ -5,7 +5,7 @@ from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 from tictacblitz.games.blitz.rules import Rules
 
-from .engine import Match
+from .match import Match
 
 NativeSpec = Tuple[Any, ...]
 

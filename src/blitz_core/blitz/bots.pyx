@@ -24,13 +24,14 @@ from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, 
 from blitz_core.blitz.seeds cimport seat_salt
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, EventSink, EventC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, fill_rules, default_rules, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
+    MatchState, RulesC, EventSink, EventC, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
 )
+from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
 
 import numpy as np
 
-from blitz_core.blitz.engine import NATIVE_CODES
+from blitz_core.blitz.match import NATIVE_CODES
 
 
 # The policies' streams are seeded with the match seed xor a salt per seat (seeds.pxd).

@@ -190,22 +190,3 @@ cdef inline uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int 
     if kind == ACT_PLACE:
         return r.geo.board & ~(all_marks(s) | s.craters)      # R6: no mark, no crater
     return s.setting[1 - player]                              # R9: opponent's setting marks
-
-# -- the bridge from Python ----------------------------------------------------------------
-cdef object default_rules()
-cdef int fill_rules(RulesC* rc, object rules) except -1
-
-
-cdef class Match:
-    cdef RulesC rc
-    cdef MatchState st
-    cdef EventSink sink
-    cdef object _rules
-    cdef object _seed
-    cdef object _setup
-    cdef tuple _rounds
-    cdef list _script                 # recorded script entries, or None
-    cdef void _begin_call(self) noexcept
-    cdef void _after_call(self)
-    cdef _check_once(self, int p)
-    cdef _record(self, int p, action)

@@ -4,7 +4,7 @@ from typing import Any, Dict, Iterable, Optional
 
 from tictacblitz.games.blitz.rules import Rules
 
-from .engine import Match
+from .match import Match
 
 POLICY_SEED_SALT: int
 

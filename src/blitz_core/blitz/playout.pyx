@@ -13,8 +13,9 @@ from blitz_core.blitz.bitboard cimport popcount, lowest, nth_set_bit
 from blitz_core.blitz.seeds cimport random_policy_salt
 from blitz_core.common.rng cimport rng_below
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, Match, EventSink, state_new_match, state_next_round, state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
+    MatchState, RulesC, EventSink, state_new_match, state_next_round, state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
 )
+from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 
 import numpy as np
 

@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 from tictacblitz.games.blitz.rules import Rules
 
-from .engine import Match
+from .match import Match
 
 class BatchStepper:
     def __init__(self, rules: Optional[Rules], n: int, *, interval_ms: int = 50, autoreset: int = ...,

@@ -24,8 +24,9 @@ from blitz_core.blitz.bitboard cimport popcount, lowest
 from blitz_core.blitz.seeds cimport seat_salt, reset_salt, sample_salt
 from blitz_core.common.rng cimport rng_next
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, Match, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_marks, state_oldest, fill_rules, default_rules, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
+    MatchState, RulesC, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_marks, state_oldest, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
 )
+from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
 
 import os

@@ -11,10 +11,10 @@ Everything of this game on the Python side is in this folder:
 - :mod:`.game`: the adapter to the platform's Game/State protocol.
 
 The native core is ``blitz_core.blitz``; importing this package hands it this
-vocabulary (``engine.bind_vocabulary``), so the core never imports upward.
+vocabulary (``match.bind_vocabulary``), so the core never imports upward.
 """
 
-from blitz_core.blitz import engine as _engine
+from blitz_core.blitz import match as _native_match
 
 from . import types as _types
 from .rules import Rules
@@ -47,10 +47,10 @@ class _Vocabulary:
     REASON_BY_CODE, parse_cell = REASON_BY_CODE, parse_cell
 
 
-_engine.bind_vocabulary(_Vocabulary)
+_native_match.bind_vocabulary(_Vocabulary)
 
-Match = _engine.Match
-STATE_BYTES = _engine.STATE_BYTES
+Match = _native_match.Match
+STATE_BYTES = _native_match.STATE_BYTES
 
 __all__ = [
     "Action", "ActionKind", "Cell", "Event", "EventKind", "Match", "Player",

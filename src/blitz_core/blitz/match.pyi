@@ -1,4 +1,4 @@
-"""Types of blitz_core.blitz.engine (the native rules engine); see engine.pyx and docs/engine.md."""
+"""Types of blitz_core.blitz.match (the Python face of the native rules engine); see match.pyx and docs/engine.md."""
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -12,6 +12,9 @@ from tictacblitz.games.blitz.types import (
 
 STATE_BYTES: int
 SERIAL_VERSION: int
+NATIVE_CODES: Dict[str, Dict[str, int]]
+
+def bind_vocabulary(vocab: Any) -> None: ...
 
 PlayerLike = Union[Player, str, int]
 
