@@ -379,13 +379,19 @@ def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndar
     game = make_game(rules) if not isinstance(rules, RiftGame) else rules
     x_kind, x_error = resolve_bot(x_bot).native()
     o_kind, o_error = resolve_bot(o_bot).native()
-    if isinstance(seeds, (int, np.integer)):
-        raise TypeError(f"seeds must be a sequence of integers, not {seeds!r}")
-    seeds = np.asarray(seeds)
-    if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
-        raise TypeError(f"seeds must be a 1-D sequence of integers, not {seeds.dtype} of shape {seeds.shape}")
-    return _engine.play_matches(game.rules.native(), x_kind, x_error, o_kind, o_error,
-                                seeds.astype(np.uint64, casting="unsafe"))
+    if isinstance(seeds, np.ndarray):
+        if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
+            raise TypeError(f"seeds must be a 1-D array of integers, not {seeds.dtype} of shape {seeds.shape}")
+        seeds = seeds.astype(np.uint64, casting="unsafe")
+    else:
+        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+            raise TypeError(f"seeds must be a sequence of integers, not {seeds!r}")
+        values = list(seeds)
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"a seed is an integer, not {value!r}")
+        seeds = np.array([int(v) % 2**64 for v in values], dtype=np.uint64)
+    return _engine.play_matches(game.rules.native(), x_kind, x_error, o_kind, o_error, seeds)
 
 
 _ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)   # vocabulary for consumers
