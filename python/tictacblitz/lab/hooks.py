@@ -2,10 +2,12 @@
 
 The lab (simulate, sweep, tournament) is game-agnostic: it reaches a game through the
 registry (:func:`~tictacblitz.games.registry.load_game`) and the module-level names
-below, looked up in ``tictacblitz.games.<name>.balance`` first and then in
-``tictacblitz.games.<name>.game`` (so a game may put its whole lab-facing part in a
-``balance.py`` or just define ``play_matches`` in its ``game.py``). Only
-``play_matches`` is required; every other hook has a default that works for any game.
+below, defined in the game's ``tictacblitz.games.<name>.balance`` module (its
+lab-facing part). Only ``play_matches`` is required, and it alone may instead be defined
+in the game's ``game.py`` (a game without a ``balance.py``); every other hook has a
+default that works for any game, and is read from ``balance.py`` only (so a name that
+happens to be in ``game.py``, such as an imported ``resolve_bot``, is never taken for a
+hook).
 
 Required:
 
@@ -42,15 +44,18 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
 
-__all__ = ["GameHooks", "hooks_for", "HOOK_MODULES"]
+__all__ = ["GameHooks", "hooks_for", "HOOK_MODULES", "RUNNER"]
 
 HOOK_MODULES = ("balance", "game")
-"""Where a game's hooks are looked up, in order: ``tictacblitz.games.<name>.<module>``."""
+"""Where a game's hooks are looked up: ``tictacblitz.games.<name>.balance`` for every
+hook, then ``tictacblitz.games.<name>.game`` for :data:`RUNNER` only."""
+
+RUNNER = "play_matches"
 
 
 class GameHooks:
@@ -59,24 +64,25 @@ class GameHooks:
     def __init__(self, name: str) -> None:
         self.name = name
         self.type: GameType = game_type(name)          # raises ValueError for an unknown game
-        self.modules: List[Any] = []
+        self.modules: Dict[str, Any] = {}
         for module in HOOK_MODULES:
             path = f"tictacblitz.games.{name}.{module}"
             if importlib.util.find_spec(path) is not None:
-                self.modules.append(importlib.import_module(path))
+                self.modules[module] = importlib.import_module(path)
         self.default_game: Game = load_game(name)
 
     def get(self, attr: str, default: Any = None) -> Any:
-        """The hook ``attr`` from the first module that defines it, else ``default``."""
-        for module in self.modules:
-            if hasattr(module, attr):
-                return getattr(module, attr)
+        """The hook ``attr`` of the game's ``balance`` module (``play_matches`` also of its
+        ``game`` module), else ``default``."""
+        for module in HOOK_MODULES if attr == RUNNER else HOOK_MODULES[:1]:
+            if module in self.modules and hasattr(self.modules[module], attr):
+                return getattr(self.modules[module], attr)
         return default
 
     # -- the runner and bots -------------------------------------------------------------------
     @property
     def play_matches(self) -> Callable[..., Dict[str, Any]]:
-        runner = self.get("play_matches")
+        runner = self.get(RUNNER)
         if runner is None:
             raise ValueError(f"game {self.name!r} has no native batch runner: define "
                              f"play_matches(rules, x_bot, o_bot, seeds) in games/{self.name}/game.py")

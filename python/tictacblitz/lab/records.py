@@ -18,11 +18,13 @@ from ..games.registry import DEFAULT_GAME
 from .hooks import GameHooks, hooks_for
 
 __all__ = ["require_pyarrow", "record_schema", "chunk_table", "RecordWriter", "check_out_path",
-           "OUT_SUFFIXES", "WINNERS", "LAB_COLUMNS"]
+           "OUT_SUFFIXES", "WINNERS", "NOT_RECORDED"]
 
 OUT_SUFFIXES = (".parquet", ".csv")
 WINNERS = ("X", "O", "draw")          # seat 0, seat 1, a draw: the dictionary of `winner`
-LAB_COLUMNS = ("start", "seeds")      # what play_chunk adds to a runner's columns
+NOT_RECORDED = ("match", "seed", "winner", "start", "seeds")
+"""Runner columns a record without a hook leaves out: the lab's own columns (a seed the
+runner echoes is the lab's ``seed``) and what play_chunk adds."""
 
 
 def require_pyarrow() -> Any:
@@ -44,7 +46,7 @@ def _generic_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
     n = len(cols["winner"])
     out: Dict[str, Any] = {}
     for name, values in cols.items():
-        if name == "winner" or name in LAB_COLUMNS:
+        if name in NOT_RECORDED:
             continue
         values = np.asarray(values)
         if values.ndim == 1 and len(values) == n:

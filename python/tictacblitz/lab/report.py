@@ -1,8 +1,10 @@
-"""Reports of simulations: the summary as a text table, the flat metric rows a sweep
-tabulates, and the sweep's plots (PNG) and self-contained HTML page.
+"""Reports of simulations of any game: the summary as a text table, the flat metric rows
+a sweep tabulates, and the sweep's plots (PNG) and self-contained HTML page.
 
 The metrics are defined in docs/simulate.md; :func:`metric_rows` is the one list of
-them that tables and plots read.
+them that tables and plots read: the lab's match-level metrics, then the game's (its
+``metric_rows``/``METRICS``/``PANELS``/``summary_lines`` hooks; without them, the
+``NAME_mean`` of every per-match column the summary's ``columns`` holds).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..games.registry import DEFAULT_GAME
 from .hooks import GameHooks, hooks_for
 
 __all__ = ["format_summary", "metric_rows", "metrics_of", "panels_of", "METRICS", "PANELS",
-           "plot_sweep", "sweep_html"]
+           "plot_sweep", "sweep_html", "column_metrics"]
 
 # name -> (label, unit) of the lab's metrics (every game), in table order; a game's
 # METRICS hook adds its own after these, and matches_per_s comes last.
@@ -27,6 +29,7 @@ METRICS: Dict[str, Tuple[str, str]] = {
     "x_share_of_decided": ("X share of decided matches", "share"),
 }
 RUN_METRICS: Dict[str, Tuple[str, str]] = {"matches_per_s": ("matches per second", "matches/s")}
+MEAN = "_mean"          # the suffix of a per-match column's mean (games without metric hooks)
 
 # The sweep report's panels: a title and the metrics drawn in it (a game's PANELS hook
 # adds metrics to a panel of the same title, or new panels after these).
@@ -79,6 +82,8 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
     hook = _hooks(s).get("metric_rows")
     if hook is not None:
         hook(s, add)
+    for name, c in s.get("columns", {}).items():          # a game without the hook
+        add(f"{name}{MEAN}", c["mean"], c["mean_ci"])
     add("matches_per_s", s.get("matches_per_s"))
     return rows
 
@@ -131,6 +136,8 @@ def format_summary(s: Dict[str, Any]) -> str:
     if hook is not None:
         more, after = hook(s, _pct, _num)
         rows += more
+    for name, c in s.get("columns", {}).items():          # a game without the hook
+        rows.append((f"{name} a match: mean [CI]", _num(c["mean"], c["mean_ci"])))
     width = max(len(k) for k, _ in rows)
     lines += [f"{k:<{width}}  {v}" for k, v in rows]
     if sa["significant"]:        # the footnote of the "*" above, only when it is there
@@ -143,7 +150,18 @@ def format_summary(s: Dict[str, Any]) -> str:
 
 
 def _label(metric: str, game: str = DEFAULT_GAME) -> str:
-    return metrics_of(game).get(metric, (metric, ""))[0]
+    default = f"{metric[:-len(MEAN)]} a match (mean)" if metric.endswith(MEAN) else metric
+    return metrics_of(game).get(metric, (default, ""))[0]
+
+
+def column_metrics(rows: List[Dict[str, Any]], limit: int = 12) -> List[str]:
+    """The per-match column means among a sweep's rows (games without metric hooks)."""
+    found: List[str] = []
+    for row in rows:
+        m = row["metric"]
+        if m.endswith(MEAN) and m not in found:
+            found.append(m)
+    return found[:limit]
 
 
 def _short_names(metrics: Sequence[str]) -> bool:
@@ -172,6 +190,8 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
         groups = {(): rows}
     cols = 4
     panels = panels_of(game)
+    if hooks_for(game).get("PANELS") is None:
+        panels += tuple((_label(m, game), (m,)) for m in column_metrics(rows))
     n = len(panels)
     fig, axes = plt.subplots((n + cols - 1) // cols, cols, figsize=(4.2 * cols, 3.3 * ((n + cols - 1) // cols)),
                              squeeze=False)
@@ -222,7 +242,8 @@ def sweep_html(meta: Dict[str, Any], rows: List[Dict[str, Any]], params: Sequenc
         points.setdefault(row["point"], {p: row[p] for p in params})[row["metric"]] = row
     game = meta.get("game", DEFAULT_GAME)
     hooks = hooks_for(game)
-    shown = ["x_share_of_decided", "draw_rate", *(hooks.get("REPORT_COLUMNS") or ())]
+    shown = ["x_share_of_decided", "draw_rate",
+             *(hooks.get("REPORT_COLUMNS") or column_metrics(rows))]
 
     def cell(row: Optional[Dict[str, Any]]) -> str:
         if row is None or row["value"] is None:

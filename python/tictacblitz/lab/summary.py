@@ -1,6 +1,7 @@
 """The balance summary of a simulation, for any game: match results with 95 % Wilson
-intervals and the seat advantage, plus the game's extra metrics (its ``Metrics`` hook),
-accumulated chunk by chunk from exact integer counters (so it does not depend on the
+intervals and the seat advantage, plus the game's extra metrics (its ``Metrics`` hook;
+without one, :class:`ColumnMeans`: the mean of every per-match number its runner
+returns), accumulated chunk by chunk from exact integer counters (so it does not depend on the
 order chunks arrive in) and mergeable. docs/simulate.md defines every metric.
 """
 
@@ -12,9 +13,46 @@ import numpy as np
 
 from ..games.registry import DEFAULT_GAME
 from .hooks import hooks_for
-from .stats import wilson, wilson_or_none
+from .stats import Moments, wilson, wilson_or_none
 
-__all__ = ["Summary", "deep_merge"]
+__all__ = ["Summary", "ColumnMeans", "deep_merge", "NOT_METRICS"]
+
+NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
+"""Runner columns that are no per-match measurement (the lab's own, or the seed echoed)."""
+
+
+class ColumnMeans:
+    """The default extra metrics of a game without a ``Metrics`` hook: for every integer
+    column of its runner, one number a match (``moves``, ``turns``...; a ``(n, 2)`` column
+    per seat as ``NAME_x``/``NAME_o``), the mean with its 95 % interval. Summary key:
+    ``columns.NAME`` = ``{"mean", "mean_ci", "total"}``."""
+
+    def __init__(self, rules: Any = None) -> None:
+        self.moments: Dict[str, Moments] = {}
+
+    def add(self, cols: Dict[str, Any]) -> None:
+        for name, values in cols.items():
+            if name in NOT_METRICS:
+                continue
+            a = np.asarray(values)
+            if a.dtype.kind not in "iub" or a.shape[:1] != np.asarray(cols["winner"]).shape:
+                continue
+            if a.ndim == 1:
+                self.moments.setdefault(name, Moments()).add(a)
+            elif a.ndim == 2 and a.shape[1] == 2:
+                self.moments.setdefault(f"{name}_x", Moments()).add(a[:, 0])
+                self.moments.setdefault(f"{name}_o", Moments()).add(a[:, 1])
+
+    def merge(self, other: "ColumnMeans") -> None:
+        for name, m in other.moments.items():
+            self.moments.setdefault(name, Moments()).merge(m)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out = {}
+        for name, m in self.moments.items():
+            mean, ci = m.mean_ci()
+            out[name] = {"mean": mean, "mean_ci": ci, "total": m.s}
+        return {"columns": out}
 
 
 def deep_merge(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
@@ -36,7 +74,7 @@ class Summary:
         self.rules = rules
         self.matches = 0
         self.match_results = np.zeros(3, np.int64)          # seat 0 wins, seat 1 wins, draws
-        self.metrics = hooks_for(game).new_metrics(rules)
+        self.metrics = hooks_for(game).new_metrics(rules) or ColumnMeans(rules)
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (``winner``: 0, 1 or -1 for a draw)."""
@@ -44,14 +82,12 @@ class Summary:
         codes = np.where(winner < 0, 2, winner)
         self.matches += int(winner.size)
         self.match_results += np.bincount(codes, minlength=3)[:3]
-        if self.metrics is not None:
-            self.metrics.add(cols)
+        self.metrics.add(cols)
 
     def merge(self, other: "Summary") -> None:
         self.matches += other.matches
         self.match_results += other.match_results
-        if self.metrics is not None:
-            self.metrics.merge(other.metrics)
+        self.metrics.merge(other.metrics)
 
     def to_dict(self) -> Dict[str, Any]:
         """The metrics as a JSON-ready dict: the lab's, then the game's merged in."""
@@ -70,6 +106,4 @@ class Summary:
                                     and (x_share_ci[0] > 0.5 or x_share_ci[1] < 0.5)),
             },
         }
-        if self.metrics is not None:
-            deep_merge(out, self.metrics.to_dict())
-        return out
+        return deep_merge(out, self.metrics.to_dict())

@@ -35,7 +35,7 @@ from .command import (ArgumentProblem, add_common_arguments, connect, job_argume
 from .hooks import hooks_for
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .jobs import default_workers, prepare, resolve_game
-from .report import metric_rows, plot_sweep, sweep_html
+from .report import column_metrics, metric_rows, plot_sweep, sweep_html
 from .runner import progress_bar
 from .simulator import simulate
 
@@ -267,7 +267,8 @@ def main(args: argparse.Namespace) -> int:
 def _format(result: SweepResult, out: str) -> str:
     params = result.meta["params"]
     game = result.meta.get("game", DEFAULT_GAME)
-    shown = ("x_share_of_decided", "draw_rate", *(hooks_for(game).get("SWEEP_COLUMNS") or ()))
+    shown = ("x_share_of_decided", "draw_rate",
+             *(hooks_for(game).get("SWEEP_COLUMNS") or column_metrics(result.rows, 3)))
     by_point: Dict[int, Dict[str, Any]] = {}
     for row in result.rows:
         by_point.setdefault(row["point"], {})[row["metric"]] = row
