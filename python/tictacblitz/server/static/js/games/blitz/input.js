@@ -87,9 +87,10 @@ export class Input {
     if (!this.seats.keyboard || e.ctrlKey || e.metaKey || e.altKey) return;
     const a = keyAction(e.key, this.seats);
     if (!a || !a.seat) return;
-    e.preventDefault();
     const view = this.opts.getView();
-    const size = view ? view.size : 6;
+    if (!view) return;          // nothing on screen yet: no board, no size
+    e.preventDefault();
+    const size = view.size;
     const cur = this.cursors[a.seat] || [0, 0];
     if (a.move) {
       this.cursors[a.seat] = this.showCursor[a.seat] ? moveCursor(cur, a.move, size) : cur;
