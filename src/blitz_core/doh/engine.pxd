@@ -18,7 +18,7 @@
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
-from blitz_core.common.rng cimport rng_below
+from blitz_core.common.rng cimport rng_next
 
 cdef enum:
     DOH_CELLS = 25          # window squares
@@ -41,6 +41,7 @@ ctypedef struct DohPos:
     uint64_t occ
     uint64_t counts[3]
     uint64_t accepts[3]
+    uint64_t empties        # empty_targets(), kept up to date by every change
     uint8_t stash[3]
     uint8_t height          # the occupied box (0 x 0 when empty)
     uint8_t width
@@ -120,12 +121,17 @@ cdef inline uint64_t neighbourhood(uint64_t occ) noexcept nogil:
     return (m | (m << 8) | (m >> 8)) & window_mask()
 
 
-cdef inline uint64_t empty_targets(const DohPos* p) noexcept nogil:
+cdef inline uint64_t compute_empty_targets(const DohPos* p) noexcept nogil:
     """D3: the empty window squares a piece may go on (any size): touching an occupied
     square and keeping the box within grid x grid. The first move: the centre."""
     if p.occ == 0:
         return (<uint64_t>1) << DOH_CENTRE_BIT
     return neighbourhood(p.occ) & ~p.occ & fit_mask(p.grid, p.height, p.width)
+
+
+cdef inline uint64_t empty_targets(const DohPos* p) noexcept nogil:
+    """compute_empty_targets(p), as pos_play/pos_init/pos_from_key keep it."""
+    return p.empties
 
 
 cdef inline uint64_t targets_for(const DohPos* p, int size, uint64_t empties) noexcept nogil:
@@ -136,12 +142,25 @@ cdef inline uint64_t targets_for(const DohPos* p, int size, uint64_t empties) no
 
 
 cdef inline bint has_any_move(const DohPos* p) noexcept nogil:
-    cdef uint64_t empties = empty_targets(p)
-    cdef int s
-    for s in range(3):
-        if p.stash[s] and (empties | p.accepts[s]):
-            return True
-    return False
+    """D9's test: some size left has a square (p.empties must be up to date)."""
+    cdef uint64_t empties = p.empties
+    return ((p.stash[0] != 0 and (empties | p.accepts[0]) != 0)
+            or (p.stash[1] != 0 and (empties | p.accepts[1]) != 0)
+            or (p.stash[2] != 0 and (empties | p.accepts[2]) != 0))
+
+
+cdef inline bint line_through_square(uint64_t c, int wbit) noexcept nogil:
+    """D7 after a move on window bit wbit: whether c holds a line through it. The box
+    is normalised into the frame (window rows and columns 2..4), so every line is one
+    of the frame's 8: the square's row, its column, and the diagonals it is on."""
+    cdef int r = (wbit >> 3) - 2, col = (wbit & 7) - 2
+    cdef uint64_t row_line = (<uint64_t>0x1C) << (8 * (r + 2))              # (r, 0..2)
+    cdef uint64_t col_line = (<uint64_t>0x10101) << (16 + col + 2)          # (0..2, col)
+    if (c & row_line) == row_line or (c & col_line) == col_line:
+        return True
+    if r == col and (c & 0x1008040000ULL) == 0x1008040000ULL:               # (0,0) (1,1) (2,2)
+        return True
+    return r + col == 2 and (c & 0x408100000ULL) == 0x408100000ULL           # (0,2) (1,1) (2,0)
 
 
 cdef inline uint64_t line_starts(uint64_t c, int d) noexcept nogil:
@@ -207,19 +226,16 @@ cdef inline void set_square(DohPos* p, int wbit, int content) noexcept nogil:
     """Write a content code on window bit wbit (inside the frame) and its masks."""
     cdef int frame = 3 * ((wbit >> 3) - 2) + (wbit & 7) - 2
     cdef uint64_t bit = (<uint64_t>1) << wbit
-    cdef uint8_t counts = counts_bits(content)
-    cdef uint8_t accepts = accepts_bits(content)
-    cdef int s
+    cdef uint64_t counts = counts_bits(content)
+    cdef uint64_t accepts = accepts_bits(content)
     p.board = (p.board & ~((<uint64_t>15) << (4 * frame))) | ((<uint64_t>content) << (4 * frame))
-    for s in range(3):
-        if (counts >> s) & 1:
-            p.counts[s] |= bit
-        else:
-            p.counts[s] &= ~bit
-        if (accepts >> s) & 1:
-            p.accepts[s] |= bit
-        else:
-            p.accepts[s] &= ~bit
+    # branch-free: each mask gets the bit iff the content's bit for that size is set
+    p.counts[0] = (p.counts[0] & ~bit) | ((<uint64_t>0 - (counts & 1)) & bit)
+    p.counts[1] = (p.counts[1] & ~bit) | ((<uint64_t>0 - ((counts >> 1) & 1)) & bit)
+    p.counts[2] = (p.counts[2] & ~bit) | ((<uint64_t>0 - ((counts >> 2) & 1)) & bit)
+    p.accepts[0] = (p.accepts[0] & ~bit) | ((<uint64_t>0 - (accepts & 1)) & bit)
+    p.accepts[1] = (p.accepts[1] & ~bit) | ((<uint64_t>0 - ((accepts >> 1) & 1)) & bit)
+    p.accepts[2] = (p.accepts[2] & ~bit) | ((<uint64_t>0 - ((accepts >> 2) & 1)) & bit)
 
 
 cdef inline void pos_play(DohPos* p, int action) noexcept nogil:
@@ -264,13 +280,14 @@ cdef inline void pos_play(DohPos* p, int action) noexcept nogil:
             elif wc - 1 > p.width:
                 p.width = wc - 1
         p.occ |= (<uint64_t>1) << wbit
+        p.empties = compute_empty_targets(p)   # only a new square changes them
     set_square(p, wbit, content)
     p.stash[size] -= 1
     p.ply += 1
     p.to_move = 1 - mover
     # D4/D5: the square now counts as `size` and gained no other size, so a new line
     # is a line of `size` through this square.
-    if line_through(p.counts[size], (<uint64_t>1) << wbit):
+    if line_through_square(p.counts[size], wbit):
         p.winner = mover                                    # D7
     elif p.stash[0] == 0 and p.stash[1] == 0 and p.stash[2] == 0:
         p.winner = DOH_DRAW                                 # D8
@@ -300,6 +317,7 @@ cdef inline void pos_init(DohPos* p, int pieces_per_size, int grid) noexcept nog
     p.to_move = 0
     p.ply = 0
     p.winner = DOH_ONGOING
+    p.empties = compute_empty_targets(p)
 
 
 cdef inline uint64_t canonical_board(uint64_t board, int height, int width) noexcept nogil:
@@ -370,6 +388,7 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
             return -1
         p.height = bottom + 1
         p.width = right + 1
+    p.empties = compute_empty_targets(p)
     for s in range(3):
         if placed_of[s] + p.stash[s] != pieces_per_size:
             return -1
@@ -387,6 +406,21 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
     return 0
 
 
+cdef inline uint64_t uniform_below_small(uint64_t* rng, uint64_t n) noexcept nogil:
+    """Exactly uniform on [0, n) for 0 < n < 2**32 from the common SplitMix64 stream,
+    without a division in the common case (Lemire's multiply-and-reject on the draw's
+    top 32 bits): the division of common/rng.pxd's rng_below is a large part of a
+    random move. The rejection threshold (2**32 mod n) is computed only when the low
+    part falls below n (probability n / 2**32)."""
+    cdef uint64_t m = (rng_next(rng) >> 32) * n
+    cdef uint64_t threshold
+    if (m & 0xFFFFFFFFULL) < n:
+        threshold = ((<uint64_t>1 << 32) - n) % n
+        while (m & 0xFFFFFFFFULL) < threshold:
+            m = (rng_next(rng) >> 32) * n
+    return m >> 32
+
+
 cdef inline int random_action(const DohPos* p, uint64_t* rng) noexcept nogil:
     """A uniformly random legal action (the position must have one)."""
     cdef uint64_t empties = empty_targets(p)
@@ -394,7 +428,7 @@ cdef inline int random_action(const DohPos* p, uint64_t* rng) noexcept nogil:
     cdef uint64_t m1 = targets_for(p, 1, empties)
     cdef uint64_t m2 = targets_for(p, 2, empties)
     cdef int n0 = popcount(m0), n1 = popcount(m1)
-    cdef int k = <int>rng_below(rng, n0 + n1 + popcount(m2))
+    cdef int k = <int>uniform_below_small(rng, n0 + n1 + popcount(m2))
     if k < n0:
         return bit_cell(nth_set_bit(m0, k))
     k -= n0
