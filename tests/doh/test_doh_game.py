@@ -122,3 +122,33 @@ def test_bytes_carry_the_rules():
     state.apply(0, 12)
     again = make_game().state_from_bytes(state.to_bytes())
     assert again.game == game and again.summary() == state.summary()
+
+
+def test_the_native_core_checks_its_arguments():
+    from blitz_core.doh.engine import Position
+    from blitz_core.doh.solver import Solver
+
+    p = Position()
+    before = p.to_bytes()
+    for bad, error in [("x", TypeError), (1.5, TypeError), (None, TypeError), (True, TypeError),
+                       (-1, ValueError), (75, ValueError), (2**70, ValueError)]:
+        with pytest.raises(error):
+            p.play(bad)
+        with pytest.raises(error):
+            p.reason(bad)
+    assert p.to_bytes() == before
+    for args, error in [((0, 3), ValueError), ((6, 3), ValueError), ((5, 4), ValueError),
+                        (("5", 3), TypeError), ((5, None), TypeError)]:
+        with pytest.raises(error):
+            Position(*args)
+    for key in (-1, 2**64, "x", 1 << 50):
+        with pytest.raises(ValueError):
+            Position.from_key(key)
+    for data in (b"", b"xx" * 9, "text"):
+        with pytest.raises((TypeError, ValueError)):
+            Position.from_bytes(data)
+    solver = Solver()
+    for seeds in (np.array([[1]]), np.array(["a"]), "abc", None):
+        with pytest.raises(TypeError):
+            solver.play_matches((0, 0.0, 0), (0, 0.0, 0), seeds)
+    assert solver.play_matches((0, 0.0, 0), (0, 0.0, 0), [1, 2])[0].shape == (2,)

@@ -1,0 +1,30 @@
+"""Types of blitz_core.doh.solver (exact solver, native bots, match loop); see solver.pyx."""
+
+from typing import Dict, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .engine import Position
+
+WIN_SCORE: int
+KIND_CODES: Dict[str, int]
+
+BotSpec = Tuple[int, float, int]      # (kind, error rate, fallback kind)
+
+class Solver:
+    pieces_per_size: int
+    grid: int
+    def __init__(self, pieces_per_size: int = 5, grid: int = 3, initial_bits: int = 16) -> None: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def memory_bytes(self) -> int: ...
+    def score(self, position: Position) -> int: ...
+    def value(self, position: Position) -> Tuple[int, int]: ...
+    def action_scores(self, position: Position) -> npt.NDArray[np.int16]: ...
+    def choose(self, position: Position, spec: BotSpec, seed: int) -> int: ...
+    def play_matches(self, x_spec: BotSpec, o_spec: BotSpec, seeds: npt.ArrayLike
+                     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...
