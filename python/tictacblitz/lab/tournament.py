@@ -26,9 +26,10 @@ import numpy as np
 from ..games.options import add_game_arguments, game_from_arguments
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
-from .command import report_error
+from .command import progress_wanted, report_error
 from .hooks import hooks_for
 from .jobs import resolve_game
+from .runner import progress_bar
 from .seeds import pair_match_seed as match_seed
 from .stats import Z95, wilson
 
@@ -80,10 +81,11 @@ def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
 
 def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *,
                    rules: Optional[Any] = None, jobs: int = 1,
-                   game: Union[str, Game] = DEFAULT_GAME) -> Dict[str, Any]:
+                   game: Union[str, Game] = DEFAULT_GAME, progress: bool = False) -> Dict[str, Any]:
     """Play the round robin of ``game`` (default ``"blitz"``) under ``rules`` (a dict of
     overrides or the game's rules object) between ``bots`` (names; ``None``: the game's
-    ``TOURNAMENT_BOTS``) and return the report as a JSON-ready dict.
+    ``TOURNAMENT_BOTS``) and return the report as a JSON-ready dict. ``progress``: a
+    progress bar (matches played, matches/s, time left) on stderr.
 
     :raises ValueError: for an unknown game or rule, an unknown or repeated bot name,
         fewer than two bots, or ``matches`` < 1.
@@ -106,28 +108,45 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
     hooks.check_rules(the_game.rules)
     play = hooks.play_matches
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    # Per pair two batches: the first bot as X (even k), then as O (odd k).
-    tasks = []
+    # Per pair two batches: the first bot as X (even k), then as O (odd k); each batch in
+    # pieces (for the progress bar; a match's result depends on its seed alone).
+    batches = []
     for a, b in pairs:
         seeds = [match_seed(seed, a, b, k) for k in range(matches)]
-        tasks.append((a, b, seeds[0::2]))
-        tasks.append((b, a, seeds[1::2]))
+        batches.append((a, b, seeds[0::2]))
+        batches.append((b, a, seeds[1::2]))
+    tasks = []
+    for n, (x, o, seeds) in enumerate(batches):
+        piece = 8 if hooks.slow_bot(x) or hooks.slow_bot(o) else 512
+        tasks += [(n, x, o, seeds[i:i + piece]) for i in range(0, len(seeds), piece)]
+    advance, close = progress_bar(matches * len(pairs), progress, "tournament")
 
-    def run(task: Tuple[str, str, List[int]]) -> Dict[str, Any]:
-        x, o, seeds = task
-        return play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
+    def run(task: Tuple[int, str, str, List[int]]) -> Dict[str, Any]:
+        _, x, o, seeds = task
+        cols = play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
                     np.array(seeds, dtype=np.uint64))
+        advance(len(seeds))
+        return cols
 
-    if jobs == 1:
-        results = [run(t) for t in tasks]
-    else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:   # the native loop drops the GIL
-            results = list(pool.map(run, tasks))
+    try:
+        if jobs == 1:
+            parts = [run(t) for t in tasks]
+        else:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:   # the native loop drops the GIL
+                parts = list(pool.map(run, tasks))
+    finally:
+        close()
+    results = [_concat([c for t, c in zip(tasks, parts) if t[0] == n]) for n in range(len(batches))]
     out_pairs = []
     for n, (a, b) in enumerate(pairs):
         a_x, b_x = results[2 * n], results[2 * n + 1]
-        a_wins = int((a_x["winner"] == 0).sum()) + int((b_x["winner"] == 1).sum())
-        b_wins = int((a_x["winner"] == 1).sum()) + int((b_x["winner"] == 0).sum())
+
+        def total(batch: Dict[str, Any], column: str, value: Optional[int] = None) -> int:
+            v = np.asarray(batch.get(column, ()))
+            return int((v == value).sum() if value is not None else v.sum())
+
+        a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
+        b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
@@ -142,7 +161,7 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
                                               or wilson(a_wins, decided)[1] < 0.5),
         })
         for key, column in hooks.pair_means.items():        # e.g. Blitz: mean_rounds
-            out_pairs[-1][key] = (int(a_x[column].sum()) + int(b_x[column].sum())) / matches
+            out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
     ratings, intervals = elo_ratings(names, out_pairs)
     return {
         "game": hooks.name, "seed": seed, "matches": matches,
@@ -152,6 +171,13 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
         "elo": {n: round(ratings[n], 1) for n in names},
         "elo_ci": {n: [round(intervals[n][0], 1), round(intervals[n][1], 1)] for n in names},
     }
+
+
+def _concat(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """One batch's columns from its pieces' (``{}`` for an empty batch)."""
+    if not parts:
+        return {}
+    return {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in parts[0]}
 
 
 def format_report(result: Dict[str, Any]) -> str:
@@ -203,6 +229,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="threads playing matches in parallel (same result; default: 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(handler=main)
     return parser
 
@@ -237,7 +264,8 @@ def main(args: argparse.Namespace) -> int:
                 problem = f"--rule: {exc}"
     if problem is not None:
         return report_error("tournament", problem)
-    result = run_tournament(names, args.matches, args.seed, jobs=args.jobs, game=game)
+    result = run_tournament(names, args.matches, args.seed, jobs=args.jobs, game=game,
+                            progress=progress_wanted(args))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
