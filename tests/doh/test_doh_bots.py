@@ -189,6 +189,6 @@ def test_play_matches_columns():
     assert out["winner"].dtype == np.int8 and set(np.unique(out["winner"])) <= {-1, 0, 1}
     assert out["moves"].dtype == np.int16 and out["moves"].min() >= 3 and out["moves"].max() <= 9
     assert set(np.unique(out["first_piece"])) == {0, 1, 2}
-    assert np.array_equal(out["seed"], np.arange(200, dtype=np.uint64))
+    assert set(out) == {"winner", "moves", "first_piece"}
     empty = play_matches(None, "random", "random", np.array([], dtype=np.int64))
     assert len(empty["winner"]) == 0

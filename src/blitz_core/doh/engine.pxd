@@ -168,23 +168,6 @@ cdef inline uint64_t line_starts(uint64_t c, int d) noexcept nogil:
     return c & (c >> d) & (c >> (2 * d))
 
 
-cdef inline bint line_through(uint64_t c, uint64_t bit) noexcept nogil:
-    """D7: whether some line of three squares of c (one direction of 1, 8, 9, 7:
-    row, column, diagonal, anti-diagonal) passes through `bit`."""
-    cdef uint64_t t
-    t = line_starts(c, 1)
-    if (t | (t << 1) | (t << 2)) & bit:
-        return True
-    t = line_starts(c, 8)
-    if (t | (t << 8) | (t << 16)) & bit:
-        return True
-    t = line_starts(c, 9)
-    if (t | (t << 9) | (t << 18)) & bit:
-        return True
-    t = line_starts(c, 7)
-    return ((t | (t << 7) | (t << 14)) & bit) != 0
-
-
 cdef inline bint has_line(uint64_t c) noexcept nogil:
     """D7: whether c holds three squares in a line, in any direction."""
     return (line_starts(c, 1) | line_starts(c, 8) | line_starts(c, 9) | line_starts(c, 7)) != 0

@@ -7,10 +7,9 @@
 # same contract in plain Python; tests/doh holds the two together.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t
-from libc.string cimport memcpy
 
-from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
-from blitz_core.common.rng cimport rng_below, mix64
+from blitz_core.common.bits cimport popcount, lowest
+from blitz_core.common.rng cimport mix64
 
 import struct
 import zlib

@@ -203,15 +203,14 @@ class DohState:
         """Both seats at once: the seat to move gives its action, the other None."""
         if isinstance(actions, (str, bytes)) or len(actions) != 2:
             raise ValueError(f"a joint action has one entry per seat, not {actions!r}")
-        for seat, action in enumerate(actions):
-            if action is not None and (self.position.over or seat != self.position.to_move):
-                if self.position.over:
-                    break
-                raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
+        acting = [seat for seat, action in enumerate(actions) if action is not None]
+        if not self.position.over:               # once over, every action is game_over
+            for seat in acting:
+                if seat != self.position.to_move:
+                    raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
         out: List[Optional[str]] = [None, None]
-        for seat, action in enumerate(actions):
-            if action is not None:
-                out[seat] = self.apply(seat, action)
+        for seat in acting:
+            out[seat] = self.apply(seat, actions[seat])
         return tuple(out)
 
     def _note_move(self, seat: int, action: int, piece: str, dr: int, dc: int) -> None:
@@ -288,8 +287,8 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
 
 def play_matches(rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
     """Whole games between two named bots, natively (bots.play_matches): columns
-    ``winner`` (0 first, 1 second, -1 draw), ``moves``, ``first_piece`` (0 S, 1 M, 2 L)
-    and ``seed``. ``rules``: a DohRules, a mapping of overrides, or None."""
+    ``winner`` (0 first, 1 second, -1 draw), ``moves`` and ``first_piece`` (0 S, 1 M,
+    2 L). ``rules``: a DohRules, a mapping of overrides, or None."""
     if rules is None or not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
     return _bots.play_matches(rules, x_bot, o_bot, seeds)

@@ -13,6 +13,7 @@ One :class:`Solver` per rules configuration is kept for the process
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,13 +27,28 @@ from blitz_core.doh.solver import WIN_SCORE, Solver
 from .rules import DohRules
 from .types import SEATS
 
-__all__ = ["Solver", "WIN_SCORE", "solver_for", "Solution", "solve", "score_value"]
+__all__ = ["Solver", "WIN_SCORE", "solver_for", "thread_solver", "Solution", "solve", "score_value"]
 
 
 @lru_cache(maxsize=None)
 def solver_for(rules: DohRules) -> Solver:
     """The process's solver for these rules (shared, thread-safe)."""
     return Solver(rules.pieces_per_size, rules.grid)
+
+
+_LOCAL = threading.local()
+
+
+def thread_solver(rules: DohRules) -> Solver:
+    """This thread's own solver for these rules: batch loops that run in parallel
+    threads (the lab's chunks) each search their own table instead of queueing on the
+    shared one's lock (a table costs one solve, ~15 ms, and 1 MiB)."""
+    solvers = getattr(_LOCAL, "solvers", None)
+    if solvers is None:
+        solvers = _LOCAL.solvers = {}
+    if rules not in solvers:
+        solvers[rules] = Solver(rules.pieces_per_size, rules.grid)
+    return solvers[rules]
 
 
 def score_value(score: int, pieces_left: int) -> Tuple[int, int]:
