@@ -28,6 +28,10 @@ from blitz_core.blitz.engine cimport (
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
+from blitz_core.blitz.bots cimport (
+    Policy, BotTables, tables_init, policy_init, policy_decide, RULE_NONE,
+)
+from blitz_core.blitz import bots as _bots
 
 import os
 
@@ -49,6 +53,7 @@ cdef enum:                        # who picks a seat's actions
     POLICY_EXTERNAL = 0           # the caller's action array
     POLICY_RANDOM = 1             # the native random policy (playout.pyx)
     POLICY_WAIT = 2               # never acts
+    POLICY_NATIVE = 3             # a native bot (bots.pxd Policy: greedy, search, presets)
 
 cdef enum:
     OBS_PLANES = 0
@@ -97,6 +102,7 @@ ctypedef struct Config:
     float round_reward
     float match_reward
     int policy[2]
+    Policy pol[2]                 # POLICY_NATIVE: the bot's parameters (its rng is the slot's)
     int obs_mode
     bint write_masks
     int cells
@@ -317,8 +323,26 @@ cdef inline float sign_of(int result) noexcept nogil:
     return 0.0
 
 
-cdef void step_env(Slot* sl, const RulesC* r, const Config* cf, const Out* o,
-                   Py_ssize_t i, const int64_t* actions) noexcept nogil:
+cdef inline bint native_act(Slot* sl, const RulesC* r, const Config* cf, const BotTables* tb,
+                            int p, int* kind, int* cell) noexcept nogil:
+    """A native bot's action for seat p now, with the timing of play_matches (bots.pyx
+    play_round) and NativeBot: asked while its charge is full, from ``reaction_ms``
+    after the charge filled (R5, ``full_since``); its stream is the slot's seat stream."""
+    cdef const MatchState* s = &sl.st
+    cdef Policy pol
+    cdef int64_t sims = 0
+    cdef int rule
+    if not state_charge_full(s, p) or s.t < s.full_since[p] + cf.pol[p].reaction_ms:
+        return False
+    pol = cf.pol[p]
+    pol.rng = sl.policy_rng[p]
+    rule = policy_decide(&pol, tb, s, r, p, kind, cell, &sims)
+    sl.policy_rng[p] = pol.rng
+    return rule != RULE_NONE
+
+
+cdef void step_env(Slot* sl, const RulesC* r, const Config* cf, const BotTables* tb,
+                   const Out* o, Py_ssize_t i, const int64_t* actions) noexcept nogil:
     cdef MatchState* s = &sl.st
     cdef int kinds[2]
     cdef int cells_[2]
@@ -346,6 +370,8 @@ cdef void step_env(Slot* sl, const RulesC* r, const Config* cf, const Out* o,
                 acts[p] = decode(actions[2 * i + p], cf.cells, &kinds[p], &cells_[p])
             elif cf.policy[p] == POLICY_RANDOM:
                 acts[p] = random_action(s, r, p, &sl.policy_rng[p], &kinds[p], &cells_[p])
+            elif cf.policy[p] == POLICY_NATIVE:
+                acts[p] = native_act(sl, r, cf, tb, p, &kinds[p], &cells_[p])
         if acts[0] and acts[1]:                     # R3: one coin orders them
             state_act_both(s, r, kinds[0], cells_[0], kinds[1], cells_[1], &xr, &orr, NULL)
             reasons[0] = <int8_t>xr
@@ -489,6 +515,8 @@ cdef class BatchStepper:
     cdef Slot* slots
     cdef readonly Py_ssize_t n
     cdef Config cf
+    cdef BotTables tb
+    cdef object _specs
     cdef Out out
     cdef public int num_threads
     cdef readonly object rules
@@ -533,8 +561,10 @@ cdef class BatchStepper:
         self.cf.random_powerups = random_powerups
         self.cf.round_reward = <float>round_reward
         self.cf.match_reward = <float>match_reward
+        tables_init(&self.tb, &self.rc)
+        self._specs = [None, None]
         for p in range(2):
-            self.cf.policy[p] = _policy(policies[p])
+            self.set_policy(p, policies[p])
         self.cf.obs_mode = OBS_PLANES if obs == "planes" else OBS_BITS
         self.cf.write_masks = masks
         self.cf.cells = self.rc.geo.cells
@@ -611,26 +641,97 @@ cdef class BatchStepper:
         """Native bytes per env (its Slot: MatchState + streams + counters)."""
         return sizeof(Slot)
 
-    def reset(self, seeds):
-        """Every env starts a new match: env i with seed ``seeds[i]`` (uint64 array)."""
-        cdef const uint64_t[::1] sv = _seed_array(seeds, self.n)
-        cdef Py_ssize_t i
+    def set_policy(self, int seat, policy):
+        """Who plays ``seat`` from the next step on: None (the caller's actions),
+        ``"random"``, ``"wait"``, or a native bot spec, the 6-tuple of
+        ``BotSpec.native()`` (kind, reaction_ms, error_rate, budget, horizon_ms,
+        candidates). The seat's stream is the env's (``match_seed ^ SEED_SALTS[seat]``,
+        reseeded at every new match), so one seed plays as in ``play_matches``."""
+        cdef Policy* pol
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 (X) or 1 (O), not {seat!r}")
+        if policy is None or isinstance(policy, str):
+            self.cf.policy[seat] = _policy(policy)
+            self._specs[seat] = policy
+            return
+        spec = tuple(policy)
+        _bots.NativePolicy(spec, 0)                 # validates (ValueError names the field)
+        kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
+        pol = &self.cf.pol[seat]
+        policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
+        pol.horizon_ms = horizon_ms
+        pol.candidates = candidates
+        self.cf.policy[seat] = POLICY_NATIVE
+        self._specs[seat] = spec
+
+    @property
+    def policies(self):
+        """Per seat: None, "random", "wait" or the native bot spec tuple."""
+        return tuple(self._specs)
+
+    def reset(self, seeds, indices=None):
+        """Env i starts a new match with seed ``seeds[k]`` for the k-th of ``indices``
+        (every env by default); an int s seeds the k-th env s + k. Other envs keep
+        their state and last outputs (Gymnasium's ``reset_mask``)."""
+        cdef Py_ssize_t[::1] idx
+        if indices is None:
+            idx = np.arange(self.n, dtype=np.intp)
+        else:
+            arr = np.ascontiguousarray(np.atleast_1d(np.asarray(indices, dtype=np.intp)))
+            if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+                raise IndexError(f"env indices out of range (n={self.n})")
+            idx = arr
+        cdef Py_ssize_t k, i, m = idx.shape[0]
+        cdef const uint64_t[::1] sv = _seed_array(seeds, m)
         cdef Slot* sl
-        self.rewards.fill(0)
-        self.terminated.fill(False)
-        self.truncated.fill(False)
-        self.round_result.fill(-1)
-        self.match_result.fill(-1)
-        self.reasons.fill(-1)
+        sel = np.asarray(idx)
+        self.rewards[sel] = 0
+        self.terminated[sel] = False
+        self.truncated[sel] = False
+        self.round_result[sel] = -1
+        self.match_result[sel] = -1
+        self.reasons[sel] = -1
         if self.final_ended is not None:
-            self.final_ended.fill(False)
+            self.final_ended[sel] = False
         with nogil:
-            for i in range(self.n):
+            for k in range(m):
+                i = idx[k]
                 sl = &self.slots[i]
-                seed_slot(sl, &self.rc, &self.cf, sv[i])
+                seed_slot(sl, &self.rc, &self.cf, sv[k])
                 sl.rejected[0] = sl.rejected[1] = 0
                 write_obs(sl, &self.rc, &self.cf, self.out.planes, self.out.bits,
                           self.out.scalars, self.out.masks, i)
+
+    _BUFFERS = ("rewards", "terminated", "truncated", "round_result", "match_result",
+                "reasons", "planes", "bits", "scalars", "masks", "final_planes",
+                "final_bits", "final_scalars", "final_ended")
+
+    def get_state(self):
+        """A snapshot of the whole batch: every env's native memory (match states,
+        every random stream: chance, seat policies, auto-reset, sampling; counters)
+        and the last step's outputs. ``set_state`` resumes it exactly."""
+        cdef bytes raw = (<char*>self.slots)[:self.n * sizeof(Slot)]
+        return {"n": self.n, "slot_bytes": <Py_ssize_t>sizeof(Slot), "slots": raw,
+                "policies": tuple(self._specs),
+                "buffers": {k: getattr(self, k).copy() for k in self._BUFFERS
+                            if getattr(self, k) is not None}}
+
+    def set_state(self, state):
+        """Resume a ``get_state`` snapshot of a batch of the same size, rules and
+        options (the seat policies are restored too)."""
+        cdef bytes raw = state["slots"]
+        if state["n"] != self.n or state["slot_bytes"] != sizeof(Slot) or len(raw) != self.n * sizeof(Slot):
+            raise ValueError(f"the snapshot is of {state['n']} envs of {state['slot_bytes']} bytes, "
+                             f"this batch has {self.n} of {sizeof(Slot)}")
+        for k, v in state["buffers"].items():
+            buf = getattr(self, k)
+            if buf is None or buf.shape != v.shape:
+                raise ValueError(f"the snapshot's {k} buffer does not fit this batch's options")
+        for seat in range(2):
+            self.set_policy(seat, state["policies"][seat])
+        memcpy(self.slots, <char*>raw, self.n * sizeof(Slot))
+        for k, v in state["buffers"].items():
+            getattr(self, k)[...] = v
 
     def step(self, actions=None):
         """One decision step of every env. ``actions``: int64 (N, 2) C-contiguous codes
@@ -665,10 +766,10 @@ cdef class BatchStepper:
         if nt <= 1 or n < SERIAL_BELOW:
             with nogil:
                 for i in range(n):
-                    step_env(&self.slots[i], &self.rc, &self.cf, &self.out, i, &av[0, 0])
+                    step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
-                step_env(&self.slots[i], &self.rc, &self.cf, &self.out, i, &av[0, 0])
+                step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
 
     def sample_actions(self, out=None):
         """A uniformly random legal action code per env and seat (each env's own stream),

@@ -16,7 +16,7 @@ docs/rl.md is the contract: observation layout, action codes, rewards, auto-rese
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from blitz_core.blitz import rollouts as _native
 __all__ = [
     "BatchedMatches",
     "BlitzVectorEnv",
+    "BlitzSelfPlayVectorEnv",
+    "marks_potential",
+    "step_info",
     "N_PLANES",
     "N_BITS",
     "unpack_bits",
@@ -82,19 +85,22 @@ _AUTORESET = {
 _NATIVE_POLICIES = ("random", "wait")
 
 
-def observation_space(rules: Rules, obs: str = "planes") -> spaces.Dict:
-    """The observation space of one seat of one env."""
+def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> spaces.Dict:
+    """The observation space of one seat of one env (``mask=False``: without
+    ``action_mask``, when the mask travels in the info)."""
     n_actions = num_actions(rules)
     board: spaces.Space
     if obs == "planes":
         board = spaces.Box(0.0, 1.0, (N_PLANES, rules.size, rules.size), np.float32)
     else:
         board = spaces.Box(0, np.iinfo(np.uint64).max, (N_BITS,), np.uint64)
-    return spaces.Dict({
+    fields: Dict[str, spaces.Space] = {
         obs: board,
         "scalars": spaces.Box(0.0, 1.0, (N_SCALARS,), np.float32),
-        "action_mask": spaces.MultiBinary(n_actions),
-    })
+    }
+    if mask:
+        fields["action_mask"] = spaces.MultiBinary(n_actions)
+    return spaces.Dict(fields)
 
 
 def _autoreset(mode) -> int:
@@ -109,38 +115,22 @@ def _autoreset(mode) -> int:
     return _AUTORESET[mode]
 
 
-class _PythonBot:
-    """A seat played by ``tictacblitz.games.blitz.bots`` bots through the Python API (the slow path):
-    one bot per env (a bot times its reactions per match), each asked at every step on a
-    ``Match`` that mirrors its env (one object per env, updated in place)."""
+def _resolve_policy(policy: Any) -> Any:
+    """A seat's policy → what the native stepper takes (None, "random", "wait", a
+    native spec tuple) or a callable (called in Python every step)."""
+    if policy is None or policy in _NATIVE_POLICIES:
+        return policy
+    from ..bots import BotSpec, resolve
 
-    def __init__(self, name: str, seat: int, num_envs: int, seed: int = 0) -> None:
-        try:
-            from .. import bots
-        except ImportError:
-            raise ValueError(
-                f"unknown opponent {name!r}: the native ones are {list(_NATIVE_POLICIES)} "
-                "(tictacblitz.games.blitz.bots is not available)"
-            ) from None
-        self._make = bots.make_bot
-        self.name = name
-        self.seat = Player(seat)
-        self.reset(np.arange(num_envs, dtype=np.uint64) + np.uint64(seed))
+    if callable(policy) and not isinstance(policy, (type, BotSpec)):
+        return policy
 
-    def reset(self, match_seeds: np.ndarray) -> None:
-        """Fresh bots, seeded by their envs' match seeds: a seeded reset replays."""
-        self.bots = [self._make(self.name, seed=int(s) % 2**63) for s in match_seeds]
-        self.matches: list = [None] * len(match_seeds)
-
-    def actions(self, batch: "BatchedMatches", out: np.ndarray) -> None:
-        size = batch.rules.size
-        for i, bot in enumerate(self.bots):
-            match = self.matches[i]
-            if match is None:
-                match = self.matches[i] = batch.get_match(i)
-            else:
-                batch._native.sync_match(i, match)
-            out[i, self.seat] = action_code(bot.decide(match, self.seat).action, size)
+    if isinstance(policy, (str, BotSpec)):
+        return resolve(policy).native()               # ValueError lists the presets
+    if isinstance(policy, tuple) and len(policy) == 6:
+        return policy
+    raise TypeError(f"a policy is None, a bot name, a BotSpec or a callable "
+                    f"(obs, mask) -> actions, not {policy!r}")
 
 
 class BatchedMatches:
@@ -156,8 +146,12 @@ class BatchedMatches:
         ``"round"`` (each round is an episode; the match goes on across resets).
     :param round_reward: reward for winning a round (the loser gets minus it).
     :param match_reward: extra reward for winning the match, on its last step.
-    :param policies: per seat (X, O), who acts: None (the caller's ``actions``),
-        ``"random"`` or ``"wait"`` (native), or a ``tictacblitz.games.blitz.bots`` name (Python).
+    :param policies: per seat (X, O), who acts: None (the caller's ``actions``), a bot
+        name of ``tictacblitz.games.blitz.bots.PRESETS`` (``random``, ``greedy``,
+        ``search``, ``easy``, ``medium``, ``hard``), a ``BotSpec``, ``"wait"`` (all
+        native, inside the ``nogil`` step), or a callable ``fn(obs, mask) -> actions``
+        called every step with that seat's observation dict (arrays (N, ...)) and legal
+        mask (bool (N, n_actions), None when ``masks=False``), returning (N,) codes.
     :param obs: ``"planes"`` (float32 (N, 2, 12, size, size)) or ``"bits"`` (uint64
         (N, 2, 11) bitboards; cheaper, no setting-progress plane).
     :param masks: write the legal-action masks (N, 2, 1 + 2 * cells) every step.
@@ -177,7 +171,7 @@ class BatchedMatches:
         episode: str = "match",
         round_reward: float = 1.0,
         match_reward: float = 1.0,
-        policies: Sequence[Optional[str]] = (None, None),
+        policies: Sequence[Any] = (None, None),
         obs: str = "planes",
         masks: bool = True,
         max_steps: Optional[int] = None,
@@ -193,30 +187,54 @@ class BatchedMatches:
         if len(policies) != 2:
             raise ValueError(f"policies must give one per seat (X, O), not {policies!r}")
         self.rules = rules if rules is not None else Rules()
-        native_policies = []
-        self._bots = []
-        for seat, policy in enumerate(policies):
-            if policy is None or policy in _NATIVE_POLICIES:
-                native_policies.append(policy)
-            else:
-                self._bots.append(_PythonBot(policy, seat, num_envs, seed or 0))
-                native_policies.append(None)
-        self.policies = tuple(policies)
-        self._external = [seat for seat, p in enumerate(policies) if p is None]
+        self._options = dict(
+            num_envs=num_envs, rules=self.rules, interval_ms=interval_ms,
+            autoreset_mode=autoreset_mode, episode=episode, round_reward=round_reward,
+            match_reward=match_reward, obs=obs, masks=masks, max_steps=max_steps,
+            num_threads=num_threads, random_powerups=random_powerups)
         self.autoreset_mode = next(k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode))
         self.episode = episode
         self.obs_mode = obs
         self._native = _native.BatchStepper(
             self.rules, num_envs, interval_ms=interval_ms, autoreset=_autoreset(autoreset_mode),
             round_episodes=episode == "round", round_reward=round_reward,
-            match_reward=match_reward, policies=tuple(native_policies), obs=obs, masks=masks,
+            match_reward=match_reward, policies=(None, None), obs=obs, masks=masks,
             max_steps=max_steps or 0, num_threads=num_threads, random_powerups=random_powerups,
         )
         self.num_envs = num_envs
         self.n_actions = self._native.n_actions
         self._actions = np.zeros((num_envs, 2), dtype=np.int64)
+        self._policies: list = [None, None]
+        self._callables: Dict[int, Callable] = {}
+        for seat, policy in enumerate(policies):
+            self.set_policy(seat, policy)
         self._rng = np.random.default_rng(seed)
         self.reset(seed=seed)
+
+    # -- who plays ------------------------------------------------------------------------
+    @property
+    def policies(self) -> Tuple[Any, Any]:
+        """Per seat, as given: None, a name, a BotSpec or a callable."""
+        return tuple(self._policies)  # type: ignore[return-value]
+
+    @property
+    def external_seats(self) -> Tuple[int, ...]:
+        """The seats whose actions the caller passes to :meth:`step`."""
+        return tuple(s for s in (0, 1) if self._policies[s] is None)
+
+    def set_policy(self, seat: Union[int, str, Player], policy: Any) -> None:
+        """Who plays ``seat`` from the next step on (see ``policies``). Meant for
+        between episodes (a league's next opponent); a native bot's stream is its
+        env's seat stream, reseeded from the match seed at every new match."""
+        seat = int(Player.parse(seat))
+        resolved = _resolve_policy(policy)
+        self._callables.pop(seat, None)
+        if callable(resolved):
+            self._callables[seat] = resolved
+            self._native.set_policy(seat, None)       # the native step reads the action buffer
+        else:
+            self._native.set_policy(seat, resolved)
+        self._policies[seat] = policy
 
     # -- the buffers, written in place ------------------------------------------------------
     @property
@@ -290,22 +308,39 @@ class BatchedMatches:
         return self._native.state_bytes
 
     # -- stepping ---------------------------------------------------------------------------
-    def reset(self, seed: Union[None, int, Sequence[int], np.ndarray] = None):
-        """Every env starts a new match. ``seed``: an int s (env i plays seed s + i), one
-        seed per env, or None (seeds drawn from the batch's generator).
+    def reset(self, seed: Union[None, int, Sequence[int], np.ndarray] = None,
+              mask: Optional[np.ndarray] = None):
+        """Envs start a new match. ``seed``: an int s (env i plays seed s + i), one seed
+        per env, or None (seeds drawn from the batch's generator). ``mask`` (bool (N,),
+        Gymnasium's ``reset_mask``): only those envs; the others keep going.
 
         Returns ``(observation, info)``: the in-place buffers."""
-        if seed is None:
-            seeds = self._rng.integers(0, 2**63, size=self.num_envs, dtype=np.uint64)
+        if mask is None:
+            idx = None
+            count = self.num_envs
         else:
-            if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"reset mask must be a bool array of shape ({self.num_envs},), "
+                                 f"not {mask.dtype} {mask.shape}")
+            idx = np.flatnonzero(mask)
+            count = len(idx)
+        if seed is None:
+            seeds = self._rng.integers(0, 2**63, size=count, dtype=np.uint64)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if idx is None:
                 self._rng = np.random.default_rng(int(seed))
-            seeds = seed
-        self._native.reset(seeds)
-        if self._bots:
-            match_seeds = self._native.info_arrays()["match_seed"]
-            for bot in self._bots:
-                bot.reset(match_seeds)
+                seeds = int(seed)
+            else:
+                seeds = idx.astype(np.uint64) + np.uint64(int(seed))
+        else:
+            seeds = np.asarray(seed)
+            if seeds.shape != (self.num_envs,):
+                raise ValueError(f"seeds must be an int or {self.num_envs} integers, not {seed!r}")
+            if idx is not None:
+                seeds = seeds[idx]
+        if count:
+            self._native.reset(seeds, idx)
         return self.observation, self.info
 
     def step(self, actions: Optional[np.ndarray] = None):
@@ -319,34 +354,39 @@ class BatchedMatches:
         :raises ValueError: for a wrong shape or an out-of-range code (no env changes).
         :raises TypeError: for a non-integer array.
         """
-        if self._external or self._bots:
+        external = [s for s in self.external_seats]
+        if external or self._callables:
             buf = self._actions
-            if self._external:
+            if external:
                 if actions is None:
                     raise ValueError("step needs actions for the caller's seats")
                 arr = np.asarray(actions)
                 if arr.dtype.kind not in "iu":
                     raise TypeError(f"actions must be integers, not {arr.dtype}")
-                if len(self._external) == 1 and arr.shape == (self.num_envs,):
-                    buf[:, self._external[0]] = arr
+                if len(external) == 1 and arr.shape == (self.num_envs,):
+                    buf[:, external[0]] = arr
                 elif arr.shape == (self.num_envs, 2):
-                    if arr.dtype == np.int64 and arr.flags.c_contiguous and not self._bots:
+                    if arr.dtype == np.int64 and arr.flags.c_contiguous and not self._callables:
                         buf = arr
                     else:
                         buf[:] = arr
                 else:
                     raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {arr.shape}")
-            if self._bots:
-                if buf is not self._actions:
-                    self._actions[:] = buf
-                    buf = self._actions
-                for bot in self._bots:
-                    buf[:, bot.seat] = 0
-                    bot.actions(self, buf)
+            for seat, fn in self._callables.items():
+                buf[:, seat] = self._call(seat, fn)
             self._native.step(buf)
         else:
             self._native.step(None)
         return self.observation, self._native.rewards, self._native.terminated, self._native.truncated, self.info
+
+    def _call(self, seat: int, fn: Callable) -> np.ndarray:
+        obs = {k: v[:, seat] for k, v in self.observation.items() if k != "action_mask"}
+        mask = self._native.masks[:, seat] if self._native.masks is not None else None
+        out = np.asarray(fn(obs, mask))
+        if out.shape != (self.num_envs,) or out.dtype.kind not in "iu":
+            raise ValueError(f"the callable policy of seat {seat} must return {self.num_envs} "
+                             f"integer codes, not {out.dtype} {out.shape}")
+        return out
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniformly random legal action codes (N, 2), natively, from each env's stream."""
@@ -368,85 +408,315 @@ class BatchedMatches:
         """Env i continues from a copy of ``match``'s state."""
         self._native.set_match(i, match)
 
+    # -- snapshots ----------------------------------------------------------------------------
+    def get_state(self) -> Dict[str, Any]:
+        """A snapshot of the whole batch: every env's match, its random streams (chance,
+        both seats' bot streams, auto-reset and sampling), counters, the last step's
+        buffers, the seat policies and the batch's seed generator. :meth:`set_state`
+        (on this batch or one made with the same options) resumes it identically;
+        ``pickle`` does the same through it (a callable policy must be picklable)."""
+        return {"options": dict(self._options), "native": self._native.get_state(),
+                "policies": tuple(self._policies), "rng": self._rng.bit_generator.state}
+
+    def set_state(self, state: Dict[str, Any]) -> None:
+        """Resume a :meth:`get_state` snapshot. :raises ValueError: when the snapshot is
+        of a batch with other options (size, rules, observation)."""
+        mine, theirs = dict(self._options), dict(state["options"])
+        mine.pop("num_threads"), theirs.pop("num_threads")
+        if mine != theirs:
+            diff = sorted(k for k in mine if mine[k] != theirs.get(k))
+            raise ValueError(f"the snapshot is of a batch with other options: {', '.join(diff)}")
+        self._native.set_state(state["native"])
+        for seat, policy in enumerate(state["policies"]):
+            self.set_policy(seat, policy)
+        self._rng.bit_generator.state = state["rng"]
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return self.get_state()
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        options = dict(state["options"])
+        self.__init__(options.pop("num_envs"), **options)
+        self.set_state(state)
+
 
 def _seat(seat: Union[str, int, Player]) -> int:
     return int(Player.parse(seat))
 
 
+def step_info(batch: BatchedMatches, seats: Sequence[int], mask_in_info: bool = False) -> Dict[str, Any]:
+    """The info keys every face shares (docs/rl.md), as arrays over (env, seat) rows:
+    ``round``, ``t``, ``round_wins`` (own, opponent), ``reason`` (-1 no action, 0
+    accepted, else the R7 code), ``rejected``, ``round_result``, ``match_result``; and
+    ``action_mask`` when the mask travels in the info."""
+    state = batch.state_info()
+    n, k = batch.num_envs, len(seats)
+    seats = list(seats)
+    wins = state["round_wins"]
+    own = np.stack([wins[:, seats], wins[:, [1 - s for s in seats]]], axis=-1)
+    reasons = batch.info["reasons"][:, seats].astype(np.int64)
+    out: Dict[str, Any] = {
+        "round": np.repeat(state["round"], k),
+        "t": np.repeat(state["t"], k),
+        "round_wins": own.reshape(n * k, 2),
+        "reason": reasons.reshape(n * k),
+        "rejected": reasons.reshape(n * k) > 0,
+        "round_result": np.repeat(batch.info["round_result"], k).astype(np.int64),
+        "match_result": np.repeat(batch.info["match_result"], k).astype(np.int64),
+    }
+    if mask_in_info:
+        out["action_mask"] = batch.masks[:, seats].reshape(n * k, -1).view(np.int8).copy()
+    return out
+
+
+class _Shaping:
+    """Potential-based shaping (Ng, Harada & Russell 1999): ``gamma * phi(s') - phi(s)``
+    added to the reward, with phi = 0 at an episode's end, so optimal policies are
+    unchanged. ``potential(obs) -> (rows,)`` takes the rows' observation dict."""
+
+    def __init__(self, potential: Callable, gamma: float) -> None:
+        if not callable(potential):
+            raise TypeError(f"shaping must be a callable obs -> potentials, not {potential!r}")
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"shaping_gamma must be in [0, 1], not {gamma!r}")
+        self.potential, self.gamma = potential, gamma
+        self.last: Optional[np.ndarray] = None
+
+    def start(self, obs: Dict[str, np.ndarray], rows: Optional[np.ndarray] = None) -> None:
+        phi = np.asarray(self.potential(obs), dtype=np.float64)
+        if self.last is None or rows is None:
+            self.last = phi.copy()
+        else:
+            self.last[rows] = phi[rows]
+
+    def bonus(self, obs: Dict[str, np.ndarray], done: np.ndarray, fresh: np.ndarray) -> np.ndarray:
+        """Per row: ``done`` = the episode ended in this step, ``fresh`` = this step
+        began a new episode (NEXT_STEP auto-reset: no shaping across the boundary)."""
+        phi = np.asarray(self.potential(obs), dtype=np.float64)
+        nxt = np.where(done, 0.0, phi)
+        bonus = np.where(fresh, 0.0, self.gamma * nxt - self.last)
+        self.last = phi
+        return bonus
+
+
+def marks_potential(obs: Dict[str, np.ndarray]) -> np.ndarray:
+    """A simple potential for :class:`_Shaping`: 0.1 * (own marks - opponent marks) /
+    mark_limit, from the scalars (``own_marks``, ``opp_marks``)."""
+    sc = obs["scalars"]
+    return 0.1 * (sc[..., 12] - sc[..., 13])
+
+
 class BlitzVectorEnv(VectorEnv):
     """A Gymnasium ``VectorEnv`` of ``num_envs`` single-agent matches on the native batch.
 
-    The agent plays ``seat`` (X by default) against ``opponent`` (``"random"``: the
-    native random policy; ``"wait"``; or a ``tictacblitz.games.blitz.bots`` name). Observations are
-    the agent seat's (``planes``, ``scalars``, ``action_mask``), rewards the agent's.
-    ``metadata["autoreset_mode"]`` says the mode (NEXT_STEP by default). ``copy=False``
-    returns the batch's in-place buffers instead of copies.
+    The agent plays ``seat`` (X by default) against ``opponent``: a bot name of
+    ``tictacblitz.games.blitz.bots.PRESETS`` or a ``BotSpec`` (native, inside the
+    ``nogil`` step), ``"wait"``, or a callable ``fn(obs, mask) -> actions`` (a frozen
+    network). Observations are the agent seat's (``planes``, ``scalars``,
+    ``action_mask``), rewards the agent's. ``metadata["autoreset_mode"]`` says the mode
+    (NEXT_STEP by default). ``copy=False`` returns the batch's in-place buffers instead
+    of copies.
+
+    :param mask_in_info: carry the legal-action mask in ``info["action_mask"]`` instead
+        of the observation (``action_masks()`` gives it either way).
+    :param shaping: None (default) or a potential ``phi(obs) -> (num_envs,)``: adds
+        ``shaping_gamma * phi(s') - phi(s)`` to the rewards (phi = 0 at an episode's end).
+    :param render_mode: None, ``"rgb_array"`` (a tuple of (H, W, 3) uint8 images) or
+        ``"ansi"`` (one text block per env).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
 
     def __init__(
         self,
         num_envs: int = 1,
         *,
-        opponent: str = "random",
+        opponent: Any = "random",
         seat: Union[str, int, Player] = "X",
         copy: bool = True,
+        mask_in_info: bool = False,
+        shaping: Optional[Callable] = None,
+        shaping_gamma: float = 0.99,
+        render_mode: Optional[str] = None,
         **options: Any,
     ) -> None:
-        self._seat = _seat(seat)
-        policies = [None, None]
-        policies[1 - self._seat] = opponent
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        if seat == "both":
+            self._seats: Tuple[int, ...] = (0, 1)
+            policies: list = [None, None]
+        else:
+            self._seats = (_seat(seat),)
+            policies = [None, None]
+            policies[1 - self._seats[0]] = opponent
         options.setdefault("autoreset_mode", AutoresetMode.NEXT_STEP)
         self.batch = BatchedMatches(num_envs, policies=policies, **options)
         self.metadata = dict(self.metadata, autoreset_mode=self.batch.autoreset_mode)
-        self.num_envs = num_envs
+        self.num_matches = num_envs
+        self.num_envs = num_envs * len(self._seats)
         self.copy = copy
-        self.single_observation_space = observation_space(self.batch.rules, self.batch.obs_mode)
+        self.mask_in_info = mask_in_info
+        if self.batch.masks is None and mask_in_info:
+            raise ValueError("mask_in_info needs masks=True")
+        self.single_observation_space = observation_space(
+            self.batch.rules, self.batch.obs_mode, mask=not mask_in_info and self.batch.masks is not None)
         self.single_action_space = spaces.Discrete(self.batch.n_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._terminal_mask = np.zeros(self.batch.n_actions, dtype=np.int8)
         self._terminal_mask[0] = 1
+        self._shaping = _Shaping(shaping, shaping_gamma) if shaping is not None else None
+        self._was_done = np.zeros(self.num_envs, dtype=bool)
+        self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
+
+    # -- views over the agent rows ------------------------------------------------------------
+    def _rows(self, arr: np.ndarray) -> np.ndarray:
+        """(N, 2, ...) → the agent rows (N * seats, ...): a view for one seat or both."""
+        if len(self._seats) == 2:
+            return arr.reshape((self.num_envs,) + arr.shape[2:])
+        return arr[:, self._seats[0]]
 
     def _obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        s = self._seat
-        out = {k: v[:, s] for k, v in source.items()}
+        out = {k: self._rows(v) for k, v in source.items()
+               if not (k == "action_mask" and self.mask_in_info)}
         if "action_mask" in out:
             out["action_mask"] = out["action_mask"].view(np.int8)
         if self.copy:
             out = {k: v.copy() for k, v in out.items()}
         return out
 
+    def _per_env(self, arr: np.ndarray) -> np.ndarray:
+        return np.repeat(arr, len(self._seats)) if len(self._seats) == 2 else arr.copy()
+
+    @property
+    def opponent(self) -> Any:
+        """The other seat's policy (None in self-play)."""
+        return None if len(self._seats) == 2 else self.batch.policies[1 - self._seats[0]]
+
+    def set_opponent(self, opponent: Any) -> None:
+        """A new opponent from the next step on (a name, a ``BotSpec`` or a callable);
+        call it between episodes, e.g. after a ``reset``, for a league."""
+        if len(self._seats) == 2:
+            raise ValueError("a self-play env has no opponent: both seats are the agent's")
+        self.batch.set_policy(1 - self._seats[0], opponent)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every agent row now, bool (num_envs, n_actions)
+        (sb3-contrib's MaskablePPO convention)."""
+        if self.batch.masks is None:
+            raise ValueError("this env was made with masks=False")
+        return self._rows(self.batch.masks).copy()
+
+    # -- gymnasium ----------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        obs, _ = self.batch.reset(seed=seed)
-        return self._obs(obs), {}
+        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
+        those rows' matches (self-play: a match resets when either of its rows is set)."""
+        mask = None
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
+                                 f"({self.num_envs},), not {mask.dtype} {mask.shape}")
+            if len(self._seats) == 2:
+                mask = mask.reshape(self.num_matches, 2).any(axis=1)
+        else:
+            super().reset(seed=seed)
+        obs, _ = self.batch.reset(seed=seed, mask=mask)
+        out = self._obs(obs)
+        rows = None if mask is None else np.repeat(mask, len(self._seats))
+        if rows is None:
+            self._was_done[:] = False
+        else:
+            self._was_done[rows] = False
+        if self._shaping is not None:
+            self._shaping.start(self._obs_all(obs), rows)
+        return out, step_info(self.batch, self._seats, self.mask_in_info)
+
+    def _obs_all(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: self._rows(v) for k, v in obs.items()}
 
     def step(self, actions):
+        if len(self._seats) == 2:
+            arr = np.asarray(actions)
+            if arr.shape != (self.num_envs,):
+                raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
+            if arr.dtype.kind not in "iu":
+                raise TypeError(f"actions must be integers, not {arr.dtype}")
+            self._full_actions.reshape(self.num_envs)[:] = arr
+            actions = self._full_actions
         obs, rewards, terminated, truncated, info = self.batch.step(actions)
-        s = self._seat
-        infos: Dict[str, Any] = {
-            "round_result": info["round_result"].copy(),
-            "match_result": info["match_result"].copy(),
-            "rejected": info["reasons"][:, s] > 0,
-        }
+        infos = step_info(self.batch, self._seats, self.mask_in_info)
+        reward = self._rows(rewards).astype(np.float64)
+        term, trunc = self._per_env(terminated), self._per_env(truncated)
+        if self._shaping is not None:
+            fresh = self._was_done.copy() if self.batch.autoreset_mode == AutoresetMode.NEXT_STEP \
+                else np.zeros(self.num_envs, bool)
+            done = term | trunc
+            if "final_ended" in info:
+                done = done | self._per_env(info["final_ended"])
+            reward = reward + self._shaping.bonus(self._obs_all(obs), done, fresh)
+        self._was_done = term | trunc
         if "final_ended" in info and info["final_ended"].any():
-            ended = info["final_ended"].copy()
+            ended = self._per_env(info["final_ended"])
             final = np.full(self.num_envs, None, dtype=object)
             mode = self.batch.obs_mode
+            fobs = self._rows(info["final_" + mode])
+            fsc = self._rows(info["final_scalars"])
             for i in np.flatnonzero(ended):
-                final[i] = {
-                    mode: info["final_" + mode][i, s].copy(),
-                    "scalars": info["final_scalars"][i, s].copy(),
-                    "action_mask": self._terminal_mask.copy(),   # nothing but wait
-                }
+                final[i] = {mode: fobs[i].copy(), "scalars": fsc[i].copy()}
+                if not self.mask_in_info:
+                    final[i]["action_mask"] = self._terminal_mask.copy()   # nothing but wait
             infos["final_obs"] = final
             infos["_final_obs"] = ended
             infos["final_info"] = {}
             infos["_final_info"] = ended
-        return (self._obs(obs), rewards[:, s].astype(np.float64), terminated.copy(),
-                truncated.copy(), infos)
+        return self._obs(obs), reward, term, trunc, infos
+
+    def render(self):
+        """``rgb_array``: a tuple of (H, W, 3) uint8 images, one per match (X's view);
+        ``ansi``: the boards as text, one block per match."""
+        from .render import board_rgb, boards_ansi
+
+        if self.render_mode == "rgb_array":
+            return tuple(board_rgb(self.batch.get_match(i).planes(0))
+                         for i in range(self.num_matches))
+        if self.render_mode == "ansi":
+            return boards_ansi([self.batch.get_match(i) for i in range(self.num_matches)])
+        return None
+
+    # -- snapshots ------------------------------------------------------------------------------
+    def get_state(self) -> Dict[str, Any]:
+        """The batch's snapshot (:meth:`BatchedMatches.get_state`) and the env's own."""
+        return {"batch": self.batch.get_state(), "was_done": self._was_done.copy(),
+                "shaping": None if self._shaping is None else self._shaping.last}
+
+    def set_state(self, state: Dict[str, Any]) -> None:
+        self.batch.set_state(state["batch"])
+        self._was_done[:] = state["was_done"]
+        if self._shaping is not None:
+            self._shaping.last = None if state["shaping"] is None else state["shaping"].copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+
+class BlitzSelfPlayVectorEnv(BlitzVectorEnv):
+    """Self-play: ``num_matches`` matches whose two seats are both the agent's, as a
+    Gymnasium ``VectorEnv`` of ``num_envs = 2 * num_matches`` rows: row ``2 i`` is X of
+    match i, row ``2 i + 1`` is O (the batch's buffers reshaped, no copy inside).
+    Actions ``(num_envs,)``, rewards per row (zero-sum within a match), each row's
+    observation from its own seat. Every option of :class:`BlitzVectorEnv` but
+    ``opponent`` and ``seat``.
+
+    >>> env = BlitzSelfPlayVectorEnv(4, seed=0)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["planes"].shape, env.action_masks().shape
+    ((8, 12, 6, 6), (8, 73))
+    """
+
+    def __init__(self, num_matches: int = 1, **options: Any) -> None:
+        for bad in ("opponent", "seat"):
+            if bad in options:
+                raise ValueError(f"self-play has no {bad}: both seats are the agent's")
+        super().__init__(num_matches, seat="both", **options)

@@ -28,7 +28,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
                       "(pip install 'tictacblitz[rl]')") from exc
 
 from ..rules import Rules
-from .batched import BatchedMatches, observation_space
+from .batched import BatchedMatches, observation_space, step_info
 
 __all__ = ["BlitzParallelEnv"]
 
@@ -40,10 +40,13 @@ class BlitzParallelEnv(ParallelEnv):
 
     Options as :class:`tictacblitz.games.blitz.rl.gym_env.BlitzEnv`, without the opponent:
     ``rules``, ``interval_ms``, ``round_reward``, ``match_reward``, ``max_steps``,
-    ``random_powerups``, ``render_mode`` (None or ``"ansi"``).
+    ``random_powerups``, ``episode``, ``mask_in_info``, ``render_mode`` (None,
+    ``"ansi"`` or ``"rgb_array"``). ``state_space`` / ``state()`` are the global state:
+    X's planes (the whole board, both seats' marks).
     """
 
-    metadata = {"name": "tictacblitz_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    metadata = {"name": "tictacblitz_v0", "render_modes": ["ansi", "rgb_array"],
+                "is_parallelizable": True, "render_fps": 20}
 
     def __init__(
         self,
@@ -54,19 +57,24 @@ class BlitzParallelEnv(ParallelEnv):
         match_reward: float = 1.0,
         max_steps: Optional[int] = None,
         random_powerups: bool = True,
+        episode: str = "match",
+        mask_in_info: bool = False,
         render_mode: Optional[str] = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+        self.mask_in_info = mask_in_info
         self.render_mode = render_mode
         self.batch = BatchedMatches(
             1, rules=rules, seed=0, interval_ms=interval_ms, autoreset_mode="disabled",
             round_reward=round_reward, match_reward=match_reward, max_steps=max_steps,
-            num_threads=1, random_powerups=random_powerups,
+            num_threads=1, random_powerups=random_powerups, episode=episode,
         )
         self.possible_agents = list(AGENTS)
         self.agents: list = []
-        self._obs_space = observation_space(self.batch.rules)
+        self._obs_space = observation_space(self.batch.rules, mask=not mask_in_info)
+        size = self.batch.rules.size
+        self.state_space = spaces.Box(0.0, 1.0, (12, size, size), np.float32)
         self._act_space = spaces.Discrete(self.batch.n_actions)
         self.observation_spaces = {a: self._obs_space for a in AGENTS}
         self.action_spaces = {a: self._act_space for a in AGENTS}
@@ -84,26 +92,29 @@ class BlitzParallelEnv(ParallelEnv):
 
     def _obs(self) -> Dict[str, Dict[str, np.ndarray]]:
         b = self.batch
-        return {
-            a: {
-                "planes": b.planes[0, s].copy(),
-                "scalars": b.scalars[0, s].copy(),
-                "action_mask": b.masks[0, s].view(np.int8).copy(),
-            }
-            for s, a in enumerate(AGENTS)
-        }
+        out = {}
+        for s, a in enumerate(AGENTS):
+            out[a] = {"planes": b.planes[0, s].copy(), "scalars": b.scalars[0, s].copy()}
+            if not self.mask_in_info:
+                out[a]["action_mask"] = b.masks[0, s].view(np.int8).copy()
+        return out
 
     def _infos(self) -> Dict[str, Dict[str, Any]]:
-        b = self.batch
-        state = b.state_info()
-        common = {
-            "round": int(state["round"][0]),
-            "t": int(state["t"][0]),
-            "round_result": int(b.info["round_result"][0]),
-            "match_result": int(b.info["match_result"][0]),
-        }
-        return {a: dict(common, rejected=bool(b.info["reasons"][0, s] > 0))
-                for s, a in enumerate(AGENTS)}
+        rows = step_info(self.batch, (0, 1), self.mask_in_info)
+        out = {}
+        for s, a in enumerate(AGENTS):
+            out[a] = {"round": int(rows["round"][s]), "t": int(rows["t"][s]),
+                      "round_wins": tuple(int(w) for w in rows["round_wins"][s]),
+                      "reason": int(rows["reason"][s]), "rejected": bool(rows["rejected"][s]),
+                      "round_result": int(rows["round_result"][s]),
+                      "match_result": int(rows["match_result"][s])}
+            if self.mask_in_info:
+                out[a]["action_mask"] = rows["action_mask"][s]
+        return out
+
+    def action_masks(self) -> Dict[str, np.ndarray]:
+        """Each agent's legal actions now, bool (n_actions,)."""
+        return {a: self.batch.masks[0, s].copy() for s, a in enumerate(AGENTS)}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         """A new match: ``Match(seed=seed)`` when a seed is given, else a drawn seed."""
@@ -145,6 +156,10 @@ class BlitzParallelEnv(ParallelEnv):
             wins = match.round_wins
             return (f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
                     + "\n".join(match.board_text()) + "\n")
+        if self.render_mode == "rgb_array":
+            from .render import board_rgb
+
+            return board_rgb(self.batch.get_match(0).planes(0))
         return None
 
     def close(self) -> None:
@@ -152,4 +167,4 @@ class BlitzParallelEnv(ParallelEnv):
 
     def state(self) -> np.ndarray:
         """The global state: X's planes (X's view holds the whole board)."""
-        return self.batch.planes[0, 0].copy()
+        return self.batch.get_match(0).planes(0).astype(np.float32)
