@@ -11,7 +11,7 @@ Imports nothing from ``tictacblitz``: the rules come as the tuple of numbers of
 points of every objective code).
 """
 
-from libc.stdint cimport uint64_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
@@ -45,6 +45,8 @@ cdef enum:
     EDGES = 0x0AA                 # sectors 1, 3, 5, 7
 
 cdef uint8_t LINE_TABLE[512]      # G7/G11: mask -> set of full lines
+cdef uint8_t POP9[512]            # popcount of a 9-bit mask (one load on the hot path)
+cdef uint8_t NTH9[512][9]         # NTH9[m][n]: the n-th set position of m (n < POP9[m])
 
 
 cdef void _build_tables() noexcept nogil:
@@ -56,9 +58,29 @@ cdef void _build_tables() noexcept nogil:
             if (m & LINE_MASKS[i]) == LINE_MASKS[i]:
                 lines |= <uint8_t>(1 << i)
         LINE_TABLE[m] = lines
+        POP9[m] = <uint8_t>popcount(m)
+        for i in range(POP9[m]):
+            NTH9[m][i] = <uint8_t>nth_set_bit(m, i)
 
 
 _build_tables()
+
+
+cdef inline uint32_t _below(uint64_t* rng, uint32_t n) noexcept nogil:
+    """Exactly uniform on [0, n), n > 0, for the policies' streams (Lemire's
+    multiply-shift with rejection: a division only for a draw in the biased zone, which
+    has probability below n / 2**32). The G12 deal uses rng_below, the shared one."""
+    cdef uint64_t m = (rng_next(rng) >> 32) * <uint64_t>n
+    cdef uint32_t threshold
+    if <uint32_t>m < n:
+        threshold = (<uint32_t>0 - n) % n
+        while <uint32_t>m < threshold:
+            m = (rng_next(rng) >> 32) * <uint64_t>n
+    return <uint32_t>(m >> 32)
+
+
+cdef inline uint16_t _empty(const RiftState* st, int s) noexcept nogil:
+    return <uint16_t>(ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s]))
 
 
 def line_table():
@@ -182,12 +204,16 @@ cdef int rift_targets(const RiftState* st, uint16_t* out) noexcept nogil:
     returns how many there are in all."""
     cdef int s, n = 0
     cdef uint16_t dec = _decided(st)
+    memset(out, 0, 9 * sizeof(uint16_t))
+    if st.over:
+        return 0
+    if st.active >= 0:
+        out[st.active] = _empty(st, st.active)
+        return POP9[out[st.active]]
     for s in range(9):
-        out[s] = 0
-        if st.over or ((dec >> s) & 1) or (st.active >= 0 and s != st.active):
-            continue
-        out[s] = <uint16_t>(ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s]))
-        n += popcount(out[s])
+        if not (dec >> s) & 1:
+            out[s] = _empty(st, s)
+            n += POP9[out[s]]
     return n
 
 
@@ -223,11 +249,11 @@ cdef inline bint _holds(const RiftState* st, const RiftRulesC* r, int code, int 
             n += (st.cells[p][s] >> 4) & 1
         return n >= 3
     if code == OBJ_TWO_CORNERS:
-        return popcount(won & CORNERS) >= 2
+        return POP9[won & CORNERS] >= 2
     if code == OBJ_TWO_EDGES:
-        return popcount(won & EDGES) >= 2
+        return POP9[won & EDGES] >= 2
     if code == OBJ_FOUR_SECTORS:
-        return popcount(won) >= 4
+        return POP9[won] >= 4
     if code == OBJ_CLEAN_SWEEP:
         return st.won_clean[p] != 0
     if code == OBJ_SWAP_WIN:
@@ -239,6 +265,22 @@ cdef inline bint _holds(const RiftState* st, const RiftRulesC* r, int code, int 
     return False
 
 
+cdef inline void _judge_changed(RiftState* st, const RiftRulesC* r, int s, TurnReport* rep,
+                                int* won_now) noexcept nogil:
+    """G8 on a sector that changed this turn, with its G10 points."""
+    cdef int v = _judge(st, s)
+    if v == 0:
+        return
+    _decide(st, s, v)
+    rep.decided |= <uint16_t>(1 << s)
+    if v == 3:
+        st.score[0] += r.sector_tie_points
+        st.score[1] += r.sector_tie_points
+    else:
+        st.score[v - 1] += r.sector_win_points
+        won_now[v - 1] += 1
+
+
 cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int oc, int oa,
                        TurnReport* rep) noexcept nogil:
     """G6: resolve one turn from two legal moves (unchecked: callers check G4/G5)."""
@@ -246,6 +288,7 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
     cdef int tgt[2]
     cdef int won_now[2]
     cdef int p, s, v, w, t, i, code, gain
+    cdef bint quiet
     cdef uint16_t m, pending
     cdef uint8_t lines
     ab[0] = xa
@@ -295,39 +338,40 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
             st.greys += 1
 
     # 4. Sectors that changed, in sector order (G8, G10).
-    for i in range(2):
-        s = (tgt[0] // 9) if (tgt[0] // 9) <= (tgt[1] // 9) else (tgt[1] // 9)
-        if i == 1:
-            if tgt[0] // 9 == tgt[1] // 9:
-                break
-            s = (tgt[0] // 9) + (tgt[1] // 9) - s
-        v = _judge(st, s)
-        if v == 0:
-            continue
-        _decide(st, s, v)
-        rep.decided |= <uint16_t>(1 << s)
-        if v == 3:
-            st.score[0] += r.sector_tie_points
-            st.score[1] += r.sector_tie_points
-        else:
-            st.score[v - 1] += r.sector_win_points
-            won_now[v - 1] += 1
+    s = tgt[0] // 9
+    v = tgt[1] // 9
+    if v < s:
+        s, v = v, s
+    _judge_changed(st, r, s, rep, won_now)
+    if v != s:
+        _judge_changed(st, r, v, rep, won_now)
 
     # 5. Meta lines (G11), energy (G13), objectives (G12, G17), reveal (G15).
     for p in range(2):
         lines = LINE_TABLE[st.won[p]] & ~st.meta_scored
         rep.meta_new[p] = lines
         st.meta_scored |= lines
-        st.score[p] += popcount(lines) * r.meta_line_points
+        st.score[p] += POP9[lines] * r.meta_line_points
     for p in range(2):
         gain = (r.energy_idle_gain if ab[p] == AB_NONE else 0) + r.energy_sector_gain * won_now[p]
         st.energy[p] = r.energy_max if st.energy[p] + gain > r.energy_max else st.energy[p] + gain
+    # Objectives: only what can have changed is looked at. Without a decided sector, a
+    # shield-won collision or a centre cell taken, only full_energy can newly hold.
+    # (Turn 1 looks at everything: a setup may already meet an objective.) Every
+    # condition only grows with won sectors and owned cells, so this loses nothing.
+    quiet = (st.turn > 1 and rep.decided == 0 and rep.shield_won < 0
+             and tgt[0] % 9 != 4 and tgt[1] % 9 != 4)
     for p in range(2):
         rep.obj_new[p] = 0
-        for i in range(st.hand_n):
-            if (st.accomplished[p] >> i) & 1:
-                continue
+        if quiet and st.energy[p] != r.energy_max:
+            continue
+        pending = <uint16_t>(((1 << st.hand_n) - 1) & ~st.accomplished[p])
+        while pending:
+            i = lowest(pending)
+            pending &= pending - 1
             code = st.hand[p][i]
+            if quiet and code != OBJ_FULL_ENERGY:
+                continue
             if _holds(st, r, code, p, rep.shield_won, rep.swapped_by, won_now[p]):
                 st.accomplished[p] |= <uint16_t>(1 << i)
                 rep.obj_new[p] |= <uint16_t>(1 << i)
@@ -352,23 +396,37 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
 
 cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
                           uint64_t* rng) noexcept nogil:
-    """Uniform over the legal action codes (the outer product of G4's targets and G5's
-    abilities); -1 once the game is over."""
-    cdef uint16_t targets[9]
-    cdef int n = rift_targets(st, targets)
-    cdef int am = rift_abilities(st, r, p)
-    cdef int k = popcount(am)
-    cdef int s, c, x, ti
-    if n == 0:
+    """Uniform over the legal action codes: a uniform legal target (G4) and, when more
+    than one is usable, a uniform usable ability (G5), drawn independently (the same as
+    uniform over their product); -1 once the game is over."""
+    cdef int s, n, ti, am, k, ab = 0
+    cdef uint16_t m, dec
+    if st.over:
         return -1
-    x = <int>rng_below(rng, <uint64_t>(n * k))
-    ti = x // k
-    for s in range(9):
-        c = popcount(targets[s])
-        if ti < c:
-            return N_CELLS * nth_set_bit(am, x % k) + 9 * s + nth_set_bit(targets[s], ti)
-        ti -= c
-    return -1
+    if st.active >= 0:
+        s = st.active
+        m = _empty(st, s)
+        ti = NTH9[m][_below(rng, POP9[m])]
+    else:
+        dec = _decided(st)
+        n = 0
+        for s in range(9):
+            if not (dec >> s) & 1:
+                n += POP9[_empty(st, s)]
+        ti = <int>_below(rng, <uint32_t>n)
+        for s in range(9):
+            if (dec >> s) & 1:
+                continue
+            m = _empty(st, s)
+            if ti < POP9[m]:
+                ti = NTH9[m][ti]
+                break
+            ti -= POP9[m]
+    am = rift_abilities(st, r, p)
+    k = POP9[am]
+    if k > 1:
+        ab = NTH9[am][_below(rng, <uint32_t>k)]
+    return N_CELLS * ab + 9 * s + ti
 
 
 cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
@@ -377,7 +435,7 @@ cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
     cdef int i
     for i in range(8):
         missing = LINE_MASKS[i] & ~own
-        if popcount(missing) == 1 and (missing & empty):
+        if POP9[missing] == 1 and (missing & empty):
             out |= missing
     return out
 
@@ -439,7 +497,7 @@ cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint6
                 ties = 1
             elif score == best:
                 ties += 1
-                if rng_below(rng, <uint64_t>ties) == 0:
+                if _below(rng, <uint32_t>ties) == 0:
                     best_cell = 9 * s + q
     am = rift_abilities(st, r, p)
     s = best_cell // 9
