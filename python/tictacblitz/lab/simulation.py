@@ -59,7 +59,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "simulate", help="play many matches between two bots and summarise the game's balance",
         description="Play N whole matches of a game between two bots under the given rules "
                     "(on every core, or a Dask cluster) and print a balance summary: seat "
-                    "advantage and draws with 95%% intervals, plus the game's own metrics "
+                    "advantage and draws with 95 % intervals, plus the game's own metrics "
                     "(docs/simulate.md). Per-match records go to --out.")
     add_common_arguments(parser, matches=1000)
     parser.add_argument("--out", default=None, metavar="FILE",

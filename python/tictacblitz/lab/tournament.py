@@ -216,7 +216,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "tournament", help="round-robin matches between bots, with Wilson intervals and Elo",
         description="Round-robin tournament between a game's bots (seats alternated): wins, "
-                    "draws and losses with 95%% Wilson intervals, and Elo ratings with 95%% "
+                    "draws and losses with 95 % Wilson intervals, and Elo ratings with 95 % "
                     f"intervals. Bots of {DEFAULT_GAME}: "
                     f"{', '.join(hooks_for(DEFAULT_GAME).bot_names)}.")
     add_game_arguments(parser)
