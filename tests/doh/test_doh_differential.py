@@ -118,3 +118,23 @@ def test_the_canonical_key_is_blind_to_the_8_symmetries(rules, script):
         keys.add(t.position.canonical_key())
         stashes.add(t.position.stash)
     assert len(keys) == 1 and len(stashes) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules=rules_st, steps=steps_st)
+def test_the_protocol_state_equals_the_reference(rules, steps):
+    from tictacblitz.games.doh.game import DohGame
+
+    state = DohGame(rules).new_state(record=True)
+    ref = ReferenceDoh(rules)
+    for prefer_legal, pick in steps:
+        if state.is_over():
+            break
+        (player,) = state.to_move()
+        legal = state.legal_actions(player)
+        action = legal[pick % len(legal)] if prefer_legal else pick % NUM_ACTIONS
+        assert state.apply(player, action) == ref.apply_action(action)
+        assert state.summary() == ref.summary()
+        assert state.result() == ref.result and state.lines() == ref.translated_lines()
+    replayed = run_replay(state.to_replay(), engine="reference")
+    assert replayed["state"] == state.summary() and replayed["result"] == state.result()
