@@ -56,3 +56,35 @@ def test_bad_arguments_exit_2_with_a_message(args, message):
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0
+
+
+def test_version_prints_the_one_declared_version():
+    proc = run("--version")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"tictacblitz {tictacblitz.__version__}"
+
+
+def test_version_is_declared_once():
+    """pyproject.toml reads the version from ``__version__`` (scikit-build-core's regex
+    provider); an installed distribution carries that same version."""
+    import importlib.metadata
+    import re
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "version" not in pyproject["project"]
+    assert "version" in pyproject["project"]["dynamic"]
+    provider = pyproject["tool"]["scikit-build"]["metadata"]["version"]
+    assert provider["provider"] == "scikit_build_core.metadata.regex"
+    init = (root / provider["input"]).read_text()
+    declared = re.findall(r'^__version__ = "([^"]+)"$', init, re.M)
+    assert declared == [tictacblitz.__version__]
+    try:
+        dist = importlib.metadata.distribution("tictacblitz")
+    except importlib.metadata.PackageNotFoundError:
+        return  # a dev tree that was never installed
+    imported = Path(tictacblitz.__file__).resolve()
+    if Path(str(dist.locate_file("tictacblitz/__init__.py"))).resolve() == imported:
+        assert dist.version == tictacblitz.__version__  # the installed package (CI)
