@@ -27,10 +27,12 @@ from typing import Any, Optional
 import gymnasium
 
 from ..games import DEFAULT_GAME, TimeModel, available_games, game_type
-from .protocol_env import GameAECEnv, GameEnv, GameParallelEnv, observation_space
+from .protocol_env import GameAECEnv, GameEnv, GameParallelEnv, GameVectorEnv, observation_space
+from .render import observation_rgb
 
 __all__ = ["make_env", "make_vector_env", "parallel_env", "aec_env", "env_id", "rl_hook",
-           "GameEnv", "GameAECEnv", "GameParallelEnv", "observation_space"]
+           "GameEnv", "GameAECEnv", "GameParallelEnv", "GameVectorEnv", "observation_space",
+           "observation_rgb"]
 
 
 def rl_hook(game: str) -> Optional[Any]:
@@ -53,13 +55,12 @@ def make_env(game: str = DEFAULT_GAME, **options: Any) -> gymnasium.Env:
 
 def make_vector_env(game: str = DEFAULT_GAME, num_envs: int = 1, **options: Any):
     """``num_envs`` single-agent envs as one Gymnasium ``VectorEnv``: the game's native
-    one where it has it, else Gymnasium's ``SyncVectorEnv`` over :class:`GameEnv`."""
+    one where it has it, else :class:`GameVectorEnv` (Gymnasium's ``SyncVectorEnv`` over
+    :class:`GameEnv`, with ``action_masks()``)."""
     hook = rl_hook(game)
     if hook is not None:
         return hook.make_vector_env(num_envs=num_envs, **options)
-    from gymnasium.vector import SyncVectorEnv
-
-    return SyncVectorEnv([lambda: GameEnv(game, **options) for _ in range(num_envs)])
+    return GameVectorEnv(game, num_envs, **options)
 
 
 def parallel_env(game: str = DEFAULT_GAME, **options: Any):

@@ -31,8 +31,9 @@ from gymnasium import spaces
 
 from ..games import Game, State, TimeModel, load_game
 from ..games.rng import mix64
+from .render import common_info, observation_rgb
 
-__all__ = ["GameEnv", "GameAECEnv", "GameParallelEnv", "observation_space"]
+__all__ = ["GameEnv", "GameAECEnv", "GameParallelEnv", "GameVectorEnv", "observation_space"]
 
 ILLEGAL_MOVE_REWARD = -1.0
 
@@ -45,17 +46,25 @@ def _game(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
     return game
 
 
-def observation_space(game: Game) -> spaces.Dict:
-    """One seat's observation: the game's tensor and the legal-action mask."""
-    return spaces.Dict({
-        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32),
-        "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
-    })
+def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
+    """One seat's observation: the game's tensor and the legal-action mask (without it
+    for ``mask=False``: the mask then travels in the info)."""
+    fields: Dict[str, spaces.Space] = {
+        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)}
+    if mask:
+        fields["action_mask"] = spaces.Box(0, 1, (game.num_actions,), np.int8)
+    return spaces.Dict(fields)
 
 
-def _observe(state: State, seat: int) -> Dict[str, np.ndarray]:
-    return {"observation": state.observation(seat),
-            "action_mask": state.legal_mask(seat).astype(np.int8)}
+def _observe(state: State, seat: int, mask: bool = True) -> Dict[str, np.ndarray]:
+    out = {"observation": state.observation(seat)}
+    if mask:
+        out["action_mask"] = state.legal_mask(seat).astype(np.int8)
+    return out
+
+
+def _state_space(game: Game) -> spaces.Box:
+    return spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
 
 
 def _ansi(state: State) -> str:
@@ -78,14 +87,18 @@ class GameEnv(gymnasium.Env):
     :param rules: rule overrides (validated by the game).
     :param interval_ms: real-time games only: game time per step (default 50).
     :param max_steps: truncate after this many steps (None: play to the end).
-    :param render_mode: None or ``"ansi"``.
+    :param mask_in_info: the legal-action mask in ``info["action_mask"]`` instead of
+        the observation (``action_masks()`` gives it either way).
+    :param render_mode: None, ``"ansi"`` or ``"rgb_array"`` (the observation tensor as
+        an image, :func:`tictacblitz.envs.render.observation_rgb`).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game: Any = "blitz", *, opponent: str = "random", seat: int = 0,
                  rules: Optional[Dict[str, Any]] = None, interval_ms: int = 50,
-                 max_steps: Optional[int] = None, render_mode: Optional[str] = None) -> None:
+                 max_steps: Optional[int] = None, mask_in_info: bool = False,
+                 render_mode: Optional[str] = None) -> None:
         self.game = _game(game, rules)
         if opponent not in self.game.bot_names:
             raise ValueError(f"unknown opponent {opponent!r}: expected one of "
@@ -95,10 +108,11 @@ class GameEnv(gymnasium.Env):
         if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 1:
             raise ValueError(f"interval_ms must be an integer >= 1, not {interval_ms!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         self.opponent_name, self.seat, self.interval_ms = opponent, seat, interval_ms
         self.max_steps, self.render_mode = max_steps, render_mode
-        self.observation_space = observation_space(self.game)
+        self.mask_in_info = mask_in_info
+        self.observation_space = observation_space(self.game, mask=not mask_in_info)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: Optional[State] = None
         self._steps = 0
@@ -111,7 +125,7 @@ class GameEnv(gymnasium.Env):
         self.opponent = self.game.make_bot(self.opponent_name, seed=mix64(match_seed))
         self._steps = 0
         self._opponent_turns()
-        return _observe(self.state, self.seat), self._info(None)
+        return self._observe(), self._info(None, acted=False)
 
     def step(self, action):
         if self.state is None:
@@ -131,14 +145,15 @@ class GameEnv(gymnasium.Env):
                 nxt = state.next_decision_t()
                 state.advance(0 if nxt == 0 else self.interval_ms)
         self._steps += 1
+        acted = not (model is TimeModel.REAL_TIME and action == 0)
         if reason is not None and model is not TimeModel.REAL_TIME:
-            return (_observe(state, me), ILLEGAL_MOVE_REWARD, True, False, self._info(reason))
+            return (self._observe(), ILLEGAL_MOVE_REWARD, True, False, self._info(reason, acted))
         self._opponent_turns()
         terminated = state.is_over()
         reward = state.returns()[me] if terminated else 0.0
         truncated = (not terminated and self.max_steps is not None
                      and self._steps >= self.max_steps)
-        return _observe(state, me), float(reward), terminated, bool(truncated), self._info(reason)
+        return self._observe(), float(reward), terminated, bool(truncated), self._info(reason, acted)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as a bool array (sb3-contrib's MaskablePPO calls this)."""
@@ -146,12 +161,26 @@ class GameEnv(gymnasium.Env):
             raise RuntimeError("call reset() before action_masks()")
         return self.state.legal_mask(self.seat)
 
-    def render(self) -> Optional[str]:
-        if self.render_mode == "ansi" and self.state is not None:
+    def set_opponent(self, opponent: str) -> None:
+        """Another of the game's bots, from the next reset on."""
+        if opponent not in self.game.bot_names:
+            raise ValueError(f"unknown opponent {opponent!r}: expected one of "
+                             f"{', '.join(self.game.bot_names)}")
+        self.opponent_name = opponent
+
+    def render(self):
+        if self.state is None:
+            return None
+        if self.render_mode == "ansi":
             return _ansi(self.state)
+        if self.render_mode == "rgb_array":
+            return observation_rgb(self.state.observation(0))
         return None
 
     # -- helpers ------------------------------------------------------------------------
+    def _observe(self) -> Dict[str, np.ndarray]:
+        return _observe(self.state, self.seat, not self.mask_in_info)
+
     def _opponent_turns(self) -> None:
         """Alternating games: the opponent moves until it is the agent's turn."""
         state, other = self.state, 1 - self.seat
@@ -160,8 +189,11 @@ class GameEnv(gymnasium.Env):
         while not state.is_over() and state.to_move() == (other,):
             state.apply(other, self.opponent.choose(state, other))
 
-    def _info(self, reason: Optional[str]) -> Dict[str, Any]:
-        return {"rejected": reason, "steps": self._steps}
+    def _info(self, reason: Optional[str], acted: bool = True) -> Dict[str, Any]:
+        info = common_info(self.state, self.seat, reason, acted, self._steps)
+        if self.mask_in_info:
+            info["action_mask"] = self.state.legal_mask(self.seat).astype(np.int8)
+        return info
 
 
 def _pettingzoo():
@@ -176,17 +208,21 @@ def _pettingzoo():
 class _Seats:
     """What the two PettingZoo faces share: agents named by the game's seats."""
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": True,
+                                "render_fps": 4}
 
-    def _setup(self, game: Any, rules: Optional[Dict[str, Any]], render_mode: Optional[str]):
+    def _setup(self, game: Any, rules: Optional[Dict[str, Any]], render_mode: Optional[str],
+               mask_in_info: bool = False):
         self.game = _game(game, rules)
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
+        self.mask_in_info = mask_in_info
         self.possible_agents = list(self.game.type.seat_names)
-        self._space = observation_space(self.game)
+        self._space = observation_space(self.game, mask=not mask_in_info)
+        self.state_space = _state_space(self.game)
         self._actions = spaces.Discrete(self.game.num_actions)
-        self.state: Optional[State] = None
+        self.current: Optional[State] = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._space
@@ -197,17 +233,39 @@ class _Seats:
     def seat_of(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def render(self) -> Optional[str]:
-        if self.render_mode == "ansi" and self.state is not None:
-            return _ansi(self.state)
+    def render(self):
+        if self.current is None:
+            return None
+        if self.render_mode == "ansi":
+            return _ansi(self.current)
+        if self.render_mode == "rgb_array":
+            return observation_rgb(self.current.observation(0))
         return None
+
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``): seat 0's observation tensor; the games
+        are of perfect information, so it holds the whole state."""
+        return np.asarray(self.current.observation(0), dtype=np.float32)
+
+    def action_masks(self) -> Dict[str, np.ndarray]:
+        """Each agent's legal actions now, bool (num_actions,)."""
+        return {a: self.current.legal_mask(i) for i, a in enumerate(self.possible_agents)}
+
+    def _obs_of(self, seat: int) -> Dict[str, np.ndarray]:
+        return _observe(self.current, seat, not self.mask_in_info)
+
+    def _info_of(self, seat: int, reason: Optional[str], acted: bool, steps: int) -> Dict[str, Any]:
+        info = common_info(self.current, seat, reason, acted, steps)
+        if self.mask_in_info:
+            info["action_mask"] = self.current.legal_mask(seat).astype(np.int8)
+        return info
 
     def close(self) -> None:
         pass
 
 
 def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
-               render_mode: Optional[str] = None):
+               mask_in_info: bool = False, render_mode: Optional[str] = None):
     """A PettingZoo ``AECEnv`` of an alternating-turn game (both seats are agents)."""
     pettingzoo = _pettingzoo()
     from pettingzoo.utils import AgentSelector
@@ -215,25 +273,26 @@ def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
     class _AEC(_Seats, pettingzoo.AECEnv):
         def __init__(self) -> None:
             super().__init__()
-            self._setup(game, rules, render_mode)
+            self._setup(game, rules, render_mode, mask_in_info)
             if self.game.type.time_model is not TimeModel.ALTERNATING:
                 raise ValueError(f"{self.game.type.name} is not turn-based: use "
                                  "tictacblitz.envs.aec_env (parallel_to_aec) instead")
             self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-            self.state = self.game.new_state(seed if seed is not None else 0)
+            self.current = self.game.new_state(seed if seed is not None else 0)
             self.agents = self.possible_agents[:]
             self.rewards = {a: 0.0 for a in self.agents}
             self._cumulative_rewards = {a: 0.0 for a in self.agents}
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
-            self.infos = {a: {} for a in self.agents}
+            self._steps = 0
+            self.infos = {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)}
             self._selector = AgentSelector(self.agents)
-            self.agent_selection = self.possible_agents[self.state.to_move()[0]]
+            self.agent_selection = self.possible_agents[self.current.to_move()[0]]
 
         def observe(self, agent: str) -> Dict[str, np.ndarray]:
-            return _observe(self.state, self.seat_of(agent))
+            return self._obs_of(self.seat_of(agent))
 
         def step(self, action) -> None:
             agent = self.agent_selection
@@ -242,37 +301,39 @@ def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
                 return
             seat = self.seat_of(agent)
             self._cumulative_rewards[agent] = 0.0
-            reason = self.state.apply(seat, int(action))
+            reason = self.current.apply(seat, int(action))
+            self._steps += 1
+            self.infos = {a: self._info_of(i, reason if i == seat else None, i == seat, self._steps)
+                          for i, a in enumerate(self.possible_agents)}
             if reason is not None:               # the mover loses (module docstring)
                 rewards = {agent: ILLEGAL_MOVE_REWARD,
                            self.possible_agents[1 - seat]: -ILLEGAL_MOVE_REWARD}
-                self._finish(rewards, {"rejected": reason})
-            elif self.state.is_over():
-                returns = self.state.returns()
-                self._finish({a: float(returns[i]) for i, a in enumerate(self.possible_agents)}, {})
+                self._finish(rewards)
+            elif self.current.is_over():
+                returns = self.current.returns()
+                self._finish({a: float(returns[i]) for i, a in enumerate(self.possible_agents)})
             else:
                 self.rewards = {a: 0.0 for a in self.agents}
-                self.agent_selection = self.possible_agents[self.state.to_move()[0]]
+                self.agent_selection = self.possible_agents[self.current.to_move()[0]]
             self._accumulate_rewards()
 
-        def _finish(self, rewards: Dict[str, float], info: Dict[str, Any]) -> None:
+        def _finish(self, rewards: Dict[str, float]) -> None:
             self.rewards = rewards
             self.terminations = {a: True for a in self.agents}
-            self.infos = {a: dict(info) for a in self.agents}
 
     return _AEC()
 
 
 def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = None,
                     interval_ms: int = 50, max_steps: Optional[int] = None,
-                    render_mode: Optional[str] = None):
+                    mask_in_info: bool = False, render_mode: Optional[str] = None):
     """A PettingZoo ``ParallelEnv`` of a simultaneous-turn or real-time game."""
     pettingzoo = _pettingzoo()
 
     class _Parallel(_Seats, pettingzoo.ParallelEnv):
         def __init__(self) -> None:
             super().__init__()
-            self._setup(game, rules, render_mode)
+            self._setup(game, rules, render_mode, mask_in_info)
             if self.game.type.time_model is TimeModel.ALTERNATING:
                 raise ValueError(f"{self.game.type.name} is turn-based: use the AEC env "
                                  "(tictacblitz.envs.aec_env)")
@@ -280,14 +341,14 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
             self.interval_ms, self.max_steps = interval_ms, max_steps
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-            self.state = self.game.new_state(seed if seed is not None else 0)
+            self.current = self.game.new_state(seed if seed is not None else 0)
             self.agents = self.possible_agents[:]
             self._steps = 0
-            return ({a: _observe(self.state, i) for i, a in enumerate(self.agents)},
-                    {a: {} for a in self.agents})
+            return ({a: self._obs_of(i) for i, a in enumerate(self.agents)},
+                    {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)})
 
         def step(self, actions: Dict[str, Any]):
-            state = self.state
+            state = self.current
             joint = tuple(None if actions.get(a) is None else int(actions[a])
                           for a in self.possible_agents)
             movers = state.to_move()
@@ -310,8 +371,10 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
                 returns = state.returns()
                 rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents)}
             truncated = (not done and self.max_steps is not None and self._steps >= self.max_steps)
-            observations = {a: _observe(state, i) for i, a in enumerate(self.possible_agents)}
-            infos = {a: {"rejected": reasons[i]} for i, a in enumerate(self.possible_agents)}
+            observations = {a: self._obs_of(i) for i, a in enumerate(self.possible_agents)}
+            infos = {a: self._info_of(i, reasons[i], joint[i] is not None and not
+                                      (real_time and joint[i] == 0), self._steps)
+                     for i, a in enumerate(self.possible_agents)}
             terminations = {a: done for a in self.agents}
             truncations = {a: truncated for a in self.agents}
             if done or truncated:
@@ -321,3 +384,38 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
     return _Parallel()
 
 
+
+
+class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
+    """Gymnasium's ``SyncVectorEnv`` over :class:`GameEnv` copies, with the
+    conventions of the native vector envs: ``action_masks()`` (num_envs, num_actions),
+    ``reset(options={"reset_mask": ...})`` (Gymnasium's own), ``render()`` (a tuple of
+    frames for ``"rgb_array"``, one text for ``"ansi"``) and ``set_opponent``.
+
+    :param game: a registered game's name or a :class:`Game`.
+    :param num_envs: how many envs.
+    :param options: :class:`GameEnv`'s.
+    """
+
+    def __init__(self, game: Any = "doh", num_envs: int = 1, **options: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        super().__init__([lambda: GameEnv(game, **options) for _ in range(num_envs)])
+
+    def action_masks(self) -> np.ndarray:
+        """Every env's legal actions now, bool (num_envs, num_actions)."""
+        return np.stack([env.action_masks() for env in self.envs])
+
+    def set_opponent(self, opponent: str) -> None:
+        """Another of the game's bots from each env's next reset on."""
+        for env in self.envs:
+            if opponent not in env.game.bot_names:
+                raise ValueError(f"unknown opponent {opponent!r}: expected one of "
+                                 f"{', '.join(env.game.bot_names)}")
+            env.opponent_name = opponent
+
+    def render(self):
+        frames = super().render()
+        if frames is not None and self.render_mode == "ansi":
+            return "\n\n".join(f"env {i}:\n{f}" for i, f in enumerate(frames)) + "\n"
+        return frames
