@@ -104,7 +104,7 @@ def test_blitz_balance_facts_come_from_their_one_source():
 
     names = [n for n, _ in balance.record_fields(pa)]
     assert all(f"round_{k.key}_{s}" in names for k in PowerupKind for s in "xo")
-    assert set(balance.Metrics(balance.Rules()).to_dict()["powerups"]) == set(balance.KINDS)
+    assert set(balance.Metrics(balance.Rules(), stats).to_dict()["powerups"]) == set(balance.KINDS)
 
 
 def test_one_splitmix64_for_every_game_and_the_lab():

@@ -28,8 +28,10 @@ Optional (default in brackets):
   {name: arrow array}``: the record's columns after ``match``, ``seed``, ``winner``
   [every per-game column of the runner: 1-D as is, ``(n, 2)`` as ``<name>_x`` and
   ``<name>_o``, other shapes as lists];
-- ``Metrics(rules)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra summary
-  metrics, deep-merged into the lab's summary [none]; ``metric_rows(summary, add)``,
+- ``Metrics(rules, stats)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
+  summary metrics, deep-merged into the lab's summary; ``stats`` is
+  :mod:`tictacblitz.lab.stats` (Wilson, moments, quantiles), handed down so that a game
+  imports nothing of the lab [the mean of every integer runner column]; ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
   ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
 - ``sweepable(rules) -> {name: type}`` [every number of ``rules.to_dict()``, nested
@@ -45,6 +47,8 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 from typing import Any, Callable, Dict, Optional, Tuple
+
+import tictacblitz.lab.stats as lab_stats
 
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
@@ -146,8 +150,9 @@ class GameHooks:
 
     # -- summaries and reports -----------------------------------------------------------------
     def new_metrics(self, rules: Any) -> Optional[Any]:
+        """The game's ``Metrics(rules, stats)``, or None without the hook."""
         cls = self.get("Metrics")
-        return cls(rules) if cls is not None else None
+        return cls(rules, lab_stats) if cls is not None else None
 
     @property
     def pair_means(self) -> Dict[str, str]:

@@ -6,7 +6,9 @@ balance hooks"): the native batch runner :func:`play_matches`, the per-match rec
 columns (:func:`record_fields`, :func:`record_columns`), the extra summary metrics
 (:class:`Metrics`) and how reports show them (:func:`metric_rows`, :data:`METRICS`,
 :data:`PANELS`, :func:`summary_lines`), the sweepable rule numbers, bot lookup and
-validation. Every Blitz fact here comes from its one source: powerup kinds from
+validation. The lab hands :class:`Metrics` its statistics module (Wilson intervals,
+exact moments, histogram quantiles), so this module imports nothing of the lab (a game
+looks only downward). Every Blitz fact here comes from its one source: powerup kinds from
 :class:`~.types.PowerupKind`, seats from :class:`~.types.Player`, round ends from
 :class:`~.types.RoundEnd`, per-seat counters from the native ``SEAT_COUNT_FIELDS``.
 
@@ -23,7 +25,6 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ...lab.stats import Moments, nice_width, quantiles, wilson_or_none
 from .bots import BotSpec, resolve
 from .rules import Rules
 from .types import Player, PowerupKind, RoundEnd
@@ -170,13 +171,16 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
 class Metrics:
     """Blitz's part of a simulation summary (docs/simulate.md): rounds, how they end,
     lengths, knock-outs, seats' counters and powerup impact, folded in chunk by chunk
-    from exact integer counters (order-independent) and mergeable."""
+    from exact integer counters (order-independent) and mergeable. ``stats`` is the lab's
+    statistics module (``tictacblitz.lab.stats``), handed down by the lab."""
 
     _ARRAYS = ("rounds_hist", "round_outcomes", "round_ms_hist", "match_ms_hist", "ko_hist",
                "seat_totals", "simulations", "claimer", "non_claimer", "claims", "more_claims")
     _MOMENTS = ("round_ms", "match_ms", "match_rounds", "round_kos")
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, stats: Any) -> None:
+        self.stats = stats
+        Moments, nice_width = stats.Moments, stats.nice_width
         k = len(KINDS)
         self.rounds_hist = np.zeros(rules.max_rounds + 1, np.int64)  # rounds per match
         self.round_outcomes = np.zeros((3, 3), np.int64)            # [by, result]
@@ -252,12 +256,13 @@ class Metrics:
         by = self.round_outcomes.sum(axis=1)          # line, double_line, timeout
         res = self.round_outcomes.sum(axis=0)         # X, O, draw
         r_decided = int(res[0] + res[1])
+        quantiles, wilson_or_none = self.stats.quantiles, self.stats.wilson_or_none
         round_share = res[0] / r_decided if r_decided else None
 
         def share(count: Any) -> Optional[float]:
             return float(count / total_rounds) if total_rounds else None
 
-        def dist(m: Moments, hist: np.ndarray, width: int) -> Dict[str, Any]:
+        def dist(m: Any, hist: np.ndarray, width: int) -> Dict[str, Any]:
             mean, ci = m.mean_ci()
             p10, p50, p90 = quantiles(hist, width, (0.1, 0.5, 0.9))
             nz = np.nonzero(hist)[0]
