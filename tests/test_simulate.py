@@ -11,7 +11,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from tictacblitz import Rules  # noqa: E402
+from tictacblitz import PowerupKind, Rules  # noqa: E402
 from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.games.blitz.bots import play_matches  # noqa: E402
 from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
@@ -70,7 +70,7 @@ def test_records_match_the_native_match_records():
             for name in ("placements", "knockouts", "retirements", "rejected", "bombed", "stolen",
                          "decisions", "waits"):
                 assert row[f"{seat}_{name}"] == rec[key][name]
-            for kind in ("bomb", "freeze", "haste", "swap"):
+            for kind in (k.key for k in PowerupKind):
                 assert row[f"{seat}_{kind}"] == rec[key]["powerups"][kind]
                 assert sum(row[f"round_{kind}_{seat}"]) == rec[key]["powerups"][kind]
             assert sum(row[f"round_knockouts_{seat}"]) == rec[key]["knockouts"]
