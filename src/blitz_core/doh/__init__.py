@@ -1,4 +1,4 @@
-"""The native core of Tic Tac Doh (DOH.md D1-D9).
+"""The native core of Tic Tac Doh (rules D1-D9, docs/doh.md).
 
 - ``engine``: the position in a few machine words (``engine.pxd``: the rules as inline
   nogil functions), the ``Position`` class, random games;

@@ -1,4 +1,4 @@
-# The Tic Tac Doh position in a few machine words (DOH.md D1-D9), and its rules as
+# The Tic Tac Doh position in a few machine words (rules D1-D9, docs/doh.md), and its rules as
 # inline nogil functions, so the solver and the match loops inline them.
 #
 # Layout. All occupied squares fit in a 3x3 box (D2) and any translation is the same
@@ -11,7 +11,9 @@
 #             (wr, wc), wr/wc in 0..4 = frame + 2, at bit 8*wr + wc (stride 8: the
 #             three padding columns 5..7 stop every shift of a line test from wrapping
 #             into the next row). counts[s]: squares that count as size s (D5);
-#             accepts[s]: occupied squares a piece of size s may go onto (D4).
+#             accepts[s]: occupied squares a piece of size s may go onto (D4);
+#             empties: the empty squares any piece may go on (D3, D2), recomputed
+#             only when a new square is occupied.
 # The action window of encoding.py is the same window: action = 25*s + 5*wr + wc.
 # The 64-bit key of a position is board | stash << 36 (to-move follows from the
 # number of pieces placed; the box from the board).
@@ -52,7 +54,8 @@ ctypedef struct DohPos:
     int8_t winner           # DOH_ONGOING, DOH_DRAW, 0 or 1
 
 # The rules as packed constants (no tables: these inline functions are compiled into
-# every module that cimports them). engine.pyx checks them against types.py's tables.
+# every module that cimports them). engine.rule_tables() unpacks them, and importing
+# tictacblitz.games.doh checks them against types.py's tables.
 cdef enum:
     COUNTS_PACKED = 0x244fe888     # D5: 3 bits per content code: the sizes it counts as
     ACCEPTS_PACKED = 0x801550      # D4: 3 bits per content code: sizes that may go onto it
@@ -341,7 +344,8 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
     -1 if the key is not a normalised, well-formed position of these rules (the
     caller raises): a content code above 9, a box not at the top-left or wider than
     the grid, a stash count above pieces_per_size, or pieces that do not add up (D1)."""
-    cdef int i, r, c, content, s, placed_of[3]
+    cdef int i, r, c, content, s
+    cdef int placed_of[3]
     cdef int top = 3, left = 3, bottom = -1, right = -1
     pos_init(p, pieces_per_size, grid)
     if key >> 45:

@@ -1,4 +1,4 @@
-# The native engine of Tic Tac Doh (DOH.md D1-D9): the `Position` class over the DohPos
+# The native engine of Tic Tac Doh (rules D1-D9, docs/doh.md): the `Position` class over the DohPos
 # struct of engine.pxd, and a nogil random-game loop.
 #
 # Every rule lives in the inline functions of engine.pxd (so the solver inlines them);

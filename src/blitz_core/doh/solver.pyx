@@ -3,8 +3,8 @@
 # Scores (from the side to move): WIN - d for a win d plies from now, -(WIN - d) for a
 # loss d plies from now, 0 for a draw (D8: a draw always ends when the stash is empty,
 # so its distance is the pieces left). Maximising this one integer keeps the best value
-# and, among equal values, wins in the fewest moves and loses in the most (DOH.md
-# "Solving"). Negamax with alpha-beta; the transposition table is keyed by the
+# and, among equal values, wins in the fewest moves and loses in the most (docs/doh.md,
+# "The solver"). Negamax with alpha-beta; the transposition table is keyed by the
 # canonical key of engine.pxd (translation-free by construction, smallest of the 8
 # symmetric images) and stores fail-soft bounds.
 

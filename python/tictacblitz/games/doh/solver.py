@@ -3,7 +3,7 @@
 Scores are from the side to move: ``WIN - d`` for a win ``d`` plies away, ``-(WIN - d)``
 for a loss ``d`` plies away, 0 for a draw (``WIN`` = 100). Maximising that one number
 keeps the best value and then wins in the fewest moves or loses in the most (the
-perfect player of DOH.md's "Solving"). The native search is negamax with alpha-beta
+perfect player of docs/doh.md, "The solver"). The native search is negamax with alpha-beta
 and a transposition table over canonical positions (translations are one position by
 construction, D2; the 8 symmetries of the square share an entry), run without the GIL.
 
