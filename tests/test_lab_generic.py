@@ -222,3 +222,23 @@ def test_every_other_registered_game_simulates_through_the_same_path(game):
     assert a.table.column_names[:3] == ["match", "seed", "winner"]
     t = tournament.run_tournament(list(hooks.bot_names[:2]), matches=6, seed=1, game=game)
     assert sum(t["pairs"][0][k] for k in ("a_wins", "b_wins", "draws")) == 6
+
+
+def test_sweep_and_tournament_commands_take_game_and_rule(coin, capsys, tmp_path):
+    status, stdout, err = run(sw, ["sweep", "--game", "coin", "--grid", "bias=0.3,0.7", "--matches",
+                                   "50", "--out", str(tmp_path / "s"), "--json", "--no-progress"],
+                              capsys)
+    assert status == 0, err
+    assert {r["bias"] for r in json.loads(stdout)} == {0.3, 0.7}
+    status, _, err = run(sw, ["sweep", "--game", "coin", "--grid", "set_ms=1:2:1",
+                              "--out", str(tmp_path / "t")], capsys)
+    assert status == 2 and "unknown rule 'set_ms'; sweepable: bias, length" in err
+    for argv, message in ((["--game", "nosuch"], "--game: unknown game 'nosuch'"),
+                          (["--rule", "max_rounds=17"], "max_rounds"),
+                          (["--rule", "bias=0.5"], "--rule: unknown rule 'bias'")):
+        status, stdout, err = run(tournament, ["tournament", "--matches", "2", *argv], capsys)
+        assert status == 2 and stdout == "" and message in err and err.count("\n") == 1
+    status, stdout, _ = run(tournament, ["tournament", "--bots", "greedy,random", "--matches", "4",
+                                         "--rule", "round_ms=20000", "--json"], capsys)
+    result = json.loads(stdout)
+    assert status == 0 and result["rules"] == {"round_ms": 20000} and result["game"] == "blitz"
