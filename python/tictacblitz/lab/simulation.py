@@ -50,6 +50,10 @@ __all__ = [
     "register",
     "main",
 ]
+# Also here for the code that imported them from this module before the split:
+# ArgumentProblem, add_common_arguments, connect, job_arguments (lab/command.py),
+# check_out_path, require_pyarrow (lab/records.py).
+_ = (ArgumentProblem, add_common_arguments, connect, job_arguments)
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:

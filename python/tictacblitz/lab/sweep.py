@@ -2,9 +2,9 @@
 
 A sweep runs :func:`tictacblitz.lab.simulator.simulate` at every point of a grid (or at
 random points) over one or more rule numbers of any registered game (``game=``, default
-``"blitz"``; the points come from :mod:`tictacblitz.lab.grid`), with the same master seed at every point
-(so every point plays the same match seeds: differences between points come from the
-rules, not from luck), and writes:
+``"blitz"``; the points come from :mod:`tictacblitz.lab.grid`), with the same master
+seed at every point (so every point plays the same match seeds: differences between
+points come from the rules, not from luck), and writes:
 
 - ``sweep.csv`` (and ``sweep.parquet``): a tidy table, one row per point and metric:
   ``point``, the swept parameters, ``metric``, ``value``, ``lo``, ``hi`` (95 %);
