@@ -186,9 +186,10 @@ cdef class Match:
     The match sits at ms ``t`` of round ``round`` with everything timed at ``t`` done;
     actions happen at ``t``; ``advance`` moves time (R1, R2). ``events`` lists what the
     last call did. docs/engine.md gives the exact contract; the API is documented in
-    README.md and ``engine.pyi``.
+    README.md and ``match.pyi``.
 
-    :raises TypeError / ValueError: for malformed arguments, naming the bad value.
+    :raises TypeError: for an argument of the wrong type, naming the bad value.
+    :raises ValueError: for an argument out of range, naming the bad value.
     """
 
     def __cinit__(self):
