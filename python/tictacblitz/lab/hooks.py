@@ -45,6 +45,7 @@ a game's name.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from functools import lru_cache
 from typing import Any, Callable, Dict, Optional, Tuple
 
