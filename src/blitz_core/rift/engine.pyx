@@ -219,14 +219,18 @@ cdef int rift_targets(const RiftState* st, uint16_t* out) noexcept nogil:
 
 cdef int rift_abilities(const RiftState* st, const RiftRulesC* r, int p) noexcept nogil:
     """G5: the abilities seat p may use now, as a mask by ability (bit 0: none)."""
-    cdef int ab, mask = 1
+    return _abilities(st, r, p)
+
+
+cdef inline int _abilities(const RiftState* st, const RiftRulesC* r, int p) noexcept nogil:
+    cdef int e = st.energy[p], t = st.turn
     if st.over:
         return 0
-    for ab in range(1, N_ABILITIES):
-        if st.energy[p] >= r.cost[ab] and st.turn >= st.ready[p][ab]:
-            if ab != AB_REVEAL or _unrevealed(st, 1 - p):
-                mask |= 1 << ab
-    return mask
+    return (1
+            | ((e >= r.cost[AB_SHIELD]) & (t >= st.ready[p][AB_SHIELD])) << AB_SHIELD
+            | ((e >= r.cost[AB_SWAP]) & (t >= st.ready[p][AB_SWAP])) << AB_SWAP
+            | ((e >= r.cost[AB_REVEAL]) & (t >= st.ready[p][AB_REVEAL])
+               & (_unrevealed(st, 1 - p) != 0)) << AB_REVEAL)
 
 
 cdef inline bint _holds(const RiftState* st, const RiftRulesC* r, int code, int p,
@@ -303,17 +307,18 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
     rep.decided = 0
     rep.revealed[0] = rep.revealed[1] = -1
 
-    # 1. Costs: pay, start the cooldown (G14).
+    # 1. Costs: pay, start the cooldown (G14). Branch-free: "none" costs 0, and its
+    #    ready slot, never read, just takes the turn (random play can't predict these).
     for p in range(2):
-        if ab[p] != AB_NONE:
-            st.energy[p] -= r.cost[ab[p]]
-            st.ready[p][ab[p]] = st.turn + r.cooldown[ab[p]]
-            st.uses[p][ab[p]] += 1
+        st.energy[p] -= r.cost[ab[p]]
+        st.ready[p][ab[p]] = st.turn + r.cooldown[ab[p]]
+        st.uses[p][ab[p]] += 1
 
     # 2. Swap: a lone swap exchanges the targets; two swaps cancel.
-    if (xa == AB_SWAP) != (oa == AB_SWAP):
-        tgt[0] = oc
-        tgt[1] = xc
+    w = (xa == AB_SWAP) ^ (oa == AB_SWAP)
+    tgt[0] = oc if w else xc
+    tgt[1] = xc if w else oc
+    if w:
         rep.swapped_by = 0 if xa == AB_SWAP else 1
     rep.target[0] = <int16_t>tgt[0]
     rep.target[1] = <int16_t>tgt[1]
@@ -353,8 +358,8 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
         st.meta_scored |= lines
         st.score[p] += POP9[lines] * r.meta_line_points
     for p in range(2):
-        gain = (r.energy_idle_gain if ab[p] == AB_NONE else 0) + r.energy_sector_gain * won_now[p]
-        st.energy[p] = r.energy_max if st.energy[p] + gain > r.energy_max else st.energy[p] + gain
+        gain = st.energy[p] + (ab[p] == AB_NONE) * r.energy_idle_gain + r.energy_sector_gain * won_now[p]
+        st.energy[p] = r.energy_max if gain > r.energy_max else gain
     # Objectives: only what can have changed is looked at. Without a decided sector, a
     # shield-won collision or a centre cell taken, only full_energy can newly hold.
     # (Turn 1 looks at everything: a setup may already meet an objective.) Every
@@ -422,7 +427,7 @@ cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
                 ti = NTH9[m][ti]
                 break
             ti -= POP9[m]
-    am = rift_abilities(st, r, p)
+    am = _abilities(st, r, p)
     k = POP9[am]
     if k > 1:
         ab = NTH9[am][_below(rng, <uint32_t>k)]

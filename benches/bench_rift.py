@@ -1,0 +1,109 @@
+"""Rift & Grid's benchmarks (pytest-benchmark; informative, not gating; docs/rift.md
+records the figures).
+
+    PYTHONPATH=python python -m pytest benches/bench_rift.py --benchmark-only
+
+- a whole random game in the native nogil loop (target <= 3 µs per game);
+- whole greedy games, and greedy decisions from Python;
+- one turn through the protocol (two ``apply`` calls), and the reference engine's game;
+- clone and to_bytes of a mid-game state.
+
+Every figure is a median and is also put in ``extra_info`` and the session's table.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from conftest import median_s
+from tictacblitz.games.rift.game import make_game, play_matches
+from tictacblitz.games.rift.reference import ReferenceRift
+from tictacblitz.games.rift.rules import RiftRules
+from tictacblitz.games.rift.types import Ability, Player
+
+N_GAMES = 20_000
+SEEDS = np.arange(N_GAMES, dtype=np.uint64)
+
+
+@pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "greedy"), ("greedy", "random")],
+                         ids=lambda b: "-".join(b))
+def test_native_games(benchmark, figures, bots):
+    """Whole default-rules games in the native loop (``play_matches``)."""
+    cols = benchmark.pedantic(play_matches, args=(None, *bots, SEEDS), rounds=7, iterations=1)
+    med = median_s(benchmark)
+    if med is not None:
+        us = med / N_GAMES * 1e6
+        turns = float(cols["turns"].mean())
+        figures.add("us_per_game", us, unit="µs",
+                    **({"target": "<= 3", "met": us <= 3} if bots == ("random", "random") else {}))
+        figures.add("games_per_s", N_GAMES / med, unit="/s")
+        figures.add("turns_per_game", turns)
+        figures.add("ns_per_turn", med / cols["turns"].sum() * 1e9, unit="ns")
+        figures.add("x_win_share", float((cols["winner"] == 0).mean()))
+        figures.add("draw_share", float((cols["winner"] == -1).mean()))
+
+
+def _midgame(seed=5, turns=12):
+    game = make_game()
+    state = game.new_state(seed)
+    x, o = game.make_bot("greedy", 1), game.make_bot("random", 2)
+    for _ in range(turns):
+        state.apply_joint((x.choose(state, 0), o.choose(state, 1)))
+    return state
+
+
+def test_greedy_decision_from_python(benchmark, figures):
+    state = _midgame()
+    bot = state.game.make_bot("greedy", 3)
+    benchmark(bot.choose, state, 0)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("us_per_decision", med * 1e6, unit="µs")
+
+
+def test_protocol_turn(benchmark, figures):
+    """One turn through the protocol: two ``apply`` calls (lock, lock and resolve)."""
+    base = _midgame()
+    x, o = base.legal_actions(0)[0], base.legal_actions(1)[-1]
+
+    def turn():
+        state = base.clone()
+        state.apply(0, x)
+        state.apply(1, o)
+
+    benchmark(turn)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("us_per_turn_with_clone", med * 1e6, unit="µs")
+
+
+def _reference_game(seed):
+    rng = random.Random(seed)
+    game = ReferenceRift(RiftRules(), seed)
+    while not game.over:
+        moves = [rng.choice(game.legal_moves(p)) for p in Player]
+        game.resolve(*moves)
+    return game
+
+
+def test_reference_game(benchmark, figures):
+    """A whole random game on the pure-Python reference (the oracle, not fast)."""
+    benchmark.pedantic(_reference_game, args=(3,), rounds=5, iterations=1)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("ms_per_game", med * 1e3, unit="ms")
+
+
+@pytest.mark.parametrize("what", ["clone", "to_bytes"])
+def test_copies(benchmark, figures, what):
+    state = _midgame()
+    benchmark(getattr(state, what))
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("us_per_call", med * 1e6, unit="µs")
+
+
+_ = Ability
