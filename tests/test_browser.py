@@ -214,7 +214,8 @@ def test_online_match_through_a_room_code_and_its_replay(server, browser):
     s = Page(browser, "spectator")
     s.page.goto(link)
     s.page.click("#watch-room")
-    s.wait("() => window.__blitz.model.role === 'spectator' && window.__blitz.view.phase === 'live'")
+    s.wait("() => !!window.__blitz.model && !!window.__blitz.view && window.__blitz.model.role === 'spectator'"
+           " && window.__blitz.view.phase === 'live'")
     assert s.js("() => window.__blitz.view.mine") == []
     assert a.js("() => window.__blitz.view.mine") == ["X"]
     assert b.js("() => window.__blitz.view.mine") == ["O"]

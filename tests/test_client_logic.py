@@ -246,3 +246,25 @@ def test_replay_player_clock_speed_step_and_back():
     assert out["stepped"] == 1 and out["back"] == out["n"]
     assert out["done"] and out["result"] == "X" and out["wins"] == 2 and out["round"] == 2
     assert out["progress"] == 1
+
+
+def test_the_blitz_words_carry_the_servers_rules():
+    """Tagline, help and legend say this server's numbers (no copy of the rules in JS)."""
+    view = (BLITZ / "view.js").as_uri()
+    body = f"""
+      const V = await import({json.dumps(view)});
+      const R = WELCOME.rules;
+      return {{ tagline: V.tagline(R), help: V.helpHtml(R), legend: V.legend(R).map((l) => l.html) }};
+    """
+    default = run_js(body)
+    assert default["tagline"] == ("Four in a row on a 6×6 board — no turns. Place whenever your charge is "
+                                  "full; new marks take 1.6 s to set and can be knocked out until then.")
+    assert "Win three rounds" in default["help"] and "<b>Eight marks at most.</b> Your ninth" in default["help"]
+    assert "<b>45 s a round.</b>" in default["help"] and "(0.7 s)" in default["help"]
+    assert "<b>Freeze</b>: your opponent recharges 2.5× slower for 3 s." in default["legend"]
+    changed = run_js(body, welcome_message=welcome(set_ms=1200, round_ms=30000, mark_limit=6,
+                                                   haste_factor=3, rounds_to_win=2))
+    assert "new marks take 1.2 s to set" in changed["tagline"]
+    assert "<b>30 s a round.</b>" in changed["help"] and "Win two rounds" in changed["help"]
+    assert "<b>Six marks at most.</b> Your seventh" in changed["help"]
+    assert "<b>Haste</b>: you recharge 3× as fast for 4 s." in changed["legend"]

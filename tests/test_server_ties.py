@@ -17,7 +17,7 @@ pytest.importorskip("blitz_core.blitz")
 from tictacblitz.games import load_game  # noqa: E402
 from tictacblitz.games.blitz import Action, Match, Player, Rules  # noqa: E402
 from tictacblitz.games.blitz.bots import PRESETS, make_bot, reaction_due_t  # noqa: E402
-from tictacblitz.games.blitz.types import EventKind, PowerupKind, Reason  # noqa: E402
+from tictacblitz.games.blitz.types import ActionKind, EventKind, PowerupKind, Reason  # noqa: E402
 from tictacblitz.server import protocol as P  # noqa: E402
 from tictacblitz.server.clock import ManualClock  # noqa: E402
 from tictacblitz.server.games import blitz as blitz_adapter  # noqa: E402
@@ -76,6 +76,8 @@ def test_the_blitz_view_names_the_vocabulary_of_the_game() -> None:
     icons = re.findall(r'icon: "(\w+)"', view)
     assert {kind.key for kind in PowerupKind} <= set(icons)
     assert js_list(view, "SEATS") == list(blitz_adapter.SEATS) == [p.letter for p in Player]
+    actions = {a for path in BLITZ_JS.glob("*.js") for a in re.findall(r'action: "(\w+)"', js(path))}
+    assert actions == {kind.name.lower() for kind in ActionKind} == set(blitz_adapter.ACTIONS)  # R6, R9
     default_bot = re.search(r'export const DEFAULT_BOT = "(\w+)";', view).group(1)
     assert default_bot in blitz_adapter.BOT_LEVELS
     assert set(blitz_adapter.BOT_LEVELS) <= set(PRESETS)

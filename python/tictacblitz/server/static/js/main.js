@@ -130,8 +130,8 @@ function buildMenu(msg) {
   const ui = app.ui, seats = app.game.seats;
   document.title = app.game.long_name;
   $("title").innerHTML = ui.TITLE_HTML;
-  $("tagline").textContent = ui.TAGLINE;
-  $("help-body").innerHTML = ui.HELP_HTML;
+  $("tagline").textContent = ui.tagline(app.rules);
+  $("help-body").innerHTML = ui.helpHtml(app.rules);
   const levels = $("bot-level");
   levels.replaceChildren(...msg.bots.map((level) => {
     const o = document.createElement("option");
@@ -150,7 +150,7 @@ function buildMenu(msg) {
     }));
   }
   const list = $("legend-list");
-  list.replaceChildren(...ui.LEGEND.map((item) => {
+  list.replaceChildren(...ui.legend(app.rules).map((item) => {
     const li = document.createElement("li");
     const icon = document.createElement("canvas");
     icon.width = 34; icon.height = 34;
@@ -161,6 +161,9 @@ function buildMenu(msg) {
     return li;
   }));
   $("legend-note").textContent = ui.LEGEND_NOTE || "";
+  // The menu's buttons wait for the game's choices (they are disabled in the HTML).
+  for (const control of document.querySelectorAll("[data-needs-game]")) control.disabled = false;
+  if (location.pathname.startsWith("/r/") && app.screen === "menu") $("join-room").focus();
 }
 
 async function start(msg) {
