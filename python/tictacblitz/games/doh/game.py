@@ -154,11 +154,9 @@ class DohState:
         planes = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
         for i, code in enumerate(position.contents()):
             row, col = divmod(i, 3)
-            planes[code, row, col] = 1.0
-        for i, code in enumerate(position.contents()):
-            row, col = divmod(i, 3)
+            planes[code, row, col] = 1.0                        # D4: what it holds
             for size in COUNTS_AS[CONTENTS[code]]:
-                planes[10 + int(size), row, col] = 1.0
+                planes[10 + int(size), row, col] = 1.0          # D5: what it counts as
         for size, left in zip(SIZES, position.stash):
             planes[13, int(size), :] = left / position.pieces_per_size
         if not position.over and position.to_move == seat:
