@@ -192,3 +192,21 @@ def test_play_matches_columns():
     assert set(out) == {"winner", "moves", "first_piece"}
     empty = play_matches(None, "random", "random", np.array([], dtype=np.int64))
     assert len(empty["winner"]) == 0
+
+
+def test_threads_play_the_same_games():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pairs = [("perfect", "greedy"), ("hard", "medium"), ("medium", "perfect"), ("perfect", "easy")]
+    rules = DohRules(pieces_per_size=4)
+    alone = [play_matches(rules, x, o, SEEDS[:200])["winner"] for x, o in pairs]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(lambda p: play_matches(rules, *p, SEEDS[:200])["winner"], pairs))
+    for a, b in zip(alone, together):
+        assert np.array_equal(a, b)
+    # and a bot on the shared solver from two threads at once
+    positions = random_positions(60, seed=21, pieces=4)
+    serial = [DohBot("perfect", 3).choose(p, p.to_move) for p in positions]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        parallel = list(pool.map(lambda p: DohBot("perfect", 3).choose(p, p.to_move), positions))
+    assert parallel == serial
