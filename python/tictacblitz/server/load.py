@@ -251,10 +251,13 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
     code = ("import sys; from tictacblitz.server import serve; from tictacblitz.server.settings import Settings; "
             "from tictacblitz.games import load_game; import json; "
             "a = json.loads(sys.argv[1]); "
-            "serve(Settings(game=load_game('blitz', a['rules']), pause_ms=a['pause_ms']), host='127.0.0.1', "
-            "port=a['port'], log_level='warning')")
+            "serve(Settings(game=load_game('blitz', a['rules']), pause_ms=a['pause_ms'], "
+            "max_connections_per_ip=a['max_connections']), host='127.0.0.1', port=a['port'], log_level='warning')")
     args = json.loads(extra[0]) if extra else {}
-    payload = {"port": port, "rules": args.get("rules", {}), "pause_ms": args.get("pause_ms", 1000)}
+    # Every client of the test comes from 127.0.0.1: the per-address bound of a public
+    # server (32) would refuse all but 16 matches.
+    payload = {"port": port, "rules": args.get("rules", {}), "pause_ms": args.get("pause_ms", 1000),
+               "max_connections": 2 * MAX_MATCHES + 8}
     env = dict(os.environ)
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
