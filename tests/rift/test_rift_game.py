@@ -237,3 +237,8 @@ def test_state_from_replay_extras_are_validated():
     with pytest.raises(TypeError):
         game.new_state("1")
     assert isinstance(game.new_state(0), RiftState)
+
+
+def test_apply_joint_takes_an_array():
+    state = make_game().new_state(1)
+    assert state.apply_joint(np.array([40, 41])) == (None, None) and state.turn == 2

@@ -83,3 +83,21 @@ def test_cli_replays_the_files():
     out = subprocess.run([sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_cell.json")],
                          capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode != 0 and "81" in out.stderr
+
+
+def test_a_far_until_after_the_end_is_cheap_and_rejects_later_entries():
+    data = read(OWN / "game_over.json")
+    data["until"] = 10**12
+    data["script"].append({"turn": 10**6, "O": {"cell": 5}})
+    result = GAME.replay(data)
+    assert result["result"] == "X" and result["stopped"] is None
+    assert result["rejected"][-1] == {"turn": 10**6, "player": "O", "reason": "game_over"}
+    assert len(result["turns"]) == 1
+
+
+def test_a_missing_turn_stops_the_replay():
+    data = {"game": "rift", "script": [{"turn": 1, "X": {"cell": 40}, "O": {"cell": 41}},
+                                       {"turn": 3, "X": {"cell": 0}, "O": {"cell": 1}}]}
+    result = GAME.replay(data)
+    assert result["stopped"] == {"turn": 2, "player": "X", "players": ["X", "O"]}
+    assert result["state"]["turn"] == 2 and result["rejected"] == []

@@ -250,7 +250,7 @@ class RiftState:
     def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
         """Both seats at once (None for a seat that does not act): each move is checked
         against the turn as it stands, then the accepted ones lock together."""
-        if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__len__"):
             raise TypeError(f"a joint action is a pair (x, o), not {actions!r}")
         if len(actions) != 2:
             raise ValueError(f"a joint action has one entry per seat, not {len(actions)}")
@@ -323,20 +323,24 @@ class RiftState:
         version = int.from_bytes(body[:2], "little")
         if version != _VERSION:
             raise ValueError(f"Rift & Grid state bytes of version {version}; this reads {_VERSION}")
-        hlen = int.from_bytes(body[2:6], "little")
-        head = json.loads(body[6:6 + hlen])
-        slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
-        state_bytes = body[10 + hlen:10 + hlen + slen]
-        rules = RiftRules.from_dict(head["rules"])
+        try:
+            hlen = int.from_bytes(body[2:6], "little")
+            head = json.loads(body[6:6 + hlen])
+            slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
+            state_bytes = body[10 + hlen:10 + hlen + slen]
+            rules = RiftRules.from_dict(head["rules"])
+            deal = None if head["deal"] is None else tuple(tuple(h) for h in head["deal"])
+            setup = None if head["setup"] is None else tuple(head["setup"])
+            engine = NativeRift(rules, head["seed"], deal=deal, setup=setup)
+            engine.core.load_state_bytes(state_bytes)
+            locked = [None if m is None else (int(m[0]), Ability(m[1])) for m in head["locked"]]
+            script = [Entry(t, Player(p), c, Ability(a)) for t, p, c, a in head["script"]]
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValueError(f"Rift & Grid state bytes that do not decode: {exc}") from None
         if game is None or game.rules != rules:
             game = RiftGame(rules)
-        deal = None if head["deal"] is None else tuple(tuple(h) for h in head["deal"])
-        setup = None if head["setup"] is None else tuple(head["setup"])
-        engine = NativeRift(rules, head["seed"], deal=deal, setup=setup)
-        engine.core.load_state_bytes(state_bytes)
         state = cls(game, engine, seed=head["seed"], record=head["record"], deal=deal, setup=setup)
-        state._locked = [None if m is None else (m[0], Ability(m[1])) for m in head["locked"]]
-        state._script = [Entry(t, Player(p), c, Ability(a)) for t, p, c, a in head["script"]]
+        state._locked, state._script = locked, script
         return state
 
     def __reduce__(self):

@@ -212,6 +212,13 @@ def play_replay(replay: ReplayFile, engine_factory: EngineFactory) -> dict:
     rejected: List[dict] = []
     stopped = None
     for turn in range(1, last + 1):
+        if engine.over:              # G16: every later entry is rejected with game_over
+            for later in sorted(t for t in by_turn if t >= turn):
+                for entry in by_turn[later]:
+                    reason = engine.rejection(entry.player, entry.cell, entry.ability)
+                    rejected.append({"turn": later, "player": entry.player.letter,
+                                     "reason": reason.value})
+            break
         chosen: List[Optional[Tuple[int, Ability]]] = [None, None]
         for entry in by_turn.get(turn, ()):
             reason = engine.rejection(entry.player, entry.cell, entry.ability)
@@ -220,8 +227,6 @@ def play_replay(replay: ReplayFile, engine_factory: EngineFactory) -> dict:
             else:
                 rejected.append({"turn": turn, "player": entry.player.letter,
                                  "reason": reason.value})
-        if engine.over:
-            continue                 # G16: every later entry is rejected with game_over
         missing = [p.letter for p in Player if chosen[p] is None]
         if missing:
             stopped = {"turn": turn, "player": missing[0], "players": missing}
