@@ -27,7 +27,7 @@ from tictacblitz.server.settings import Settings  # noqa: E402
 STATIC = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static"
 JS = STATIC / "js"
 BLITZ_JS = JS / "games" / "blitz"
-SHELL_FILES = ["main.js", "net.js", "replay.js", "clock.js", "protocol.js"]
+SHELL_FILES = ["main.js", "menu.js", "net.js", "replay.js", "clock.js", "protocol.js"]
 
 
 def js(path: Path) -> str:

@@ -4,6 +4,7 @@
 // game, its rules and its view module (`welcome.game.view`), which the shell imports and
 // asks for everything game-specific (docs/client.md, "A game's view module").
 
+import { buildMenu } from "./menu.js";
 import { Connection } from "./net.js";
 import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
 
@@ -121,49 +122,9 @@ async function welcome(msg) {
       app.conn.send({ type: "act", ...intent, seat });
     },
   });
-  buildMenu(msg);
-  viewLoaded();
-}
-
-/** The game's words and choices in the page: title, help, legend, bot levels, seats. */
-function buildMenu(msg) {
-  const ui = app.ui, seats = app.game.seats;
-  document.title = app.game.long_name;
-  $("title").innerHTML = ui.TITLE_HTML;
-  $("tagline").textContent = ui.tagline(app.rules);
-  $("help-body").innerHTML = ui.helpHtml(app.rules);
-  const levels = $("bot-level");
-  levels.replaceChildren(...msg.bots.map((level) => {
-    const o = document.createElement("option");
-    o.value = level; o.textContent = level[0].toUpperCase() + level.slice(1);
-    o.selected = level === ui.DEFAULT_BOT;
-    return o;
-  }));
-  for (const box of document.querySelectorAll("fieldset.symbols[data-name]")) {
-    const legend = box.querySelector("legend");
-    box.replaceChildren(legend, ...seats.map((seat, i) => {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "radio"; input.name = box.dataset.name; input.value = seat; input.checked = i === 0;
-      label.append(input, " " + ui.seatLabel(seat, box.dataset.long !== undefined));
-      return label;
-    }));
-  }
-  const list = $("legend-list");
-  list.replaceChildren(...ui.legend(app.rules).map((item) => {
-    const li = document.createElement("li");
-    const icon = document.createElement("canvas");
-    icon.width = 34; icon.height = 34;
-    const text = document.createElement("span");
-    text.innerHTML = item.html;
-    li.append(icon, text);
-    ui.drawLegendIcon(icon, item.icon);
-    return li;
-  }));
-  $("legend-note").textContent = ui.LEGEND_NOTE || "";
-  // The menu's buttons wait for the game's choices (they are disabled in the HTML).
-  for (const control of document.querySelectorAll("[data-needs-game]")) control.disabled = false;
+  buildMenu(app.ui, app.game, msg);
   if (location.pathname.startsWith("/r/") && app.screen === "menu") $("join-room").focus();
+  viewLoaded();
 }
 
 async function start(msg) {
