@@ -94,10 +94,14 @@ class BotSeat:
         self.level = level
         self.native = make_native_bot(level, seed=seed)
         self.reaction_ms = self.native.spec.reaction_ms
+        # Thinking (in the thread pool) until its decision is back; never cleared
+        # otherwise, so one policy never thinks in two threads at once.
+        self.busy = False
         self.reset()
 
     def reset(self) -> None:
-        self.busy = False
+        """A new round or match: no retry pending (a decision still out is dropped when
+        it comes back, by the session's round check)."""
         self.not_before = 0    # after a refused intent or a decision to wait
 
     def due_t(self, match: Any, seat: int) -> Optional[int]:
