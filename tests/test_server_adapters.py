@@ -159,6 +159,7 @@ def _step(value: Any) -> int:
 
 
 class ToyAdapter(GameAdapter):
+    time_model = TimeModel.ALTERNATING
     seats = ("A", "B")
     bot_levels = ("first",)
     act_fields = {"step": (_step, True)}
@@ -258,6 +259,7 @@ def test_a_game_without_a_server_adapter_is_one_clear_line_and_exit_2(monkeypatc
         adapter_for(ToyGame(), Settings())
     assert "no server adapter" in str(refused.value) and "\n" not in str(refused.value)
     assert "blitz" in adapters.adapter_games()
+    assert adapter_for(Settings().game, Settings()).time_model == TimeModel.REAL_TIME
     monkeypatch.setattr(server_package, "game_from_serve_arguments", lambda args: ToyGame())
     parser = argparse.ArgumentParser()
     server_package.register(parser.add_subparsers())

@@ -9,6 +9,7 @@ settings)`` returns a :class:`GameAdapter`:
 
 ``GameAdapter`` (one per server: the game's facts on the wire)
     - ``game``: the :class:`~tictacblitz.games.protocol.Game` every room plays;
+    - ``time_model``: the ``TimeModel`` its sessions drive (checked against the game's);
     - ``seats``: the names of seats 0 and 1 in messages (``("X", "O")``);
     - ``bot_levels``: what ``create`` may ask for (``bot``);
     - ``act_fields``: the fields of the ``act`` message (``{name: (checker, required)}``,
@@ -63,7 +64,7 @@ import importlib.util
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from ...games.protocol import Game, State
+from ...games.protocol import Game, State, TimeModel
 from ..protocol import Field
 
 __all__ = ["GameAdapter", "MatchSession", "SessionHost", "NoAdapter", "adapter_for",
@@ -146,6 +147,7 @@ class MatchSession(ABC):
 class GameAdapter(ABC):
     """A game's face on the server (see the module docstring)."""
 
+    time_model: TimeModel
     seats: Tuple[str, str]
     bot_levels: Tuple[str, ...]
     act_fields: Dict[str, Field]
@@ -192,5 +194,8 @@ def adapter_for(game: Game, settings: Any) -> GameAdapter:
     if name not in adapter_games():
         raise NoAdapter(f"the server cannot run {game.type.long_name} ({name!r}) yet: no server "
                         f"adapter (server/games/{name}.py); it runs {', '.join(adapter_games())}")
-    module = importlib.import_module(f"{__name__}.{name}")
-    return module.make_adapter(game, settings)
+    adapter = importlib.import_module(f"{__name__}.{name}").make_adapter(game, settings)
+    if adapter.time_model != game.type.time_model:      # the adapter drives the game's clock
+        raise RuntimeError(f"server/games/{name}.py drives a {adapter.time_model.value} game, but "
+                           f"{name!r} is {game.type.time_model.value}")
+    return adapter

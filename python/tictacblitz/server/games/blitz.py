@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ...games.blitz.bots import PRESETS, make_bot as make_native_bot
 from ...games.blitz.encoding import action_code, decode_action
-from ...games.protocol import ReplayError
+from ...games.protocol import ReplayError, TimeModel
 from ...games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind
 from .. import protocol as P
 from . import GameAdapter, MatchSession, SessionHost
@@ -355,6 +355,7 @@ class BlitzSession(MatchSession):
 class BlitzAdapter(GameAdapter):
     """Tic Tac Blitz's facts on the wire (see :class:`~. GameAdapter`)."""
 
+    time_model = TimeModel.REAL_TIME
     seats = SEATS
     bot_levels = BOT_LEVELS
     act_fields = {"action": (P.choice(tuple(ACTIONS)), True), "cell": (P.grid_cell, True)}
