@@ -20,11 +20,10 @@ import numpy as np
 import pytest
 
 from blitz_core.blitz import kernels, playout
+from conftest import median_s
 from tictacblitz import STATE_BYTES, Match
 from tictacblitz.games.blitz.playout import play_random as api_play_random
 from tictacblitz.games.blitz.reference import ReferenceMatch
-
-from conftest import median_s
 from workloads import (
     BUSY_RULES,
     PLAYOUT_SEEDS,
@@ -42,7 +41,7 @@ LINES, OWN, OPP = kernel_boards(N_BOARDS)
 def paired_medians(a, b, rounds=61):
     """Median seconds of a() and of b(), called alternately (a, b, a, b, ...)."""
     ta, tb = [], []
-    a(), b()                                   # warm-up
+    a(), b()  # warm-up
     for _ in range(rounds):
         t0 = time.perf_counter()
         a()
@@ -56,6 +55,7 @@ def paired_medians(a, b, rounds=61):
 
 # -- batch kernels vs the speed-of-light C kernels -------------------------------------
 
+
 def _ptr(a):
     return a.ctypes.data
 
@@ -65,21 +65,43 @@ def _kernel_sides(sol, kernel):
     n = N_BOARDS
     if kernel == "has_line":
         out = np.empty(n, dtype=np.uint8)
-        cy = lambda: kernels.has_line_batch(LINES)
-        cs = {"c_shift": lambda: sol.sol_has_line_shift(_ptr(LINES), _ptr(out), n),
-              "c_windows": lambda: sol.sol_has_line_windows(_ptr(LINES), _ptr(out), n)}
-        same = lambda: np.array_equal(cy().view(np.uint8), out)
+
+        def cy():
+            return kernels.has_line_batch(LINES)
+
+        cs = {
+            "c_shift": lambda: sol.sol_has_line_shift(_ptr(LINES), _ptr(out), n),
+            "c_windows": lambda: sol.sol_has_line_windows(_ptr(LINES), _ptr(out), n),
+        }
+
+        def same():
+            return np.array_equal(cy().view(np.uint8), out)
+
     elif kernel == "lowest_line":
         out = np.empty(n, dtype=np.uint64)
-        cy = lambda: kernels.lowest_line_batch(LINES)
+
+        def cy():
+            return kernels.lowest_line_batch(LINES)
+
         cs = {"c_shift": lambda: sol.sol_lowest_line_shift(_ptr(LINES), _ptr(out), n)}
-        same = lambda: np.array_equal(cy(), out)
+
+        def same():
+            return np.array_equal(cy(), out)
+
     else:
         out = np.empty(n, dtype=np.int8)
-        cy = lambda: kernels.timeout_score_batch(OWN, OPP)
-        cs = {"c_shift": lambda: sol.sol_timeout_score_shift(_ptr(OWN), _ptr(OPP), _ptr(out), n),
-              "c_windows": lambda: sol.sol_timeout_score_windows(_ptr(OWN), _ptr(OPP), _ptr(out), n)}
-        same = lambda: np.array_equal(cy(), out)
+
+        def cy():
+            return kernels.timeout_score_batch(OWN, OPP)
+
+        cs = {
+            "c_shift": lambda: sol.sol_timeout_score_shift(_ptr(OWN), _ptr(OPP), _ptr(out), n),
+            "c_windows": lambda: sol.sol_timeout_score_windows(_ptr(OWN), _ptr(OPP), _ptr(out), n),
+        }
+
+        def same():
+            return np.array_equal(cy(), out)
+
     return cy, cs, same
 
 
@@ -87,7 +109,7 @@ def _kernel_sides(sol, kernel):
 def test_kernel_cython(benchmark, figures, speed_of_light, kernel):
     """The Cython batch kernel, and its ratio to the fastest plain-C kernel (same run)."""
     cy, cs, same = _kernel_sides(speed_of_light, kernel)
-    for name, c in cs.items():                 # the C kernels do exactly the same work
+    for name, c in cs.items():  # the C kernels do exactly the same work
         c()
         assert same(), f"{name} disagrees with the Cython {kernel} kernel"
     benchmark.group = f"kernel-{kernel}"
@@ -105,9 +127,16 @@ def test_kernel_cython(benchmark, figures, speed_of_light, kernel):
     figures.add("ratio_vs_fastest_c", ratio, unit="x", target="<= 2", met=ratio <= 2.0)
 
 
-@pytest.mark.parametrize("kernel, variant", [
-    ("has_line", "c_shift"), ("has_line", "c_windows"), ("lowest_line", "c_shift"),
-    ("timeout_score", "c_shift"), ("timeout_score", "c_windows")])
+@pytest.mark.parametrize(
+    "kernel, variant",
+    [
+        ("has_line", "c_shift"),
+        ("has_line", "c_windows"),
+        ("lowest_line", "c_shift"),
+        ("timeout_score", "c_shift"),
+        ("timeout_score", "c_windows"),
+    ],
+)
 def test_kernel_speed_of_light(benchmark, figures, speed_of_light, kernel, variant):
     """The plain-C references alone (speed_of_light.c, package flags, via ctypes)."""
     _, cs, same = _kernel_sides(speed_of_light, kernel)
@@ -186,6 +215,7 @@ def test_advance_busy_by_event(benchmark, figures):
 
 # -- whole random matches ----------------------------------------------------------------
 
+
 def _native(seeds):
     return lambda: playout.random_matches(seeds=np.array(seeds, dtype=np.uint64))
 
@@ -200,8 +230,9 @@ def test_random_matches_native(benchmark, figures):
         figures.add("matches_per_s", n / med, unit="/s")
         figures.add("accepted_actions_per_match", res["accepted"] / n)
         figures.add("actions_per_s", (res["accepted"] + res["rejected"]) / med, unit="/s")
-        figures.add("ns_per_accepted_action", per_action, unit="ns", target="<= 100",
-                    met=per_action <= 100)
+        figures.add(
+            "ns_per_accepted_action", per_action, unit="ns", target="<= 100", met=per_action <= 100
+        )
 
 
 def _reference_matches(seeds):
@@ -217,8 +248,9 @@ def test_random_matches_reference(benchmark, figures):
     """The same matches on the pure-Python reference (tictacblitz.games.blitz.playout over
     ReferenceMatch), and the native loop's speed-up over it, paired in this test."""
     seeds = REFERENCE_SEEDS
-    accepted, rejected = benchmark.pedantic(_reference_matches, args=(seeds,), rounds=3,
-                                            iterations=1)
+    accepted, rejected = benchmark.pedantic(
+        _reference_matches, args=(seeds,), rounds=3, iterations=1
+    )
     native = _native(seeds)
     res = native()
     assert (res["accepted"], res["rejected"]) == (accepted, rejected), "not the same matches"
@@ -226,8 +258,7 @@ def test_random_matches_reference(benchmark, figures):
     if med is not None:
         figures.add("matches_per_s", len(seeds) / med, unit="/s")
         figures.add("actions_per_s", (accepted + rejected) / med, unit="/s")
-        t_native = statistics.median(
-            [min(_timed(native) for _ in range(5)) for _ in range(11)])
+        t_native = statistics.median([min(_timed(native) for _ in range(5)) for _ in range(11)])
         ratio = med / t_native
         figures.add("native_speedup", ratio, unit="x", target=">= 200", met=ratio >= 200)
 
@@ -239,8 +270,8 @@ def _timed(f):
 
 
 def test_random_matches_python_api(benchmark, figures):
-    """The same policy in Python over the native Match's public API (tictacblitz.games.blitz.playout):
-    what a Python bot loop costs per action."""
+    """The same policy in Python over the native Match's public API
+    (tictacblitz.games.blitz.playout): what a Python bot loop costs per action."""
     seeds = REFERENCE_SEEDS
 
     def run():
@@ -259,6 +290,7 @@ def test_random_matches_python_api(benchmark, figures):
 
 
 # -- copies and bytes --------------------------------------------------------------------
+
 
 def test_clone(benchmark, figures):
     m = midgame_match()

@@ -37,14 +37,21 @@ if str(HERE) not in sys.path:
 
 
 def pytest_addoption(parser):
-    parser.addoption("--bench-figures", default=None, metavar="FILE",
-                     help="also write the benchmark figures table as JSON to FILE")
+    parser.addoption(
+        "--bench-figures",
+        default=None,
+        metavar="FILE",
+        help="also write the benchmark figures table as JSON to FILE",
+    )
 
 
 def pytest_collect_file(file_path, parent):
     # Files named on the command line are collected by pytest itself already.
-    if (file_path.suffix == ".py" and file_path.name.startswith("bench_")
-            and not parent.session.isinitpath(file_path)):
+    if (
+        file_path.suffix == ".py"
+        and file_path.name.startswith("bench_")
+        and not parent.session.isinitpath(file_path)
+    ):
         return pytest.Module.from_parent(parent, path=file_path)
     return None
 
@@ -68,8 +75,16 @@ class Figures:
         if target:
             self.benchmark.extra_info[key + "_target"] = target
             self.benchmark.extra_info[key + "_met"] = met
-        _FIGURES.append({"benchmark": self.name, "figure": key, "value": value, "unit": unit,
-                         "target": target, "met": met})
+        _FIGURES.append(
+            {
+                "benchmark": self.name,
+                "figure": key,
+                "value": value,
+                "unit": unit,
+                "target": target,
+                "met": met,
+            }
+        )
 
 
 @pytest.fixture
@@ -93,11 +108,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     rows = [("benchmark", "figure", "value", "target", "met")]
     for f in _FIGURES:
         met = "" if f["met"] is None else ("yes" if f["met"] else "NO")
-        rows.append((f["benchmark"], f["figure"], f"{f['value']} {f['unit']}".strip(),
-                     f["target"], met))
+        rows.append(
+            (f["benchmark"], f["figure"], f"{f['value']} {f['unit']}".strip(), f["target"], met)
+        )
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
-        tr.write_line("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+        tr.write_line("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     path = config.getoption("--bench-figures")
     if path:
         Path(path).write_text(json.dumps(_FIGURES, indent=1) + "\n")
@@ -106,7 +122,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 # -- the speed-of-light C kernels ----------------------------------------------------------
 
-SOL_FLAGS = ["-O3", "-ffp-contract=off", "-shared", "-fPIC"]   # the package's flags (CMakeLists.txt)
+SOL_FLAGS = ["-O3", "-ffp-contract=off", "-shared", "-fPIC"]  # the package's flags (CMakeLists.txt)
 
 
 @pytest.fixture(scope="session")

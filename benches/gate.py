@@ -41,12 +41,13 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BASELINE = HERE / "gate_baseline.json"
-TOLERANCE = 0.03          # fail when a workload grows by more than 3 %
+TOLERANCE = 0.03  # fail when a workload grows by more than 3 %
 
 
 # -- the workloads -------------------------------------------------------------------------
 # Each is (set-up, body, repetitions): set-up runs in both the empty and the full run and
 # returns the context; body(context) is one repetition of the measured work.
+
 
 def _import_core():
     try:
@@ -74,6 +75,7 @@ def _kernels_body(ctx):
 
 def _playout_setup():
     import numpy as np
+
     from blitz_core.blitz import playout
     from workloads import PLAYOUT_SEEDS
 
@@ -134,12 +136,12 @@ def _api_body(ctx):
 
 
 WORKLOADS: Dict[str, Tuple[Callable, Callable, int]] = {
-    "kernels": (_kernels_setup, _kernels_body, 20),          # 3 batch kernels x 4096 boards
-    "playout_native": (_playout_setup, _playout_body, 5),    # 16 random matches, nogil loop
-    "advance_busy": (_busy_setup, _busy_body, 40),           # ~2700 timed events per rep
-    "clone": (_clone_setup, _clone_body, 20),                # 1000 clone() per rep
-    "bytes": (_bytes_setup, _bytes_body, 100),               # to_bytes + from_bytes
-    "api_loop": (_api_setup, _api_body, 3),                  # Python policy over Match API
+    "kernels": (_kernels_setup, _kernels_body, 20),  # 3 batch kernels x 4096 boards
+    "playout_native": (_playout_setup, _playout_body, 5),  # 16 random matches, nogil loop
+    "advance_busy": (_busy_setup, _busy_body, 40),  # ~2700 timed events per rep
+    "clone": (_clone_setup, _clone_body, 20),  # 1000 clone() per rep
+    "bytes": (_bytes_setup, _bytes_body, 100),  # to_bytes + from_bytes
+    "api_loop": (_api_setup, _api_body, 3),  # Python policy over Match API
 }
 
 
@@ -148,17 +150,18 @@ def slow_reps(reps: int) -> int:
     return reps + max(1, round(reps * 0.1))
 
 
-def run_workload(name: Optional[str], *, empty: bool = False, slow: bool = False,
-                 reps: Optional[int] = None) -> None:
+def run_workload(
+    name: Optional[str], *, empty: bool = False, slow: bool = False, reps: Optional[int] = None
+) -> None:
     """Set up every workload and warm each up once (the same in every run, so that one
     empty run serves them all); then, unless `empty`, the named one's measured loop."""
     _import_core()
     contexts = {}
     for key, (setup, body, _) in WORKLOADS.items():
         contexts[key] = setup()
-        body(contexts[key])         # lazy imports, caches, first-call paths: not measured
+        body(contexts[key])  # lazy imports, caches, first-call paths: not measured
     gc.collect()
-    gc.disable()                    # no collection that the empty run would not have
+    gc.disable()  # no collection that the empty run would not have
     if empty or name is None:
         return
     _, body, default_reps = WORKLOADS[name]
@@ -171,6 +174,7 @@ def run_workload(name: Optional[str], *, empty: bool = False, slow: bool = False
 
 
 # -- measuring ---------------------------------------------------------------------------
+
 
 def valgrind_available() -> bool:
     return shutil.which("valgrind") is not None
@@ -199,11 +203,14 @@ def count_instructions(args: List[str]) -> int:
     """Ir of one `gate.py run ...` process under callgrind."""
     with tempfile.TemporaryDirectory(prefix="gate-") as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        proc = subprocess.run(_command(out, args), env=_environment(), capture_output=True,
-                              text=True)
+        proc = subprocess.run(
+            _command(out, args), env=_environment(), capture_output=True, text=True
+        )
         if proc.returncode != 0:
-            raise RuntimeError(f"workload {' '.join(args)} failed (exit {proc.returncode}):\n"
-                               f"{proc.stdout}{proc.stderr}")
+            raise RuntimeError(
+                f"workload {' '.join(args)} failed (exit {proc.returncode}):\n"
+                f"{proc.stdout}{proc.stderr}"
+            )
         text = Path(out).read_text(errors="replace")
     match = re.search(r"^(?:totals|summary):\s+(\d+)", text, re.M)
     if not match:
@@ -211,8 +218,7 @@ def count_instructions(args: List[str]) -> int:
     return int(match.group(1))
 
 
-def measure(name: str, *, slow: bool = False, reps: Optional[int] = None,
-            jobs: int = 2) -> int:
+def measure(name: str, *, slow: bool = False, reps: Optional[int] = None, jobs: int = 2) -> int:
     """Instructions of the measured region of one workload: full run minus empty run."""
     extra = [] if reps is None else ["--reps", str(reps)]
     full = [name, *extra] + (["--slow"] if slow else [])
@@ -222,19 +228,22 @@ def measure(name: str, *, slow: bool = False, reps: Optional[int] = None,
         return f_full.result() - f_empty.result()
 
 
-def measure_all(names: List[str], runs: int = 1, jobs: int = 0) -> Tuple[Dict[str, int], Dict[str, float]]:
+def measure_all(
+    names: List[str], runs: int = 1, jobs: int = 0
+) -> Tuple[Dict[str, int], Dict[str, float]]:
     """{name: Ir} (median of `runs`) and {name: relative spread between runs}.
 
     One empty run per round of measurements serves every workload (the set-up of a run
     does not depend on the workload measured)."""
     jobs = jobs or os.cpu_count() or 2
-    tasks = [(r, name, [name] if name else ["--empty"])
-             for r in range(runs) for name in [None, *names]]
+    tasks = [
+        (r, name, [name] if name else ["--empty"]) for r in range(runs) for name in [None, *names]
+    ]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         counts = list(pool.map(lambda t: count_instructions(t[2]), tasks))
-    empty = {r: c for (r, name, _), c in zip(tasks, counts) if name is None}
+    empty = {r: c for (r, name, _), c in zip(tasks, counts, strict=True) if name is None}
     per: Dict[str, List[int]] = {name: [] for name in names}
-    for (r, name, _), c in zip(tasks, counts):
+    for (r, name, _), c in zip(tasks, counts, strict=True):
         if name is not None:
             per[name].append(c - empty[r])
     result, spread = {}, {}
@@ -247,8 +256,10 @@ def measure_all(names: List[str], runs: int = 1, jobs: int = 0) -> Tuple[Dict[st
 
 # -- comparing (pure) ----------------------------------------------------------------------
 
-def compare(baseline: Dict[str, int], measured: Dict[str, int],
-            tolerance: float = TOLERANCE) -> List[str]:
+
+def compare(
+    baseline: Dict[str, int], measured: Dict[str, int], tolerance: float = TOLERANCE
+) -> List[str]:
     """The gate's verdict: one message per failure, [] when the gate passes.
 
     A workload fails when it grew by more than `tolerance` (relative to the baseline), or
@@ -262,13 +273,18 @@ def compare(baseline: Dict[str, int], measured: Dict[str, int],
         now = measured[name]
         change = (now - base) / base if base else float("inf")
         if change > tolerance:
-            failures.append(f"{name}: {base} -> {now} instructions (+{change:.2%} > "
-                            f"{tolerance:.0%})")
+            failures.append(
+                f"{name}: {base} -> {now} instructions (+{change:.2%} > {tolerance:.0%})"
+            )
     return failures
 
 
-def table(baseline: Dict[str, int], measured: Dict[str, int],
-          spread: Optional[Dict[str, float]] = None, tolerance: float = TOLERANCE) -> str:
+def table(
+    baseline: Dict[str, int],
+    measured: Dict[str, int],
+    spread: Optional[Dict[str, float]] = None,
+    tolerance: float = TOLERANCE,
+) -> str:
     rows = [("workload", "baseline Ir", "now Ir", "change", "")]
     for name in sorted(set(baseline) | set(measured)):
         base, now = baseline.get(name), measured.get(name)
@@ -280,21 +296,34 @@ def table(baseline: Dict[str, int], measured: Dict[str, int],
             verdict = "FAIL" if rel > tolerance else ("faster" if rel < -tolerance else "ok")
         if spread and name in spread:
             verdict += f" (spread {spread[name]:.3%})"
-        rows.append((name, "" if base is None else f"{base:,}", "" if now is None else f"{now:,}",
-                     change, verdict))
+        rows.append(
+            (
+                name,
+                "" if base is None else f"{base:,}",
+                "" if now is None else f"{now:,}",
+                change,
+                verdict,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.rjust(w) if 0 < i < 4 else c.ljust(w)
-                               for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-                     for r in rows)
+    return "\n".join(
+        "  ".join(
+            c.rjust(w) if 0 < i < 4 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    )
 
 
 # -- baseline file -------------------------------------------------------------------------
 
+
 def environment_info() -> Dict[str, str]:
     info = {"python": platform.python_version(), "machine": platform.machine()}
     try:
-        info["valgrind"] = subprocess.run(["valgrind", "--version"], capture_output=True,
-                                          text=True).stdout.strip()
+        info["valgrind"] = subprocess.run(
+            ["valgrind", "--version"], capture_output=True, text=True
+        ).stdout.strip()
     except OSError:
         info["valgrind"] = "missing"
     try:
@@ -313,8 +342,8 @@ def load_baseline(path: Path = BASELINE) -> dict:
 def write_baseline(measured: Dict[str, int], path: Path = BASELINE) -> None:
     data = {
         "about": "Instruction counts (callgrind Ir) of the measured region of each "
-                 "benches/gate.py workload. Regenerate with `python benches/gate.py update` "
-                 "and commit this file alone (docs/performance.md).",
+        "benches/gate.py workload. Regenerate with `python benches/gate.py update` "
+        "and commit this file alone (docs/performance.md).",
         "tolerance": TOLERANCE,
         "environment": environment_info(),
         "workloads": dict(sorted(measured.items())),
@@ -323,6 +352,7 @@ def write_baseline(measured: Dict[str, int], path: Path = BASELINE) -> None:
 
 
 # -- command line --------------------------------------------------------------------------
+
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -368,16 +398,22 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     print(table(base, measured, shown))
     env = environment_info()
-    if old.get("environment") and any(old["environment"].get(k) != env.get(k)
-                                      for k in ("python", "valgrind", "machine")):
-        print(f"\nnote: the baseline was measured with {old['environment']}, this is {env}; "
-              "counts may shift with the toolchain", file=sys.stderr)
+    if old.get("environment") and any(
+        old["environment"].get(k) != env.get(k) for k in ("python", "valgrind", "machine")
+    ):
+        print(
+            f"\nnote: the baseline was measured with {old['environment']}, this is {env}; "
+            "counts may shift with the toolchain",
+            file=sys.stderr,
+        )
     failures = compare(base, measured, old.get("tolerance", TOLERANCE))
     if failures:
         print("\nperformance gate FAILED:\n  " + "\n  ".join(failures))
         return 1
-    print(f"\nperformance gate passed ({len(measured)} workloads, tolerance "
-          f"{old.get('tolerance', TOLERANCE):.0%})")
+    print(
+        f"\nperformance gate passed ({len(measured)} workloads, tolerance "
+        f"{old.get('tolerance', TOLERANCE):.0%})"
+    )
     return 0
 
 

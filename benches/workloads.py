@@ -12,8 +12,8 @@ from tictacblitz import Action, Match, Player, Rules
 from tictacblitz.games.blitz.reference import SplitMix64
 
 BOARD_SEED = 20240611
-PLAYOUT_SEEDS = tuple(range(16))          # random-vs-random matches, default rules
-REFERENCE_SEEDS = tuple(range(4))         # the subset also played on the reference
+PLAYOUT_SEEDS = tuple(range(16))  # random-vs-random matches, default rules
+REFERENCE_SEEDS = tuple(range(4))  # the subset also played on the reference
 
 # A board where a lot is timed: powerups spawn every ~20 ms and burn out after 300 ms,
 # on top of the marks, craters and effects of the opening it is built from.
@@ -41,7 +41,11 @@ def kernel_boards(n: int, size: int = 6, seed: int = BOARD_SEED):
     u = rng.random((n, cells))
     own = pack(u < 0.25)
     opp = pack((u >= 0.25) & (u < 0.5))
-    high = rng.integers(0, 2**63, size=(3, n), dtype=np.uint64) << np.uint64(cells) if cells < 64 else 0
+    high = (
+        rng.integers(0, 2**63, size=(3, n), dtype=np.uint64) << np.uint64(cells)
+        if cells < 64
+        else 0
+    )
     if cells < 64:
         lines |= high[0]
         own |= high[1]
@@ -58,7 +62,7 @@ def random_opening(match, seed: int, until_t: int) -> None:
         for player in (Player.X, Player.O):
             legal = match.legal_actions(player) if match.status(player).charge_full else []
             chosen.append(legal[rng.below(len(legal))] if legal else None)
-        match.act_both(*chosen)          # a seat with nothing legal waits (None)
+        match.act_both(*chosen)  # a seat with nothing legal waits (None)
         nxt = match.next_event_t()
         if nxt is None:
             break

@@ -8,7 +8,7 @@ import json
 
 def short(value, limit=80):
     text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def scalar_equal(expected, actual):
@@ -38,13 +38,18 @@ def first_diff(expected, actual, path="$"):
     if isinstance(expected, list):
         if not isinstance(actual, list):
             return "%s: expected a list, got %s" % (path, short(actual))
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        # The common prefix first; a length difference is reported after it.
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
             diff = first_diff(e, a, "%s[%d]" % (path, i))
             if diff:
                 return diff
         if len(expected) != len(actual):
-            return "%s: expected %d items, got %d: %s" % (path, len(expected), len(actual),
-                                                         short(actual, 160))
+            return "%s: expected %d items, got %d: %s" % (
+                path,
+                len(expected),
+                len(actual),
+                short(actual, 160),
+            )
         return None
     if scalar_equal(expected, actual):
         return None

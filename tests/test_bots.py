@@ -6,7 +6,15 @@ import pytest
 from blitz_core.blitz.bots import SEAT_SALTS
 from tictacblitz import Action, Match, Player, Rules
 from tictacblitz.games.blitz.bots import (
-    BOT_NAMES, PRESETS, Bot, BotSpec, Decision, drive, make_bot, play_match, play_matches,
+    BOT_NAMES,
+    PRESETS,
+    Bot,
+    BotSpec,
+    Decision,
+    drive,
+    make_bot,
+    play_match,
+    play_matches,
 )
 
 E = "......"
@@ -139,7 +147,7 @@ def test_checks_the_mark_to_retire_before_a_ninth_placement():
 
 
 def test_places_a_ninth_mark_when_the_oldest_is_not_needed():
-    setup = [".X....", "....X.", "X.....", "...X..", ".X...X", "....XX"]   # oldest (0,1) alone
+    setup = [".X....", "....X.", "X.....", "...X..", ".X...X", "....XX"]  # oldest (0,1) alone
     match = scenario(setup)
     match.act(Player.O, Action.place((3, 0)))
     match.advance(1)
@@ -166,13 +174,13 @@ def test_reaction_delay_and_next_t():
     bot = make_bot("greedy", reaction_ms=200, seed=1)
     match = Match(Rules(powerup_max=0), seed=2)
     d = bot.decide(match, "X")
-    assert d == Decision(None, 200)                    # full since 0, acts at 200
+    assert d == Decision(None, 200)  # full since 0, acts at 200
     match.advance_to(200)
     d = bot.decide(match, "X")
     assert d.action is not None and d.next_t == 201
     assert match.act(Player.X, d.action) is None
     match.advance(1)
-    d = bot.decide(match, "X")                         # refill 450 ms, then 200 ms
+    d = bot.decide(match, "X")  # refill 450 ms, then 200 ms
     assert d.action is None and d.next_t == 200 + 450 + 200
 
 
@@ -187,7 +195,9 @@ def test_bots_satisfy_the_protocol():
 def test_search_finds_a_forced_win():
     # O just knocked out and is charged only at 1501; marks set in 1000 ms. X's mark in
     # the gap now sets at 1450 and wins; any other action first comes too late.
-    match = scenario(["XXX...", E, E, E, E, "O....."], Rules(set_ms=1000, recharge_knockout_ms=1500))
+    match = scenario(
+        ["XXX...", E, E, E, E, "O....."], Rules(set_ms=1000, recharge_knockout_ms=1500)
+    )
     match.act(Player.X, Action.place((5, 5)))
     match.advance(1)
     match.act(Player.O, Action.knockout((5, 5)))
@@ -209,7 +219,9 @@ def test_search_blocks_a_forced_loss_by_knocking_out():
 def test_search_blocks_a_forced_loss_by_placing():
     # Without craters and with a 3 s knock-out refill, knocking O's marks out one by one
     # fails: X must fill the gap.
-    match = scenario([E, E, E, "OOO...", E, "X....."], Rules(crater_ms=0, recharge_knockout_ms=3000))
+    match = scenario(
+        [E, E, E, "OOO...", E, "X....."], Rules(crater_ms=0, recharge_knockout_ms=3000)
+    )
     for seed in range(3):
         assert make_bot("search", seed=seed).decide(match, "X").action == Action.place((3, 3))
 
@@ -217,20 +229,30 @@ def test_search_blocks_a_forced_loss_by_placing():
 # -- whole matches -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("x_bot,o_bot,rules", [
-    ("random", "greedy", Rules()), ("easy", "medium", Rules()), ("search", "hard", Rules()),
-    # Instant and 1-ms refills with reaction delays: the bots time their reaction from
-    # the state's charge_full_since, so even here they need no memory of earlier calls.
-    ("easy", "hard", Rules(recharge_place_ms=0, recharge_knockout_ms=1, round_ms=5000)),
-    ("medium", "easy", Rules(recharge_place_ms=1, recharge_knockout_ms=0, round_ms=5000)),
-])
+@pytest.mark.parametrize(
+    "x_bot,o_bot,rules",
+    [
+        ("random", "greedy", Rules()),
+        ("easy", "medium", Rules()),
+        ("search", "hard", Rules()),
+        # Instant and 1-ms refills with reaction delays: the bots time their reaction from
+        # the state's charge_full_since, so even here they need no memory of earlier calls.
+        ("easy", "hard", Rules(recharge_place_ms=0, recharge_knockout_ms=1, round_ms=5000)),
+        ("medium", "easy", Rules(recharge_place_ms=1, recharge_knockout_ms=0, round_ms=5000)),
+    ],
+)
 def test_python_loop_plays_the_native_match(x_bot, o_bot, rules):
     for seed in (3, 4):
         record = play_match(rules, x_bot, o_bot, seed)
-        match = drive(Match(rules, seed=seed), make_bot(x_bot, seed=seed ^ SEAT_SALTS[0]),
-                      make_bot(o_bot, seed=seed ^ SEAT_SALTS[1]))
+        match = drive(
+            Match(rules, seed=seed),
+            make_bot(x_bot, seed=seed ^ SEAT_SALTS[0]),
+            make_bot(o_bot, seed=seed ^ SEAT_SALTS[1]),
+        )
         got = [r.to_dict() for r in match.rounds]
-        assert [{k: r[k] for k in ("round", "result", "by", "end_t")} for r in got] == record["round_results"]
+        assert [{k: r[k] for k in ("round", "result", "by", "end_t")} for r in got] == record[
+            "round_results"
+        ]
         assert {"X": match.round_wins[0], "O": match.round_wins[1]} == record["round_wins"]
 
 
@@ -239,7 +261,8 @@ def test_match_record_counts():
     assert record["winner"] == "X" and record["round_wins"]["X"] == Rules().rounds_to_win
     x = record["X"]
     assert x["placements"] + x["knockouts"] + x["rejected"] == sum(
-        n for rule, n in x["rules"].items() if rule != "none")
+        n for rule, n in x["rules"].items() if rule != "none"
+    )
     assert set(x["powerups"]) == {"bomb", "freeze", "haste", "swap"}
     assert len(record["round_results"]) == record["rounds"]
 

@@ -7,14 +7,15 @@ import sys
 import pytest
 
 import tictacblitz
+from tictacblitz.cli import main
 from tictacblitz.games.blitz import bots, rules, types
 from tictacblitz.lab import stats
-from tictacblitz.cli import main
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "tictacblitz", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "tictacblitz", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_demo_prints_events_and_the_result():
@@ -27,32 +28,39 @@ def test_demo_prints_events_and_the_result():
 
 
 def test_demo_quiet_prints_rounds_only(capsys):
-    assert main(["demo", "--quiet", "--x", "greedy", "--o", "random", "--rule", "round_ms=20000"]) == 0
+    assert (
+        main(["demo", "--quiet", "--x", "greedy", "--o", "random", "--rule", "round_ms=20000"]) == 0
+    )
     out = capsys.readouterr().out.splitlines()
     assert all(" round over " in line or " match over " in line for line in out[:-8])
 
 
-@pytest.mark.parametrize("args, message", [
-    (["demo", "--x", "nobot"], "unknown bot"),
-    (["demo", "--rule", "set_ms"], "expected NAME=VALUE"),
-    (["demo", "--rule", "speed=3"], "unknown rule 'speed'"),
-    (["demo", "--rule", "size=12"], "rules.size=12"),
-    (["tournament", "--bots", "random,nobot"], "unknown bot"),
-    (["tournament", "--matches", "0"], "--matches"),
-    (["serve", "--rule", "size=99"], "rules.size=99"),
-    (["serve", "--rules", "[1]"], "--rules must be a JSON object"),
-    (["serve", "--port", "70000"], "--port 70000"),
-    (["simulate", "--matches", "0"], "matches"),
-    (["simulate", "--x", "nobot"], "nobot"),
-    (["sweep", "--grid", "nosuchrule=1:2:1"], "nosuchrule"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["demo", "--x", "nobot"], "unknown bot"),
+        (["demo", "--rule", "set_ms"], "expected NAME=VALUE"),
+        (["demo", "--rule", "speed=3"], "unknown rule 'speed'"),
+        (["demo", "--rule", "size=12"], "rules.size=12"),
+        (["tournament", "--bots", "random,nobot"], "unknown bot"),
+        (["tournament", "--matches", "0"], "--matches"),
+        (["serve", "--rule", "size=99"], "rules.size=99"),
+        (["serve", "--rules", "[1]"], "--rules must be a JSON object"),
+        (["serve", "--port", "70000"], "--port 70000"),
+        (["simulate", "--matches", "0"], "matches"),
+        (["simulate", "--x", "nobot"], "nobot"),
+        (["sweep", "--grid", "nosuchrule=1:2:1"], "nosuchrule"),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_message(args, message):
     proc = run(*args)
     assert proc.returncode == 2
     assert message in proc.stderr and proc.stdout == ""
 
 
-@pytest.mark.parametrize("module", [tictacblitz, rules, types, bots, stats], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [tictacblitz, rules, types, bots, stats], ids=lambda m: m.__name__
+)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0
@@ -69,8 +77,9 @@ def test_version_is_declared_once():
     provider); an installed distribution carries that same version."""
     import importlib.metadata
     import re
-    import tomllib
     from pathlib import Path
+
+    import tomllib
 
     root = Path(__file__).resolve().parents[1]
     pyproject = tomllib.loads((root / "pyproject.toml").read_text())

@@ -30,7 +30,7 @@ from tictacblitz.games import (
 
 GAMES = available_games()
 SEEDS = (1, 2, 3)
-MAX_STEPS = 20_000          # no game of the family comes near this many decisions
+MAX_STEPS = 20_000  # no game of the family comes near this many decisions
 
 
 def pick(rng: random.Random, state: State, player: int):
@@ -45,8 +45,9 @@ def step(state: State, rng: random.Random) -> None:
         (player,) = state.to_move()
         state.apply(player, pick(rng, state, player))
     elif model is TimeModel.SIMULTANEOUS:
-        state.apply_joint(tuple(pick(rng, state, p) if p in state.to_move() else None
-                                for p in (0, 1)))
+        state.apply_joint(
+            tuple(pick(rng, state, p) if p in state.to_move() else None for p in (0, 1))
+        )
     else:
         state.apply_joint(tuple(pick(rng, state, p) for p in (0, 1)))
         nxt = state.next_decision_t()
@@ -106,8 +107,9 @@ def test_random_games_reach_the_end(game, seed):
         assert sum(returns) == 0
     winner = state.winner()
     assert winner in (None, 0, 1)
-    assert returns == ((0.0, 0.0) if winner is None else
-                       (1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+    assert returns == (
+        (0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+    )
 
 
 def _mask_matches_apply(state: State) -> int:
@@ -130,7 +132,8 @@ def _mask_matches_apply(state: State) -> int:
             reason = probe.apply(player, action)
             assert (reason is None) == bool(mask[action]), (
                 f"{state.game.type.name}: seat {player} action {action} "
-                f"({state.game.action_to_string(action)}): mask {mask[action]}, apply {reason!r}")
+                f"({state.game.action_to_string(action)}): mask {mask[action]}, apply {reason!r}"
+            )
             if reason is not None:
                 assert isinstance(reason, str) and reason
                 assert probe.summary() == summary
@@ -164,8 +167,11 @@ def test_copies_continue_identically(game, seed):
         if state.is_over():
             break
         step(state, rng)
-    copies = [state.clone(), pickle.loads(pickle.dumps(state)),
-              game.state_from_bytes(state.to_bytes())]
+    copies = [
+        state.clone(),
+        pickle.loads(pickle.dumps(state)),
+        game.state_from_bytes(state.to_bytes()),
+    ]
     for copy in copies:
         assert copy.to_bytes() == state.to_bytes()
         assert copy.summary() == state.summary()
@@ -186,7 +192,7 @@ def test_a_recorded_game_replays_to_the_same_state(game, seed, steps):
     assert data.get("game", "blitz") == game.type.name
     result = game.replay(data)
     assert result["state"] == state.summary()
-    assert game.replay(pickle.loads(pickle.dumps(data))) == result      # replays are pure
+    assert game.replay(pickle.loads(pickle.dumps(data))) == result  # replays are pure
 
 
 def test_a_malformed_replay_is_one_clear_error(game):
@@ -273,8 +279,15 @@ def test_same_seed_same_game_across_threads_and_processes(name):
     assert alone[0] == alone[3]
     with ThreadPoolExecutor(max_workers=2) as pool:
         assert list(pool.map(random_final_bytes, [name] * 4, seeds)) == alone
-    code = ("import sys, tests.test_conformance as t; "
-            f"sys.stdout.write(t.random_final_bytes({name!r}, 12).hex())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parent.parent).stdout
+    code = (
+        "import sys, tests.test_conformance as t; "
+        f"sys.stdout.write(t.random_final_bytes({name!r}, 12).hex())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    ).stdout
     assert bytes.fromhex(out) == alone[1]

@@ -37,7 +37,12 @@ RULE_OVERRIDES = st.fixed_dictionaries(
         "rounds_to_win": st.integers(1, 3),
         "max_rounds": st.integers(1, 4),
         "powerup_weights": st.sampled_from(
-            [{"bomb": 1}, {"swap": 1}, {"freeze": 2, "haste": 1}, {"bomb": 0.5, "swap": 0.25, "freeze": 1}]
+            [
+                {"bomb": 1},
+                {"swap": 1},
+                {"freeze": 2, "haste": 1},
+                {"bomb": 0.5, "swap": 0.25, "freeze": 1},
+            ]
         ),
     },
 )
@@ -48,14 +53,17 @@ def rules_strategy(draw):
     overrides = draw(RULE_OVERRIDES)
     size = overrides.get("size", 6)
     overrides["line_length"] = draw(st.integers(1, min(size, 5)))
-    overrides["spawn_max_ms"] = overrides.get("spawn_min_ms", 2500) + draw(st.sampled_from([1, 200, 2000]))
+    overrides["spawn_max_ms"] = overrides.get("spawn_min_ms", 2500) + draw(
+        st.sampled_from([1, 200, 2000])
+    )
     return Rules(**overrides)
 
 
 def action_strategy(size):
     cell = st.tuples(st.integers(0, size - 1), st.integers(0, size - 1))
-    return st.builds(lambda knock, c: Action.knockout(c) if knock else Action.place(c),
-                     st.booleans(), cell)
+    return st.builds(
+        lambda knock, c: Action.knockout(c) if knock else Action.place(c), st.booleans(), cell
+    )
 
 
 @st.composite
@@ -65,7 +73,11 @@ def script_strategy(draw):
     random_powerups = draw(st.booleans())
     ops = []
     for _ in range(draw(st.integers(1, 60))):
-        op = draw(st.sampled_from(["advance", "advance", "x", "o", "both", "both", "spawn", "next", "jump"]))
+        op = draw(
+            st.sampled_from(
+                ["advance", "advance", "x", "o", "both", "both", "spawn", "next", "jump"]
+            )
+        )
         if op == "advance":
             ops.append(("advance", draw(st.sampled_from([0, 1, 7, 100, 450, 1600, 5000]))))
         elif op in ("x", "o"):
@@ -73,8 +85,13 @@ def script_strategy(draw):
         elif op == "both":
             ops.append((op, draw(action_strategy(size)), draw(action_strategy(size))))
         elif op == "spawn":
-            ops.append((op, draw(st.sampled_from(["bomb", "freeze", "haste", "swap"])),
-                        (draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1)))))
+            ops.append(
+                (
+                    op,
+                    draw(st.sampled_from(["bomb", "freeze", "haste", "swap"])),
+                    (draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))),
+                )
+            )
         else:
             ops.append((op,))
     return rules, draw(st.integers(0, 2**64 - 1)), random_powerups, ops
@@ -102,8 +119,15 @@ def apply(match, op):
 
 
 def snapshot(match):
-    return (match.state_dict(), match.rounds, match.round_wins, match.round_over,
-            match.match_over, match.match_result, match.next_event_t())
+    return (
+        match.state_dict(),
+        match.rounds,
+        match.round_wins,
+        match.round_over,
+        match.match_over,
+        match.match_result,
+        match.next_event_t(),
+    )
 
 
 def check_invariants(match):
@@ -113,8 +137,8 @@ def check_invariants(match):
     assert planes[:9].sum(axis=0).max() <= 1
     for player in Player:
         status = match.status(player)
-        assert status.marks <= rules.mark_limit                  # R12
-        assert 0.0 <= status.charge_progress <= 1.0               # R5
+        assert status.marks <= rules.mark_limit  # R12
+        assert 0.0 <= status.charge_progress <= 1.0  # R5
         assert status.charge_full == (status.charge_progress >= 1.0)
         assert status.charge_ready_t >= match.t
     assert 0 <= match.t <= rules.round_ms
@@ -170,7 +194,7 @@ def test_one_ms_steps_equal_event_steps(script):
         else:
             outcome = apply(jumping, op)
             assert outcome == apply(stepping, op)
-            if not isinstance(outcome, type):       # a call that raised changed nothing
+            if not isinstance(outcome, type):  # a call that raised changed nothing
                 assert jumping.events == stepping.events
         assert snapshot(jumping) == snapshot(stepping)
 
@@ -185,8 +209,8 @@ def test_set_marks_are_never_knocked_out(script):
         board = match.board_text()
         setting = {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch in "xo"}
         if isinstance(apply(match, op), type):
-            continue                        # a call that raised changed nothing
-        for event in match.events:          # follow the call's own placements too
+            continue  # a call that raised changed nothing
+        for event in match.events:  # follow the call's own placements too
             if event.kind in (EventKind.PLACED, EventKind.STOLEN):
                 setting.add(event.cell)
             elif event.kind in (EventKind.SET, EventKind.BOMBED, EventKind.RETIRED):
@@ -207,7 +231,9 @@ def test_invariants_over_thousands_of_random_matches():
         assert (result["rounds"] >= 1).all() and (result["rounds"] <= rules.max_rounds).all()
         decided = result["winner"] != 2
         # R22: a winner has rounds_to_win, or more round wins after max_rounds.
-        assert ((wins[decided] == rounds_to_win) | (result["rounds"][decided] == rules.max_rounds)).all()
+        assert (
+            (wins[decided] == rounds_to_win) | (result["rounds"][decided] == rules.max_rounds)
+        ).all()
         assert result["accepted"] > 0
 
 

@@ -86,10 +86,11 @@ def links(text: str):
 def slug(heading: str) -> str:
     """The anchor GitHub gives a heading: its text, lower case, without punctuation
     (``-`` and ``_`` stay), spaces turned into hyphens."""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)   # a link: its text
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link: its text
     text = re.sub(r"<[^>]+>", "", text).replace("`", "").strip().lower()
-    kept = [ch for ch in text
-            if ch.isalnum() or ch in "-_ " or unicodedata.category(ch).startswith("M")]
+    kept = [
+        ch for ch in text if ch.isalnum() or ch in "-_ " or unicodedata.category(ch).startswith("M")
+    ]
     return "".join(kept).replace(" ", "-")
 
 
@@ -101,8 +102,12 @@ def headings(text: str):
         atx = re.match(r"^ {0,3}#{1,6}(?:\s+(.*?))?\s*$", line)
         if atx:
             out.append(re.sub(r"\s+#+$", "", atx.group(1) or ""))
-        elif (i + 1 < len(lines) and line.strip() and not line.lstrip().startswith(("-", "*", "|", ">"))
-              and re.match(r"^ {0,3}(=+|-+)\s*$", lines[i + 1])):
+        elif (
+            i + 1 < len(lines)
+            and line.strip()
+            and not line.lstrip().startswith(("-", "*", "|", ">"))
+            and re.match(r"^ {0,3}(=+|-+)\s*$", lines[i + 1])
+        ):
             out.append(line.strip())
     return out
 
@@ -151,7 +156,7 @@ def check_link(source: Path, target: str):
 
 def test_the_link_reader_on_a_sample():
     sample = (
-        "See [the rules](docs/rules/blitz.md#r5-refilling) and ![a](img/a.png \"title\").\n"
+        'See [the rules](docs/rules/blitz.md#r5-refilling) and ![a](img/a.png "title").\n'
         "Code is not a link: `[x](nowhere.md)` or `http://127.0.0.1:8000`.\n"
         "```sh\n"
         "tictacblitz replay [y](../shared/z.md) http://example.org\n"
@@ -161,14 +166,22 @@ def test_the_link_reader_on_a_sample():
         '<a href="x.md">x</a>\n'
     )
     assert links(sample) == [
-        (1, "docs/rules/blitz.md#r5-refilling"), (1, "img/a.png"),
-        (6, "https://example.org/auto"), (6, "https://example.org/page"),
-        (7, "../outside.md"), (8, "x.md"),
+        (1, "docs/rules/blitz.md#r5-refilling"),
+        (1, "img/a.png"),
+        (6, "https://example.org/auto"),
+        (6, "https://example.org/page"),
+        (7, "../outside.md"),
+        (8, "x.md"),
     ]
     assert slug("R5 Refilling") == "r5-refilling"
-    assert slug("Checking: `expect`, `expect_any`, `expect_error`") == "checking-expect-expect_any-expect_error"
-    assert slug("Where the engine narrows the file format's ranges") == \
-        "where-the-engine-narrows-the-file-formats-ranges"
+    assert (
+        slug("Checking: `expect`, `expect_any`, `expect_error`")
+        == "checking-expect-expect_any-expect_error"
+    )
+    assert (
+        slug("Where the engine narrows the file format's ranges")
+        == "where-the-engine-narrows-the-file-formats-ranges"
+    )
     assert leaves_repository("https://example.org") and leaves_repository("mailto:a@b")
     assert leaves_repository("/etc/passwd") and not leaves_repository("../docs/engine.md")
 
@@ -194,9 +207,11 @@ def test_every_link_resolves_inside_the_repository(path):
 @pytest.mark.parametrize("path", DOCS, ids=doc_id)
 def test_no_page_mentions_the_shared_folder(path):
     """``../shared`` is beside the working copy, not in the repository: a clone lacks it."""
-    problems = [f"{doc_id(path)}:{n}: {line.strip()}"
-                for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1)
-                if "../shared" in line or "/work/shared" in line]
+    problems = [
+        f"{doc_id(path)}:{n}: {line.strip()}"
+        for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1)
+        if "../shared" in line or "/work/shared" in line
+    ]
     assert not problems, "\n".join(problems)
 
 
@@ -211,7 +226,9 @@ def settings_table() -> dict:
     for row in re.findall(r"^\|\s*`(\w+)`\s*\|\s*([^|]+?)\s*\|", section, re.M):
         name, default = row
         default = default.strip("`")
-        table[name] = json.loads(default) if default.startswith("{") else float(default.replace(",", ""))
+        table[name] = (
+            json.loads(default) if default.startswith("{") else float(default.replace(",", ""))
+        )
     return table
 
 
@@ -224,7 +241,7 @@ def test_the_settings_table_matches_the_rules_code():
     """One row per field of ``Rules``, in the same order, with the default the code has."""
     try:
         from tictacblitz.games.blitz.rules import Rules
-    except ImportError as exc:                     # the native core is not built here
+    except ImportError as exc:  # the native core is not built here
         pytest.skip(f"tictacblitz does not import: {exc}")
     table = settings_table()
     defaults = Rules().to_dict()

@@ -26,13 +26,28 @@ def busy_match(seed=3, **rules):
 
 # -- rules ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("field, value", [
-    ("size", 3), ("size", 9), ("line_length", 0), ("line_length", 7), ("round_ms", 0),
-    ("mark_limit", 0), ("set_ms", -1), ("spawn_min_ms", 5000), ("spawn_max_ms", 0),
-    ("freeze_factor", 0), ("haste_factor", -2), ("freeze_factor", float("nan")),
-    ("freeze_factor", 0.0001), ("powerup_weights", {"bomb": 0}), ("powerup_weights", {"nuke": 1}),
-    ("powerup_weights", {"bomb": -1}),
-])
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("size", 3),
+        ("size", 9),
+        ("line_length", 0),
+        ("line_length", 7),
+        ("round_ms", 0),
+        ("mark_limit", 0),
+        ("set_ms", -1),
+        ("spawn_min_ms", 5000),
+        ("spawn_max_ms", 0),
+        ("freeze_factor", 0),
+        ("haste_factor", -2),
+        ("freeze_factor", float("nan")),
+        ("freeze_factor", 0.0001),
+        ("powerup_weights", {"bomb": 0}),
+        ("powerup_weights", {"nuke": 1}),
+        ("powerup_weights", {"bomb": -1}),
+    ],
+)
 def test_bad_rule_values_raise_value_error_naming_field_and_value(field, value):
     with pytest.raises(ValueError) as info:
         Rules(**{field: value})
@@ -42,8 +57,9 @@ def test_bad_rule_values_raise_value_error_naming_field_and_value(field, value):
         assert repr(value) in message or str(value) in message
 
 
-@pytest.mark.parametrize("field, value", [("size", "6"), ("set_ms", 1.5), ("mark_limit", True),
-                                          ("haste_factor", "2")])
+@pytest.mark.parametrize(
+    "field, value", [("size", "6"), ("set_ms", 1.5), ("mark_limit", True), ("haste_factor", "2")]
+)
 def test_wrong_rule_types_raise_type_error(field, value):
     with pytest.raises(TypeError, match=field):
         Rules(**{field: value})
@@ -53,8 +69,11 @@ def test_rules_round_trip_through_dict_and_json():
     rules = Rules(set_ms=1200, freeze_factor=1.5, powerup_weights={"bomb": 2, "swap": 0.5})
     assert Rules.from_dict(rules.to_dict()) == rules
     assert Rules.from_json(rules.to_json()) == rules
-    assert rules.overrides() == {"set_ms": 1200, "freeze_factor": 1.5,
-                                 "powerup_weights": {"bomb": 2, "freeze": 0, "haste": 0, "swap": 0.5}}
+    assert rules.overrides() == {
+        "set_ms": 1200,
+        "freeze_factor": 1.5,
+        "powerup_weights": {"bomb": 2, "freeze": 0, "haste": 0, "swap": 0.5},
+    }
     with pytest.raises(ValueError, match="unknown rule 'speed'"):
         Rules.from_dict({"speed": 3})
 
@@ -67,17 +86,21 @@ def test_rules_speed_units_are_exact_fractions():
 
 # -- malformed input changes nothing -------------------------------------------------------
 
-@pytest.mark.parametrize("player, action, error", [
-    ("Z", Action.place((0, 0)), ValueError),
-    (2, Action.place((0, 0)), ValueError),
-    (None, Action.place((0, 0)), TypeError),
-    (Player.X, Action.place((6, 0)), ValueError),
-    (Player.X, Action.place((0, -1)), ValueError),
-    (Player.X, Action.place((0, "1")), TypeError),
-    (Player.X, Action.place((0,)), TypeError),
-    (Player.X, ("place", (0, 0)), TypeError),
-    (Player.X, Action(kind=7, cell=(0, 0)), TypeError),
-])
+
+@pytest.mark.parametrize(
+    "player, action, error",
+    [
+        ("Z", Action.place((0, 0)), ValueError),
+        (2, Action.place((0, 0)), ValueError),
+        (None, Action.place((0, 0)), TypeError),
+        (Player.X, Action.place((6, 0)), ValueError),
+        (Player.X, Action.place((0, -1)), ValueError),
+        (Player.X, Action.place((0, "1")), TypeError),
+        (Player.X, Action.place((0,)), TypeError),
+        (Player.X, ("place", (0, 0)), TypeError),
+        (Player.X, Action(kind=7, cell=(0, 0)), TypeError),
+    ],
+)
 def test_malformed_actions_raise_and_change_nothing(player, action, error):
     match = busy_match()
     before = match.to_bytes()
@@ -142,6 +165,7 @@ def test_legal_cells_agree_with_check():
 
 
 # -- copies and bytes ----------------------------------------------------------------------
+
 
 def test_state_fits_in_512_bytes():
     assert STATE_BYTES <= 512
@@ -221,8 +245,11 @@ def test_from_bytes_on_mutated_bytes_never_crashes(data):
 
 # -- reading -------------------------------------------------------------------------------
 
+
 def test_planes_show_the_board_from_each_side():
-    match = Match(Rules(powerup_max=0), setup=["XX....", "......", "......", "......", "......", "....OO"])
+    match = Match(
+        Rules(powerup_max=0), setup=["XX....", "......", "......", "......", "......", "....OO"]
+    )
     match.act(Player.O, Action.place((2, 2)))
     match.advance(400)
     x_view, o_view = match.planes(Player.X), match.planes(Player.O)
@@ -250,7 +277,7 @@ def test_status_follows_r5_worked_example():
 
 def test_events_serialise_to_json():
     match = Match(seed=8)
-    api_play_random(match, 8, whole_match=False)     # through the API: events kept
+    api_play_random(match, 8, whole_match=False)  # through the API: events kept
     for event in match.events:
         json.dumps(event.to_dict())
     assert any(e.kind == EventKind.ROUND_OVER for e in match.events) == match.round_over
@@ -258,9 +285,10 @@ def test_events_serialise_to_json():
 
 # -- recording -----------------------------------------------------------------------------
 
+
 def test_recorded_match_replays_to_the_same_result():
     match = Match(seed=21, record=True)
-    api_play_random(match, 21)          # recording sees what goes through act/act_both
+    api_play_random(match, 21)  # recording sees what goes through act/act_both
     scenario = load_scenario(json.loads(json.dumps(match.to_scenario())))
     result = run_scenario(scenario, Match)
     assert result["rounds"] == [r.to_dict() for r in match.rounds]
@@ -286,22 +314,41 @@ def test_to_scenario_needs_recording():
 
 # -- batch kernels -------------------------------------------------------------------------
 
+
 def test_batch_kernels_agree_with_the_engine():
     rng = np.random.default_rng(0)
-    x = rng.integers(0, 2**36, size=500, dtype=np.uint64) & rng.integers(0, 2**36, size=500, dtype=np.uint64)
-    o = rng.integers(0, 2**36, size=500, dtype=np.uint64) & ~x & rng.integers(0, 2**36, size=500, dtype=np.uint64)
+    x = rng.integers(0, 2**36, size=500, dtype=np.uint64) & rng.integers(
+        0, 2**36, size=500, dtype=np.uint64
+    )
+    o = (
+        rng.integers(0, 2**36, size=500, dtype=np.uint64)
+        & ~x
+        & rng.integers(0, 2**36, size=500, dtype=np.uint64)
+    )
     lines = has_line_batch(x)
     windows = lowest_line_batch(x)
     scores = timeout_score_batch(x, o)
     for i in range(len(x)):
-        rows = ["".join("X" if int(x[i]) >> (r * 6 + c) & 1 else "O" if int(o[i]) >> (r * 6 + c) & 1 else "."
-                        for c in range(6)) for r in range(6)]
+        rows = [
+            "".join(
+                "X"
+                if int(x[i]) >> (r * 6 + c) & 1
+                else "O"
+                if int(o[i]) >> (r * 6 + c) & 1
+                else "."
+                for c in range(6)
+            )
+            for r in range(6)
+        ]
         assert bool(lines[i]) == (windows[i] != 0)
         # A match set up with this board ends round 1 at t=0 exactly when X has a line.
-        if bin(int(x[i])).count("1") <= 36 and not lines[i] and not has_line_batch(o[i:i + 1])[0]:
+        if bin(int(x[i])).count("1") <= 36 and not lines[i] and not has_line_batch(o[i : i + 1])[0]:
             match = Match(Rules(mark_limit=36, round_ms=1), setup=rows)
             match.advance(1)
-            assert match.rounds[0].scores == (scores[i], timeout_score_batch(o[i:i + 1], x[i:i + 1])[0])
+            assert match.rounds[0].scores == (
+                scores[i],
+                timeout_score_batch(o[i : i + 1], x[i : i + 1])[0],
+            )
 
 
 def test_batch_kernels_validate_their_input():
@@ -351,6 +398,10 @@ def test_native_bot_helpers_check_the_seat(call):
     from blitz_core.blitz import bots as native
     from tictacblitz.games.blitz.bots import resolve
 
-    args = (Match(), resolve("greedy").native(), 10**8, 1) if call == "time_decisions" else (Match(), -5)
+    args = (
+        (Match(), resolve("greedy").native(), 10**8, 1)
+        if call == "time_decisions"
+        else (Match(), -5)
+    )
     with pytest.raises(ValueError, match="seat"):
         getattr(native, call)(*args)

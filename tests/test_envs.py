@@ -10,8 +10,8 @@ import warnings
 # (read when the OpenMP runtime loads, i.e. at the first import of the batch).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
@@ -35,7 +35,7 @@ N_ACTIONS = 1 + 2 * CELLS
 def python_step(match, codes, interval_ms=50):
     """One decision step over the public Match API (the contract of BatchedMatches.step)."""
     x, o = (decode_action(int(c)) for c in codes)
-    reasons = match.act_both(x, o)       # None for a seat that waits
+    reasons = match.act_both(x, o)  # None for a seat that waits
     match.advance(interval_ms)
     ended = match.rounds[-1] if match.round_over else None
     if match.round_over and not match.match_over:
@@ -44,6 +44,7 @@ def python_step(match, codes, interval_ms=50):
 
 
 # -- action codes --------------------------------------------------------------------------
+
 
 def test_action_codes_round_trip():
     assert action_code(None) == 0
@@ -60,6 +61,7 @@ def test_action_codes_round_trip():
 
 
 # -- the batch against the public API ------------------------------------------------------
+
 
 def test_batch_matches_python_loop_step_for_step():
     """Same seeds and actions: the batch and a Python loop over Match give the same
@@ -108,7 +110,7 @@ def test_masks_agree_with_engine_check():
     checked = 0
     for step in range(600):
         actions = batch.sample_actions()
-        actions[rng.random(actions.shape) < 0.7] = 0       # often wait: charges stay full
+        actions[rng.random(actions.shape) < 0.7] = 0  # often wait: charges stay full
         batch.step(actions)
         if step % 12:
             continue
@@ -177,15 +179,16 @@ def test_bad_actions_raise_before_any_change():
 
 def test_illegal_codes_are_rejections_counted():
     batch = BatchedMatches(1, seed=3)
-    code = action_code(Action.knockout((0, 0)))        # nothing to knock out yet: R7
+    code = action_code(Action.knockout((0, 0)))  # nothing to knock out yet: R7
     batch.step(np.array([[code, 0]]))
-    assert batch.info["reasons"][0, 0] == 5           # not_opponent_mark
+    assert batch.info["reasons"][0, 0] == 5  # not_opponent_mark
     assert batch.rejections()[0].tolist() == [1, 0]
-    batch.step(np.array([[1, 1]]))                     # both place on cell 0: one loses R3
-    assert sorted(batch.info["reasons"][0].tolist()) == [0, 3]   # accepted, occupied
+    batch.step(np.array([[1, 1]]))  # both place on cell 0: one loses R3
+    assert sorted(batch.info["reasons"][0].tolist()) == [0, 3]  # accepted, occupied
 
 
 # -- determinism ---------------------------------------------------------------------------
+
 
 def _run(num_threads, n=300, steps=150, **options):
     batch = BatchedMatches(n, seed=11, num_threads=num_threads, **options)
@@ -193,9 +196,16 @@ def _run(num_threads, n=300, steps=150, **options):
     for _ in range(steps):
         actions = batch.sample_actions()
         obs, rewards, term, trunc, info = batch.step(actions)
-        digest.append((obs["planes"].sum(axis=(2, 3, 4)).tobytes(), obs["scalars"].tobytes(),
-                       obs["action_mask"].tobytes(), rewards.tobytes(), term.tobytes(),
-                       info["reasons"].tobytes()))
+        digest.append(
+            (
+                obs["planes"].sum(axis=(2, 3, 4)).tobytes(),
+                obs["scalars"].tobytes(),
+                obs["action_mask"].tobytes(),
+                rewards.tobytes(),
+                term.tobytes(),
+                info["reasons"].tobytes(),
+            )
+        )
     return digest, batch.state_info(), batch.rejections()
 
 
@@ -210,8 +220,9 @@ def test_same_results_for_any_thread_count():
 def test_native_policies_deterministic_across_threads():
     runs = []
     for nt in (1, 2):
-        batch = BatchedMatches(300, seed=2, policies=("random", "random"), obs="bits",
-                               masks=False, num_threads=nt)
+        batch = BatchedMatches(
+            300, seed=2, policies=("random", "random"), obs="bits", masks=False, num_threads=nt
+        )
         total = np.zeros((300, 2))
         ends = 0
         for _ in range(1500):
@@ -221,10 +232,11 @@ def test_native_policies_deterministic_across_threads():
         runs.append((total, ends, batch.bits.copy()))
     assert np.array_equal(runs[0][0], runs[1][0]) and runs[0][1] == runs[1][1] > 0
     assert np.array_equal(runs[0][2], runs[1][2])
-    assert np.all(runs[0][0][:, 0] == -runs[0][0][:, 1])      # zero-sum
+    assert np.all(runs[0][0][:, 0] == -runs[0][0][:, 1])  # zero-sum
 
 
 # -- auto-reset ----------------------------------------------------------------------------
+
 
 def _play_to_end(batch, limit=20_000):
     for step in range(limit):
@@ -244,7 +256,9 @@ def test_next_step_autoreset():
     obs, rewards, term, trunc, info = batch.step(np.array([[1, 1]]))
     state = batch.state_info()
     assert rewards.tolist() == [[0.0, 0.0]] and not term[0] and not trunc[0]
-    assert state["round"][0] == 1 and state["t"][0] == 0 and state["round_wins"][0].tolist() == [0, 0]
+    assert (
+        state["round"][0] == 1 and state["t"][0] == 0 and state["round_wins"][0].tolist() == [0, 0]
+    )
     assert state["match_seed"][0] != first_seed
     assert info["reasons"][0].tolist() == [-1, -1]
     fresh = Match(seed=int(state["match_seed"][0]))
@@ -257,7 +271,7 @@ def test_same_step_autoreset_and_final_obs():
     b = BatchedMatches(1, seed=21, autoreset_mode="same_step")
     while True:
         actions = a.sample_actions()
-        b.sample_actions()                      # keep b's sample stream in step with a's
+        b.sample_actions()  # keep b's sample stream in step with a's
         _, ra, ta, _, _ = a.step(actions)
         obs, rb, tb, _, info = b.step(actions)
         assert ra.tolist() == rb.tolist() and ta[0] == tb[0]
@@ -284,14 +298,14 @@ def test_round_episodes():
         assert abs(r) in (0.0, 2.0, 7.0)
         if batch.info["match_result"][0] >= 0:
             break
-        batch.step(np.zeros((1, 2), dtype=np.int64))        # next round, same match
+        batch.step(np.zeros((1, 2), dtype=np.int64))  # next round, same match
         assert batch.state_info()["round"][0] == rounds_seen + 1
     assert rounds_seen >= 3
 
 
 def test_truncation():
     batch = BatchedMatches(2, seed=0, max_steps=10)
-    for k in range(10):
+    for _ in range(10):
         _, _, term, trunc, _ = batch.step(np.zeros((2, 2), dtype=np.int64))
     assert trunc.all() and not term.any()
 
@@ -302,7 +316,7 @@ def test_seeds_per_env():
     b = BatchedMatches(3, seed=5)
     assert np.array_equal(a.state_info()["match_seed"], b.state_info()["match_seed"])
     c = BatchedMatches(3, seed=5)
-    c.reset()   # draws from the generator seeded by 5: reproducible
+    c.reset()  # draws from the generator seeded by 5: reproducible
     d = BatchedMatches(3, seed=5)
     d.reset()
     assert np.array_equal(c.state_info()["match_seed"], d.state_info()["match_seed"])
@@ -312,20 +326,26 @@ def test_memory_per_match():
     batch = BatchedMatches(4, obs="bits")
     assert batch.state_bytes <= 1024
     # Outside the observation buffers: rewards, flags, reasons, masks, action buffer.
-    extra = (batch.rewards.nbytes + batch.terminated.nbytes + batch.truncated.nbytes
-             + sum(v.nbytes for k, v in batch.info.items()) + batch.masks.nbytes
-             + batch._actions.nbytes) / 4
+    extra = (
+        batch.rewards.nbytes
+        + batch.terminated.nbytes
+        + batch.truncated.nbytes
+        + sum(v.nbytes for k, v in batch.info.items())
+        + batch.masks.nbytes
+        + batch._actions.nbytes
+    ) / 4
     assert batch.state_bytes + extra <= 1024
 
 
 # -- the standard APIs ---------------------------------------------------------------------
+
 
 def test_gymnasium_check_env():
     from gymnasium.utils.env_checker import check_env
 
     env = gymnasium.make("tictacblitz/Blitz-v0")
     with warnings.catch_warnings():
-        warnings.simplefilter("error")           # not even a warning
+        warnings.simplefilter("error")  # not even a warning
         check_env(env.unwrapped)
     obs, _ = env.reset(seed=0)
     assert obs in env.observation_space
@@ -375,8 +395,9 @@ def test_pettingzoo_full_match_is_zero_sum():
 
 
 def test_vector_env_basics():
-    env = gymnasium.make_vec("tictacblitz/Blitz-v0", num_envs=8,
-                             vectorization_mode="vector_entry_point")
+    env = gymnasium.make_vec(
+        "tictacblitz/Blitz-v0", num_envs=8, vectorization_mode="vector_entry_point"
+    )
     assert isinstance(env.unwrapped, BlitzVectorEnv)
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
     obs, _ = env.reset(seed=0)
@@ -406,6 +427,7 @@ def test_vector_env_same_step_final_obs():
 
 # -- search helpers ------------------------------------------------------------------------
 
+
 def test_state_batch_clone_and_rollout():
     m = Match(seed=12)
     m.act(Player.X, Action.place((2, 2)))
@@ -415,9 +437,9 @@ def test_state_batch_clone_and_rollout():
     states.load(m)
     assert states.match(17).state_dict() == before
     r1 = states.rollout(("random", "random"), seeds=0, num_threads=1)
-    assert m.state_dict() == before                       # the source is untouched
+    assert m.state_dict() == before  # the source is untouched
     assert np.all(r1["round_result"] >= 0) and r1["accepted"] > 0
-    assert len(set(r1["t"].tolist())) > 1                 # different seeds, different rounds
+    assert len(set(r1["t"].tolist())) > 1  # different seeds, different rounds
     states.load(m)
     r2 = states.rollout(("random", "random"), seeds=0, num_threads=2)
     for key in ("round_result", "t", "round_wins"):
@@ -456,15 +478,15 @@ def test_builtin_bot_opponent():
     from gymnasium.utils.env_checker import check_env
 
     env = gymnasium.make("tictacblitz/Blitz-v0", opponent="greedy").unwrapped
-    check_env(env)                                   # seeded resets replay with a bot too
+    check_env(env)  # seeded resets replay with a bot too
     obs, _ = env.reset(seed=0)
     total = 0.0
     while True:
-        obs, reward, term, trunc, info = env.step(0)           # the agent only waits
+        obs, reward, term, trunc, info = env.step(0)  # the agent only waits
         total += reward
         if term or trunc:
             break
-    assert info["match_result"] == 1 and total < 0            # the bot (O) wins
+    assert info["match_result"] == 1 and total < 0  # the bot (O) wins
     vec = BlitzVectorEnv(2, opponent="easy", seat="O", seed=0)
     vec.reset(seed=0)
     for _ in range(100):

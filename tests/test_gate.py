@@ -19,6 +19,7 @@ BASE = {"kernels": 1_000_000, "playout_native": 5_000_000}
 
 # -- the comparison (pure) -----------------------------------------------------------------
 
+
 def test_identical_counts_pass():
     assert gate.compare(BASE, dict(BASE)) == []
 
@@ -78,8 +79,11 @@ def test_check_exits_1_on_a_regression_and_0_otherwise(tmp_path, monkeypatch, ca
     assert json.loads(baseline.read_text())["workloads"] == BASE
     monkeypatch.setattr(gate, "valgrind_available", lambda: True)
     grown = {**BASE, "kernels": 1_100_000}
-    monkeypatch.setattr(gate, "measure_all", lambda names, runs=1, jobs=0: (
-        {n: grown[n] for n in names}, {n: 0.0 for n in names}))
+    monkeypatch.setattr(
+        gate,
+        "measure_all",
+        lambda names, runs=1, jobs=0: ({n: grown[n] for n in names}, dict.fromkeys(names, 0.0)),
+    )
     both = ["kernels", "playout_native"]
     assert gate.main(["check", "--baseline", str(baseline), *both]) == 1
     assert "performance gate FAILED" in capsys.readouterr().out
@@ -99,6 +103,7 @@ def test_every_workload_is_listed(capsys):
 
 # -- the real thing: callgrind sees a deliberately slowed workload -------------------------
 
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_gate_fails_a_workload_slowed_by_ten_percent():
     runs = [["--empty"], ["kernels", "--reps", "10"], ["kernels", "--reps", "10", "--slow"]]
@@ -106,8 +111,8 @@ def test_the_gate_fails_a_workload_slowed_by_ten_percent():
         empty, normal, slow = pool.map(gate.count_instructions, runs)
     normal -= empty
     slow -= empty
-    assert normal > 1_000_000                         # the measured region is there
+    assert normal > 1_000_000  # the measured region is there
     growth = slow / normal - 1
-    assert 0.08 < growth < 0.12, growth               # 11 reps instead of 10, counted
+    assert 0.08 < growth < 0.12, growth  # 11 reps instead of 10, counted
     assert gate.compare({"kernels": normal}, {"kernels": slow}) != []
     assert gate.compare({"kernels": normal}, {"kernels": normal}) == []

@@ -34,7 +34,12 @@ from tictacblitz.games.blitz.rules import DEFAULT_WEIGHTS
 class Vocabulary:
     Rules, Action, ActionKind, Event, EventKind = Rules, Action, ActionKind, Event, EventKind
     PlayerStatus, Player, PowerupKind, Reason = PlayerStatus, Player, PowerupKind, Reason
-    RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell = RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell
+    RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell = (
+        RoundEnd,
+        RoundRecord,
+        REASON_BY_CODE,
+        parse_cell,
+    )
 
 
 def test_python_enums_have_the_engine_codes():
@@ -57,7 +62,7 @@ def test_a_drifted_vocabulary_is_refused_at_binding():
 
     with pytest.raises(RuntimeError, match="differ from the engine"):
         engine.bind_vocabulary(Drifted)
-    engine.bind_vocabulary(Vocabulary)          # the real one again (unchanged anyway)
+    engine.bind_vocabulary(Vocabulary)  # the real one again (unchanged anyway)
     assert load_game("blitz").new_state(1).summary()["round"] == 1
 
 
@@ -65,8 +70,9 @@ def test_the_powerup_list_is_powerupkind():
     keys = tuple(kind.key for kind in PowerupKind)
     assert tuple(DEFAULT_WEIGHTS) == keys
     assert native_bots._POWERUP_KEYS == keys
-    record = native_bots.play_matches(Rules(), _native("greedy"), _native("greedy"), [3],
-                                      records=True)["records"][0]
+    record = native_bots.play_matches(
+        Rules(), _native("greedy"), _native("greedy"), [3], records=True
+    )["records"][0]
     assert set(record["X"]["powerups"]) == set(keys)
 
 
@@ -77,12 +83,12 @@ def _native(name):
 
 
 def test_one_seed_gives_the_same_seat_streams_in_every_runner():
-    from tictacblitz.games.blitz.rl import StateBatch  # noqa: F401  (loads rollouts)
     from blitz_core.blitz import rollouts
+    from tictacblitz.games.blitz.rl import StateBatch  # noqa: F401  (loads rollouts)
 
     assert (rollouts.SEED_SALTS["X"], rollouts.SEED_SALTS["O"]) == native_bots.SEAT_SALTS
     salts = [rollouts.SEED_SALTS[k] for k in ("X", "O", "reset", "sample")]
-    assert len(set(salts + [playout.POLICY_SEED_SALT])) == 5      # five distinct streams
+    assert len(set(salts + [playout.POLICY_SEED_SALT])) == 5  # five distinct streams
 
 
 def test_the_batched_masks_use_the_one_action_encoding():

@@ -2,7 +2,8 @@
 
 Runs every ``tests/scenarios/*.json`` (the project's own, hand-checked) and, when the
 folder exists, every ``../shared/scenarios/*.json`` (the contract's examples), with the
-native engine and the reference engine; plus the loader's validation and the runner's rules (SCENARIOS.md).
+native engine and the reference engine; plus the loader's validation and the runner's
+rules (SCENARIOS.md).
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ ENGINES = {"native": Match, "reference": ReferenceMatch}
 
 def replay(path, engine="native"):
     """``python -m tictacblitz replay --engine ENGINE PATH`` in a subprocess."""
-    return subprocess.run([sys.executable, "-m", "tictacblitz", "replay", "--engine", engine, str(path)],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", "--engine", engine, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_project_has_its_own_scenarios():
@@ -61,7 +66,7 @@ def test_scenario_through_the_runner(path, engine):
             run_scenario(load_scenario(scenario), ENGINES[engine])
         return
     result = run_scenario(load_scenario(scenario), ENGINES[engine])
-    assert json.loads(json.dumps(result)) == result   # plain JSON data
+    assert json.loads(json.dumps(result)) == result  # plain JSON data
     assert result_diff(scenario, result) is None, result_diff(scenario, result)
 
 
@@ -72,7 +77,9 @@ def test_scenario_through_the_command_line(path, engine):
     proc = replay(path, engine)
     if expects_error(scenario):
         assert proc.returncode == 2 and proc.stdout == ""
-        assert proc.stderr.startswith("tictacblitz replay: error: ") and proc.stderr.count("\n") == 1
+        assert (
+            proc.stderr.startswith("tictacblitz replay: error: ") and proc.stderr.count("\n") == 1
+        )
         return
     assert proc.returncode == 0, proc.stderr
     diff = result_diff(scenario, json.loads(proc.stdout))
@@ -107,58 +114,74 @@ def action(t=0, player="X", **more):
     return dict({"t": t, "player": player, "place": [0, 0]}, **more)
 
 
-@pytest.mark.parametrize("data, message", [
-    ([], "JSON object"),
-    ({"rules": {"bord": 6}}, "unknown rule"),
-    ({"rules": {"set_ms": -1}}, "set_ms"),
-    ({"rules": {"size": 6.0}}, "size"),
-    ({"rules": {"freeze_factor": 0}}, "freeze_factor"),
-    ({"rules": {"powerup_weights": {"nuke": 1}}}, "nuke"),
-    ({"rules": ["size", 6]}, "rules must be an object"),
-    ({"seed": "1"}, "seed"),
-    ({"seed": True}, "seed"),
-    ({"setup": ["......"] * 5}, "setup"),
-    ({"setup": ["......"] * 5 + ["....Z."]}, "setup row 5"),
-    ({"setup": "......"}, "setup"),
-    ({"setup": ["XXXXXX", "XXX...", "......", "......", "......", "......"]}, "mark_limit"),
-    ({"script": {"t": 0}}, "script must be a list"),
-    ({"script": ["X 0 0"]}, "script[0]"),
-    ({"script": [{"player": "X", "place": [0, 0]}]}, "no t"),
-    ({"script": [action(t=-5)]}, ">= 0"),
-    ({"script": [action(t=1.5)]}, "integer"),
-    ({"script": [action(round=0)]}, "round"),
-    ({"script": [action(player="Z")]}, "player"),
-    ({"script": [action(player="x")]}, "player"),
-    ({"script": [action(knockout=[1, 1])]}, "exactly one of place and knockout"),
-    ({"script": [{"t": 0, "player": "X"}]}, "exactly one of place and knockout"),
-    ({"script": [action(cell=[1, 1])]}, "cell"),
-    ({"script": [action(spawn="bomb")]}, "both player and spawn"),
-    ({"script": [{"t": 0}]}, "neither player nor spawn"),
-    ({"script": [{"t": 0, "spawn": "nuke", "cell": [0, 0]}]}, "spawn"),
-    ({"script": [{"t": 0, "spawn": "bomb"}]}, "cell"),
-    ({"script": [{"t": 0, "spawn": "bomb", "cell": [0, 0], "place": [0, 0]}]}, "no place"),
-    ({"script": [action(place=[0, 6])]}, "off the 6x6 board"),
-    ({"script": [action(place=[0])]}, "cell"),
-    ({"script": [action(place="0,0")]}, "place"),
-    ({"script": [action(place=[True, 0])]}, "place"),
-    ({"script": [action(extra=1)]}, "unknown key"),
-    ({"script": [action(t=3, round=2), action(t=3, round=2, place=[1, 1])]}, "acts twice"),
-    ({"until": -1}, "until"),
-    ({"snapshots": [10, "20"]}, "snapshot"),
-    ({"snapshots": 10}, "snapshots"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], "JSON object"),
+        ({"rules": {"bord": 6}}, "unknown rule"),
+        ({"rules": {"set_ms": -1}}, "set_ms"),
+        ({"rules": {"size": 6.0}}, "size"),
+        ({"rules": {"freeze_factor": 0}}, "freeze_factor"),
+        ({"rules": {"powerup_weights": {"nuke": 1}}}, "nuke"),
+        ({"rules": ["size", 6]}, "rules must be an object"),
+        ({"seed": "1"}, "seed"),
+        ({"seed": True}, "seed"),
+        ({"setup": ["......"] * 5}, "setup"),
+        ({"setup": ["......"] * 5 + ["....Z."]}, "setup row 5"),
+        ({"setup": "......"}, "setup"),
+        ({"setup": ["XXXXXX", "XXX...", "......", "......", "......", "......"]}, "mark_limit"),
+        ({"script": {"t": 0}}, "script must be a list"),
+        ({"script": ["X 0 0"]}, "script[0]"),
+        ({"script": [{"player": "X", "place": [0, 0]}]}, "no t"),
+        ({"script": [action(t=-5)]}, ">= 0"),
+        ({"script": [action(t=1.5)]}, "integer"),
+        ({"script": [action(round=0)]}, "round"),
+        ({"script": [action(player="Z")]}, "player"),
+        ({"script": [action(player="x")]}, "player"),
+        ({"script": [action(knockout=[1, 1])]}, "exactly one of place and knockout"),
+        ({"script": [{"t": 0, "player": "X"}]}, "exactly one of place and knockout"),
+        ({"script": [action(cell=[1, 1])]}, "cell"),
+        ({"script": [action(spawn="bomb")]}, "both player and spawn"),
+        ({"script": [{"t": 0}]}, "neither player nor spawn"),
+        ({"script": [{"t": 0, "spawn": "nuke", "cell": [0, 0]}]}, "spawn"),
+        ({"script": [{"t": 0, "spawn": "bomb"}]}, "cell"),
+        ({"script": [{"t": 0, "spawn": "bomb", "cell": [0, 0], "place": [0, 0]}]}, "no place"),
+        ({"script": [action(place=[0, 6])]}, "off the 6x6 board"),
+        ({"script": [action(place=[0])]}, "cell"),
+        ({"script": [action(place="0,0")]}, "place"),
+        ({"script": [action(place=[True, 0])]}, "place"),
+        ({"script": [action(extra=1)]}, "unknown key"),
+        ({"script": [action(t=3, round=2), action(t=3, round=2, place=[1, 1])]}, "acts twice"),
+        ({"until": -1}, "until"),
+        ({"snapshots": [10, "20"]}, "snapshot"),
+        ({"snapshots": 10}, "snapshots"),
+    ],
+)
 def test_load_scenario_rejects_malformed_input(data, message):
     with pytest.raises(ScenarioError, match=message.replace("[", r"\[").replace("(", r"\(")):
         load_scenario(data)
 
 
 def test_load_scenario_orders_the_script_and_keeps_file_order_for_ties():
-    scenario = load_scenario({"script": [
-        action(t=5, round=2), {"t": 5, "spawn": "bomb", "cell": [1, 1]}, action(t=5, player="O"),
-        action(t=1)]})
-    assert [(e.round, e.t, e.player.letter if e.player is not None else None,
-             e.spawn.key if e.spawn is not None else None) for e in scenario.script] == [(1, 1, "X", None), (1, 5, None, "bomb"), (1, 5, "O", None),
-                                          (2, 5, "X", None)]
+    scenario = load_scenario(
+        {
+            "script": [
+                action(t=5, round=2),
+                {"t": 5, "spawn": "bomb", "cell": [1, 1]},
+                action(t=5, player="O"),
+                action(t=1),
+            ]
+        }
+    )
+    assert [
+        (
+            e.round,
+            e.t,
+            e.player.letter if e.player is not None else None,
+            e.spawn.key if e.spawn is not None else None,
+        )
+        for e in scenario.script
+    ] == [(1, 1, "X", None), (1, 5, None, "bomb"), (1, 5, "O", None), (2, 5, "X", None)]
     assert scenario.scripted_powerups and scenario.last_round == 2
     assert load_scenario({"name": "ignored", "expect": {}, "setup": None}).last_round == 1
 
@@ -183,23 +206,35 @@ def run(data):
 
 def test_runner_passes_seed_setup_and_scripted_powerups_to_the_factory():
     run({"seed": 9, "setup": ["X....."] + ["......"] * 5, "until": 0})
-    assert Recording.made == [{"seed": 9, "setup": ["X....."] + ["......"] * 5, "random_powerups": True}]
+    assert Recording.made == [
+        {"seed": 9, "setup": ["X....."] + ["......"] * 5, "random_powerups": True}
+    ]
     run({"script": [{"t": 0, "spawn": "bomb", "cell": [0, 0]}], "until": 0})
     assert Recording.made[0]["random_powerups"] is False
 
 
 def test_runner_leaves_out_snapshots_after_play_stopped():
-    result = run({"rules": {"powerup_max": 0, "round_ms": 1000}, "snapshots": [0, 1000, 1001, 5000]})
+    result = run(
+        {"rules": {"powerup_max": 0, "round_ms": 1000}, "snapshots": [0, 1000, 1001, 5000]}
+    )
     assert list(result["snapshots"]) == ["0", "1000"]
     assert result["snapshots"]["1000"]["t"] == 1000 and result["state"]["t"] == 1000
-    result = run({"rules": {"powerup_max": 0}, "until": 300, "snapshots": [300, 301],
-                  "script": [action(t=301)]})
+    result = run(
+        {
+            "rules": {"powerup_max": 0},
+            "until": 300,
+            "snapshots": [300, 301],
+            "script": [action(t=301)],
+        }
+    )
     assert list(result["snapshots"]) == ["300"] and result["rejected"] == []
     assert result["state"]["board"][0] == "......"
 
 
 def test_runner_snapshot_comes_after_the_actions_of_its_ms():
-    result = run({"rules": {"powerup_max": 0}, "until": 10, "snapshots": [10], "script": [action(t=10)]})
+    result = run(
+        {"rules": {"powerup_max": 0}, "until": 10, "snapshots": [10], "script": [action(t=10)]}
+    )
     assert result["snapshots"]["10"]["board"][0] == "x....."
 
 
@@ -207,15 +242,25 @@ def test_runner_records_both_rejections_in_the_order_they_happened():
     # Both knock out an empty cell at one ms: the coin decides the order (R3).
     orders = set()
     for seed in range(6):
-        result = run({"rules": {"powerup_max": 0}, "seed": seed, "until": 0, "script": [
-            {"t": 0, "player": "O", "knockout": [0, 0]}, {"t": 0, "player": "X", "knockout": [0, 0]}]})
+        result = run(
+            {
+                "rules": {"powerup_max": 0},
+                "seed": seed,
+                "until": 0,
+                "script": [
+                    {"t": 0, "player": "O", "knockout": [0, 0]},
+                    {"t": 0, "player": "X", "knockout": [0, 0]},
+                ],
+            }
+        )
         orders.add(tuple(r["player"] for r in result["rejected"]))
     assert orders == {("X", "O"), ("O", "X")}
 
 
 def test_runner_plays_unnamed_rounds_to_their_end():
-    result = run({"rules": {"powerup_max": 0, "round_ms": 100}, "until": 7,
-                  "script": [action(t=7, round=3)]})
+    result = run(
+        {"rules": {"powerup_max": 0, "round_ms": 100}, "until": 7, "script": [action(t=7, round=3)]}
+    )
     assert [r["round"] for r in result["rounds"]] == [1, 2]
     assert result["state"]["round"] == 3 and result["state"]["board"][0] == "x....."
 
@@ -225,10 +270,18 @@ def test_shared_checker_passes_with_the_installed_command():
     """The contract's own check: `check_scenarios.py "tictacblitz replay" DIR`."""
     import shutil
 
-    command = "tictacblitz replay" if shutil.which("tictacblitz") else f"{sys.executable} -m tictacblitz replay"
+    command = (
+        "tictacblitz replay"
+        if shutil.which("tictacblitz")
+        else f"{sys.executable} -m tictacblitz replay"
+    )
     checker = SHARED.parent / "tools" / "check_scenarios.py"
-    proc = subprocess.run([sys.executable, str(checker), command, str(SHARED)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, str(checker), command, str(SHARED)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].endswith(" failed") and ", 0 failed" in proc.stdout
 
@@ -236,20 +289,26 @@ def test_shared_checker_passes_with_the_installed_command():
 def test_rounds_after_the_match_is_decided_are_rejected_in_time_order_without_playing_them():
     """A script naming round 10**12 of a 1-round match: nothing to play, and the
     actions of the rounds never played come back round_over in (round, t) order."""
-    scenario = load_scenario({
-        "rules": {"max_rounds": 1, "round_ms": 100, "powerup_max": 0},
-        "script": [
-            {"round": 2, "t": 100, "player": "X", "place": [0, 0]},
-            {"round": 2, "t": 50, "player": "O", "place": [0, 1]},
-            {"round": 2, "t": 200, "player": "X", "place": [0, 2]},
-            {"round": 10**12, "t": 0, "player": "O", "place": [0, 3]},
-        ],
-    })
+    scenario = load_scenario(
+        {
+            "rules": {"max_rounds": 1, "round_ms": 100, "powerup_max": 0},
+            "script": [
+                {"round": 2, "t": 100, "player": "X", "place": [0, 0]},
+                {"round": 2, "t": 50, "player": "O", "place": [0, 1]},
+                {"round": 2, "t": 200, "player": "X", "place": [0, 2]},
+                {"round": 10**12, "t": 0, "player": "O", "place": [0, 3]},
+            ],
+        }
+    )
     for factory in ENGINES.values():
         result = run_scenario(scenario, factory)
         assert result["match"] == "draw"
         assert [(r["round"], r["t"], r["player"]) for r in result["rejected"]] == [
-            (2, 50, "O"), (2, 100, "X"), (2, 200, "X"), (10**12, 0, "O")]
+            (2, 50, "O"),
+            (2, 100, "X"),
+            (2, 200, "X"),
+            (10**12, 0, "O"),
+        ]
         assert {r["reason"] for r in result["rejected"]} == {"round_over"}
 
 

@@ -16,6 +16,9 @@ vocabulary, rules, reference engine, replay format and bots), :mod:`tictacblitz.
 adapters), :mod:`tictacblitz.server` (the game server) and :mod:`tictacblitz.cli`.
 """
 
+from typing import Any
+
+from .games import available_games, load_game
 from .games.blitz import (
     STATE_BYTES,
     Action,
@@ -34,7 +37,6 @@ from .games.blitz import (
     cell_index,
     index_cell,
 )
-from .games import available_games, load_game
 
 __all__ = [
     "Action",
@@ -61,8 +63,8 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):
-    if name == "simulate":                 # the balancing job (pyarrow is loaded on use)
+def __getattr__(name: str) -> Any:
+    if name == "simulate":  # the balancing job (pyarrow is loaded on use)
         from .lab.simulation import simulate
 
         return simulate

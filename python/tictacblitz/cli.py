@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Callable, List, Optional
+from typing import Any, List, Optional
 
 __all__ = ["main", "build_parser"]
 
@@ -31,10 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_demo(commands)
     _add_replay(commands)
-    from .server import register as add_serve
     from .lab.simulation import register as add_simulate
     from .lab.sweep import register as add_sweep
     from .lab.tournament import register as add_tournament
+    from .server import register as add_serve
 
     add_simulate(commands)
     add_sweep(commands)
@@ -65,21 +65,26 @@ def _add_demo(commands: Any) -> None:
     from .games.options import add_game_arguments
 
     parser = commands.add_parser(
-        "demo", help="play one match between two bots and print what happens",
+        "demo",
+        help="play one match between two bots and print what happens",
         description="Play one match between two bots through the game protocol, printing "
-                    "every event as it happens and the result.")
-    parser.add_argument("--x", default="greedy", metavar="BOT",
-                        help="the first seat's bot (default: greedy)")
-    parser.add_argument("--o", default="random", metavar="BOT",
-                        help="the second seat's bot (default: random)")
+        "every event as it happens and the result.",
+    )
+    parser.add_argument(
+        "--x", default="greedy", metavar="BOT", help="the first seat's bot (default: greedy)"
+    )
+    parser.add_argument(
+        "--o", default="random", metavar="BOT", help="the second seat's bot (default: random)"
+    )
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default: 1)")
     add_game_arguments(parser)
-    parser.add_argument("--quiet", action="store_true",
-                        help="print only the ends of rounds and of the match")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only the ends of rounds and of the match"
+    )
     parser.set_defaults(handler=_demo)
 
 
-_LEAD_KEYS = ("player", "cell")     # shown bare after the event's kind
+_LEAD_KEYS = ("player", "cell")  # shown bare after the event's kind
 
 
 def describe_event(event: dict) -> str:
@@ -93,8 +98,11 @@ def describe_event(event: dict) -> str:
         head = ""
     words = [event["kind"].replace("_", " ")]
     words += [str(event[key]) for key in _LEAD_KEYS if key in event]
-    words += [f"{key}={value}" for key, value in event.items()
-              if key not in ("round", "t", "turn", "kind", *_LEAD_KEYS)]
+    words += [
+        f"{key}={value}"
+        for key, value in event.items()
+        if key not in ("round", "t", "turn", "kind", *_LEAD_KEYS)
+    ]
     return head + " ".join(words)
 
 
@@ -109,8 +117,9 @@ def _demo(args: argparse.Namespace) -> int:
     bots = []
     for seat, (option, name) in enumerate((("--x", args.x), ("--o", args.o))):
         if name not in game.bot_names:
-            raise CommandError(f"{option} {name!r}: unknown bot; expected one of "
-                               f"{', '.join(game.bot_names)}")
+            raise CommandError(
+                f"{option} {name!r}: unknown bot; expected one of {', '.join(game.bot_names)}"
+            )
         bots.append(game.make_bot(name, seed=args.seed + seat))
 
     def show(events: List[dict]) -> None:
@@ -139,13 +148,19 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _add_replay(commands: Any) -> None:
     parser = commands.add_parser(
-        "replay", help="play a scenario or replay file and print its result as JSON",
+        "replay",
+        help="play a scenario or replay file and print its result as JSON",
         description="Play a scenario/replay file of any game (docs/replay-format.md) and print "
-                    "the result as JSON.")
+        "the result as JSON.",
+    )
     parser.add_argument("file", metavar="FILE", help="the scenario JSON file")
-    parser.add_argument("--engine", choices=("native", "reference"), default="native",
-                        help="the engine to play it on: the native one or the game's pure-Python "
-                             "reference (default: native)")
+    parser.add_argument(
+        "--engine",
+        choices=("native", "reference"),
+        default="native",
+        help="the engine to play it on: the native one or the game's pure-Python "
+        "reference (default: native)",
+    )
     parser.set_defaults(handler=_replay)
 
 
@@ -162,8 +177,9 @@ def _replay(args: argparse.Namespace) -> int:
     # The file names its game; a file without "game" is Tic Tac Blitz (replay-format.md).
     name = data.get("game", "blitz") if isinstance(data, dict) else "blitz"
     if name not in available_games():
-        raise CommandError(f"{args.file}: unknown game {name!r}; expected one of "
-                           f"{', '.join(available_games())}")
+        raise CommandError(
+            f"{args.file}: unknown game {name!r}; expected one of {', '.join(available_games())}"
+        )
     game = load_game(name)
     try:
         if args.engine == "reference":

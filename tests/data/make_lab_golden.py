@@ -17,13 +17,25 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out",
-              "scheduler")
+RUN_FIELDS = (
+    "matches_per_s",
+    "seconds",
+    "cpu_seconds",
+    "workers",
+    "chunk_size",
+    "out",
+    "scheduler",
+)
 CASES = [
     {"matches": 200, "x": "greedy", "o": "greedy", "rules": {"set_ms": 1200}, "seed": 1},
     {"matches": 200, "x": "easy", "o": "random", "rules": {"set_ms": 1200}, "seed": 1},
-    {"matches": 150, "x": "greedy", "o": "medium",
-     "rules": {"round_ms": 20000, "powerup_weights": {"bomb": 3, "swap": 1}}, "seed": 7},
+    {
+        "matches": 150,
+        "x": "greedy",
+        "o": "medium",
+        "rules": {"round_ms": 20000, "powerup_weights": {"bomb": 3, "swap": 1}},
+        "seed": 7,
+    },
 ]
 
 
@@ -46,36 +58,99 @@ def main() -> None:
 
     cases = []
     for case in CASES:
-        res = simulate(case["matches"], case["x"], case["o"], rules=case["rules"],
-                       seed=case["seed"], workers=2)
+        res = simulate(
+            case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"], workers=2
+        )
         with tempfile.TemporaryDirectory() as tmp:
             csv_path = os.path.join(tmp, "r.csv")
-            simulate(case["matches"], case["x"], case["o"], rules=case["rules"],
-                     seed=case["seed"], workers=1, out=csv_path, table=False)
+            simulate(
+                case["matches"],
+                case["x"],
+                case["o"],
+                rules=case["rules"],
+                seed=case["seed"],
+                workers=1,
+                out=csv_path,
+                table=False,
+            )
             with open(csv_path, "rb") as fh:
                 csv_sha = sha(fh.read())
-        cases.append({**case, "schema": str(res.table.schema), "records_sha256": records_digest(res.table),
-                      "csv_sha256": csv_sha, "first_rows": res.table.slice(0, 3).to_pylist(),
-                      "summary": outcome(res.summary)})
+        cases.append(
+            {
+                **case,
+                "schema": str(res.table.schema),
+                "records_sha256": records_digest(res.table),
+                "csv_sha256": csv_sha,
+                "first_rows": res.table.slice(0, 3).to_pylist(),
+                "summary": outcome(res.summary),
+            }
+        )
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cli.csv")
         env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "python"))
-        proc = subprocess.run([sys.executable, "-m", "tictacblitz", "simulate", "--matches", "200",
-                               "--seed", "1", "--rule", "set_ms=1200", "--out", out, "--json",
-                               "--no-progress"], capture_output=True, text=True, env=env, check=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tictacblitz",
+                "simulate",
+                "--matches",
+                "200",
+                "--seed",
+                "1",
+                "--rule",
+                "set_ms=1200",
+                "--out",
+                out,
+                "--json",
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
         with open(out, "rb") as fh:
-            cli = {"argv": ["simulate", "--matches", "200", "--seed", "1", "--rule", "set_ms=1200",
-                            "--out", "FILE.csv", "--json", "--no-progress"],
-                   "csv_sha256": sha(fh.read()), "summary": outcome(json.loads(proc.stdout))}
+            cli = {
+                "argv": [
+                    "simulate",
+                    "--matches",
+                    "200",
+                    "--seed",
+                    "1",
+                    "--rule",
+                    "set_ms=1200",
+                    "--out",
+                    "FILE.csv",
+                    "--json",
+                    "--no-progress",
+                ],
+                "csv_sha256": sha(fh.read()),
+                "summary": outcome(json.loads(proc.stdout)),
+            }
     tour = run_tournament(["random", "greedy", "medium"], matches=20, seed=1)
     sw = sweep({"set_ms": [800, 1600]}, matches=30, x="greedy", o="random", seed=2, workers=1)
     rows = [r for r in sw.rows if r["metric"] != "matches_per_s"]
-    golden = {"generated_from": "d08f47f (before the lab split)", "cases": cases, "cli": cli,
-              "tournament": {"bots": ["random", "greedy", "medium"], "matches": 20, "seed": 1,
-                             "result": tour},
-              "sweep": {"grid": {"set_ms": [800, 1600]}, "matches": 30, "x": "greedy",
-                        "o": "random", "seed": 2, "rows": rows,
-                        "summaries": [outcome(s) for s in sw.summaries]}}
+    golden = {
+        "generated_from": "d08f47f (before the lab split)",
+        "cases": cases,
+        "cli": cli,
+        "tournament": {
+            "bots": ["random", "greedy", "medium"],
+            "matches": 20,
+            "seed": 1,
+            "result": tour,
+        },
+        "sweep": {
+            "grid": {"set_ms": [800, 1600]},
+            "matches": 30,
+            "x": "greedy",
+            "o": "random",
+            "seed": 2,
+            "rows": rows,
+            "summaries": [outcome(s) for s in sw.summaries],
+        },
+    }
     with open(os.path.join(HERE, "lab_golden_blitz.json"), "w", encoding="utf-8") as fh:
         json.dump(golden, fh, indent=1, sort_keys=True)
         fh.write("\n")

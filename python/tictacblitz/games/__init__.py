@@ -9,5 +9,15 @@
 from .protocol import Game, GameType, RealTimeState, ReplayError, State, TimeModel
 from .registry import DEFAULT_GAME, available_games, game_type, load_game
 
-__all__ = ["Game", "GameType", "RealTimeState", "ReplayError", "State", "TimeModel",
-           "DEFAULT_GAME", "available_games", "game_type", "load_game"]
+__all__ = [
+    "Game",
+    "GameType",
+    "RealTimeState",
+    "ReplayError",
+    "State",
+    "TimeModel",
+    "DEFAULT_GAME",
+    "available_games",
+    "game_type",
+    "load_game",
+]

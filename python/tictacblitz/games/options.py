@@ -40,12 +40,20 @@ def parse_rule_assignments(pairs: Iterable[str]) -> Dict[str, Any]:
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--game`` and ``--rule`` (repeatable) to a command's parser."""
-    parser.add_argument("--game", default=DEFAULT_GAME, metavar="NAME",
-                        help=f"the game to play: {', '.join(available_games())} "
-                             f"(default: {DEFAULT_GAME})")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                        help="change one rule number, value as JSON, e.g. --rule set_ms=1200 "
-                             "(repeatable; names in docs/rules/)")
+    parser.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        metavar="NAME",
+        help=f"the game to play: {', '.join(available_games())} (default: {DEFAULT_GAME})",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one rule number, value as JSON, e.g. --rule set_ms=1200 "
+        "(repeatable; names in docs/rules/)",
+    )
 
 
 def game_from_arguments(args: argparse.Namespace) -> Game:

@@ -8,9 +8,9 @@ uses each game's native batch runner (``tictacblitz.lab``).
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, cast
 
-from .protocol import Bot, State, TimeModel
+from .protocol import Bot, RealTimeState, State, TimeModel
 
 __all__ = ["play_out", "IllegalBotMove"]
 
@@ -21,13 +21,18 @@ class IllegalBotMove(RuntimeError):
 
 def _check(bot: Bot, player: int, action: Optional[int], reason: Optional[str]) -> None:
     if reason is not None:
-        raise IllegalBotMove(f"bot {bot.name!r} (seat {player}) chose action {action}, "
-                             f"rejected: {reason}")
+        raise IllegalBotMove(
+            f"bot {bot.name!r} (seat {player}) chose action {action}, rejected: {reason}"
+        )
 
 
-def play_out(state: State, bots: Sequence[Bot], *,
-             on_events: Optional[Callable[[List[dict]], None]] = None,
-             max_steps: int = 10_000_000) -> State:
+def play_out(
+    state: State,
+    bots: Sequence[Bot],
+    *,
+    on_events: Optional[Callable[[List[Dict[str, Any]]], None]] = None,
+    max_steps: int = 10_000_000,
+) -> State:
     """Play ``state`` to its end with ``bots[0]`` and ``bots[1]``; returns the state.
 
     Real time: both bots are asked at every decision point (something timed, a charge
@@ -50,24 +55,28 @@ def play_out(state: State, bots: Sequence[Bot], *,
         if model is TimeModel.ALTERNATING:
             (player,) = state.to_move()
             action = bots[player].choose(state, player)
-            _check(bots[player], player, action, state.apply(player, action))
+            # The seat to move must act: a bot's None reaches apply, which refuses it.
+            _check(bots[player], player, action, state.apply(player, cast(int, action)))
         else:
             movers = state.to_move()
             actions = tuple(bots[p].choose(state, p) if p in movers else None for p in (0, 1))
             if any(a is not None for a in actions):
-                for p, (action, reason) in enumerate(zip(actions, state.apply_joint(actions))):
+                for p, (action, reason) in enumerate(
+                    zip(actions, state.apply_joint(actions), strict=True)
+                ):
                     if model is TimeModel.SIMULTANEOUS:
                         _check(bots[p], p, action, reason)
             if model is TimeModel.REAL_TIME and not state.is_over():
                 # A real-time rejection is part of play (R7: the other seat got there
                 # first); time then jumps to the next decision point.
-                nxt = state.next_decision_t()
-                if nxt == 0:                      # a round ended: the next one starts
-                    state.advance(0)
+                clock = cast(RealTimeState, state)  # the REAL_TIME time model's state
+                nxt = clock.next_decision_t()
+                if nxt == 0:  # a round ended: the next one starts
+                    clock.advance(0)
                 else:
                     wakes = [getattr(bot, "wake_t", None) for bot in bots]
-                    due = [t for t in (nxt, *wakes) if t is not None and t > state.t]
-                    state.advance((min(due) if due else state.t + 1) - state.t)
+                    due = [t for t in (nxt, *wakes) if t is not None and t > clock.t]
+                    clock.advance((min(due) if due else clock.t + 1) - clock.t)
         flush()
     else:
         raise RuntimeError(f"the game did not end within {max_steps} steps")

@@ -29,7 +29,17 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Protocol, Sequence, Tuple, runtime_checkable
+from typing import (
+    Any,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    runtime_checkable,
+)
 
 import numpy as np
 
@@ -103,7 +113,7 @@ class State(Protocol):
         be accepted now. All False for a seat that may not act."""
         ...
 
-    def legal_actions(self, player: int) -> list:
+    def legal_actions(self, player: int) -> List[int]:
         """The indices of ``legal_mask(player)``, ascending."""
         ...
 
@@ -142,17 +152,17 @@ class State(Protocol):
         """``float32`` array of ``game.observation_shape`` from ``player``'s view."""
         ...
 
-    def drain_events(self) -> list:
+    def drain_events(self) -> List[Dict[str, Any]]:
         """JSON-ready dicts (each with a ``"kind"``) of what happened since the last
         call, for GUIs and logs."""
         ...
 
-    def to_replay(self) -> dict:
+    def to_replay(self) -> Dict[str, Any]:
         """The replay file of everything played so far (the game's replay format);
         ``game.replay`` plays it back to the same result."""
         ...
 
-    def summary(self) -> dict:
+    def summary(self) -> Dict[str, Any]:
         """A JSON-ready summary of the state (the ``state`` of a replay result)."""
         ...
 
@@ -197,8 +207,7 @@ class Game(Protocol):
     """A game's fixed parameters: its type, rules and encodings."""
 
     @property
-    def type(self) -> GameType:
-        ...
+    def type(self) -> GameType: ...
 
     @property
     def rules(self) -> Any:
@@ -211,8 +220,7 @@ class Game(Protocol):
         ...
 
     @property
-    def observation_shape(self) -> Tuple[int, ...]:
-        ...
+    def observation_shape(self) -> Tuple[int, ...]: ...
 
     def with_rules(self, overrides: Mapping[str, Any]) -> "Game":
         """The same game with rule numbers changed (validated: ``ValueError`` or
@@ -223,8 +231,7 @@ class Game(Protocol):
         """A fresh match; ``record=True`` keeps what is needed for ``to_replay``."""
         ...
 
-    def state_from_bytes(self, data: bytes) -> State:
-        ...
+    def state_from_bytes(self, data: bytes) -> State: ...
 
     def action_to_string(self, action: int) -> str:
         """A short human name of an action code (``"place c3"``, ``"M@1,2"``)."""
@@ -239,7 +246,7 @@ class Game(Protocol):
         """A bot by name. :raises ValueError: for an unknown name (listing the known)."""
         ...
 
-    def replay(self, data: Any, *, engine: str = "native") -> dict:
+    def replay(self, data: Any, *, engine: str = "native") -> Dict[str, Any]:
         """Play a replay/scenario file (already parsed JSON) and return the result
         object of the game's format; ``engine="reference"`` plays it on the game's
         pure-Python reference engine instead. :raises ReplayError: for an invalid file."""

@@ -11,6 +11,7 @@ does not import the others.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import lru_cache
 from typing import Any, Mapping, Optional, Tuple
@@ -38,15 +39,17 @@ def _game_module(name: object) -> Any:
     if name not in available_games():
         raise ValueError(f"unknown game {name!r}: expected one of {', '.join(available_games())}")
     module = importlib.import_module(f"{__package__}.{name}.game")
-    if module.GAME_TYPE.name != name:          # one source: the folder names the game
-        raise RuntimeError(f"game folder {name!r} declares GAME_TYPE.name "
-                           f"{module.GAME_TYPE.name!r}")
+    if module.GAME_TYPE.name != name:  # one source: the folder names the game
+        raise RuntimeError(
+            f"game folder {name!r} declares GAME_TYPE.name {module.GAME_TYPE.name!r}"
+        )
     return module
 
 
 def game_type(name: str) -> GameType:
     """The :class:`GameType` of a registered game. :raises ValueError: unknown name."""
-    return _game_module(name).GAME_TYPE
+    declared: GameType = _game_module(name).GAME_TYPE
+    return declared
 
 
 def load_game(name: str = DEFAULT_GAME, rules: Optional[Mapping[str, Any]] = None) -> Game:
@@ -56,4 +59,5 @@ def load_game(name: str = DEFAULT_GAME, rules: Optional[Mapping[str, Any]] = Non
     :raises ValueError: for an unknown game or a bad rule value (naming it).
     :raises TypeError: for a value of the wrong type.
     """
-    return _game_module(name).make_game(rules)
+    game: Game = _game_module(name).make_game(rules)
+    return game

@@ -27,12 +27,28 @@ class NativePolicy:
     def reaction_ms(self) -> int: ...
     def decide(self, match: Match, seat: int) -> Tuple[str, int, int, int]: ...
 
-def play_matches(rules: Rules, x_spec: _NativeSpec, o_spec: _NativeSpec, seeds: Sequence[int], *,
-                 random_powerups: bool = True, records: bool = False,
-                 timing: bool = False) -> Dict[str, Any]: ...
+def play_matches(
+    rules: Rules,
+    x_spec: _NativeSpec,
+    o_spec: _NativeSpec,
+    seeds: Sequence[int],
+    *,
+    random_powerups: bool = True,
+    records: bool = False,
+    timing: bool = False,
+) -> Dict[str, Any]: ...
+
 SEAT_COUNT_FIELDS: Tuple[str, ...]
 
-def play_match_columns(rules: Optional[Rules], x_spec: _NativeSpec, o_spec: _NativeSpec,
-                       seeds: Any, *, random_powerups: bool = True) -> Dict[str, Any]: ...
+def play_match_columns(
+    rules: Optional[Rules],
+    x_spec: _NativeSpec,
+    o_spec: _NativeSpec,
+    seeds: Any,
+    *,
+    random_powerups: bool = True,
+) -> Dict[str, Any]: ...
 def winning_cells_mask(match: Match, seat: int) -> int: ...
-def time_decisions(match: Match, spec: _NativeSpec, seat: int, repeats: int, seed: int = 0) -> float: ...
+def time_decisions(
+    match: Match, spec: _NativeSpec, seat: int, repeats: int, seed: int = 0
+) -> float: ...

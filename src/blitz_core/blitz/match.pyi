@@ -1,15 +1,23 @@
-"""Types of blitz_core.blitz.match (the Python face of the native rules engine); see match.pyx and docs/engine.md."""
+"""Types of blitz_core.blitz.match (the Python face of the native rules engine); see
+match.pyx and docs/engine.md."""
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from typing_extensions import TypeAlias, disjoint_base
-
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypeAlias, disjoint_base
 
 from tictacblitz.games.blitz.rules import Rules
 from tictacblitz.games.blitz.types import (
-    Action, ActionKind, Cell, Event, Player, PlayerStatus, PowerupKind, Reason, RoundRecord,
+    Action,
+    ActionKind,
+    Cell,
+    Event,
+    Player,
+    PlayerStatus,
+    PowerupKind,
+    Reason,
+    RoundRecord,
 )
 
 STATE_BYTES: int
@@ -24,9 +32,15 @@ _PlayerLike: TypeAlias = Union[Player, str, int]
 
 @disjoint_base
 class Match:
-    def __init__(self, rules: Optional[Rules] = None, *, seed: int = 0,
-                 setup: Optional[Sequence[str]] = None, random_powerups: bool = True,
-                 record: bool = False) -> None: ...
+    def __init__(
+        self,
+        rules: Optional[Rules] = None,
+        *,
+        seed: int = 0,
+        setup: Optional[Sequence[str]] = None,
+        random_powerups: bool = True,
+        record: bool = False,
+    ) -> None: ...
     @property
     def rules(self) -> Rules: ...
     @property
@@ -58,8 +72,9 @@ class Match:
     def check(self, player: _PlayerLike, action: Action) -> Optional[Reason]: ...
     def planes(self, player: _PlayerLike = ...) -> npt.NDArray[np.float32]: ...
     def act(self, player: _PlayerLike, action: Action) -> Optional[Reason]: ...
-    def act_both(self, x_action: Optional[Action],
-                 o_action: Optional[Action]) -> Tuple[Optional[Reason], Optional[Reason]]: ...
+    def act_both(
+        self, x_action: Optional[Action], o_action: Optional[Action]
+    ) -> Tuple[Optional[Reason], Optional[Reason]]: ...
     def advance(self, ms: int) -> None: ...
     def advance_to(self, t: int) -> None: ...
     def advance_to_next_event(self) -> None: ...

@@ -8,6 +8,11 @@ from .match import Match
 
 POLICY_SEED_SALT: int
 
-def random_matches(rules: Optional[Rules] = None, seeds: Optional[Iterable[int]] = None, *,
-                   n: int = 0, random_powerups: bool = True) -> Dict[str, Any]: ...
+def random_matches(
+    rules: Optional[Rules] = None,
+    seeds: Optional[Iterable[int]] = None,
+    *,
+    n: int = 0,
+    random_powerups: bool = True,
+) -> Dict[str, Any]: ...
 def play_random(match: Match, seed: int, *, whole_match: bool = True) -> Dict[str, int]: ...

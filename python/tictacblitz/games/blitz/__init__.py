@@ -53,8 +53,22 @@ Match = _native_match.Match
 STATE_BYTES = _native_match.STATE_BYTES
 
 __all__ = [
-    "Action", "ActionKind", "Cell", "Event", "EventKind", "Match", "Player",
-    "PlayerStatus", "PowerupKind", "Reason", "RoundEnd", "RoundRecord", "Rules",
-    "STATE_BYTES", "cell_index", "index_cell", "parse_cell",
+    "Action",
+    "ActionKind",
+    "Cell",
+    "Event",
+    "EventKind",
+    "Match",
+    "Player",
+    "PlayerStatus",
+    "PowerupKind",
+    "Reason",
+    "RoundEnd",
+    "RoundRecord",
+    "Rules",
+    "STATE_BYTES",
+    "cell_index",
+    "index_cell",
+    "parse_cell",
 ]
 del _types

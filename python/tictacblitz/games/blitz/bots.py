@@ -23,8 +23,19 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, replace
-from typing import (Any, Callable, Dict, Iterable, List, Optional, Protocol, Tuple, Union,
-                    runtime_checkable)
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Protocol,
+    Tuple,
+    Union,
+    cast,
+    runtime_checkable,
+)
 
 from .rules import Rules
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
@@ -64,13 +75,24 @@ class BotSpec:
     description: str = ""
 
     def native(self) -> Tuple[str, int, float, int, int, int]:
-        return (self.kind, self.reaction_ms, float(self.error_rate), self.budget,
-                self.horizon_ms, self.candidates)
+        return (
+            self.kind,
+            self.reaction_ms,
+            float(self.error_rate),
+            self.budget,
+            self.horizon_ms,
+            self.candidates,
+        )
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, "reaction_ms": self.reaction_ms,
-                "error_rate": self.error_rate, "budget": self.budget,
-                "horizon_ms": self.horizon_ms, "candidates": self.candidates}
+        return {
+            "kind": self.kind,
+            "reaction_ms": self.reaction_ms,
+            "error_rate": self.error_rate,
+            "budget": self.budget,
+            "horizon_ms": self.horizon_ms,
+            "candidates": self.candidates,
+        }
 
 
 PRESETS: Dict[str, BotSpec] = {
@@ -79,12 +101,24 @@ PRESETS: Dict[str, BotSpec] = {
     "greedy": BotSpec("greedy", description="the seed's strategy as ordered rules"),
     "search": BotSpec("search", description="greedy-rollout search over candidate actions"),
     # Difficulty levels (what a GUI shows): human-like reaction delays and errors.
-    "easy": BotSpec("greedy", reaction_ms=350, error_rate=0.35,
-                    description="greedy, slow (350 ms) and often careless (35 %)"),
-    "medium": BotSpec("greedy", reaction_ms=150, error_rate=0.10,
-                      description="greedy, quick (150 ms), sometimes careless (10 %)"),
-    "hard": BotSpec("search", reaction_ms=80, budget=64,
-                    description="search at 64 simulations a decision, 80 ms reactions"),
+    "easy": BotSpec(
+        "greedy",
+        reaction_ms=350,
+        error_rate=0.35,
+        description="greedy, slow (350 ms) and often careless (35 %)",
+    ),
+    "medium": BotSpec(
+        "greedy",
+        reaction_ms=150,
+        error_rate=0.10,
+        description="greedy, quick (150 ms), sometimes careless (10 %)",
+    ),
+    "hard": BotSpec(
+        "search",
+        reaction_ms=80,
+        budget=64,
+        description="search at 64 simulations a decision, 80 ms reactions",
+    ),
 }
 """The bot names a user can pick, one source of truth for their parameters."""
 
@@ -103,7 +137,9 @@ def resolve(bot: Union[str, BotSpec]) -> BotSpec:
         try:
             return PRESETS[bot]
         except KeyError:
-            raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOT_NAMES)}") from None
+            raise ValueError(
+                f"unknown bot {bot!r}: expected one of {', '.join(BOT_NAMES)}"
+            ) from None
     raise TypeError(f"a bot is a preset name or a BotSpec, not {type(bot).__name__}")
 
 
@@ -114,7 +150,7 @@ def reaction_due_t(status: PlayerStatus, reaction_ms: int) -> int:
     (``NativeBot``, the server's bot seats, the load tool's clients)."""
     if not status.charge_full:
         return status.charge_ready_t + reaction_ms
-    return status.charge_full_since + reaction_ms
+    return cast(int, status.charge_full_since) + reaction_ms  # set while full (R5)
 
 
 @dataclass(frozen=True)
@@ -135,8 +171,7 @@ class Bot(Protocol):
 
     name: str
 
-    def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
-        ...
+    def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision: ...
 
 
 class NativeBot:
@@ -148,11 +183,15 @@ class NativeBot:
     decision. Ask it at least at every ``next_t`` it returns.
     """
 
-    def __init__(self, spec: Union[str, BotSpec], *, seed: int = 0, name: Optional[str] = None) -> None:
+    def __init__(
+        self, spec: Union[str, BotSpec], *, seed: int = 0, name: Optional[str] = None
+    ) -> None:
         from blitz_core.blitz.bots import NativePolicy
 
         self.spec = resolve(spec)
-        self.name = name if name is not None else (spec if isinstance(spec, str) else self.spec.kind)
+        self.name = (
+            name if name is not None else (spec if isinstance(spec, str) else self.spec.kind)
+        )
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, not {seed!r}")
         self.seed = seed
@@ -179,7 +218,7 @@ class NativeBot:
         due = self.due_t(match, p)
         if due is None:
             return Decision(None, t)
-        if t < due:     # charging, or within the reaction delay
+        if t < due:  # charging, or within the reaction delay
             return Decision(None, due)
         rule, kind, cell, sims = self._policy.decide(match, p)
         if kind < 0:
@@ -207,9 +246,16 @@ def make_bot(bot: Union[str, BotSpec] = "greedy", *, seed: int = 0, **overrides:
     return NativeBot(spec, seed=seed, name=bot if isinstance(bot, str) else spec.kind)
 
 
-def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[str, BotSpec],
-                 seeds: Iterable[int], *, random_powerups: bool = True, records: bool = False,
-                 timing: bool = False) -> Dict[str, Any]:
+def play_matches(
+    rules: Optional[Rules],
+    x_bot: Union[str, BotSpec],
+    o_bot: Union[str, BotSpec],
+    seeds: Iterable[int],
+    *,
+    random_powerups: bool = True,
+    records: bool = False,
+    timing: bool = False,
+) -> Dict[str, Any]:
     """Whole matches between two bots in the native loop (no GIL): see
     ``blitz_core.blitz.bots.play_matches`` for the result."""
     from blitz_core.blitz import bots as nb
@@ -223,13 +269,25 @@ def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Unio
         except TypeError:
             raise TypeError(f"seeds must be integers, not {s!r}") from None
     seeds = checked
-    return nb.play_matches(rules if rules is not None else Rules(), resolve(x_bot).native(),
-                           resolve(o_bot).native(), seeds, random_powerups=random_powerups,
-                           records=records, timing=timing)
+    return nb.play_matches(
+        rules if rules is not None else Rules(),
+        resolve(x_bot).native(),
+        resolve(o_bot).native(),
+        seeds,
+        random_powerups=random_powerups,
+        records=records,
+        timing=timing,
+    )
 
 
-def play_match(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[str, BotSpec],
-               seed: int = 0, *, random_powerups: bool = True) -> Dict[str, Any]:
+def play_match(
+    rules: Optional[Rules],
+    x_bot: Union[str, BotSpec],
+    o_bot: Union[str, BotSpec],
+    seed: int = 0,
+    *,
+    random_powerups: bool = True,
+) -> Dict[str, Any]:
     """One whole match between two bots, natively. Returns its record: ``winner``
     (``"X"``, ``"O"`` or ``"draw"``), ``rounds``, ``round_wins``, ``round_results`` and
     per seat (``"X"``, ``"O"``) the counts: decisions, placements, knock-outs,
@@ -241,8 +299,14 @@ def play_match(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[
     return out["records"][0]
 
 
-def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True,
-          on_events: Optional[Callable[[List[Event]], None]] = None) -> Any:
+def drive(
+    match: Any,
+    x_bot: Bot,
+    o_bot: Bot,
+    *,
+    whole_match: bool = True,
+    on_events: Optional[Callable[[List[Event]], None]] = None,
+) -> Any:
     """Play ``match`` on with two :class:`Bot` objects through the public API (what a
     GUI loop does, one decision at a time). Both bots decide on the same state;
     actions at one ms go through ``act_both`` (R3). ``on_events``, if given, receives
@@ -263,7 +327,7 @@ def drive(match: Any, x_bot: Bot, o_bot: Bot, *, whole_match: bool = True,
             asks = [bots[p].decide(match, Player(p)) for p in (0, 1)]
             x_action, o_action = asks[0].action, asks[1].action
             if x_action is not None or o_action is not None:
-                call(match.act_both, x_action, o_action)      # one alone: plain act
+                call(match.act_both, x_action, o_action)  # one alone: plain act
             if match.round_over:
                 break
             nxt = match.next_event_t()

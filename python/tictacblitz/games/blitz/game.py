@@ -9,13 +9,14 @@ passes, and ``next_decision_t`` is then 0.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
 from . import Match
-from .bots import BOT_NAMES, make_bot as make_native_bot
+from .bots import BOT_NAMES
+from .bots import make_bot as make_native_bot
 from .encoding import WAIT, action_code, decode_action, num_actions
 from .rules import Rules
 from .scenario import load_scenario, run_scenario
@@ -27,7 +28,7 @@ GAME_TYPE = GameType(
     name="blitz",
     long_name="Tic Tac Blitz",
     time_model=TimeModel.REAL_TIME,
-    seeded=True,                    # R23: powerup spawns and the R3 coin
+    seeded=True,  # R23: powerup spawns and the R3 coin
 )
 
 
@@ -68,7 +69,7 @@ class BlitzGame:
 
     def new_state(self, seed: int = 0, *, record: bool = False) -> "BlitzState":
         state = BlitzState(self, Match(self._rules, seed=seed, record=record))
-        state._collect()                  # R21: the first round's start
+        state._collect()  # R21: the first round's start
         return state
 
     def state_from_bytes(self, data: bytes) -> "BlitzState":
@@ -87,11 +88,14 @@ class BlitzGame:
     def make_bot(self, name: str, seed: int = 0) -> "BlitzBot":
         return BlitzBot(name, seed)
 
-    def replay(self, data: Any, *, engine: str = "native") -> dict:
+    def replay(self, data: Any, *, engine: str = "native") -> Dict[str, Any]:
         if engine not in ("native", "reference"):
             raise ValueError(f"engine must be 'native' or 'reference', not {engine!r}")
+        factory: Callable[..., Any]
         if engine == "reference":
-            from .reference import ReferenceMatch as factory
+            from .reference import ReferenceMatch
+
+            factory = ReferenceMatch
         else:
             factory = Match
         try:
@@ -115,7 +119,7 @@ class BlitzState:
     def __init__(self, game: BlitzGame, match: Match) -> None:
         self._game = game
         self.match = match
-        self._events: list = []
+        self._events: List[Dict[str, Any]] = []
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -140,15 +144,16 @@ class BlitzState:
                 mask[offset + row * size + col] = True
         return mask
 
-    def legal_actions(self, player: int) -> list:
-        return np.flatnonzero(self.legal_mask(player)).tolist()
+    def legal_actions(self, player: int) -> List[int]:
+        codes: List[int] = np.flatnonzero(self.legal_mask(player)).tolist()
+        return codes
 
     def is_over(self) -> bool:
         return self.match.match_over
 
     def winner(self) -> Optional[int]:
         result = self.match.match_result
-        return None if result is None or result == "draw" else int(result)
+        return None if result is None else int(result)  # None: a draw or not over
 
     def returns(self) -> Tuple[float, float]:
         won = self.winner()
@@ -159,7 +164,7 @@ class BlitzState:
     def observation(self, player: int) -> np.ndarray:
         return self.match.planes(_seat(player))
 
-    def summary(self) -> dict:
+    def summary(self) -> Dict[str, Any]:
         return self.match.state_dict()
 
     def next_decision_t(self) -> Optional[int]:
@@ -216,17 +221,17 @@ class BlitzState:
     def to_bytes(self) -> bytes:
         return self.match.to_bytes()
 
-    def drain_events(self) -> list:
+    def drain_events(self) -> List[Dict[str, Any]]:
         out, self._events = self._events, []
         return out
 
-    def to_replay(self) -> dict:
+    def to_replay(self) -> Dict[str, Any]:
         return self.match.to_scenario()
 
     def _collect(self) -> None:
         self._events.extend(e.to_dict() for e in self.match.events)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (self._game.state_from_bytes, (self.to_bytes(),))
 
     def __repr__(self) -> str:
@@ -258,4 +263,3 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> BlitzGame:
     if isinstance(rules, Rules):
         return BlitzGame(rules)
     return BlitzGame(Rules.from_dict(rules))
-

@@ -18,14 +18,14 @@ from .types import Action, Player
 
 __all__ = ["POLICY_SEED_SALT", "legal_actions_from_board", "play_random"]
 
-_PLACEABLE = ".BFHS"   # empty or a powerup (R6, R15); not a mark, not a crater
+_PLACEABLE = ".BFHS"  # empty or a powerup (R6, R15); not a mark, not a crater
 
 
 def legal_actions_from_board(board: List[str], player: Player) -> List[Action]:
     """Every placement (ascending cell), then every knock-out (ascending cell), that the
     board allows for a charged player in a live round (R6, R7, R9)."""
     size = len(board)
-    target = "o" if player == Player.X else "x"   # the opponent's setting marks
+    target = "o" if player == Player.X else "x"  # the opponent's setting marks
     cells = [(r, c) for r in range(size) for c in range(size)]
     places = [Action.place(cell) for cell in cells if board[cell[0]][cell[1]] in _PLACEABLE]
     knockouts = [Action.knockout(cell) for cell in cells if board[cell[0]][cell[1]] == target]
@@ -37,7 +37,7 @@ def _random_action(match, player: Player, rng: SplitMix64) -> Optional[Action]:
         return None
     legal = legal_actions_from_board(match.board_text(), player)
     if not legal:
-        return None            # a charged player with nothing legal waits (no draw)
+        return None  # a charged player with nothing legal waits (no draw)
     return legal[rng.below(len(legal))]
 
 
@@ -49,8 +49,8 @@ def play_random(match, seed: int, *, whole_match: bool = True) -> dict:
         while not match.round_over:
             x_action = _random_action(match, Player.X, rng)
             o_action = _random_action(match, Player.O, rng)
-            results = match.act_both(x_action, o_action)      # None: that seat waits
-            acted = [r for r, a in zip(results, (x_action, o_action)) if a is not None]
+            results = match.act_both(x_action, o_action)  # None: that seat waits
+            acted = [r for r, a in zip(results, (x_action, o_action), strict=True) if a is not None]
             accepted += sum(r is None for r in acted)
             rejected += sum(r is not None for r in acted)
             if match.round_over:

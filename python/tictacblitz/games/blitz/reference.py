@@ -89,14 +89,14 @@ class _Mark:
     """A mark on the board: its owner and whether it has set (R6, R8)."""
 
     owner: Player
-    sets_at: int    # the ms it sets (meaningless once set)
+    sets_at: int  # the ms it sets (meaningless once set)
     is_set: bool
 
 
 @dataclass
 class _Powerup:
     kind: PowerupKind
-    until: int      # R16: the ms it burns out
+    until: int  # R16: the ms it burns out
 
 
 class ReferenceMatch:
@@ -165,7 +165,7 @@ class ReferenceMatch:
             else:
                 letters.append(".")
         text = "".join(letters)
-        return [text[row * size:(row + 1) * size] for row in range(size)]
+        return [text[row * size : (row + 1) * size] for row in range(size)]
 
     def status(self, player: object) -> PlayerStatus:
         """What ``player``'s panel shows (R4, R5, R12, R18, R19)."""
@@ -179,8 +179,9 @@ class ReferenceMatch:
             charge_full_since=self._full_since[p] if units >= need else None,
             marks=len(age),
             # R12: the next mark to go is known while the player is at the limit.
-            next_to_retire=(index_cell(age[0], self.rules.size)
-                            if len(age) >= self.rules.mark_limit else None),
+            next_to_retire=(
+                index_cell(age[0], self.rules.size) if len(age) >= self.rules.mark_limit else None
+            ),
             frozen=self._frozen_until[p] is not None,
             hasted=self._hasted_until[p] is not None,
             frozen_until=self._frozen_until[p],
@@ -216,8 +217,9 @@ class ReferenceMatch:
         self.events = []
         return self._apply(p, action.kind, index)
 
-    def act_both(self, x_action: Optional[Action],
-                 o_action: Optional[Action]) -> Tuple[Optional[Reason], Optional[Reason]]:
+    def act_both(
+        self, x_action: Optional[Action], o_action: Optional[Action]
+    ) -> Tuple[Optional[Reason], Optional[Reason]]:
         """Both players act at ``t``; in a live round the R3 coin orders them.
 
         ``None`` for a seat means it does not act: with one action this is :meth:`act`
@@ -239,8 +241,9 @@ class ReferenceMatch:
             reasons[p] = self._apply(p, actions[p].kind, indices[p])
         return reasons[Player.X], reasons[Player.O]
 
-    def _act_one_or_none(self, x_action: Optional[Action],
-                         o_action: Optional[Action]) -> Tuple[Optional[Reason], Optional[Reason]]:
+    def _act_one_or_none(
+        self, x_action: Optional[Action], o_action: Optional[Action]
+    ) -> Tuple[Optional[Reason], Optional[Reason]]:
         if x_action is not None:
             return self.act(Player.X, x_action), None
         if o_action is not None:
@@ -262,8 +265,10 @@ class ReferenceMatch:
         powerup = PowerupKind.parse(kind)  # type: ignore[arg-type]
         index = self._index(parse_cell(cell, self.rules.size))
         if self._acted and not self.round_over:
-            raise ValueError(f"spawn_powerup at t={self.t} after an action at that ms: "
-                             "spawns come before actions (R2 step 4)")
+            raise ValueError(
+                f"spawn_powerup at t={self.t} after an action at that ms: "
+                "spawns come before actions (R2 step 4)"
+            )
         self.events = []
         if self.round_over or self.rules.powerup_ms == 0 or not self._is_empty(index):
             return False
@@ -346,14 +351,14 @@ class ReferenceMatch:
         self.t = 0
         self.round_over = False
         self._marks: Dict[int, _Mark] = {}
-        self._age: List[List[int]] = [[], []]           # R12: cells, oldest first
-        self._craters: Dict[int, int] = {}               # cell -> the ms it clears
+        self._age: List[List[int]] = [[], []]  # R12: cells, oldest first
+        self._craters: Dict[int, int] = {}  # cell -> the ms it clears
         self._powerups: Dict[int, _Powerup] = {}
         self._frozen_until: List[Optional[int]] = [None, None]
         self._hasted_until: List[Optional[int]] = [None, None]
-        self._units = [0, 0]                             # R4: full charges (need 0)
+        self._units = [0, 0]  # R4: full charges (need 0)
         self._need = [0, 0]
-        self._full_since = [0, 0]                        # the ms each charge became full
+        self._full_since = [0, 0]  # the ms each charge became full
         self._acted: Set[Player] = set()
         # Setup marks are set and older than every play mark, in reading order (R12).
         for index, owner in setup_marks:
@@ -366,12 +371,12 @@ class ReferenceMatch:
 
     def _run_ms(self) -> None:
         """R2: the timed steps of ms ``t``, stopping as soon as the round ends."""
-        self._set_due_marks()                       # step 1
-        if self._check_lines():                     # step 2
+        self._set_due_marks()  # step 1
+        if self._check_lines():  # step 2
             return
-        self._expire()                              # step 3
-        self._spawn_random()                        # step 4
-        if self.t == self.rules.round_ms:           # step 5
+        self._expire()  # step 3
+        self._spawn_random()  # step 4
+        if self.t == self.rules.round_ms:  # step 5
             self._end_round_by_timeout()
 
     def _set_due_marks(self) -> None:
@@ -458,9 +463,14 @@ class ReferenceMatch:
             best = max(best, sum(1 for i in window if self._is_set_mark_of(i, player)))
         return best
 
-    def _end_round(self, winner: Optional[Player], by: RoundEnd, *,
-                   line: Optional[Tuple[Cell, ...]] = None,
-                   scores: Optional[Tuple[int, int]] = None) -> None:
+    def _end_round(
+        self,
+        winner: Optional[Player],
+        by: RoundEnd,
+        *,
+        line: Optional[Tuple[Cell, ...]] = None,
+        scores: Optional[Tuple[int, int]] = None,
+    ) -> None:
         """Stop the clock, record the round, and decide the match if it is over (R22)."""
         self.round_over = True
         self.rounds.append(RoundRecord(self.round, winner, by, self.t, line, scores))
@@ -497,35 +507,35 @@ class ReferenceMatch:
         """R7: the reasons in their order of precedence."""
         if self.round_over:
             return Reason.ROUND_OVER
-        if self._units[player] < self._need[player]:        # R4
+        if self._units[player] < self._need[player]:  # R4
             return Reason.NOT_CHARGED
         mark = self._marks.get(index)
         if kind == ActionKind.PLACE:
-            if mark is not None:                             # R6
+            if mark is not None:  # R6
                 return Reason.OCCUPIED
-            if index in self._craters:                       # R9
+            if index in self._craters:  # R9
                 return Reason.CRATER
             return None
-        if mark is None or mark.owner == player:             # R9
+        if mark is None or mark.owner == player:  # R9
             return Reason.NOT_OPPONENT_MARK
-        if mark.is_set:                                      # R8, R9
+        if mark.is_set:  # R8, R9
             return Reason.ALREADY_SET
         return None
 
     def _place(self, player: Player, index: int) -> None:
         """docs/engine.md "An action, step by step": an accepted placement."""
         rules = self.rules
-        self._empty_charge(player, rules.recharge_place_ms)             # 1. R4, R5
-        self._land(player, index, EventKind.PLACED)                      # 2. R6
-        powerup = self._powerups.pop(index, None)                        # 3. R15
+        self._empty_charge(player, rules.recharge_place_ms)  # 1. R4, R5
+        self._land(player, index, EventKind.PLACED)  # 2. R6
+        powerup = self._powerups.pop(index, None)  # 3. R15
         if powerup is not None:
             self._emit(EventKind.POWERUP_CLAIMED, player=player, cell=index, powerup=powerup.kind)
             self._trigger(player, index, powerup.kind)
-        while len(self._age[player]) > rules.mark_limit:                 # 4. R12, R13
+        while len(self._age[player]) > rules.mark_limit:  # 4. R12, R13
             oldest = self._age[player].pop(0)
             del self._marks[oldest]
             self._emit(EventKind.RETIRED, player=player, cell=oldest)
-        if rules.set_ms == 0:                                            # 5. R10
+        if rules.set_ms == 0:  # 5. R10
             self._check_lines()
 
     def _land(self, player: Player, index: int, kind: EventKind) -> None:
@@ -545,8 +555,11 @@ class ReferenceMatch:
         """R17-R19: a claimed powerup's effect."""
         rules = self.rules
         opponent = player.other
-        touching_marks = [i for i in _touching(index, rules.size)
-                          if i in self._marks and self._marks[i].owner == opponent]
+        touching_marks = [
+            i
+            for i in _touching(index, rules.size)
+            if i in self._marks and self._marks[i].owner == opponent
+        ]
         if kind == PowerupKind.BOMB:
             # R17: every touching opponent mark, set or setting, without craters.
             for i in touching_marks:
@@ -557,14 +570,16 @@ class ReferenceMatch:
             # claimer's newest, in the order they are stolen, and set again.
             age = self._age[opponent]
             order = sorted(touching_marks, key=lambda i: (not self._marks[i].is_set, age.index(i)))
-            for i in order[:rules.swap_max]:
+            for i in order[: rules.swap_max]:
                 self._remove_mark(i)
                 self._land(player, i, EventKind.STOLEN)
         elif kind == PowerupKind.FREEZE:
             # R18: restarts a running freeze; a duration of 0 is no effect (R19).
             if rules.freeze_ms > 0:
                 self._frozen_until[opponent] = self.t + rules.freeze_ms
-                self._emit(EventKind.FREEZE_STARTED, player=opponent, until=self.t + rules.freeze_ms)
+                self._emit(
+                    EventKind.FREEZE_STARTED, player=opponent, until=self.t + rules.freeze_ms
+                )
         elif rules.haste_ms > 0:
             # R19: haste, likewise no stacking.
             self._hasted_until[player] = self.t + rules.haste_ms
@@ -589,7 +604,7 @@ class ReferenceMatch:
     def _empty_charge(self, player: Player, recharge_ms: int) -> None:
         self._units[player] = 0
         self._need[player] = self.rules.refill_need(recharge_ms)
-        self._full_since[player] = self.t                # a refill of 0 ms is full at once
+        self._full_since[player] = self.t  # a refill of 0 ms is full at once
 
     def _rate(self, frozen: bool, hasted: bool) -> int:
         """R5: units per ms: normal, frozen, hasted, both (speed_units order)."""
@@ -640,7 +655,9 @@ class ReferenceMatch:
 
     def _is_empty(self, index: int) -> bool:
         """No mark, no crater, no powerup (R16 and scripted spawns)."""
-        return index not in self._marks and index not in self._craters and index not in self._powerups
+        return (
+            index not in self._marks and index not in self._craters and index not in self._powerups
+        )
 
     def _index(self, cell: Cell) -> int:
         return cell[0] * self.rules.size + cell[1]

@@ -1,4 +1,5 @@
-"""The rules configuration: every number of docs/rules/blitz.md, validated, under docs/replay-format.md names.
+"""The rules configuration: every number of docs/rules/blitz.md, validated, under
+docs/replay-format.md names.
 
 A :class:`Rules` is immutable; ``Rules(set_ms=1200)`` overrides one default.  It is the
 single source of truth for rule numbers: the native engine, the reference model, bots
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Rules", "DEFAULT_WEIGHTS", "MAX_MS", "MAX_FACTOR_TERM"]
 
-DEFAULT_WEIGHTS: Dict[str, float] = {kind.key: 1 for kind in PowerupKind}   # R14: all equal
+DEFAULT_WEIGHTS: Dict[str, float] = {kind.key: 1 for kind in PowerupKind}  # R14: all equal
 
 MAX_MS = 10_000_000
 """Upper bound of every duration and count (≈ 2.8 h): keeps ms times inside int32."""
@@ -75,7 +76,8 @@ def factor_fraction(value: float, name: str) -> Fraction:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every number of docs/rules/blitz.md (defaults shown), by the names docs/replay-format.md uses.
+    """Every number of docs/rules/blitz.md (defaults shown), by the names
+    docs/replay-format.md uses.
 
     >>> Rules().round_ms
     45000
@@ -90,26 +92,28 @@ class Rules:
     :raises TypeError: for a value of the wrong type (a bool or str where a number goes).
     """
 
-    size: int = 6                       # R11
-    line_length: int = 4                # R10
-    round_ms: int = 45_000              # R2, R20
-    rounds_to_win: int = 3              # R22
-    max_rounds: int = 7                 # R22
-    set_ms: int = 1_600                 # R6
-    recharge_place_ms: int = 450        # R5
-    recharge_knockout_ms: int = 700     # R5
-    crater_ms: int = 2_000              # R9
-    mark_limit: int = 8                 # R12
-    powerup_max: int = 2                # R16
-    spawn_min_ms: int = 2_500           # R16
-    spawn_max_ms: int = 4_500           # R16
-    powerup_ms: int = 6_000             # R16
-    powerup_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))  # R14
-    freeze_ms: int = 3_000              # R18
-    freeze_factor: float = 2.5          # R5, R18
-    haste_ms: int = 4_000               # R19
-    haste_factor: float = 2             # R5, R19
-    swap_max: int = 2                   # R17
+    size: int = 6  # R11
+    line_length: int = 4  # R10
+    round_ms: int = 45_000  # R2, R20
+    rounds_to_win: int = 3  # R22
+    max_rounds: int = 7  # R22
+    set_ms: int = 1_600  # R6
+    recharge_place_ms: int = 450  # R5
+    recharge_knockout_ms: int = 700  # R5
+    crater_ms: int = 2_000  # R9
+    mark_limit: int = 8  # R12
+    powerup_max: int = 2  # R16
+    spawn_min_ms: int = 2_500  # R16
+    spawn_max_ms: int = 4_500  # R16
+    powerup_ms: int = 6_000  # R16
+    powerup_weights: Mapping[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_WEIGHTS)
+    )  # R14
+    freeze_ms: int = 3_000  # R18
+    freeze_factor: float = 2.5  # R5, R18
+    haste_ms: int = 4_000  # R19
+    haste_factor: float = 2  # R5, R19
+    swap_max: int = 2  # R17
 
     def __post_init__(self) -> None:
         for name, minimum in _INT_MINIMUM.items():
@@ -119,7 +123,8 @@ class Rules:
             if name == "size":
                 if not 4 <= value <= 8:
                     raise ValueError(
-                        f"rules.size={value!r}: must be an integer from 4 to 8 (the board is one uint64)"
+                        f"rules.size={value!r}: must be an integer from 4 to 8 "
+                        "(the board is one uint64)"
                     )
             elif not minimum <= value <= MAX_MS:
                 raise ValueError(f"rules.{name}={value!r}: must be from {minimum} to {MAX_MS}")
@@ -129,7 +134,8 @@ class Rules:
             )
         if self.spawn_min_ms > self.spawn_max_ms:
             raise ValueError(
-                f"rules.spawn_min_ms={self.spawn_min_ms!r}: must not exceed spawn_max_ms ({self.spawn_max_ms})"
+                f"rules.spawn_min_ms={self.spawn_min_ms!r}: "
+                f"must not exceed spawn_max_ms ({self.spawn_max_ms})"
             )
         for name in ("freeze_factor", "haste_factor"):
             value = getattr(self, name)
@@ -150,9 +156,13 @@ class Rules:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"rules.powerup_weights.{key}={value!r}: must be a number")
             if not _finite(value) or value < 0:
-                raise ValueError(f"rules.powerup_weights.{key}={value!r}: must be a finite number >= 0")
+                raise ValueError(
+                    f"rules.powerup_weights.{key}={value!r}: must be a finite number >= 0"
+                )
         if sum(weights.values()) <= 0:
-            raise ValueError(f"rules.powerup_weights={dict(weights)!r}: the weights must have a positive sum")
+            raise ValueError(
+                f"rules.powerup_weights={dict(weights)!r}: the weights must have a positive sum"
+            )
         # R14: missing kinds weigh 0.  Stored complete and in kind order, read-only.
         object.__setattr__(
             self, "powerup_weights", _FrozenWeights({k: weights.get(k, 0) for k in DEFAULT_WEIGHTS})
@@ -236,13 +246,17 @@ class Rules:
             if not isinstance(text, str):
                 raise TypeError(f"setup row {row} must be a string, not {text!r}")
             if len(text) != size or any(ch not in "XO." for ch in text):
-                raise ValueError(f"setup row {row} must be {size} characters of X, O or '.', not {text!r}")
+                raise ValueError(
+                    f"setup row {row} must be {size} characters of X, O or '.', not {text!r}"
+                )
             marks += [(row * size + col, Player[ch]) for col, ch in enumerate(text) if ch != "."]
         for player in Player:
             count = sum(1 for _, owner in marks if owner == player)
             if count > self.mark_limit:
-                raise ValueError(f"setup has {count} {player.letter} marks: more than "
-                                 f"mark_limit ({self.mark_limit}, R12)")
+                raise ValueError(
+                    f"setup has {count} {player.letter} marks: more than "
+                    f"mark_limit ({self.mark_limit}, R12)"
+                )
         return marks
 
     @classmethod
@@ -254,7 +268,7 @@ class Rules:
 
         :raises ValueError: for a malformed pair, an unknown rule or a bad value.
         """
-        from ..options import parse_rule_assignments   # the one parser of --rule
+        from ..options import parse_rule_assignments  # the one parser of --rule
 
         return cls.from_dict(parse_rule_assignments(pairs))
 
@@ -270,7 +284,7 @@ class Rules:
         return replace(self, **changes)
 
 
-class _FrozenWeights(dict):
+class _FrozenWeights(dict[str, float]):
     """A read-only dict, so a Rules stays immutable and hashable by value."""
 
     def _readonly(self, *args: Any, **kwargs: Any) -> None:
@@ -281,5 +295,5 @@ class _FrozenWeights(dict):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (_FrozenWeights, (dict(self),))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
 from .rules import Rules
 from .types import Action, Player, PowerupKind, Reason, parse_cell
@@ -143,8 +143,10 @@ def _load_entry(raw: Any, number: int, rules: Rules) -> ScriptEntry:
             raise ScenarioError(f"{where}: a spawn entry has no place or knockout")
         kind = raw["spawn"]
         if kind not in [k.key for k in PowerupKind]:
-            raise ScenarioError(f"{where}.spawn must be one of "
-                                f"{', '.join(k.key for k in PowerupKind)}, not {kind!r}")
+            raise ScenarioError(
+                f"{where}.spawn must be one of "
+                f"{', '.join(k.key for k in PowerupKind)}, not {kind!r}"
+            )
         cell = _cell(raw.get("cell"), f"{where}.cell", rules)
         return ScriptEntry(round_, t, spawn=PowerupKind.parse(kind), cell=cell)
     if "player" not in raw:
@@ -179,15 +181,20 @@ def _check_one_action_per_ms(entries: List[ScriptEntry]) -> None:
         key = (entry.round, entry.t, entry.player)
         if key in seen:
             raise ScenarioError(
-                f"{entry.player.letter} acts twice at round {entry.round} t={entry.t}")
+                f"{entry.player.letter} acts twice at round {entry.round} t={entry.t}"
+            )
         seen.add(key)
 
 
 # -- running ------------------------------------------------------------------------------
 
 
-def run_scenario(scenario: Scenario, match_factory: MatchFactory, *,
-                 on_call: Optional[Callable[[Any], None]] = None) -> Dict[str, Any]:
+def run_scenario(
+    scenario: Scenario,
+    match_factory: MatchFactory,
+    *,
+    on_call: Optional[Callable[[Any], None]] = None,
+) -> Dict[str, Any]:
     """Play ``scenario`` on ``match_factory(rules, seed=, setup=, random_powerups=)``.
 
     Each round the script names is played in order; a round before the last is played to
@@ -197,12 +204,15 @@ def run_scenario(scenario: Scenario, match_factory: MatchFactory, *,
     (its ``events`` are that call's), and time then moves one timed event at a time, as
     a live match would push it; the result is the same either way (R1).
     """
-    play = _Player(match_factory(
-        scenario.rules,
-        seed=scenario.seed,
-        setup=list(scenario.setup) if scenario.setup is not None else None,
-        random_powerups=not scenario.scripted_powerups,
-    ), on_call)
+    play = _Player(
+        match_factory(
+            scenario.rules,
+            seed=scenario.seed,
+            setup=list(scenario.setup) if scenario.setup is not None else None,
+            random_powerups=not scenario.scripted_powerups,
+        ),
+        on_call,
+    )
     match = play.match
     rejected: List[Dict[str, Any]] = []
     snapshots: Dict[str, Any] = {}
@@ -216,7 +226,9 @@ def run_scenario(scenario: Scenario, match_factory: MatchFactory, *,
                 # actions are rejected in time order (a loop over round numbers that
                 # are never played could be unbounded).
                 later = [e for e in scenario.script if e.round >= round_ and e.player is not None]
-                rejected += [_round_over(e) for e in sorted(later, key=lambda e: (e.round, e.t, e.player))]
+                rejected += [
+                    _round_over(e) for e in sorted(later, key=lambda e: (e.round, e.t, e.player))
+                ]
                 break
             play.call(match.start_next_round)
         if round_ == last:
@@ -245,7 +257,7 @@ class _Player:
         self.match = match
         self.on_call = on_call
         if on_call is not None:
-            on_call(match)                     # the construction's events (ROUND_STARTED)
+            on_call(match)  # the construction's events (ROUND_STARTED)
 
     def call(self, method: Callable[..., Any], *args: Any) -> Any:
         result = method(*args)
@@ -255,7 +267,7 @@ class _Player:
 
     def advance_to(self, t: int) -> None:
         match = self.match
-        if self.on_call is not None:           # one timed event at a time, as live
+        if self.on_call is not None:  # one timed event at a time, as live
             while not match.round_over:
                 nxt = match.next_event_t()
                 if nxt is None or nxt > t:
@@ -269,8 +281,13 @@ class _Player:
             self.call(self.match.advance_to_next_event)
 
 
-def _play_last_round(play: _Player, scenario: Scenario, entries: List[ScriptEntry],
-                     rejected: List[Dict[str, Any]], snapshots: Dict[str, Any]) -> None:
+def _play_last_round(
+    play: _Player,
+    scenario: Scenario,
+    entries: List[ScriptEntry],
+    rejected: List[Dict[str, Any]],
+    snapshots: Dict[str, Any],
+) -> None:
     """Play the last round's entries and snapshots up to ``until`` (or its end)."""
     match = play.match
     until = scenario.until
@@ -290,8 +307,9 @@ def _play_last_round(play: _Player, scenario: Scenario, entries: List[ScriptEntr
         play.to_round_end()
 
 
-def _play_ms(play: _Player, t: int, entries: List[ScriptEntry],
-             rejected: List[Dict[str, Any]]) -> None:
+def _play_ms(
+    play: _Player, t: int, entries: List[ScriptEntry], rejected: List[Dict[str, Any]]
+) -> None:
     """Everything the script does at ms ``t``: spawns first (R2 step 4), then actions."""
     match = play.match
     play.advance_to(t)
@@ -308,14 +326,23 @@ def _play_ms(play: _Player, t: int, entries: List[ScriptEntry],
         play.call(match.act, actions[0].player, actions[0].action)
     if actions:
         # In the order the engine applied them (R3's coin for two).
-        rejected += [{"round": ev.round, "t": ev.t, "player": ev.player.letter, "reason": ev.reason.value}
-                     for ev in match.events if ev.reason is not None]
+        rejected += [
+            {"round": ev.round, "t": ev.t, "player": ev.player.letter, "reason": ev.reason.value}
+            for ev in match.events
+            if ev.reason is not None
+        ]
 
 
 def _actions_x_first(entries: List[ScriptEntry]) -> List[ScriptEntry]:
-    return sorted((e for e in entries if e.player is not None), key=lambda e: e.player)
+    return sorted(
+        (e for e in entries if e.player is not None), key=lambda e: cast(Player, e.player)
+    )
 
 
 def _round_over(entry: ScriptEntry) -> Dict[str, Any]:
-    return {"round": entry.round, "t": entry.t, "player": entry.player.letter,  # type: ignore[union-attr]
-            "reason": Reason.ROUND_OVER.value}
+    return {
+        "round": entry.round,
+        "t": entry.t,
+        "player": entry.player.letter,  # type: ignore[union-attr]
+        "reason": Reason.ROUND_OVER.value,
+    }

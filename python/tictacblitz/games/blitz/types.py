@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 __all__ = [
     "Player",
@@ -169,24 +169,24 @@ REASON_BY_CODE = (None,) + tuple(Reason)
 class EventKind(enum.IntEnum):
     """Everything that happens in a match.  Each event carries its round and ms."""
 
-    ROUND_STARTED = 0       # R21: a fresh board
-    PLACED = 1              # player, cell, until = the ms the mark sets (R6)
-    SET = 2                 # player, cell: a setting mark became set (R8)
-    KNOCKED_OUT = 3         # player = who knocked out, cell, until = crater end (R9)
-    CRATER_CLEARED = 4      # cell
-    RETIRED = 5             # player, cell: removed by the mark limit (R12, R13)
-    POWERUP_SPAWNED = 6     # cell, powerup, until = burn-out ms (R16)
-    POWERUP_CLAIMED = 7     # player, cell, powerup (R15)
+    ROUND_STARTED = 0  # R21: a fresh board
+    PLACED = 1  # player, cell, until = the ms the mark sets (R6)
+    SET = 2  # player, cell: a setting mark became set (R8)
+    KNOCKED_OUT = 3  # player = who knocked out, cell, until = crater end (R9)
+    CRATER_CLEARED = 4  # cell
+    RETIRED = 5  # player, cell: removed by the mark limit (R12, R13)
+    POWERUP_SPAWNED = 6  # cell, powerup, until = burn-out ms (R16)
+    POWERUP_CLAIMED = 7  # player, cell, powerup (R15)
     POWERUP_BURNED_OUT = 8  # cell, powerup
-    BOMBED = 9              # player = owner of the removed mark, cell (R17)
-    STOLEN = 10             # player = new owner, cell, until = the ms it sets (R17)
-    FREEZE_STARTED = 11     # player = who is frozen, until (R18)
-    FREEZE_ENDED = 12       # player
-    HASTE_STARTED = 13      # player = who is hasted, until (R19)
-    HASTE_ENDED = 14        # player
-    ROUND_OVER = 15         # result, by, line or scores (R10, R20)
-    MATCH_OVER = 16         # result (R22)
-    REJECTED = 17           # player, cell, reason (R7); changes nothing
+    BOMBED = 9  # player = owner of the removed mark, cell (R17)
+    STOLEN = 10  # player = new owner, cell, until = the ms it sets (R17)
+    FREEZE_STARTED = 11  # player = who is frozen, until (R18)
+    FREEZE_ENDED = 12  # player
+    HASTE_STARTED = 13  # player = who is hasted, until (R19)
+    HASTE_ENDED = 14  # player
+    ROUND_OVER = 15  # result, by, line or scores (R10, R20)
+    MATCH_OVER = 16  # result (R22)
+    REJECTED = 17  # player, cell, reason (R7); changes nothing
 
 
 class RoundEnd(str, enum.Enum):
@@ -226,9 +226,9 @@ class Event:
     line: Optional[Tuple[Cell, ...]] = None
     scores: Optional[Tuple[int, int]] = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """A JSON-ready dict with only the fields this kind uses (for servers, logs)."""
-        out: dict = {"round": self.round, "t": self.t, "kind": self.kind.name.lower()}
+        out: Dict[str, Any] = {"round": self.round, "t": self.t, "kind": self.kind.name.lower()}
         if self.player is not None:
             out["player"] = self.player.letter
         if self.cell is not None:
@@ -261,8 +261,8 @@ class RoundRecord:
     line: Optional[Tuple[Cell, ...]] = None
     scores: Optional[Tuple[int, int]] = None
 
-    def to_dict(self) -> dict:
-        out: dict = {
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {
             "round": self.round,
             "result": self.result.letter if self.result is not None else "draw",
             "by": self.by.value,
@@ -299,7 +299,7 @@ class PlayerStatus:
     hasted_until: Optional[int]
     round_wins: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         return {
             "charge_full": self.charge_full,
             "charge_progress": self.charge_progress,
