@@ -9,6 +9,7 @@ from .engine import Position
 
 WIN_SCORE: int
 KIND_CODES: Dict[str, int]
+END_NAMES: Tuple[str, ...]
 
 BotSpec = Tuple[int, float, int]      # (kind, error rate, fallback kind)
 
@@ -27,4 +28,5 @@ class Solver:
     def action_scores(self, position: Position) -> npt.NDArray[np.int16]: ...
     def choose(self, position: Position, spec: BotSpec, seed: int) -> int: ...
     def play_matches(self, x_spec: BotSpec, o_spec: BotSpec, seeds: npt.ArrayLike
-                     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8]]: ...
+                     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8],
+                                npt.NDArray[np.int8]]: ...

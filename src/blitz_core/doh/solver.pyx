@@ -15,7 +15,7 @@ from blitz_core.common.bits cimport popcount, lowest
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
 from blitz_core.doh.engine cimport (
     DohPos, Position, pos_init, pos_play, pos_reason, pos_key, pos_canonical_key,
-    empty_targets, targets_for, completions, bit_cell, random_action,
+    empty_targets, targets_for, completions, bit_cell, random_action, has_line,
     DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
 
@@ -38,8 +38,25 @@ cdef enum:
     BOT_GREEDY = 1
     BOT_PERFECT = 2
 
+# How a game ended (play_matches' `end` column): D7 a line, D8 the stash ran out, D9 the
+# player to move had no legal move.
+cdef enum:
+    END_LINE = 0
+    END_STASH_EMPTY = 1
+    END_NO_MOVE = 2
+
 WIN_SCORE = WIN
 KIND_CODES = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "perfect": BOT_PERFECT}
+END_NAMES = ("line", "stash_empty", "no_move")
+
+
+cdef inline int end_code(const DohPos* p) noexcept nogil:
+    """How a finished game ended: END_LINE (D7), END_STASH_EMPTY (D8), END_NO_MOVE (D9)."""
+    if p.winner == DOH_DRAW:
+        return END_STASH_EMPTY
+    if has_line(p.counts[0]) or has_line(p.counts[1]) or has_line(p.counts[2]):
+        return END_LINE
+    return END_NO_MOVE
 
 
 ctypedef struct Table:
@@ -442,7 +459,8 @@ cdef class Solver:
     def play_matches(self, x_spec, o_spec, seeds):
         """Whole games between two bots, without the GIL: game i is played by bots
         seeded seeds[i] (both seats: each decision's stream mixes in the position).
-        Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2)."""
+        Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2;
+        end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9)."""
         cdef BotSpec bx = _spec(x_spec), bo = _spec(o_spec)
         seeds_arr = np.ascontiguousarray(seeds)
         if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)
@@ -453,7 +471,8 @@ cdef class Solver:
         winner = np.empty(n, dtype=np.int8)
         moves = np.empty(n, dtype=np.int16)
         first = np.empty(n, dtype=np.int8)
-        cdef int8_t[::1] w_view = winner, f_view = first
+        end = np.empty(n, dtype=np.int8)
+        cdef int8_t[::1] w_view = winner, f_view = first, e_view = end
         cdef int16_t[::1] m_view = moves
         cdef DohPos p
         cdef int a
@@ -470,4 +489,5 @@ cdef class Solver:
                         pos_play(&p, a)
                     w_view[i] = p.winner
                     m_view[i] = p.ply
-        return winner, moves, first
+                    e_view[i] = end_code(&p)
+        return winner, moves, first, end

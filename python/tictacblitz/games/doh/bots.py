@@ -25,12 +25,13 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 
 from blitz_core.doh.engine import Position
-from blitz_core.doh.solver import KIND_CODES
+from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 
-__all__ = ["BOT_SPECS", "BOT_NAMES", "DohBot", "make_bot", "play_matches", "bot_spec"]
+__all__ = ["BOT_SPECS", "BOT_NAMES", "END_NAMES", "DohBot", "make_bot", "play_matches",
+           "bot_spec"]
 
 # name -> (policy, error rate, policy of an error): the presets are mixtures.
 BOT_SPECS: Dict[str, Tuple[str, float, str]] = {
@@ -96,7 +97,9 @@ def play_matches(rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray) -> 
     seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
 
     :returns: columns ``winner`` (0 first, 1 second, -1 draw), ``moves`` (the game's
-        length) and ``first_piece`` (the first move's size: 0 S, 1 M, 2 L).
+        length), ``first_piece`` (the first move's size: 0 S, 1 M, 2 L) and ``end`` (how
+        the game ended, an index of ``END_NAMES``: 0 ``line`` D7, 1 ``stash_empty`` D8,
+        2 ``no_move`` D9).
     """
     if not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
@@ -104,5 +107,5 @@ def play_matches(rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray) -> 
     if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
         raise TypeError("seeds must be a 1-d array of integers")
     x, o = bot_spec(x_bot), bot_spec(o_bot)
-    winner, moves, first = thread_solver(rules).play_matches(x, o, seeds.astype(np.uint64))
-    return {"winner": winner, "moves": moves, "first_piece": first}
+    winner, moves, first, end = thread_solver(rules).play_matches(x, o, seeds.astype(np.uint64))
+    return {"winner": winner, "moves": moves, "first_piece": first, "end": end}

@@ -1,0 +1,253 @@
+"""Tic Tac Doh's balance hooks: what the game-agnostic lab (``tictacblitz.lab``:
+simulate, sweep, tournament) needs of Doh beyond the protocol (docs/simulate.md, "A
+game's balance hooks"; docs/doh.md, "Balance").
+
+The lab already reports the match results (first wins, second wins, draws, the first
+player's share of decided games) with 95 % Wilson intervals. This module adds:
+
+- the **first player's advantage** as a score (a win 1, a draw ½) with its interval;
+- **game length** in plies: mean with its interval, p10 / median / p90, the distribution;
+- **which first pieces win**: for each size of the first piece (S, M, L; the only
+  choice the first move has, D2), how often it was played and how its games ended
+  (first wins, draws, second wins), each share with its Wilson interval;
+- **how games end**: by a line (D7), an empty stash (D8) or the player to move having
+  no legal move (D9), each share with its interval, and which seat won that way.
+
+The runner is :func:`~.game.play_matches` (columns ``winner``, ``moves``,
+``first_piece``, ``end``). The lab hands :class:`Metrics` its statistics module, so this
+module imports nothing of the lab (a game looks only downward).
+
+>>> import numpy as np
+>>> cols = play_matches(None, "perfect", "random", np.arange(4, dtype=np.uint64))
+>>> cols["winner"].tolist(), sorted(cols)
+([0, 0, 0, 0], ['end', 'first_piece', 'moves', 'winner'])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .bots import BOT_NAMES, END_NAMES
+from .game import play_matches
+from .rules import DohRules
+from .types import SEATS, SIZES
+
+__all__ = ["play_matches", "record_fields", "record_columns", "Metrics", "metric_rows",
+           "summary_lines", "METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS",
+           "DEFAULT_BOT", "TOURNAMENT_BOTS", "PAIR_MEANS", "PIECES", "ENDS", "RESULTS"]
+
+PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)     # first_piece codes 0, 1, 2
+ENDS: Tuple[str, ...] = tuple(END_NAMES)                      # end codes 0, 1, 2
+RESULTS: Tuple[str, ...] = (*SEATS, "draw")                   # winner 0, 1, -1 -> 0, 1, 2
+RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
+MAX_PLIES = 3 * 5 + 1          # a game lasts at most 3 * pieces_per_size plies (D8)
+
+DEFAULT_BOT = "greedy"
+TOURNAMENT_BOTS = BOT_NAMES
+PAIR_MEANS = {"mean_moves": "moves"}
+"""Per-match columns a tournament reports the mean of, per pair."""
+
+
+def _result_codes(winner: Any) -> np.ndarray:
+    w = np.asarray(winner).astype(np.int64)
+    return np.where(w < 0, 2, w)
+
+
+# -- records -------------------------------------------------------------------------------------
+
+
+def record_fields(pa: Any) -> List[Tuple[str, Any]]:
+    """The record's columns after the lab's ``match``, ``seed`` and ``winner``."""
+    code = pa.dictionary(pa.int8(), pa.string())
+    return [("moves", pa.int8()), ("first_piece", code), ("end", code)]
+
+
+def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
+    """A chunk's columns (:func:`play_matches`) as the Arrow arrays of :func:`record_fields`."""
+    def coded(values: Any, names: Tuple[str, ...]) -> Any:
+        return pa.DictionaryArray.from_arrays(pa.array(np.asarray(values, dtype=np.int8)),
+                                              pa.array(names))
+
+    return {"moves": pa.array(np.asarray(cols["moves"], dtype=np.int8)),
+            "first_piece": coded(cols["first_piece"], PIECES),
+            "end": coded(cols["end"], ENDS)}
+
+
+# -- the summary ---------------------------------------------------------------------------------
+
+
+class Metrics:
+    """Doh's extra summary metrics, from exact integer counters (order-free, mergeable).
+
+    :param rules: the rules played (a :class:`DohRules`, a mapping, or None).
+    :param stats: :mod:`tictacblitz.lab.stats` (Wilson, Moments, quantiles).
+    """
+
+    _ARRAYS = ("length_hist", "by_piece", "by_end")
+
+    def __init__(self, rules: Any, stats: Any) -> None:
+        self.rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
+        self.stats = stats
+        self.length = stats.Moments()
+        self.score2 = stats.Moments()           # the first player's score, doubled (0, 1, 2)
+        self.length_hist = np.zeros(MAX_PLIES + 1, np.int64)
+        self.by_piece = np.zeros((len(PIECES), len(RESULTS)), np.int64)   # [first piece, result]
+        self.by_end = np.zeros((len(ENDS), len(RESULTS)), np.int64)       # [end, result]
+
+    def add(self, cols: Dict[str, Any]) -> None:
+        """Fold in a chunk's columns (:func:`play_matches`)."""
+        result = _result_codes(cols["winner"])
+        moves = np.asarray(cols["moves"]).astype(np.int64)
+        self.length.add(moves)
+        self.score2.add(np.choose(result, (2, 0, 1)))
+        self.length_hist += np.bincount(np.minimum(moves, MAX_PLIES), minlength=MAX_PLIES + 1)
+        piece = np.asarray(cols["first_piece"]).astype(np.int64)
+        played = piece >= 0                      # every game has a first move (D9 needs one)
+        self.by_piece += np.bincount(piece[played] * 3 + result[played],
+                                     minlength=len(PIECES) * 3).reshape(len(PIECES), 3)
+        if "end" in cols:
+            end = np.asarray(cols["end"]).astype(np.int64)
+            counts = np.bincount(end * 3 + result, minlength=len(ENDS) * 3)
+            self.by_end += counts.reshape(len(ENDS), 3)
+
+    def merge(self, other: "Metrics") -> None:
+        for name in self._ARRAYS:
+            getattr(self, name).__iadd__(getattr(other, name))
+        self.length.merge(other.length)
+        self.score2.merge(other.score2)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The metrics, merged by the lab into its summary (``seat_advantage`` gains the
+        first player's score)."""
+        wilson = self.stats.wilson_or_none
+        n = int(self.by_piece.sum())
+        score, score_ci = self.score2.mean_ci()
+        length, length_ci = self.length.mean_ci()
+        p10, p50, p90 = self.stats.quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
+        pieces = {}
+        for k, name in enumerate(PIECES):
+            fw, sw, dr = (int(v) for v in self.by_piece[k])
+            games = fw + sw + dr
+            pieces[name] = {
+                "games": games, "share": games / n if n else None, "share_ci": wilson(games, n),
+                "first_wins": fw, "second_wins": sw, "draws": dr,
+                "first_win_rate": fw / games if games else None, "first_win_ci": wilson(fw, games),
+                "draw_rate": dr / games if games else None, "draw_ci": wilson(dr, games),
+                "second_win_rate": sw / games if games else None,
+                "second_win_ci": wilson(sw, games),
+                "first_score": (fw + 0.5 * dr) / games if games else None,
+            }
+        total_end = int(self.by_end.sum())
+        ends = {}
+        for k, name in enumerate(ENDS):
+            fw, sw, dr = (int(v) for v in self.by_end[k])
+            games = fw + sw + dr
+            ends[name] = {"rule": RULE_OF_END[name], "games": games,
+                          "share": games / total_end if total_end else None,
+                          "share_ci": wilson(games, total_end),
+                          "first_wins": fw, "second_wins": sw}
+        return {
+            "seat_advantage": {
+                "first_score": None if score is None else score / 2,
+                "first_score_ci": None if score_ci is None else [score_ci[0] / 2, score_ci[1] / 2],
+            },
+            "game_length": {
+                "mean": length, "mean_ci": length_ci, "p10": p10, "median": p50, "p90": p90,
+                "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
+            },
+            "first_pieces": pieces,
+            "ends": ends,
+        }
+
+
+# -- how reports show them ----------------------------------------------------------------------
+
+METRICS: Dict[str, Tuple[str, str]] = {
+    "first_score": ("first player's score (win 1, draw 1/2)", "share"),
+    "game_length": ("game length (mean)", "plies"),
+    **{f"{end}_share": (f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})", "share")
+       for end in ENDS},
+    **{f"{p}_first_share": (f"first piece {p}: share of games", "share") for p in PIECES},
+    **{f"{p}_first_win_rate": (f"first piece {p}: first player wins", "share") for p in PIECES},
+    **{f"{p}_first_draw_rate": (f"first piece {p}: draws", "share") for p in PIECES},
+}
+"""name -> (label, unit) of the metrics :func:`metric_rows` adds, in table order."""
+
+PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    ("seat advantage (X share of decided)", ("first_score",)),
+    ("game length (plies)", ("game_length",)),
+    ("how games end", tuple(f"{end}_share" for end in ENDS)),
+    ("first piece: first player wins", tuple(f"{p}_first_win_rate" for p in PIECES)),
+)
+"""Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
+
+SWEEP_COLUMNS = ("first_score", "game_length", "line_share")
+"""The metrics the sweep command's text table shows after the lab's."""
+
+REPORT_COLUMNS = ("first_score", "game_length", *(f"{end}_share" for end in ENDS),
+                  *(f"{p}_first_win_rate" for p in PIECES))
+"""The metrics the sweep's HTML table shows after the lab's."""
+
+
+def metric_rows(summary: Dict[str, Any], add: Any) -> None:
+    """Add Doh's headline metrics as rows: ``add(name, value, (lo, hi))``."""
+    s = summary
+    sa = s["seat_advantage"]
+    add("first_score", sa["first_score"], sa["first_score_ci"])
+    add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
+    for end in ENDS:
+        e = s["ends"][end]
+        add(f"{end}_share", e["share"], e["share_ci"])
+    for p in PIECES:
+        add(f"{p}_first_share", s["first_pieces"][p]["share"], s["first_pieces"][p]["share_ci"])
+    for p in PIECES:
+        f = s["first_pieces"][p]
+        add(f"{p}_first_win_rate", f["first_win_rate"], f["first_win_ci"])
+    for p in PIECES:
+        f = s["first_pieces"][p]
+        add(f"{p}_first_draw_rate", f["draw_rate"], f["draw_ci"])
+
+
+def _share(value: Optional[float], ci: Optional[List[float]]) -> str:
+    if value is None:
+        return "-"
+    text = f"{100 * value:5.1f} %"
+    if ci:
+        text += f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return text
+
+
+def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
+    """(rows of the summary table after the lab's, lines after the table): what
+    ``tictacblitz simulate --game doh`` prints. X is the first player, O the second."""
+    sa, gl = s["seat_advantage"], s["game_length"]
+    rows: List[Tuple[str, str]] = [
+        ("first player's score (win 1, draw 1/2)", pct(sa["first_score"], sa["first_score_ci"])),
+    ]
+    if gl["mean"] is not None:
+        total = sum(gl["distribution"].values()) or 1
+        rows += [
+            ("game length, plies: mean [CI]", num(gl["mean"], gl["mean_ci"])),
+            ("  p10 / median / p90", f"{gl['p10']} / {gl['median']} / {gl['p90']}"),
+            ("  distribution", "  ".join(f"{k}: {100 * v / total:.0f}%"
+                                         for k, v in gl["distribution"].items()
+                                         if 100 * v / total >= 0.5)),
+        ]
+    for end in ENDS:
+        e = s["ends"][end]
+        who = "" if end == "stash_empty" else \
+            f"  (first {e['first_wins']:,} / second {e['second_wins']:,})"
+        rows.append((f"ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
+                     pct(e["share"], e["share_ci"]) + who))
+    lines = ["", "which first pieces win (X plays the first piece; shares with 95 % intervals):",
+             f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first (X) wins':<22} "
+             f"{'draws':<22} {'second (O) wins':<22}"]
+    for p in PIECES:
+        f = s["first_pieces"][p]
+        lines.append(f"{p:<6} {f['games']:>8,}  {_share(f['share'], f['share_ci']):<22} "
+                     f"{_share(f['first_win_rate'], f['first_win_ci']):<22} "
+                     f"{_share(f['draw_rate'], f['draw_ci']):<22} "
+                     f"{_share(f['second_win_rate'], f['second_win_ci']):<22}")
+    return rows, lines
