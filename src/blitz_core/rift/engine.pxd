@@ -77,6 +77,7 @@ ctypedef struct RiftRulesC:
     int32_t energy_sector_gain
     int32_t cost[4]               # G14, by ability (cost[AB_NONE] = 0)
     int32_t cooldown[4]
+    int32_t min_cost              # the cheapest ability (a quick "none only" answer)
     int32_t n_catalogue           # G12: the ids dealt from, as objective codes
     int8_t catalogue[12]
     int32_t points[12]            # G17, by objective code

@@ -226,6 +226,8 @@ cdef inline int _abilities(const RiftState* st, const RiftRulesC* r, int p) noex
     cdef int e = st.energy[p], t = st.turn
     if st.over:
         return 0
+    if e < r.min_cost:                     # the common case in random play: none only
+        return 1
     return (1
             | ((e >= r.cost[AB_SHIELD]) & (t >= st.ready[p][AB_SHIELD])) << AB_SHIELD
             | ((e >= r.cost[AB_SWAP]) & (t >= st.ready[p][AB_SWAP])) << AB_SWAP
@@ -288,10 +290,18 @@ cdef inline void _judge_changed(RiftState* st, const RiftRulesC* r, int s, TurnR
 cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int oc, int oa,
                        TurnReport* rep) noexcept nogil:
     """G6: resolve one turn from two legal moves (unchecked: callers check G4/G5)."""
+    _resolve(st, r, xc, xa, oc, oa, rep)
+
+
+cdef inline void _resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int oc, int oa,
+                          TurnReport* rep) noexcept nogil:
+    """rift_resolve's body, inlined into the batch loop (whose report is dropped)."""
     cdef int ab[2]
     cdef int tgt[2]
     cdef int won_now[2]
     cdef int p, s, v, w, t, i, code, gain
+    cdef int sec[2]
+    cdef int pos[2]
     cdef bint quiet
     cdef uint16_t m, pending
     cdef uint8_t lines
@@ -322,29 +332,33 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
         rep.swapped_by = 0 if xa == AB_SWAP else 1
     rep.target[0] = <int16_t>tgt[0]
     rep.target[1] = <int16_t>tgt[1]
+    sec[0] = <unsigned>tgt[0] // 9
+    sec[1] = <unsigned>tgt[1] // 9
+    pos[0] = <unsigned>tgt[0] - 9 * sec[0]
+    pos[1] = <unsigned>tgt[1] - 9 * sec[1]
 
     # 3. Placement: a collision goes to a lone shield, else greys (a shield without a
     #    collision does nothing).
     rep.collision = tgt[0] == tgt[1]
     if not rep.collision:
         for p in range(2):
-            st.cells[p][tgt[p] // 9] |= <uint16_t>(1 << (tgt[p] % 9))
+            st.cells[p][sec[p]] |= <uint16_t>(1 << pos[p])
             rep.got[p] = <int16_t>tgt[p]
     else:
         st.collisions += 1
         if (xa == AB_SHIELD) != (oa == AB_SHIELD):
             w = 0 if xa == AB_SHIELD else 1
-            st.cells[w][tgt[0] // 9] |= <uint16_t>(1 << (tgt[0] % 9))
+            st.cells[w][sec[0]] |= <uint16_t>(1 << pos[0])
             rep.got[w] = <int16_t>tgt[0]
             rep.shield_won = <int8_t>w
         else:
-            st.cells[SYM_GREY][tgt[0] // 9] |= <uint16_t>(1 << (tgt[0] % 9))
+            st.cells[SYM_GREY][sec[0]] |= <uint16_t>(1 << pos[0])
             rep.grey = <int16_t>tgt[0]
             st.greys += 1
 
     # 4. Sectors that changed, in sector order (G8, G10).
-    s = tgt[0] // 9
-    v = tgt[1] // 9
+    s = sec[0]
+    v = sec[1]
     if v < s:
         s, v = v, s
     _judge_changed(st, r, s, rep, won_now)
@@ -365,7 +379,7 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
     # (Turn 1 looks at everything: a setup may already meet an objective.) Every
     # condition only grows with won sectors and owned cells, so this loses nothing.
     quiet = (st.turn > 1 and rep.decided == 0 and rep.shield_won < 0
-             and tgt[0] % 9 != 4 and tgt[1] % 9 != 4)
+             and pos[0] != 4 and pos[1] != 4)
     for p in range(2):
         rep.obj_new[p] = 0
         if quiet and st.energy[p] != r.energy_max:
@@ -390,7 +404,7 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
                 rep.revealed[p] = <int8_t>i
 
     # 6. Next sector: the position of X's final target (G9); then the end (G16).
-    t = tgt[0] % 9
+    t = pos[0]
     st.active = <int8_t>(-1 if (_decided(st) >> t) & 1 else t)
     st.turn += 1
     if _decided(st) == ALL_SECTORS:
@@ -401,6 +415,11 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
 
 cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
                           uint64_t* rng) noexcept nogil:
+    return _random_move(st, r, p, rng)
+
+
+cdef inline int _random_move(const RiftState* st, const RiftRulesC* r, int p,
+                             uint64_t* rng) noexcept nogil:
     """Uniform over the legal action codes: a uniform legal target (G4) and, when more
     than one is usable, a uniform usable ability (G5), drawn independently (the same as
     uniform over their product); -1 once the game is over."""
@@ -519,7 +538,7 @@ cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kin
                         double error_rate, uint64_t* rng) noexcept nogil:
     if kind == BOT_GREEDY:
         return rift_greedy_move(st, r, p, rng, error_rate)
-    return rift_random_move(st, r, p, rng)
+    return _random_move(st, r, p, rng)
 
 
 # -- the Python boundary ------------------------------------------------------------------
@@ -559,6 +578,7 @@ cdef int _load_rules(RiftRulesC* r, object rules) except -1:
     r.cost[AB_REVEAL], r.cooldown[AB_REVEAL] = values[12], values[13]
     if r.per_player > n:
         raise ValueError(f"rules.objectives_per_player={r.per_player} exceeds the catalogue ({n})")
+    r.min_cost = min(r.cost[AB_SHIELD], r.cost[AB_SWAP], r.cost[AB_REVEAL])
     if r.energy_start > r.energy_max:
         raise ValueError(f"rules.energy_start={r.energy_start} exceeds energy_max ({r.energy_max})")
     r.n_catalogue = n
@@ -825,7 +845,7 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
             while not st.over:
                 xc = _policy(&st, &r, 0, x_kind, x_error, &xr)
                 oc = _policy(&st, &r, 1, o_kind, o_error, &orr)
-                rift_resolve(&st, &r, xc % N_CELLS, xc // N_CELLS, oc % N_CELLS, oc // N_CELLS, &rep)
+                _resolve(&st, &r, xc % N_CELLS, xc // N_CELLS, oc % N_CELLS, oc // N_CELLS, &rep)
             w[i] = -1 if st.result == RESULT_DRAW else st.result
             turns[i] = st.turn - 1
             coll[i] = st.collisions
