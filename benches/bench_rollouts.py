@@ -8,6 +8,10 @@ current ms, then 50 ms of game time), with random legal actions:
   ``step(actions)``, with float32 planes and masks written every step;
 - ``python``: a Python loop over single ``tictacblitz.Match`` steps (legal_actions,
   act/act_both, advance), the baseline of the ≥ 100× target;
+- ``opponents`` (issue 15): N_OPP = 1,024 envs, the agent's seat played by the native
+  random policy, the other by each bot preset (``greedy``, ``easy``, ``medium``,
+  ``search``, ``hard``) inside the same ``nogil`` step, ``bits`` observations; and the
+  RL path (``sample_actions`` for the agent + ``step``, planes and masks);
 
 at 1 and 2 OpenMP threads. Run::
 
@@ -36,7 +40,9 @@ from tictacblitz import Match, Player  # noqa: E402
 from tictacblitz.games.blitz.rl import BatchedMatches  # noqa: E402
 
 N_ENVS = 8192
+N_OPP = 1024
 INTERVAL_MS = 50
+OPPONENTS = ("random", "greedy", "easy", "medium", "search", "hard")
 
 
 def native_batch(num_threads, obs="bits", masks=False, n=N_ENVS):
@@ -45,6 +51,26 @@ def native_batch(num_threads, obs="bits", masks=False, n=N_ENVS):
     for _ in range(50):              # past the opening: a typical mix of states
         batch.step()
     return batch
+
+
+def opponent_batch(num_threads, opponent, obs="bits", masks=False, n=N_OPP):
+    """The agent (X) is the native random policy, O the bot: the stepper's own speed."""
+    batch = BatchedMatches(n, seed=0, policies=("random", opponent), obs=obs, masks=masks,
+                           num_threads=num_threads)
+    for _ in range(20 if opponent in ("search", "hard") else 50):
+        batch.step()
+    return batch
+
+
+def opponent_rl_batch(num_threads, opponent, n=N_OPP):
+    """The RL path: the caller's actions for X (sample_actions), planes and masks."""
+    batch = BatchedMatches(n, seed=0, policies=(None, opponent), obs="planes", masks=True,
+                           num_threads=num_threads)
+    actions = np.zeros((n, 2), dtype=np.int64)
+    for _ in range(20):
+        batch.sample_actions(actions)
+        batch.step(actions)
+    return batch, actions
 
 
 def external_batch(num_threads, n=N_ENVS):
@@ -125,6 +151,20 @@ def test_external_random_legal(benchmark, num_threads):
     benchmark.extra_info["match_steps_per_s"] = N_ENVS * steps / benchmark.stats.stats.mean
 
 
+@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("opponent", ["greedy", "easy"])
+def test_native_opponent(benchmark, num_threads, opponent):
+    batch = opponent_batch(num_threads, opponent)
+    steps = 20
+
+    def run():
+        for _ in range(steps):
+            batch.step()
+
+    benchmark.pedantic(run, rounds=10, iterations=1, warmup_rounds=1)
+    benchmark.extra_info["match_steps_per_s"] = N_OPP * steps / benchmark.stats.stats.mean
+
+
 def test_python_loop(benchmark):
     steps = 2000
     benchmark.pedantic(python_loop, args=(steps,), rounds=3, iterations=1)
@@ -175,7 +215,36 @@ def main() -> None:
         print(line)
     print(f"native bytes per match (MatchState + streams + counters): "
           f"{BatchedMatches(1).state_bytes}")
+    opponents()
+
+
+def opponents(names=OPPONENTS, threads=(1, 2)) -> None:
+    """The table of native opponents (docs/rl.md, issue 15)."""
+    print(f"\nN = {N_OPP} envs, agent X = native random, O = the bot in the nogil step; "
+          f"load average = {os.getloadavg()[0]:.1f}")
+    print(f"{'opponent':10s} " + " ".join(f"{f'{nt} thr bits':>22s}" for nt in threads)
+          + " " + " ".join(f"{f'{nt} thr RL path':>22s}" for nt in threads))
+    for name in names:
+        slow = name in ("search", "hard")
+        secs = 3.0 if slow else 1.5
+        line = f"{name:10s} "
+        for nt in threads:
+            batch = opponent_batch(nt, name)
+            w, c = _rate(batch.step, N_OPP, seconds=secs)
+            line += f" {w / 1e6:8.3f} M ({c / 1e6:7.3f} M)"
+        for nt in threads:
+            batch, actions = opponent_rl_batch(nt, name)
+
+            def rl_step(batch=batch, actions=actions):
+                batch.sample_actions(actions)
+                batch.step(actions)
+
+            w, c = _rate(rl_step, N_OPP, seconds=secs)
+            line += f" {w / 1e6:8.3f} M ({c / 1e6:7.3f} M)"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["opponents"]:
+        sys.exit(opponents())
     sys.exit(main())

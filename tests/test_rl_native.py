@@ -328,3 +328,34 @@ def test_shaping_is_off_by_default_and_telescopes():
         assert np.allclose(diff[t0], 0.0, atol=1e-9)
         diff[t0] = 0.0
     assert saw_bonus
+
+
+@pytest.mark.parametrize("make", [
+    lambda: BlitzVectorEnv(4, opponent="easy", seed=0),
+    lambda: BlitzVectorEnv(4, opponent="greedy", autoreset_mode="same_step", seed=0),
+    lambda: BlitzSelfPlayVectorEnv(3, seed=0, mask_in_info=True),
+    lambda: envs.make_vector_env("doh", 3),
+    lambda: envs.make_vector_env("rift", 2, max_steps=50),
+])
+def test_vector_envs_keep_to_their_spaces_and_replay_a_seed(make):
+    """Gymnasium 1.x has no vector-env checker: its contract, checked by hand."""
+    from gymnasium.utils.env_checker import data_equivalence
+
+    def run():
+        env = make()
+        obs, info = env.reset(seed=7)
+        assert env.observation_space.contains(obs)
+        out = [obs]
+        rng = np.random.default_rng(7)
+        for _ in range(60):
+            masks = env.action_masks()
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            assert env.action_space.contains(acts)
+            obs, r, term, trunc, info = env.step(acts)
+            assert env.observation_space.contains(obs) and r.shape == (env.num_envs,)
+            assert term.dtype == np.bool_ and trunc.shape == (env.num_envs,)
+            out.append((obs, r, term, trunc))
+        env.close()
+        return out
+
+    assert data_equivalence(run(), run())

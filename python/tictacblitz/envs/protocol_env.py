@@ -403,8 +403,12 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
         super().__init__([lambda: GameEnv(game, **options) for _ in range(num_envs)])
 
     def action_masks(self) -> np.ndarray:
-        """Every env's legal actions now, bool (num_envs, num_actions)."""
-        return np.stack([env.action_masks() for env in self.envs])
+        """Every env's legal actions now, bool (num_envs, num_actions). An env whose
+        episode ended (its next step is the auto-reset, which ignores the action) has
+        every action allowed, so that a masked distribution is never empty."""
+        masks = np.stack([env.action_masks() for env in self.envs])
+        masks[~masks.any(axis=1)] = True
+        return masks
 
     def set_opponent(self, opponent: str) -> None:
         """Another of the game's bots from each env's next reset on."""
