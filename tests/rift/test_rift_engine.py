@@ -172,3 +172,40 @@ def test_turn_one_mask_is_every_cell_with_none_shield_swap_reveal():
     assert mask[:243].all() and not mask[243:].any()
     mask = Core(RiftRules(energy_start=10).native(), 1).legal_mask(1)
     assert mask.all()
+
+
+def test_loaded_state_bytes_are_checked_fuzz():
+    """Flipped bytes of a real state: refused with ValueError, or a sound state that plays
+    on to the end (never a crash, never a move outside the board)."""
+    from blitz_core.rift.engine import Core
+
+    rules = RiftRules().native()
+    base = Core(rules, 4)
+    for _ in range(10):
+        code, _ = base.choose(0, 0, 0.0, 1)
+        other, _ = base.choose(1, 0, 0.0, 2)
+        base.resolve(code % 81, code // 81, other % 81, other // 81)
+    good = base.state_bytes()
+    rng = np.random.default_rng(0)
+    accepted = 0
+    for _ in range(400):
+        data = bytearray(good)
+        for at in rng.integers(0, len(data), rng.integers(1, 4)):
+            data[at] = int(rng.integers(0, 256))
+        core = Core(rules, 0)
+        try:
+            core.load_state_bytes(bytes(data))
+        except ValueError:
+            continue
+        accepted += 1
+        seed = 1
+        for _ in range(200):
+            if core.over:
+                break
+            x, seed = core.choose(0, 1, 0.0, seed)
+            o, seed = core.choose(1, 0, 0.0, seed)
+            assert 0 <= x < 324 and 0 <= o < 324
+            if core.rejection(0, x % 81, x // 81) or core.rejection(1, o % 81, o // 81):
+                break                       # a strange but sound state: the policy's pick
+            core.resolve(x % 81, x // 81, o % 81, o // 81)
+    assert accepted > 0

@@ -780,19 +780,38 @@ cdef class Core:
 
 
 cdef int _check_state(const RiftState* st, const RiftRulesC* r) except -1:
+    """Refuse a struct the nogil code could misread: every mask inside its 9 bits (they
+    index the 512-entry tables), sectors decided once, hands of these rules, a game not
+    over that has a legal target (G4) and a game over with every sector decided (G16)."""
     cdef int p, i, k, s
+    cdef uint16_t hand_mask, dec
+    cdef uint16_t targets[9]
     if not -1 <= st.active <= 8 or st.hand_n != r.per_player or not 1 <= st.turn <= 1000:
         raise ValueError("state bytes are not a Rift state of these rules")
+    hand_mask = <uint16_t>((1 << st.hand_n) - 1)
     for p in range(2):
         for i in range(st.hand_n):
             if not 0 <= st.hand[p][i] < N_OBJECTIVES:
                 raise ValueError("state bytes hold an unknown objective")
+        if (st.accomplished[p] | st.revealed[p]) & ~hand_mask:
+            raise ValueError("state bytes mark objectives outside the hand")
+        if (st.won[p] | st.won_diag[p] | st.won_clean[p]) > ALL_SECTORS:
+            raise ValueError("state bytes hold a bad sector set")
+        if (st.won_diag[p] | st.won_clean[p]) & ~st.won[p]:
+            raise ValueError("state bytes hold a bad sector set")
+    if st.tied > ALL_SECTORS or (st.won[0] & st.won[1]) or ((st.won[0] | st.won[1]) & st.tied):
+        raise ValueError("state bytes decide a sector twice")
     for k in range(3):
         for s in range(9):
             if st.cells[k][s] > ALL_SECTORS:
                 raise ValueError("state bytes hold a bad sector mask")
-    if st.over not in (0, 1) or not -1 <= st.result <= 2:
+    if st.over not in (0, 1) or not -1 <= st.result <= 2 or (st.over == 1) != (st.result >= 0):
         raise ValueError("state bytes hold a bad result")
+    dec = _decided(st)
+    if st.active >= 0 and (dec >> st.active) & 1:
+        raise ValueError("state bytes name a decided sector as active")
+    if st.over != (dec == ALL_SECTORS) or (not st.over and rift_targets(st, targets) == 0):
+        raise ValueError("state bytes of a game that can neither go on nor has ended")
     return 0
 
 
