@@ -45,10 +45,14 @@ cdef inline void init_geometry(Geometry* g, int size, int line_length) noexcept 
     cdef int row, col, dr, dc, d, r2, c2, last
     cdef int drow[4]
     cdef int dcol[4]
-    drow[0] = 0; dcol[0] = 1       # across
-    drow[1] = 1; dcol[1] = -1      # down-left
-    drow[2] = 1; dcol[2] = 0       # down
-    drow[3] = 1; dcol[3] = 1       # down-right
+    drow[0] = 0                    # across
+    dcol[0] = 1
+    drow[1] = 1                    # down-left
+    dcol[1] = -1
+    drow[2] = 1                    # down
+    dcol[2] = 0
+    drow[3] = 1                    # down-right
+    dcol[3] = 1
     g.size = size
     g.cells = size * size
     g.line_length = line_length

@@ -24,7 +24,11 @@ from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, 
 from blitz_core.blitz.seeds cimport seat_salt
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, EventSink, EventC, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME, KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, RESULT_X, RESULT_O, RESULT_DRAW, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
+    MatchState, RulesC, EventSink, EventC, state_new_match, state_next_round, state_next_event_t,
+    state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
+    state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
+    KIND_BOMB, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED,
+    EV_STOLEN, EV_REJECTED,
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
@@ -385,7 +389,8 @@ cdef void play_round(MatchState* s, const RulesC* r, const BotTables* tb, Policy
                     rule[p] = policy_decide(pols[p], tb, s, r, p, &kinds[p], &cells[p], &sims)
                     if decide_ns != NULL:
                         clock_gettime(CLOCK_MONOTONIC, &t1)
-                        decide_ns[p] += (t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec)
+                        decide_ns[p] += ((t1.tv_sec - t0.tv_sec) * 1000000000
+                                         + (t1.tv_nsec - t0.tv_nsec))
                     if rec != NULL:
                         rec.seat[p].decisions += 1
                         rec.seat[p].rules[rule[p]] += 1
@@ -582,7 +587,7 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
         rollout[k].error_rate = ROLLOUT_ERROR
         rollout[k].budget = 0
     opp_acts = state_charge_full(s, o) and (state_legal_mask(s, r, o, ACT_PLACE)
-                                           | state_legal_mask(s, r, o, ACT_KNOCKOUT)) != 0
+                                            | state_legal_mask(s, r, o, ACT_KNOCKOUT)) != 0
     for k in range(pol.budget):
         # UCB1: each candidate once, then the most promising (mean + exploration).
         if k < n:
@@ -694,7 +699,8 @@ cdef class NativePolicy:
             tables_init(&self.tb, &match.rc)
             self._tables_for = key
         with nogil:
-            rule = policy_decide(&self.pol, &self.tb, &match.st, &match.rc, seat, &kind, &cell, &sims)
+            rule = policy_decide(&self.pol, &self.tb, &match.st, &match.rc, seat,
+                                 &kind, &cell, &sims)
         if rule == RULE_NONE:
             kind = cell = -1
         return RULE_NAMES[rule], kind, cell, sims
@@ -704,7 +710,7 @@ _SEAT_FIELDS = ("decisions", "waits", "placements", "knockouts", "rejected", "re
                 "bombed", "stolen", "simulations")
 # Record keys of the powerup kinds, in code order, from the engine's one table.
 _POWERUP_KEYS = tuple(name.lower() for name, _ in sorted(NATIVE_CODES["PowerupKind"].items(),
-                                                          key=lambda item: item[1]))
+                                                         key=lambda item: item[1]))
 
 
 cdef dict _seat_dict(SeatCounts* c):
@@ -760,7 +766,7 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     cdef EventSink sink
     cdef int64_t decide_ns[2]
     cdef int64_t* dns = NULL
-    cdef int k, q
+    cdef int q
     seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
@@ -931,7 +937,7 @@ def time_decisions(Match match, spec, int seat, int repeats, seed=0):
     times, the policy's stream running on): for benchmarks."""
     cdef Policy pol
     cdef BotTables tb
-    cdef int kind = 0, cell = 0, i
+    cdef int kind = 0, cell = 0, _i
     cdef int64_t sims = 0
     cdef timespec t0, t1
     _seat(seat)
@@ -941,7 +947,7 @@ def time_decisions(Match match, spec, int seat, int repeats, seed=0):
     tables_init(&tb, &match.rc)
     with nogil:
         clock_gettime(CLOCK_MONOTONIC, &t0)
-        for i in range(repeats):
+        for _i in range(repeats):
             policy_decide(&pol, &tb, &match.st, &match.rc, seat, &kind, &cell, &sims)
         clock_gettime(CLOCK_MONOTONIC, &t1)
     elapsed = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9

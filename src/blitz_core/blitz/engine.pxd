@@ -97,7 +97,7 @@ ctypedef struct MatchState:
     uint64_t setting[2]           # R6: marks still setting per player
     uint64_t craters              # R9
     uint64_t powerups[4]          # R14: one board per kind
-    int32_t deadline[64]          # per cell: set ms (setting mark), end (crater), burn-out (powerup)
+    int32_t deadline[64]          # per cell: set ms (setting mark), end (crater), burnout (powerup)
     uint8_t age[64]               # R12: the owner's age stamp of a mark (smaller = older)
     uint64_t rng                  # R23: SplitMix64 state
     int64_t charge_units[2]       # R5: units gathered since the charge emptied
@@ -146,13 +146,16 @@ cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint ra
                           uint64_t setup_x, uint64_t setup_o, EventSink* sink) noexcept nogil
 cdef void state_next_round(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil
 cdef int32_t state_next_event_t(MatchState* s, const RulesC* r) noexcept nogil
-cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, EventSink* sink) noexcept nogil
+cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target,
+                           EventSink* sink) noexcept nogil
 cdef int state_act(MatchState* s, const RulesC* r, int player, int kind, int cell,
                    EventSink* sink) noexcept nogil
 cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell, int o_kind,
                          int o_cell, int* x_reason, int* o_reason, EventSink* sink) noexcept nogil
-cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil
-cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind, int cell) noexcept nogil
+cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell,
+                      EventSink* sink) noexcept nogil
+cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind,
+                     int cell) noexcept nogil
 cdef int32_t state_charge_ready_t(const MatchState* s, const RulesC* r, int player) noexcept nogil
 cdef int state_oldest(const MatchState* s, int player) noexcept nogil
 
@@ -183,7 +186,8 @@ cdef inline int state_marks(const MatchState* s, int player) noexcept nogil:
     return popcount(s.set_marks[player] | s.setting[player])
 
 
-cdef inline uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player, int kind) noexcept nogil:
+cdef inline uint64_t state_legal_mask(const MatchState* s, const RulesC* r, int player,
+                                      int kind) noexcept nogil:
     """The cells where an action of `kind` would be accepted now (state_check's rules)."""
     if s.round_over or s.charge_units[player] < s.charge_need[player]:
         return 0

@@ -7,13 +7,13 @@
 # tictacblitz.games.blitz.reference implements the same contract in plain Python and the
 # differential tests hold the two together.
 
-from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, int8_t, INT32_MAX
-from libc.stdlib cimport realloc, free
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, INT32_MAX
+from libc.stdlib cimport realloc
+from libc.string cimport memset
 
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.bitboard cimport (
-    Geometry, init_geometry, popcount, lowest, nth_set_bit, has_line, lowest_line, timeout_score,
+    Geometry, popcount, lowest, nth_set_bit, has_line, lowest_line, timeout_score,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -242,7 +242,8 @@ cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept
     s.next_spawn_t = s.t + r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
 
 
-cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
+cdef void process_ms(MatchState* s, const RulesC* r, bint lines_anyway,
+                     EventSink* sink) noexcept nogil:
     """R2 steps 1-5 at the current ms."""
     cdef int32_t t = s.t, later = r.round_ms, d
     cdef uint64_t m, due = 0, ending = 0, bit
@@ -330,7 +331,8 @@ cdef inline int _timeout_result(const Geometry* g, uint64_t x, uint64_t o) noexc
     return RESULT_DRAW
 
 
-cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target, EventSink* sink) noexcept nogil:
+cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target,
+                           EventSink* sink) noexcept nogil:
     """R1: run every timed ms up to `target` (or the round's end) in order."""
     cdef int32_t step_to, dt, nxt
     cdef int64_t rate, missing
@@ -384,7 +386,8 @@ cdef void reset_round(MatchState* s, const RulesC* r) noexcept nogil:
     s.round_by = -1
 
 
-cdef void start_round(MatchState* s, const RulesC* r, bint lines_anyway, EventSink* sink) noexcept nogil:
+cdef void start_round(MatchState* s, const RulesC* r, bint lines_anyway,
+                      EventSink* sink) noexcept nogil:
     emit(sink, s, EV_ROUND_STARTED, NO_PLAYER, -1, NO_TIME, 0)
     if s.random_powerups and r.spawns_possible:
         s.next_spawn_t = r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
@@ -423,7 +426,8 @@ cdef void state_next_round(MatchState* s, const RulesC* r, EventSink* sink) noex
 # ---------------------------------------------------------------------------------------
 # Actions (R4-R9, R12, R15, R17-R19)
 
-cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind, int cell) noexcept nogil:
+cdef int state_check(const MatchState* s, const RulesC* r, int player, int kind,
+                     int cell) noexcept nogil:
     """R7: the rejection reason of an action now, or ACCEPTED."""
     cdef uint64_t bit = <uint64_t>1 << cell
     cdef int opponent = 1 - player
@@ -563,7 +567,8 @@ cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell,
         o_reason[0] = state_act(s, r, PLAYER_O, o_kind, o_cell, sink)
 
 
-cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventSink* sink) noexcept nogil:
+cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell,
+                      EventSink* sink) noexcept nogil:
     """A scripted powerup (docs/replay-format.md): in place of R2 step 4, ignoring powerup_max."""
     cdef uint64_t bit = <uint64_t>1 << cell
     if s.round_over or r.powerup_ms == 0:
@@ -575,5 +580,3 @@ cdef bint state_spawn(MatchState* s, const RulesC* r, int kind, int cell, EventS
     note_deadline(s, s.deadline[cell])
     emit(sink, s, EV_POWERUP_SPAWNED, NO_PLAYER, cell, s.deadline[cell], kind)
     return True
-
-

@@ -59,7 +59,8 @@ def timeout_score_batch(const uint64_t[::1] own not None, const uint64_t[::1] op
     cdef Geometry g
     _geometry(&g, size, line_length)
     if own.shape[0] != opponent.shape[0]:
-        raise ValueError(f"own and opponent differ in length ({own.shape[0]} vs {opponent.shape[0]})")
+        raise ValueError(f"own and opponent differ in length "
+                         f"({own.shape[0]} vs {opponent.shape[0]})")
     cdef Py_ssize_t i, n = own.shape[0]
     out = np.empty(n, dtype=np.int8)
     cdef int8_t[::1] res = out

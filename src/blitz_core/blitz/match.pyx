@@ -4,7 +4,7 @@
 # functions; every method here checks its arguments and then calls them.
 
 from libc.stdint cimport uint64_t, int32_t
-from libc.stdlib cimport realloc, free
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
 from blitz_core.blitz.bitboard cimport init_geometry, popcount, lowest, lowest_line, timeout_score
@@ -104,7 +104,7 @@ def _python_codes(vocab):
     """The codes the Python vocabulary gives the members NATIVE_CODES names."""
     reasons = vocab.REASON_BY_CODE
     out = {}
-    for enum_name, members in NATIVE_CODES.items():
+    for enum_name in NATIVE_CODES:
         enum_type = getattr(vocab, enum_name)
         if enum_name == "Reason":
             out[enum_name] = {r.name: reasons.index(r) for r in enum_type}
@@ -346,7 +346,8 @@ cdef class Match:
             charge_full_since=self.st.full_since[p] if state_charge_full(&self.st, p) else None,
             marks=marks,
             # R12: the mark that goes next, while the player is at the limit or over.
-            next_to_retire=(oldest // size, oldest % size) if marks >= self.rc.mark_limit and oldest >= 0 else None,
+            next_to_retire=((oldest // size, oldest % size)
+                            if marks >= self.rc.mark_limit and oldest >= 0 else None),
             frozen=frozen,
             hasted=hasted,
             frozen_until=self.st.frozen_until[p] if frozen else None,
@@ -419,7 +420,8 @@ cdef class Match:
             while m:
                 c = lowest(m)
                 m &= m - 1
-                view[9, c // size, c % size] = 1.0 - <float>(self.st.deadline[c] - t) / self.rc.set_ms
+                view[9, c // size, c % size] = (1.0 - <float>(self.st.deadline[c] - t)
+                                                / self.rc.set_ms)
         for k in range(2):
             who = p if k == 0 else 1 - p
             if state_marks(&self.st, who) >= self.rc.mark_limit:
@@ -533,7 +535,8 @@ cdef class Match:
         if self.st.random_powerups:
             raise ValueError("spawn_powerup needs a match made with random_powerups=False "
                              "(R16 places powerups itself otherwise)")
-        if not self.st.round_over and (self.st.acted_t[0] == self.st.t or self.st.acted_t[1] == self.st.t):
+        if not self.st.round_over and (self.st.acted_t[0] == self.st.t
+                                       or self.st.acted_t[1] == self.st.t):
             raise ValueError(f"a powerup cannot spawn after an action at ms {self.st.t} "
                              "(R2: spawns come before actions)")
         self._begin_call()
@@ -629,7 +632,8 @@ cdef class Match:
         return scenario
 
     def __repr__(self):
-        state = "match over" if self.st.match_over else ("round over" if self.st.round_over else "live")
+        state = ("match over" if self.st.match_over
+                 else ("round over" if self.st.round_over else "live"))
         return (f"<Match round {self.st.round} t={self.st.t} wins X {self.st.round_wins[0]} "
                 f"O {self.st.round_wins[1]} ({state})>")
 
@@ -697,7 +701,8 @@ def _match_from_bytes(data):
         raise ValueError("corrupt match bytes (checksum mismatch)")
     version = int.from_bytes(body[:2], "little")
     if version != SERIAL_VERSION:
-        raise ValueError(f"match bytes of version {version}; this tictacblitz reads version {SERIAL_VERSION}")
+        raise ValueError(f"match bytes of version {version}; "
+                         f"this tictacblitz reads version {SERIAL_VERSION}")
     hlen = int.from_bytes(body[2:6], "little")
     if 6 + hlen + 4 > len(body):
         raise ValueError("corrupt match bytes (truncated header)")
@@ -713,7 +718,8 @@ def _match_from_bytes(data):
     slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
     raw = body[10 + hlen:]
     if slen != sizeof(MatchState) or len(raw) != slen:
-        raise ValueError(f"match bytes hold a state of {len(raw)} bytes, expected {sizeof(MatchState)}")
+        raise ValueError(f"match bytes hold a state of {len(raw)} bytes, "
+                         f"expected {sizeof(MatchState)}")
     memcpy(&st, <const char*>raw, sizeof(MatchState))
     m = Match.__new__(Match)
     fill_rules(&m.rc, rules)
@@ -746,8 +752,10 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
     cdef uint64_t boards[9]
     cdef uint64_t seen = 0, live, marks
     cdef int i, c, p
-    boards[0] = s.set_marks[0]; boards[1] = s.set_marks[1]
-    boards[2] = s.setting[0]; boards[3] = s.setting[1]
+    boards[0] = s.set_marks[0]
+    boards[1] = s.set_marks[1]
+    boards[2] = s.setting[0]
+    boards[3] = s.setting[1]
     boards[4] = s.craters
     for i in range(4):
         boards[5 + i] = s.powerups[i]
@@ -781,7 +789,8 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
     for p in range(2):
         if not (0 <= s.round_wins[p] <= r.max_rounds):
             raise ValueError("corrupt match bytes (round wins)")
-        if not (0 <= s.charge_units[p] <= s.charge_need[p] or s.charge_need[p] == 0 and s.charge_units[p] == 0):
+        if not (0 <= s.charge_units[p] <= s.charge_need[p]
+                or s.charge_need[p] == 0 and s.charge_units[p] == 0):
             raise ValueError("corrupt match bytes (charge)")
         if s.charge_need[p] not in (0, r.need_place, r.need_knockout):
             raise ValueError("corrupt match bytes (charge need)")
@@ -797,7 +806,8 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
             raise ValueError("corrupt match bytes (acted time)")
         if not (0 <= s.full_since[p] <= s.t):
             raise ValueError("corrupt match bytes (charge full time)")
-    if s.next_spawn_t != NO_TIME and (not s.random_powerups or (s.next_spawn_t <= s.t and not s.round_over)):
+    if s.next_spawn_t != NO_TIME and (not s.random_powerups
+                                      or (s.next_spawn_t <= s.t and not s.round_over)):
         raise ValueError("corrupt match bytes (spawn time)")
     s.next_timed_t = _exact_next_timed_t(s, r)
     s.timed_stale = 0

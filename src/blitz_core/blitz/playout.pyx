@@ -6,14 +6,15 @@
 # player with no legal action waits. tictacblitz.games.blitz.playout mirrors this loop in Python
 # over the public API, so the reference model can play the very same matches.
 
-from libc.stdint cimport uint64_t, int64_t, int32_t, INT32_MAX
-from libc.string cimport memcpy
+from libc.stdint cimport uint64_t, int32_t, INT32_MAX
 
-from blitz_core.blitz.bitboard cimport popcount, lowest, nth_set_bit
+from blitz_core.blitz.bitboard cimport popcount, nth_set_bit
 from blitz_core.blitz.seeds cimport random_policy_salt
 from blitz_core.common.rng cimport rng_below
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, EventSink, state_new_match, state_next_round, state_next_timed_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
+    MatchState, RulesC, state_new_match, state_next_round, state_next_timed_t, state_advance_to,
+    state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, ACT_PLACE,
+    ACT_KNOCKOUT, ACCEPTED,
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 
@@ -56,7 +57,8 @@ cdef inline int32_t charge_ready_t(ReadyCache* ready, const MatchState* s, const
     """state_charge_ready_t, recomputed only when the refill or the player's speed
     changed since the last answer (a new action, a freeze or haste starting or ending)."""
     if (ready.need[p] != s.charge_need[p] or ready.emptied[p] != s.acted_t[p]
-            or ready.frozen_until[p] != s.frozen_until[p] or ready.hasted_until[p] != s.hasted_until[p]
+            or ready.frozen_until[p] != s.frozen_until[p]
+            or ready.hasted_until[p] != s.hasted_until[p]
             or ready.at[p] < s.t):
         ready.at[p] = state_charge_ready_t(s, r, p)
         ready.need[p] = s.charge_need[p]

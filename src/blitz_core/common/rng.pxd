@@ -1,7 +1,8 @@
 # The one random stream of the native cores: SplitMix64 (Steele, Lea and Flood 2014).
 # Every seeded stream of every game (a match's chance, a bot's choices, an env's resets)
 # is one of these; the Python twin is tictacblitz.games.rng.SplitMix64, and the native and
-# reference engines' differential tests tie the two (every R23 draw goes through both). docs/engine.md fixes how each stream is seeded.
+# reference engines' differential tests tie the two (every R23 draw goes through both).
+# docs/engine.md fixes how each stream is seeded.
 
 from libc.stdint cimport uint64_t
 
