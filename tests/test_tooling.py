@@ -1,0 +1,95 @@
+"""The maintenance checks stay wired: .ci/run runs every check before the tests, the
+pre-commit hooks run the same, every guide is a page of the documentation site, every
+native module ships a stub, and the public API modules are the strict ones.
+
+The checks themselves (ruff, mypy, cython-lint, stubtest, mkdocs) run in
+scripts/check.sh; this file only keeps them from being unplugged quietly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECKS = ("ruff", "format", "mypy", "cython-lint", "stubs", "docs")
+
+
+def test_ci_runs_every_check_before_the_tests():
+    lines = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    install = lines.index('pip install ".[test]"')
+    check = lines.index("scripts/check.sh")
+    tests = lines.index("python -m pytest")
+    assert install < check < tests
+    script = (ROOT / "scripts" / "check.sh").read_text()
+    default = re.search(r"checks=\(([^)]*)\)\n", script.split("[ ${#checks[@]} -gt 0 ]")[1])
+    assert default is not None and tuple(default.group(1).split()) == CHECKS
+    for check in CHECKS:
+        assert re.search(rf"^    {re.escape(check)}\)", script, re.M), check
+
+
+def test_pre_commit_runs_the_same_checks():
+    yaml = pytest.importorskip("yaml")
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
+    (repo,) = config["repos"]
+    assert repo["repo"] == "local"  # nothing is downloaded
+    entries = " | ".join(hook["entry"] for hook in repo["hooks"])
+    for tool in (
+        "ruff check",
+        "ruff format --check",
+        "mypy",
+        "cython-lint",
+        "check_stubs.sh",
+        "check.sh docs",
+    ):
+        assert tool in entries, tool
+
+
+def test_every_guide_is_a_page_of_the_site():
+    yaml = pytest.importorskip("yaml")
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+
+    def pages(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, list):
+            for item in node:
+                yield from pages(item)
+        elif isinstance(node, dict):
+            for value in node.values():
+                yield from pages(value)
+
+    nav = set(pages(config["nav"]))
+    docs = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    assert docs == nav, f"not in the nav: {sorted(docs - nav)}; no such page: {sorted(nav - docs)}"
+
+
+def test_every_native_module_ships_a_stub():
+    sources = sorted((ROOT / "src" / "blitz_core").glob("*/*.pyx"))
+    assert sources
+    missing = [
+        s.relative_to(ROOT).as_posix() for s in sources if not s.with_suffix(".pyi").exists()
+    ]
+    assert not missing, f"native modules without a .pyi stub: {missing}"
+
+
+def test_the_public_api_is_type_checked_strictly():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    (strict,) = [o for o in config["overrides"] if o.get("disallow_untyped_defs")]
+    for module in strict["module"]:
+        parts = module.split(".")
+        path = ROOT / "python" / Path(*parts)
+        assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), module
+    assert {
+        "tictacblitz",
+        "tictacblitz.games.protocol",
+        "tictacblitz.games.registry",
+        "tictacblitz.games.blitz.game",
+    } <= set(strict["module"])
