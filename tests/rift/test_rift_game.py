@@ -242,3 +242,32 @@ def test_state_from_replay_extras_are_validated():
 def test_apply_joint_takes_an_array():
     state = make_game().new_state(1)
     assert state.apply_joint(np.array([40, 41])) == (None, None) and state.turn == 2
+
+
+def test_hard_swaps_into_the_cell_the_opponent_blocks():
+    """X threatens sector 0 (cells 0, 1): greedy O blocks at 2, so hard X swaps from its
+    best other cell and takes 2 (G6.2); greedy X would play 2 itself and collide."""
+    game = make_game({"objectives_per_player": 0})
+    state = game.new_state(0, setup=["XX......."] + ["........."] * 8)
+    o_code = game.make_bot("greedy", 5).choose(state, 1)
+    assert decode(o_code)[0] == 2
+    x_cell, x_ability = decode(game.make_bot("hard", 1).choose(state, 0))
+    assert x_ability == Ability.SWAP and x_cell != 2
+    state.apply_joint((encode(x_cell, x_ability), o_code))
+    assert state.summary()["sectors"][0] == "X"
+    greedy_x = decode(game.make_bot("greedy", 1).choose(game.new_state(0, setup=["XX......."] + ["........."] * 8), 0))
+    assert greedy_x == (2, Ability.SHIELD)
+
+
+def test_the_ladder_holds_over_both_seats():
+    """A small, fixed-seed check of the presets' order (docs/rift.md has the full table)."""
+    seeds = np.arange(400)
+
+    def score(a, b):
+        w1 = play_matches(None, a, b, seeds)["winner"]
+        w2 = play_matches(None, b, a, seeds)["winner"]
+        return (np.sum(w1 == 0) + np.sum(w2 == 1)) - (np.sum(w1 == 1) + np.sum(w2 == 0))
+
+    names = ["random", "easy", "medium", "greedy", "hard"]
+    for weaker, stronger in zip(names, names[1:]):
+        assert score(stronger, weaker) > 0, (stronger, weaker)

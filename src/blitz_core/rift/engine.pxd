@@ -65,6 +65,7 @@ cdef enum:                        # RiftState.result
 cdef enum:                        # policies of the native bots
     BOT_RANDOM = 0
     BOT_GREEDY = 1
+    BOT_LOOKAHEAD = 2
 
 ctypedef struct RiftRulesC:
     int32_t sector_win_points     # G10
@@ -126,3 +127,5 @@ cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int o
 cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng) noexcept nogil
 cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
                           double error_rate) noexcept nogil
+cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                             double error_rate) noexcept nogil

@@ -464,21 +464,25 @@ cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
     return out
 
 
-cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
-                          double error_rate) noexcept nogil:
-    """The greedy policy: win a sector now, else block one, build open lines, and (as X,
-    whose final target names the next sector, G9) avoid sending the opponent where it
-    wins at once; shield when a collision is likely (a cell either side completes a
-    line on), else reveal when affordable. Ties are broken by the bot's stream; with
-    probability `error_rate` it plays `rift_random_move` instead."""
+cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
+                      int* other) noexcept nogil:
+    """The greedy target of seat p: the legal cell of highest score (below), ties broken
+    by `rng` (the first one when rng is NULL). `*other` gets the best cell that is not
+    `avoid`. -1 when there is no legal target.
+
+    Score of a cell: +100 if it wins its sector now (+50 more if that completes a meta
+    line, G11), +60 if it blocks the opponent's win there, +2 per open line through it
+    (+3 more with an own symbol on it); for X, whose final target names the next sector
+    (G9): -40 if it sends the opponent where it wins at once, +8 if X can, -6 for a
+    free turn."""
     cdef uint16_t targets[9]
     cdef int n = rift_targets(st, targets)
-    cdef int am, s, q, i, best = -1000000, best_cell = -1, ties = 0, score, cell
+    cdef int s, q, i, best = -1000000, best_cell = -1, ties = 0, score, cell
+    cdef int best_other = -1000000
     cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
+    other[0] = -1
     if n == 0:
         return -1
-    if error_rate > 0.0 and rng_unit(rng) < error_rate:
-        return rift_random_move(st, r, p, rng)
     dec = _decided(st)
     for s in range(9):
         m = targets[s]
@@ -515,29 +519,77 @@ cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint6
                         score -= 40
                     if _win_cells(st.cells[p][q] | (bit if q == s else 0), nempty):
                         score += 8
+            cell = 9 * s + q
+            if cell != avoid and score > best_other:
+                best_other = score
+                other[0] = cell
             if score > best:
                 best = score
-                best_cell = 9 * s + q
+                best_cell = cell
                 ties = 1
             elif score == best:
                 ties += 1
-                if _below(rng, <uint32_t>ties) == 0:
-                    best_cell = 9 * s + q
-    am = rift_abilities(st, r, p)
-    s = best_cell // 9
-    bit = <uint16_t>(1 << (best_cell % 9))
-    empty = ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s])
-    if (am >> AB_SHIELD) & 1 and ((_win_cells(st.cells[0][s], empty) | _win_cells(st.cells[1][s], empty)) & bit):
-        return N_CELLS * AB_SHIELD + best_cell
-    if (am >> AB_REVEAL) & 1:
-        return N_CELLS * AB_REVEAL + best_cell
+                if rng != NULL and _below(rng, <uint32_t>ties) == 0:
+                    best_cell = cell
     return best_cell
+
+
+cdef inline bint _contested(const RiftState* st, int cell) noexcept nogil:
+    """Whether a cell completes a line for either side (both want it: a likely collision)."""
+    cdef int s = cell // 9
+    cdef uint16_t empty = _empty(st, s)
+    return ((_win_cells(st.cells[0][s], empty) | _win_cells(st.cells[1][s], empty))
+            >> (cell % 9)) & 1
+
+
+cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                          double error_rate) noexcept nogil:
+    """The greedy policy: the greedy target (_greedy_scan); shield it when a collision
+    is likely (_contested), else reveal when affordable. With probability `error_rate`
+    it plays `rift_random_move` instead."""
+    cdef int other, am, best
+    if st.over:
+        return -1
+    if error_rate > 0.0 and rng_unit(rng) < error_rate:
+        return rift_random_move(st, r, p, rng)
+    best = _greedy_scan(st, p, rng, -1, &other)
+    am = _abilities(st, r, p)
+    if (am >> AB_SHIELD) & 1 and _contested(st, best):
+        return N_CELLS * AB_SHIELD + best
+    if (am >> AB_REVEAL) & 1:
+        return N_CELLS * AB_REVEAL + best
+    return best
+
+
+cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                             double error_rate) noexcept nogil:
+    """Greedy that predicts the opponent's greedy target and answers it: when that
+    target is a cell where p would win the sector (the opponent blocking it), p swaps
+    from its best other cell and so takes it (G6.2, the swap_win way); otherwise it
+    plays greedy's target and shield. It keeps its energy for those (no reveal)."""
+    cdef int other, ignored, am, best, predicted, s
+    if st.over:
+        return -1
+    if error_rate > 0.0 and rng_unit(rng) < error_rate:
+        return rift_random_move(st, r, p, rng)
+    predicted = _greedy_scan(st, 1 - p, NULL, -1, &ignored)
+    best = _greedy_scan(st, p, rng, predicted, &other)
+    am = _abilities(st, r, p)
+    if (am >> AB_SWAP) & 1 and other >= 0 and predicted >= 0:
+        s = predicted // 9
+        if (_win_cells(st.cells[p][s], _empty(st, s)) >> (predicted % 9)) & 1:
+            return N_CELLS * AB_SWAP + other
+    if (am >> AB_SHIELD) & 1 and _contested(st, best):
+        return N_CELLS * AB_SHIELD + best
+    return best
 
 
 cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kind,
                         double error_rate, uint64_t* rng) noexcept nogil:
     if kind == BOT_GREEDY:
         return rift_greedy_move(st, r, p, rng, error_rate)
+    if kind == BOT_LOOKAHEAD:
+        return rift_lookahead_move(st, r, p, rng, error_rate)
     return _random_move(st, r, p, rng)
 
 
@@ -745,10 +797,10 @@ cdef class Core:
                 "revealed": (rep.revealed[0], rep.revealed[1])}
 
     def choose(self, player, kind, double error_rate, rng_state):
-        """A native policy's action code for `player` (kind 0 random, 1 greedy) and the
+        """A native policy's action code for `player` (kind 0 random, 1 greedy, 2 lookahead) and the
         policy stream's next state: ``(code, state)``; code -1 once the game is over."""
         cdef int p = _int_arg(player, "player", 0, 1)
-        cdef int k = _int_arg(kind, "bot kind", 0, 1)
+        cdef int k = _int_arg(kind, "bot kind", 0, 2)
         if not 0.0 <= error_rate <= 1.0:
             raise ValueError(f"error_rate={error_rate!r} is outside 0-1")
         cdef uint64_t rng = _seed64(rng_state)
@@ -822,7 +874,7 @@ cdef int _check_player(int player) except -1:
 
 
 def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, seeds):
-    """Whole games between two native policies (kind 0 random, 1 greedy), without the
+    """Whole games between two native policies (kind 0 random, 1 greedy, 2 lookahead), without the
     GIL. Game i is ``Core(rules, seeds[i])``; the policies' streams start as SEAT_SALTS
     says. Returns NumPy columns: ``winner`` (0 X, 1 O, -1 draw), ``turns``,
     ``collisions``, ``greys``, ``score_x``, ``score_o``, ``objectives_x``/``_o``
@@ -832,8 +884,8 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
     cdef uint64_t xr, orr, seed
     cdef int xc, oc
     for kind, what in ((x_kind, "x_kind"), (o_kind, "o_kind")):
-        if kind not in (BOT_RANDOM, BOT_GREEDY):
-            raise ValueError(f"{what}={kind!r}: expected 0 (random) or 1 (greedy)")
+        if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD):
+            raise ValueError(f"{what}={kind!r}: expected 0 (random), 1 (greedy) or 2 (lookahead)")
     for err, what in ((x_error, "x_error"), (o_error, "o_error")):
         if not 0.0 <= err <= 1.0:
             raise ValueError(f"{what}={err!r} is outside 0-1")

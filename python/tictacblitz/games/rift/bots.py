@@ -14,8 +14,12 @@ function of that stream and the state, so games replay exactly.
   once, +8 for one where X can, -6 for one that gives a free turn. It shields when a
   collision is likely (the cell completes a line for either side, so both want it)
   and otherwise reveals when affordable (G14, G15). Ties go to the bot's stream.
-- presets ``easy``, ``medium``, ``hard``: greedy playing a uniformly random legal move
-  with probability 0.5, 0.2, 0 (``hard`` is ``greedy``).
+- ``lookahead``: predicts the opponent's greedy target; when that is a cell where it
+  would win the sector (the opponent blocking it), it swaps from its best other cell
+  and so takes it (G6.2); otherwise greedy's target and shield. It never reveals,
+  keeping its energy for shields and swaps.
+- presets ``easy``, ``medium``: greedy playing a uniformly random legal move with
+  probability 0.5 and 0.2; ``hard``: the lookahead policy.
 
 >>> from tictacblitz.games.rift.game import make_game
 >>> state = make_game().new_state(seed=3)
@@ -34,8 +38,8 @@ from .types import Player
 
 __all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
 
-KINDS = {"random": 0, "greedy": 1}
-"""Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY)."""
+KINDS = {"random": 0, "greedy": 1, "lookahead": 2}
+"""Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ PRESETS: Dict[str, BotSpec] = {
     "easy": BotSpec("greedy", 0.5, description="greedy, half of its moves random"),
     "medium": BotSpec("greedy", 0.2, description="greedy, one move in five random"),
     "greedy": BotSpec("greedy", description="win, block, steer the next sector, shield, reveal"),
-    "hard": BotSpec("greedy", description="the greedy policy without errors"),
+    "hard": BotSpec("lookahead", description="greedy that answers the opponent's predicted block with a swap"),
 }
 """The one table of bot names (what a GUI shows), weakest first."""
 
