@@ -14,6 +14,7 @@ Every figure is a median and is also put in ``extra_info`` and the session's tab
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -44,6 +45,17 @@ def test_native_games(benchmark, figures, bots):
         figures.add("ns_per_turn", med / cols["turns"].sum() * 1e9, unit="ns")
         figures.add("x_win_share", float((cols["winner"] == 0).mean()))
         figures.add("draw_share", float((cols["winner"] == -1).mean()))
+        if bots == ("random", "random"):
+            # CPU time of this process (best of 7): less sensitive to a shared machine
+            # than the wall-clock median above.
+            best = min(_cpu_seconds(lambda: play_matches(None, *bots, SEEDS)) for _ in range(7))
+            figures.add("cpu_us_per_game", best / N_GAMES * 1e6, unit="µs")
+
+
+def _cpu_seconds(f):
+    t0 = time.process_time()
+    f()
+    return time.process_time() - t0
 
 
 def _midgame(seed=5, turns=12):
