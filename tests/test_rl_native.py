@@ -19,7 +19,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, sta
 
 import tictacblitz.envs as envs  # noqa: E402
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz.games import available_games  # noqa: E402
+from tictacblitz.games import TimeModel, available_games, game_type  # noqa: E402
 from tictacblitz.games.blitz.bots import PRESETS, play_matches  # noqa: E402
 from tictacblitz.games.blitz.rl import (  # noqa: E402
     PRESETS as RL_PRESETS,
@@ -233,22 +233,27 @@ def test_action_masks_and_mask_in_info_on_every_face():
     obs, info = generic.reset(seed=0)
     assert "action_mask" not in obs and np.array_equal(info["action_mask"].astype(bool),
                                                        generic.action_masks())
-    gv = envs.make_vector_env("doh", 3)
+    gv = envs.GameVectorEnv("doh", 3)
     gv.reset(seed=0)
     assert gv.action_masks().shape == (3, gv.single_action_space.n)
 
 
 @pytest.mark.parametrize("game", available_games())
 def test_the_same_info_keys_on_every_face(game):
-    single = envs.make_env(game)
+    single = envs.GameEnv(game)
     _, info = single.reset(seed=0)
     assert set(info) >= INFO_KEYS
     _, _, _, _, info = single.step(int(np.flatnonzero(single.action_masks())[-1]))
     assert set(info) >= INFO_KEYS and info["reason"] in (0,) + tuple(range(1, 20))
-    vec = envs.make_vector_env(game, 2)
+    vec = envs.GameVectorEnv(game, 2)
     _, info = vec.reset(seed=0)
     assert set(info) >= INFO_KEYS
-    aec = envs.aec_env(game)
+    if game_type(game).time_model is TimeModel.ALTERNATING:
+        aec = envs.GameAECEnv(game)
+    else:
+        from pettingzoo.utils.conversions import parallel_to_aec
+
+        aec = parallel_to_aec(envs.GameParallelEnv(game))
     aec.reset(seed=0)
     assert all(set(aec.infos[a]) >= INFO_KEYS for a in aec.agents)
 
@@ -334,8 +339,8 @@ def test_shaping_is_off_by_default_and_telescopes():
     lambda: BlitzVectorEnv(4, opponent="easy", seed=0),
     lambda: BlitzVectorEnv(4, opponent="greedy", autoreset_mode="same_step", seed=0),
     lambda: BlitzSelfPlayVectorEnv(3, seed=0, mask_in_info=True),
-    lambda: envs.make_vector_env("doh", 3),
-    lambda: envs.make_vector_env("rift", 2, max_steps=50),
+    lambda: envs.GameVectorEnv("doh", 3),
+    lambda: envs.GameVectorEnv("rift", 2, max_steps=50),
 ])
 def test_vector_envs_keep_to_their_spaces_and_replay_a_seed(make):
     """Gymnasium 1.x has no vector-env checker: its contract, checked by hand."""

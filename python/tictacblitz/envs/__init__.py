@@ -11,9 +11,11 @@ Adapters over the Game/State protocol, one entry point per face, each taking
   others through PettingZoo's ``parallel_to_aec``).
 
 A game whose folder has an ``rl`` hook module (``tictacblitz.games.<name>.rl``,
-providing ``make_env``, ``make_vector_env`` and ``parallel_env``) is served by it: Tic
-Tac Blitz's runs N matches in one native ``nogil`` call. Every other game gets the
-protocol environments of :mod:`tictacblitz.envs.protocol_env`.
+providing ``make_env``, ``make_vector_env`` and ``parallel_env``, and optionally
+``aec_env``) is served by it: Tic Tac Blitz's and Tic Tac Doh's run N games in one
+native ``nogil`` call. An alternating game's hook without ``aec_env`` gets the protocol
+:class:`GameAECEnv`. Every other game gets the protocol environments of
+:mod:`tictacblitz.envs.protocol_env`.
 
 Needs the ``rl`` extra (gymnasium; pettingzoo for the PettingZoo faces).
 """
@@ -72,8 +74,14 @@ def parallel_env(game: str = DEFAULT_GAME, **options: Any):
 
 
 def aec_env(game: str = DEFAULT_GAME, **options: Any):
-    """Both seats as a PettingZoo ``AECEnv``."""
-    if game_type(game).time_model is TimeModel.ALTERNATING and rl_hook(game) is None:
+    """Both seats as a PettingZoo ``AECEnv``: the game's ``rl`` hook's ``aec_env`` if it
+    has one, else :class:`GameAECEnv` for an alternating game (Doh: its hook serves the
+    Gymnasium faces natively and leaves the AEC face to the protocol), else PettingZoo's
+    ``parallel_to_aec`` over :func:`parallel_env`."""
+    hook = rl_hook(game)
+    if hook is not None and hasattr(hook, "aec_env"):
+        return hook.aec_env(**options)
+    if game_type(game).time_model is TimeModel.ALTERNATING:
         return GameAECEnv(game, **options)
     from pettingzoo.utils.conversions import parallel_to_aec
 

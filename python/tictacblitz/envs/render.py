@@ -60,17 +60,22 @@ _REASONS: Dict[str, Optional[Tuple[str, ...]]] = {}
 
 def reason_code(game_name: str, reason: Optional[str], acted: bool = True) -> int:
     """The info's ``reason`` code: -1 no action, 0 accepted, else the 1-based position
-    of the rejection in the game's ``Reason`` enum (its contract's checking order), or
-    1 for a game without one."""
+    of the rejection in the game's ``Reason`` enum or ``REASONS`` tuple (its contract's
+    checking order), or 1 for a game without either."""
     if not acted:
         return -1
     if reason is None:
         return 0
     if game_name not in _REASONS:
         try:
-            enum = importlib.import_module(f"tictacblitz.games.{game_name}.types").Reason
-            _REASONS[game_name] = tuple(r.value for r in enum)
-        except (ImportError, AttributeError):
+            types = importlib.import_module(f"tictacblitz.games.{game_name}.types")
+        except ImportError:
+            types = None
+        if hasattr(types, "Reason"):
+            _REASONS[game_name] = tuple(r.value for r in types.Reason)
+        elif hasattr(types, "REASONS"):
+            _REASONS[game_name] = tuple(getattr(r, "value", r) for r in types.REASONS)
+        else:
             _REASONS[game_name] = None
     known = _REASONS[game_name]
     if known and reason in known:
