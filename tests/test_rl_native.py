@@ -364,3 +364,20 @@ def test_vector_envs_keep_to_their_spaces_and_replay_a_seed(make):
         return out
 
     assert data_equivalence(run(), run())
+
+
+def test_pickled_envs_continue_identically():
+    vec = BlitzVectorEnv(8, opponent="easy", seed=0, obs="bits", shaping=marks_potential)
+    vec.reset(seed=0)
+    for _ in range(30):
+        vec.step(np.zeros(8, dtype=np.int64))
+    copy = pickle.loads(pickle.dumps(vec))
+    for _ in range(100):
+        a = vec.step(np.ones(8, dtype=np.int64))
+        b = copy.step(np.ones(8, dtype=np.int64))
+        assert np.array_equal(a[0]["bits"], b[0]["bits"]) and np.array_equal(a[1], b[1])
+    single = BlitzEnv(opponent="hard")
+    single.reset(seed=1)
+    twin = pickle.loads(pickle.dumps(single))
+    for _ in range(40):
+        assert np.array_equal(single.step(0)[0]["planes"], twin.step(0)[0]["planes"])

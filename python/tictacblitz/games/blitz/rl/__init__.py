@@ -6,14 +6,22 @@ such a hook gets the generic protocol environments of ``tictacblitz.envs``.
 
 
 - :class:`BatchedMatches`: N matches stepped together in one ``nogil`` call, NumPy
-  buffers written in place (the fast path).
-- :class:`BlitzVectorEnv`: a Gymnasium ``VectorEnv`` over it (one seat vs a bot).
+  buffers written in place (the fast path); every bot preset (``random``, ``greedy``,
+  ``search``, ``easy``, ``medium``, ``hard``) or ``BotSpec`` plays a seat natively
+  inside that call, a callable ``fn(obs, mask) -> actions`` in Python;
+- :class:`BlitzVectorEnv`: a Gymnasium ``VectorEnv`` over it (one seat vs a bot, or a
+  callable; ``set_opponent`` between episodes);
+- :class:`BlitzSelfPlayVectorEnv`: both seats of M matches are the learner's (2 M rows);
 - :class:`BlitzEnv`: one match against a bot (``gymnasium.make("tictacblitz/Blitz-v0")``);
   ``gymnasium.make_vec("tictacblitz/Blitz-v0", num_envs=N,
-  vectorization_mode="vector_entry_point")`` gives the native :class:`BlitzVectorEnv`.
-- :func:`parallel_env`: the PettingZoo ``ParallelEnv`` (both seats).
+  vectorization_mode="vector_entry_point")`` gives the native :class:`BlitzVectorEnv`;
+- :func:`parallel_env`: the PettingZoo ``ParallelEnv`` (both seats);
+- :data:`PRESETS`: short rounds, smaller boards, per-round episodes;
 - :class:`StateBatch`: clone states into a preallocated batch and roll them forward
   with native bots (search helpers).
+
+Every face has ``action_masks()``, ``mask_in_info``, the same info keys, ``rgb_array``
+rendering and snapshots (``get_state``/``set_state``, pickling); docs/rl.md.
 
 Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`).
 """
