@@ -131,3 +131,34 @@ def test_doh_bot_matches(benchmark, figures, pair):
     med = median_s(benchmark)
     if med is not None:
         figures.add("matches_per_s", len(seeds) / med, unit="matches/s")
+
+
+@pytest.mark.parametrize("opponent,threads", [("random", 1), ("random", 2), ("perfect", 1),
+                                              ("perfect", 2)])
+def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
+    """The native vector env (games/doh/rl.py, blitz_core.doh.batch): 1,024 envs, the agent
+    plays random legal moves (sampled natively), the bot answers inside the same nogil
+    step; agent steps per second, Python's step() included, and the native step alone."""
+    from tictacblitz.games.doh.rl import DohVectorEnv
+
+    n, steps = 1024, 50
+    env = DohVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
+    for _ in range(steps):                   # the perfect bot's tables, warm
+        env.step(env.batch.sample_actions(0))
+    counter = iter(range(10**9))
+    native = []
+
+    def run():
+        for _ in range(steps):
+            actions = env.batch.sample_actions(next(counter))
+            t0 = time.perf_counter()
+            env.batch.step(actions, np.zeros(n, dtype=np.uint64) + np.uint64(next(counter)))
+            native.append(time.perf_counter() - t0)
+            env.step(env.batch.sample_actions(next(counter)))
+
+    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
+    med = median_s(benchmark)
+    if med is not None:
+        # each round is 2 * steps steps of n envs; half of them through env.step
+        figures.add("env_steps_per_s", 2 * steps * n / med, unit="steps/s")
+        figures.add("native_steps_per_s", n / float(np.median(native)), unit="steps/s")

@@ -59,12 +59,7 @@ cdef inline int end_code(const DohPos* p) noexcept nogil:
     return END_NO_MOVE
 
 
-ctypedef struct Table:
-    uint64_t* slots         # key + 1 | (score + 128) << 48 | flag << 56; 0: empty
-    uint64_t mask           # capacity - 1 (a power of two)
-    uint64_t used
-    uint64_t nodes          # positions searched (interior nodes expanded), ever
-    bint full               # an allocation failed: the table stops growing
+# Table, BotSpec and the Solver's fields are declared in solver.pxd (batch.pyx cimports them).
 
 
 cdef inline int child_score(int x) noexcept nogil:
@@ -297,12 +292,6 @@ cdef int greedy_action(const DohPos* p, uint64_t* rng) noexcept nogil:
     return chosen
 
 
-ctypedef struct BotSpec:
-    int kind                # BOT_RANDOM, BOT_GREEDY, BOT_PERFECT
-    double error            # probability that one move is the fallback's instead
-    int fallback
-
-
 cdef inline uint64_t decision_stream(uint64_t seed, const DohPos* p) noexcept nogil:
     """A bot's random stream for one decision: a pure function of its seed and the
     position (so a bot's play never depends on what it saw before)."""
@@ -322,7 +311,7 @@ cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noex
     return random_action(p, &rng)
 
 
-cdef BotSpec _spec(object spec) except *:
+cdef BotSpec make_spec(object spec) except *:
     """(kind, error, fallback) -> BotSpec, checked."""
     cdef BotSpec out
     if not isinstance(spec, tuple) or len(spec) != 3:
@@ -349,11 +338,6 @@ cdef class Solver:
     """The exact solver for one rules configuration, with its transposition table
     (kept across calls: every answer makes the next one cheaper). Thread-safe: calls
     on one Solver are serialised by a lock; the search itself runs without the GIL."""
-
-    cdef Table table
-    cdef readonly int pieces_per_size
-    cdef readonly int grid
-    cdef object lock
 
     def __cinit__(self, pieces_per_size=5, grid=3, int initial_bits=16):
         if isinstance(pieces_per_size, bool) or not isinstance(pieces_per_size, (int, np.integer)) \
@@ -446,7 +430,7 @@ cdef class Solver:
         """The move of the bot `spec` = (kind, error, fallback) with this seed, or -1
         if the game is over."""
         cdef DohPos p = self._position(position)
-        cdef BotSpec b = _spec(spec)
+        cdef BotSpec b = make_spec(spec)
         cdef uint64_t s = _seed(seed)
         cdef int out
         if p.winner != DOH_ONGOING:
@@ -461,7 +445,7 @@ cdef class Solver:
         seeded seeds[i] (both seats: each decision's stream mixes in the position).
         Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2;
         end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9)."""
-        cdef BotSpec bx = _spec(x_spec), bo = _spec(o_spec)
+        cdef BotSpec bx = make_spec(x_spec), bo = make_spec(o_spec)
         seeds_arr = np.ascontiguousarray(seeds)
         if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)
                                        or seeds_arr.size == 0):

@@ -11,7 +11,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 
 __all__ = [
     "Size", "SIZES", "CONTENTS", "CONTENT_CODE", "COUNTS_AS", "PLACE_ONTO",
-    "REASONS", "SEATS", "parse_size", "place_onto", "counts_as",
+    "REASONS", "Reason", "SEATS", "parse_size", "place_onto", "counts_as",
 ]
 
 
@@ -61,6 +61,20 @@ PLACE_ONTO: Dict[Tuple[str, Size], str] = {
 # D6: the rejection reasons, in the order they are checked (the first that applies).
 REASONS: Tuple[str, ...] = ("game_over", "none_left", "not_adjacent", "outside_grid",
                             "cannot_stack")
+
+
+class Reason(str, enum.Enum):
+    """D6's rejection reasons as an enum, in the order they are checked (:data:`REASONS`):
+    the RL envs' ``info["reason"]`` is the 1-based position (docs/rl.md)."""
+
+    GAME_OVER = "game_over"
+    NONE_LEFT = "none_left"
+    NOT_ADJACENT = "not_adjacent"
+    OUTSIDE_GRID = "outside_grid"
+    CANNOT_STACK = "cannot_stack"
+
+
+assert tuple(r.value for r in Reason) == REASONS
 
 # D1: the two seats, by the names of the replay format.
 SEATS: Tuple[str, str] = ("first", "second")

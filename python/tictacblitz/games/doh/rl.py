@@ -1,0 +1,310 @@
+"""Tic Tac Doh's RL hook: environments over its native batched stepper (docs/doh.md, "RL").
+
+``tictacblitz.envs`` serves these for ``game="doh"``: it looks for ``make_env``,
+``make_vector_env`` and ``parallel_env`` here (and an optional ``aec_env``, which Doh
+leaves to the generic layer).
+
+- :class:`DohVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
+  a native bot, stepped in one ``nogil`` call (``blitz_core.doh.batch``, threads with
+  OpenMP); masks included; Gymnasium's NEXT_STEP autoreset.
+- :class:`DohEnv`: one game (``gymnasium.make("tictacblitz/Doh-v0")``), the same stepper
+  with one env.
+- PettingZoo: ``tictacblitz.envs.aec_env("doh")`` is the platform's protocol
+  ``GameAECEnv`` (both seats are agents; a game imports nothing above it, so this module
+  defines no ``aec_env``); :func:`parallel_env` refuses, Doh being turn-based.
+
+Observations, rewards and flags are those of the protocol env
+(``tictacblitz.envs.GameEnv``) for the same match seed: ``{"observation": float32
+(15, 3, 3), "action_mask": int8 (75,)}`` (encoding.py), reward +1 / -1 / 0 at the end, a
+rejected move (D6) ends the episode with -1. A game of seed ``s`` has its bot seeded
+``mix64(s)``, as the protocol env seeds it; ``tests/doh/test_doh_rl.py`` holds the two
+paths equal step by step.
+
+>>> env = DohVectorEnv(4, opponent="greedy")
+>>> obs, info = env.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].sum(axis=1).tolist()
+((4, 15, 3, 3), [3, 3, 3, 3])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Union
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
+    raise ImportError("tictacblitz.games.doh.rl needs gymnasium "
+                      "(pip install 'tictacblitz[rl]')") from exc
+
+from blitz_core.doh import batch as _native
+from blitz_core.doh.engine import Position
+
+from .bots import BOT_NAMES, bot_spec
+from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
+from .replay import position_summary
+from .rules import DohRules
+from .types import REASONS
+
+__all__ = ["DohVectorEnv", "DohEnv", "observation_space", "make_env", "make_vector_env",
+           "parallel_env", "info_of"]
+
+
+def observation_space(mask: bool = True) -> spaces.Dict:
+    """One seat's observation space (the protocol env's: ``tictacblitz.envs.observation_space``)."""
+    fields: Dict[str, spaces.Space] = {
+        "observation": spaces.Box(-np.inf, np.inf, OBSERVATION_SHAPE, np.float32)}
+    if mask:
+        fields["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+    return spaces.Dict(fields)
+
+
+def _rules(rules: Any) -> DohRules:
+    if rules is None:
+        return DohRules()
+    return rules if isinstance(rules, DohRules) else DohRules.from_dict(rules)
+
+
+def _seat(seat: Any) -> int:
+    if isinstance(seat, bool) or seat not in (0, 1, "first", "second"):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    return {"first": 0, "second": 1}.get(seat, seat)
+
+
+def _opponent(name: Any) -> tuple:
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    return bot_spec(name)
+
+
+def info_of(reason: int, steps: int) -> Dict[str, Any]:
+    """The protocol env's info of one step (docs/rl.md): ``reason`` -1 no action, 0
+    accepted, else the D6 code (1-based, types.REASONS order); ``rejected`` the reason."""
+    return {"round": 1, "t": int(steps), "round_wins": (0, 0), "reason": int(reason),
+            "rejected": REASONS[reason - 1] if reason > 0 else None, "steps": int(steps)}
+
+
+class DohVectorEnv(VectorEnv):
+    """``num_envs`` games of Tic Tac Doh as one Gymnasium ``VectorEnv`` (see the module).
+
+    :param num_envs: N.
+    :param opponent: the other seat's bot, a name of ``bots.BOT_NAMES`` (native).
+    :param seat: the agent's seat, 0 (first) or 1 (second).
+    :param rules: a :class:`DohRules` or a mapping of overrides.
+    :param max_steps: truncate an episode after this many agent steps (None: never).
+    :param mask_in_info: the mask in ``info["action_mask"]`` instead of the observation.
+    :param num_threads: threads of a step (default 1; results never depend on it). A step
+        of 1,024 envs is ~0.2 ms of work, so more threads pay off only for large batches
+        on idle cores (docs/doh.md, "RL").
+    :param copy: return copies (default) rather than the stepper's in-place buffers.
+    :param seed: seeds the first :meth:`reset` (done here).
+
+    ``reset(seed=s)`` starts env i on the game of seed ``s + i`` (as Gymnasium's
+    ``SyncVectorEnv`` seeds its envs); an env that ended restarts at the next step
+    (NEXT_STEP) on a seed drawn from the env's generator; :attr:`episode_seeds` holds
+    each env's current game seed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+
+    def __init__(self, num_envs: int = 1, *, opponent: str = "random", seat: Any = 0,
+                 rules: Any = None, max_steps: Optional[int] = None, mask_in_info: bool = False,
+                 num_threads: Optional[int] = None, copy: bool = True, seed: Optional[int] = None,
+                 render_mode: Optional[str] = None) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
+                                      or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = _rules(rules)
+        self.seat = _seat(seat)
+        self.opponent = opponent
+        self.batch = _native.DohBatch(num_envs, self.rules.pieces_per_size, self.rules.grid,
+                                      _opponent(opponent), self.seat, max_steps or 0,
+                                      1 if num_threads is None else num_threads)
+        self.num_envs = num_envs
+        self.copy = copy
+        self.mask_in_info = mask_in_info
+        self.render_mode = render_mode
+        self.single_observation_space = observation_space(mask=not mask_in_info)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
+        self._rng = np.random.default_rng(seed)
+        self._all = np.ones(num_envs, dtype=bool)
+        self.reset(seed=seed)
+
+    # -- buffers -------------------------------------------------------------------------------
+    def _obs(self) -> Dict[str, np.ndarray]:
+        out: Dict[str, np.ndarray] = {"observation": self.batch.obs}
+        if not self.mask_in_info:
+            out["action_mask"] = self.batch.masks
+        return {k: v.copy() for k, v in out.items()} if self.copy else out
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.batch
+        info: Dict[str, Any] = {"reason": b.reasons.astype(np.int64), "_reason": self._all,
+                                "steps": b.steps.astype(np.int64), "_steps": self._all,
+                                "winner": b.winners.astype(np.int64), "_winner": self._all,
+                                "seed": self.episode_seeds.copy(), "_seed": self._all}
+        if self.mask_in_info:
+            info["action_mask"], info["_action_mask"] = b.masks.copy(), self._all
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """Every env's legal actions now, bool (num_envs, 75) (MaskablePPO's convention)."""
+        return self.batch.masks.astype(bool)
+
+    def set_opponent(self, opponent: str) -> None:
+        """Another bot from the next step on (between episodes, for a league)."""
+        self.batch.set_bot(_opponent(opponent))
+        self.opponent = opponent
+
+    # -- gymnasium -----------------------------------------------------------------------------
+    def reset(self, *, seed: Union[None, int, Sequence[int], np.ndarray] = None,
+              options: Optional[dict] = None):
+        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
+        those envs. ``seed``: an int ``s`` (env i plays ``s + i``), one seed per env, or
+        None (drawn from the env's generator)."""
+        mask = None
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
+                                 f"({self.num_envs},), not {mask.dtype} {mask.shape}")
+        idx = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._rng = np.random.default_rng(int(seed))
+            seeds = (np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64))
+        elif seed is None:
+            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
+        else:
+            all_seeds = np.asarray(seed)
+            if all_seeds.shape != (self.num_envs,) or all_seeds.dtype.kind not in "iu":
+                raise ValueError(f"seed must be an int, None or {self.num_envs} integers, "
+                                 f"not {seed!r}")
+            seeds = all_seeds.astype(np.uint64)[idx]
+        if len(idx):
+            self.episode_seeds[idx] = seeds
+            self.batch.reset(seeds, idx)
+        return self._obs(), self._info()
+
+    def step(self, actions):
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers, "
+                             f"not {arr.dtype} {arr.shape}")
+        done = self.batch.done()
+        reset_seeds = np.zeros(self.num_envs, dtype=np.uint64)
+        if done.any():
+            reset_seeds[done] = self._rng.integers(0, 2**63, size=int(done.sum()), dtype=np.uint64)
+            self.episode_seeds[done] = reset_seeds[done]
+        self.batch.step(arr.astype(np.int64), reset_seeds)
+        b = self.batch
+        rewards = b.rewards.astype(np.float64) if self.copy else b.rewards
+        terminated = b.terminated.copy() if self.copy else b.terminated
+        truncated = b.truncated.copy() if self.copy else b.truncated
+        return self._obs(), rewards, terminated, truncated, self._info()
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        keys = self.batch.position_keys()
+        return "\n".join(f"env {i}: {position_summary(self._position(int(k)))}"
+                         for i, k in enumerate(keys)) + "\n"
+
+    def _position(self, key: int) -> Position:
+        return Position.from_key(key, self.rules.pieces_per_size, self.rules.grid)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+class DohEnv(gymnasium.Env):
+    """One game of Tic Tac Doh against a bot (the stepper with one env); options as
+    :class:`DohVectorEnv`'s. ``reset(seed=s)`` plays the game of seed ``s`` (the protocol
+    env's ``GameEnv.reset(seed=s)``), its bot seeded ``mix64(s)``."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, *, opponent: str = "random", seat: Any = 0, rules: Any = None,
+                 max_steps: Optional[int] = None, mask_in_info: bool = False,
+                 render_mode: Optional[str] = None) -> None:
+        self.vec = DohVectorEnv(1, opponent=opponent, seat=seat, rules=rules, max_steps=max_steps,
+                                mask_in_info=mask_in_info, num_threads=1, render_mode=render_mode)
+        self.render_mode = render_mode
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+        self.seat, self.rules = self.vec.seat, self.vec.rules
+        self._over = True
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
+        obs, _ = self.vec.reset(seed=[match_seed])
+        self._over = False
+        return self._one(obs), self._info()
+
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
+        self._over = bool(terminated[0] or truncated[0])
+        return (self._one(obs), float(rewards[0]), bool(terminated[0]), bool(truncated[0]),
+                self._info())
+
+    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: v[0] for k, v in obs.items()}
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.vec.batch
+        info = info_of(int(b.reasons[0]), int(b.steps[0]))
+        if self.vec.mask_in_info:
+            info["action_mask"] = b.masks[0].copy()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        return self.vec.action_masks()[0]
+
+    def set_opponent(self, opponent: str) -> None:
+        self.vec.set_opponent(opponent)
+
+    @property
+    def match_seed(self) -> int:
+        return int(self.vec.episode_seeds[0])
+
+    @property
+    def position(self) -> Position:
+        """The current position (a copy), for inspection."""
+        return self.vec._position(int(self.vec.batch.position_keys()[0]))
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        return str(position_summary(self.position))
+
+
+# -- the hook ------------------------------------------------------------------------------------
+
+
+def make_env(**options: Any) -> DohEnv:
+    """One seat against a bot (:class:`DohEnv`)."""
+    return DohEnv(**options)
+
+
+def make_vector_env(num_envs: int = 1, **options: Any) -> DohVectorEnv:
+    """The native vector env (:class:`DohVectorEnv`)."""
+    return DohVectorEnv(num_envs, **options)
+
+
+def parallel_env(**options: Any):
+    """Doh is turn-based: its PettingZoo face is the AEC env (``tictacblitz.envs.aec_env``)."""
+    raise ValueError("doh is turn-based: use the AEC env (tictacblitz.envs.aec_env)")
+

@@ -1,0 +1,36 @@
+"""Types of blitz_core.doh.batch (the batched RL stepper); see batch.pyx."""
+
+from typing import Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+PLANES: int
+NUM_ACTIONS: int
+
+class DohBatch:
+    num_envs: int
+    pieces_per_size: int
+    grid: int
+    seat: int
+    max_steps: int
+    obs: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.int8]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.int8]
+    steps: npt.NDArray[np.int32]
+    winners: npt.NDArray[np.int8]
+    def __init__(self, num_envs: int, pieces_per_size: int, grid: int,
+                 bot_spec: Tuple[int, float, int], seat: int, max_steps: int = 0,
+                 num_threads: Optional[int] = None) -> None: ...
+    def set_threads(self, num_threads: Optional[int] = None) -> None: ...
+    @property
+    def num_threads(self) -> int: ...
+    def set_bot(self, bot_spec: Tuple[int, float, int]) -> None: ...
+    def reset(self, seeds: npt.ArrayLike, idx: Optional[npt.ArrayLike] = None) -> None: ...
+    def step(self, actions: npt.ArrayLike, reset_seeds: npt.ArrayLike) -> None: ...
+    def position_keys(self) -> npt.NDArray[np.uint64]: ...
+    def done(self) -> npt.NDArray[np.bool_]: ...
+    def sample_actions(self, seed: int) -> npt.NDArray[np.int64]: ...

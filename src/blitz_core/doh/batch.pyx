@@ -1,0 +1,309 @@
+# The batched RL stepper of Tic Tac Doh: N games, one seat each the agent's, the other a
+# native bot (solver.pyx's bot_action), stepped together in one nogil call
+# (docs/doh.md, "RL"). Observations, masks, rewards and flags are NumPy buffers written in
+# place. Each env owns its position and its bot's seed, so a step's results never depend
+# on the number of threads (prange, when OpenMP is there), and they equal the protocol
+# env's (tictacblitz.envs.GameEnv) for the same match seed: the bot of a game of seed s
+# is seeded mix64(s), as GameEnv seeds it, and the perfect bot's moves depend only on
+# exact scores, never on what a thread's table holds.
+#
+# A step of env i (the agent's action a):
+#   - the env ended at the previous step (autoreset, Gymnasium's NEXT_STEP): it starts the
+#     game of reset_seeds[i] instead (the bot moves first if the agent is second); reward
+#     0, reason -1;
+#   - a rejected action (D6) ends the episode: reward -1, reason = the D6 code;
+#   - else the move is played, then the bot moves until it is the agent's turn or the game
+#     is over; at the end, reward +1 / -1 / 0 from the agent's side;
+#   - max_steps > 0: truncated once the episode has that many steps.
+
+from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
+from libc.stdlib cimport calloc, free
+from cython.parallel cimport prange, threadid
+
+from blitz_core.common.bits cimport lowest
+from blitz_core.common.rng cimport mix64
+from blitz_core.doh.engine cimport (
+    DohPos, pos_init, pos_play, pos_reason, empty_targets, targets_for, bit_cell,
+    counts_bits, random_action, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+)
+from blitz_core.doh.solver cimport Table, BotSpec, Solver, bot_action, make_spec
+
+import os
+
+import numpy as np
+
+cdef enum:
+    N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
+
+PLANES = N_PLANES
+NUM_ACTIONS = DOH_ACTIONS
+
+
+ctypedef struct Env:
+    DohPos pos
+    uint64_t bot_seed       # mix64(match seed): the bot's seed, as GameEnv seeds it
+    int32_t steps
+    uint8_t done            # the episode ended at the last step (reset at the next)
+
+
+cdef inline void bot_turns(Env* e, Table* t, BotSpec spec, int seat) noexcept nogil:
+    """The bot moves until it is the agent's turn or the game is over."""
+    while e.pos.winner == DOH_ONGOING and e.pos.to_move != seat:
+        pos_play(&e.pos, bot_action(t, &e.pos, spec, e.bot_seed))
+
+
+cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, Table* t, BotSpec spec,
+                           int seat) noexcept nogil:
+    pos_init(&e.pos, pieces, grid)
+    e.bot_seed = mix64(seed)
+    e.steps = 0
+    e.done = 0
+    bot_turns(e, t, spec, seat)
+
+
+cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noexcept nogil:
+    """DohState.observation(seat) and legal_mask(seat) (encoding.py's planes)."""
+    cdef const DohPos* p = &e.pos
+    cdef int i, s, code, counts
+    cdef float frac
+    cdef uint64_t empties, m
+    for i in range(N_PLANES * 9):
+        obs[i] = 0.0
+    for i in range(9):
+        code = <int>((p.board >> (4 * i)) & 15)
+        obs[code * 9 + i] = 1.0                           # D4: what it holds
+        counts = counts_bits(code)
+        for s in range(3):
+            if (counts >> s) & 1:
+                obs[(10 + s) * 9 + i] = 1.0               # D5: what it counts as
+    for s in range(3):
+        frac = (<float>p.stash[s]) / (<float>p.pieces_per_size)
+        for i in range(3):
+            obs[13 * 9 + 3 * s + i] = frac                # the stash, row s
+    for i in range(DOH_ACTIONS):
+        mask[i] = 0
+    if p.winner == DOH_ONGOING and p.to_move == seat:
+        for i in range(9):
+            obs[14 * 9 + i] = 1.0
+        empties = empty_targets(p)
+        for s in range(3):
+            m = targets_for(p, s, empties)
+            while m:
+                mask[25 * s + bit_cell(lowest(m))] = 1
+                m &= m - 1
+
+
+cdef class DohBatch:
+    """N single-agent Doh games against one native bot (see the top of batch.pyx).
+
+    DohBatch(num_envs, pieces_per_size, grid, bot_spec, seat, max_steps=0, num_threads=None)
+    """
+
+    cdef Env* envs
+    cdef Table** tables
+    cdef readonly int num_envs
+    cdef readonly int pieces_per_size
+    cdef readonly int grid
+    cdef readonly int seat
+    cdef readonly int max_steps
+    cdef int nt
+    cdef BotSpec spec
+    cdef object solvers                 # one Solver (its table) per thread
+    cdef readonly object obs, masks, rewards, terminated, truncated, reasons, steps, winners
+    cdef float[:, :, :, ::1] obs_v
+    cdef int8_t[:, ::1] mask_v
+    cdef float[::1] reward_v
+    cdef uint8_t[::1] term_v, trunc_v
+    cdef int8_t[::1] reason_v, winner_v
+    cdef int32_t[::1] steps_v
+
+    def __init__(self, int num_envs, int pieces_per_size, int grid, object bot_spec, int seat,
+                  int max_steps=0, object num_threads=None):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs}")
+        if not 1 <= pieces_per_size <= 5 or not 1 <= grid <= 3:
+            raise ValueError(f"rules out of range: pieces_per_size={pieces_per_size}, grid={grid}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {seat}")
+        if max_steps < 0:
+            raise ValueError(f"max_steps must be >= 0 (0: never truncate), not {max_steps}")
+        self.spec = make_spec(bot_spec)
+        self.num_envs, self.pieces_per_size, self.grid = num_envs, pieces_per_size, grid
+        self.seat, self.max_steps = seat, max_steps
+        self.envs = <Env*>calloc(num_envs, sizeof(Env))
+        if self.envs == NULL:
+            raise MemoryError("cannot allocate the batch")
+        self.tables = NULL
+        self.set_threads(num_threads)
+        self.obs = np.zeros((num_envs, N_PLANES, 3, 3), dtype=np.float32)
+        self.masks = np.zeros((num_envs, DOH_ACTIONS), dtype=np.int8)
+        self.rewards = np.zeros(num_envs, dtype=np.float32)
+        self.terminated = np.zeros(num_envs, dtype=bool)
+        self.truncated = np.zeros(num_envs, dtype=bool)
+        self.reasons = np.full(num_envs, -1, dtype=np.int8)
+        self.winners = np.full(num_envs, DOH_ONGOING, dtype=np.int8)
+        self.steps = np.zeros(num_envs, dtype=np.int32)
+        self.obs_v = self.obs
+        self.mask_v = self.masks
+        self.reward_v = self.rewards
+        self.term_v = self.terminated.view(np.uint8)
+        self.trunc_v = self.truncated.view(np.uint8)
+        self.reason_v = self.reasons
+        self.winner_v = self.winners
+        self.steps_v = self.steps
+
+    def __dealloc__(self):
+        free(self.envs)
+        free(self.tables)
+
+    def set_threads(self, num_threads=None):
+        """Threads of the step (default: every core); results never depend on it."""
+        cdef int i
+        n = (os.cpu_count() or 1) if num_threads is None else num_threads
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
+        solvers = [Solver(self.pieces_per_size, self.grid) for _ in range(n)]
+        cdef Table** tables = <Table**>calloc(n, sizeof(Table*))
+        if tables == NULL:
+            raise MemoryError("cannot allocate the tables")
+        for i in range(n):
+            tables[i] = &(<Solver>solvers[i]).table
+        free(self.tables)
+        self.tables = tables
+        self.solvers = solvers
+        self.nt = n
+
+    @property
+    def num_threads(self):
+        return self.nt
+
+    def set_bot(self, bot_spec):
+        """Another bot (kind, error, fallback) from the next step on."""
+        self.spec = make_spec(bot_spec)
+
+    cdef void _finish(self, Py_ssize_t i) noexcept nogil:
+        """Rewards and flags of env i after its step (the agent's side)."""
+        cdef Env* e = &self.envs[i]
+        cdef int w = e.pos.winner
+        self.winner_v[i] = w
+        if w != DOH_ONGOING:
+            self.term_v[i] = 1
+            self.reward_v[i] = 0.0 if w == DOH_DRAW else (1.0 if w == self.seat else -1.0)
+            e.done = 1
+        elif self.max_steps > 0 and e.steps >= self.max_steps:
+            self.trunc_v[i] = 1
+            e.done = 1
+        write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+
+    def reset(self, seeds, idx=None):
+        """Envs (all, or the indices ``idx``) start the games of ``seeds`` (uint64, one
+        per env reset)."""
+        cdef uint64_t[::1] sv = np.ascontiguousarray(seeds, dtype=np.uint64)
+        cdef int64_t[::1] iv
+        cdef Py_ssize_t k, i, n
+        if idx is None:
+            iv = np.arange(self.num_envs, dtype=np.int64)
+        else:
+            iv = np.ascontiguousarray(idx, dtype=np.int64)
+        n = iv.shape[0]
+        if sv.shape[0] != n:
+            raise ValueError(f"{n} envs to reset but {sv.shape[0]} seeds")
+        for k in range(n):
+            if not 0 <= iv[k] < self.num_envs:
+                raise ValueError(f"env index {iv[k]} out of range")
+        with nogil:
+            for k in range(n):
+                i = iv[k]
+                start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.tables[0],
+                          self.spec, self.seat)
+                self.reward_v[i] = 0.0
+                self.term_v[i] = 0
+                self.trunc_v[i] = 0
+                self.reason_v[i] = -1
+                self.steps_v[i] = 0
+                self._finish(i)
+
+    def step(self, actions, reset_seeds):
+        """One step of every env: ``actions`` int64 (N,) in 0..74 (checked), and
+        ``reset_seeds`` uint64 (N,): the next game's seed of an env that ended at the
+        last step (the others' entries are ignored)."""
+        cdef int64_t[::1] av = np.ascontiguousarray(actions, dtype=np.int64)
+        cdef uint64_t[::1] rv = np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+        cdef Py_ssize_t i, n = self.num_envs
+        if av.shape[0] != n or rv.shape[0] != n:
+            raise ValueError(f"actions and reset_seeds must have shape ({n},)")
+        arr = np.asarray(av)
+        if n and (arr.min() < 0 or arr.max() >= DOH_ACTIONS):
+            raise ValueError(f"actions must be in 0..{DOH_ACTIONS - 1}")
+        cdef int nt = self.nt
+        if nt == 1:
+            with nogil:
+                for i in range(n):
+                    self._step_one(i, av[i], rv[i], self.tables[0])
+        else:
+            for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
+                self._step_one(i, av[i], rv[i], self.tables[threadid()])
+
+    cdef void _step_one(self, Py_ssize_t i, int64_t action, uint64_t reset_seed,
+                        Table* t) noexcept nogil:
+        cdef Env* e = &self.envs[i]
+        cdef int why
+        self.reward_v[i] = 0.0
+        self.term_v[i] = 0
+        self.trunc_v[i] = 0
+        if e.done:                                   # NEXT_STEP autoreset: the action is ignored
+            start_env(e, reset_seed, self.pieces_per_size, self.grid, t, self.spec, self.seat)
+            self.reason_v[i] = -1
+            self.steps_v[i] = 0
+            self._finish(i)
+            return
+        e.steps += 1
+        self.steps_v[i] = e.steps
+        why = pos_reason(&e.pos, <int>action)
+        self.reason_v[i] = why
+        if why != 0:                                 # D6: the mover loses the episode
+            self.reward_v[i] = -1.0
+            self.term_v[i] = 1
+            e.done = 1
+            self.winner_v[i] = e.pos.winner
+            write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+            return
+        pos_play(&e.pos, <int>action)
+        bot_turns(e, t, self.spec, self.seat)
+        self._finish(i)
+
+    def position_keys(self):
+        """Each env's position key (engine.Position.from_key rebuilds it), uint64 (N,)."""
+        out = np.empty(self.num_envs, dtype=np.uint64)
+        cdef uint64_t[::1] ov = out
+        cdef Py_ssize_t i
+        cdef DohPos* p
+        for i in range(self.num_envs):
+            p = &self.envs[i].pos
+            ov[i] = p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 39) \
+                | ((<uint64_t>p.stash[2]) << 42)
+        return out
+
+    def done(self):
+        """Which envs ended at the last step (they restart at the next), bool (N,)."""
+        out = np.zeros(self.num_envs, dtype=bool)
+        cdef uint8_t[::1] ov = out.view(np.uint8)
+        cdef Py_ssize_t i
+        for i in range(self.num_envs):
+            ov[i] = self.envs[i].done
+        return out
+
+    def sample_actions(self, uint64_t seed):
+        """A uniformly random legal action per env (int64 (N,)) from the stream
+        mix64(seed + i) of env i; 0 for an env whose game is over (any action will do:
+        it is ignored, or rejected)."""
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        cdef int64_t[::1] ov = out
+        cdef Py_ssize_t i
+        cdef uint64_t rng
+        with nogil:
+            for i in range(self.num_envs):
+                if self.envs[i].pos.winner == DOH_ONGOING and self.envs[i].pos.to_move == self.seat:
+                    rng = mix64(seed + <uint64_t>i)
+                    ov[i] = random_action(&self.envs[i].pos, &rng)
+        return out

@@ -1,0 +1,27 @@
+# The exact solver's table and the native bots, as other native modules of this game
+# (batch.pyx, the RL stepper) cimport them. Definitions in solver.pyx.
+
+from libc.stdint cimport uint64_t
+from blitz_core.doh.engine cimport DohPos
+
+ctypedef struct Table:
+    uint64_t* slots         # key + 1 | (score + 128) << 48 | flag << 56; 0: empty
+    uint64_t mask           # capacity - 1 (a power of two)
+    uint64_t used
+    uint64_t nodes          # positions searched (interior nodes expanded), ever
+    bint full               # an allocation failed: the table stops growing
+
+ctypedef struct BotSpec:
+    int kind                # BOT_RANDOM, BOT_GREEDY, BOT_PERFECT (solver.pyx)
+    double error            # probability that one move is the fallback's instead
+    int fallback
+
+cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noexcept nogil
+cdef BotSpec make_spec(object spec) except *
+
+cdef class Solver:
+    cdef Table table
+    cdef readonly int pieces_per_size
+    cdef readonly int grid
+    cdef object lock
+    cdef DohPos _position(self, object position) except *
