@@ -366,11 +366,13 @@ cdef inline void _resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, in
         _judge_changed(st, r, v, rep, won_now)
 
     # 5. Meta lines (G11), energy (G13), objectives (G12, G17), reveal (G15).
-    for p in range(2):
-        lines = LINE_TABLE[st.won[p]] & ~st.meta_scored
-        rep.meta_new[p] = lines
-        st.meta_scored |= lines
-        st.score[p] += POP9[lines] * r.meta_line_points
+    rep.meta_new[0] = rep.meta_new[1] = 0
+    if rep.decided or st.turn == 1:       # a line completes only with a decided sector
+        for p in range(2):                # (or in a setup: turn 1 looks at everything)
+            lines = LINE_TABLE[st.won[p]] & ~st.meta_scored
+            rep.meta_new[p] = lines
+            st.meta_scored |= lines
+            st.score[p] += POP9[lines] * r.meta_line_points
     for p in range(2):
         gain = st.energy[p] + (ab[p] == AB_NONE) * r.energy_idle_gain + r.energy_sector_gain * won_now[p]
         st.energy[p] = r.energy_max if gain > r.energy_max else gain
@@ -425,27 +427,25 @@ cdef inline int _random_move(const RiftState* st, const RiftRulesC* r, int p,
     uniform over their product); -1 once the game is over."""
     cdef int s, n, ti, am, k, ab = 0
     cdef uint16_t m, dec
+    cdef uint16_t em[9]
     if st.over:
         return -1
     if st.active >= 0:
         s = st.active
         m = _empty(st, s)
         ti = NTH9[m][_below(rng, POP9[m])]
-    else:
+    else:                                  # a free turn: every open sector (G4)
         dec = _decided(st)
         n = 0
-        for s in range(9):
-            if not (dec >> s) & 1:
-                n += POP9[_empty(st, s)]
+        for s in range(9):                 # branch-free: a decided sector offers nothing
+            em[s] = _empty(st, s) & <uint16_t>(0 - (((~dec) >> s) & 1))
+            n += POP9[em[s]]
         ti = <int>_below(rng, <uint32_t>n)
         for s in range(9):
-            if (dec >> s) & 1:
-                continue
-            m = _empty(st, s)
-            if ti < POP9[m]:
-                ti = NTH9[m][ti]
+            if ti < POP9[em[s]]:
+                ti = NTH9[em[s]][ti]
                 break
-            ti -= POP9[m]
+            ti -= POP9[em[s]]
     am = _abilities(st, r, p)
     k = POP9[am]
     if k > 1:
@@ -882,7 +882,7 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
     cdef RiftRulesC r
     cdef RiftState st
     cdef uint64_t xr, orr, seed
-    cdef int xc, oc
+    cdef int xc, oc, xa, oa
     for kind, what in ((x_kind, "x_kind"), (o_kind, "o_kind")):
         if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD):
             raise ValueError(f"{what}={kind!r}: expected 0 (random), 1 (greedy) or 2 (lookahead)")
@@ -916,7 +916,9 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
             while not st.over:
                 xc = _policy(&st, &r, 0, x_kind, x_error, &xr)
                 oc = _policy(&st, &r, 1, o_kind, o_error, &orr)
-                _resolve(&st, &r, xc % N_CELLS, xc // N_CELLS, oc % N_CELLS, oc // N_CELLS, &rep)
+                xa = (xc >= N_CELLS) + (xc >= 2 * N_CELLS) + (xc >= 3 * N_CELLS)
+                oa = (oc >= N_CELLS) + (oc >= 2 * N_CELLS) + (oc >= 3 * N_CELLS)
+                _resolve(&st, &r, xc - N_CELLS * xa, xa, oc - N_CELLS * oa, oa, &rep)
             w[i] = -1 if st.result == RESULT_DRAW else st.result
             turns[i] = st.turn - 1
             coll[i] = st.collisions
