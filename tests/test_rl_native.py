@@ -381,3 +381,31 @@ def test_pickled_envs_continue_identically():
     twin = pickle.loads(pickle.dumps(single))
     for _ in range(40):
         assert np.array_equal(single.step(0)[0]["planes"], twin.step(0)[0]["planes"])
+
+
+@pytest.mark.parametrize("game", [g for g in available_games() if g != "blitz"])
+def test_generic_env_snapshot(game):
+    env = envs.GameEnv(game, max_steps=300)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    snap = env.get_state()
+
+    def play():
+        out, r = [], np.random.default_rng(1)
+        for _ in range(40):
+            mask = env.action_masks()
+            if not mask.any():
+                break
+            obs, reward, term, trunc, _ = env.step(int(r.choice(np.flatnonzero(mask))))
+            out.append((obs["observation"].copy(), reward))
+            if term or trunc:
+                break
+        return out
+
+    first = play()
+    env.set_state(snap)
+    again = play()
+    assert len(first) == len(again) > 0
+    assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(first, again))

@@ -23,6 +23,7 @@ stepper (its ``rl`` hook, e.g. Tic Tac Blitz) is served that instead by
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any, Dict, Optional
 
 import gymnasium
@@ -160,6 +161,26 @@ class GameEnv(gymnasium.Env):
         if self.state is None:
             raise RuntimeError("call reset() before action_masks()")
         return self.state.legal_mask(self.seat)
+
+    def get_state(self) -> bytes:
+        """A snapshot (the game state, the opponent bot with its stream, the step count,
+        ``np_random``) that :meth:`set_state` resumes identically.
+
+        :raises TypeError: when the game's state or bot cannot be pickled."""
+        if self.state is None:
+            raise RuntimeError("call reset() before get_state()")
+        try:
+            return pickle.dumps({"state": self.state, "opponent": self.opponent,
+                                 "steps": self._steps, "opponent_name": self.opponent_name,
+                                 "np_random": self.np_random.bit_generator.state})
+        except (TypeError, pickle.PicklingError) as exc:
+            raise TypeError(f"{self.game.type.name}: this env cannot be snapshotted ({exc})") from None
+
+    def set_state(self, snapshot: bytes) -> None:
+        data = pickle.loads(snapshot)
+        self.state, self.opponent, self._steps = data["state"], data["opponent"], data["steps"]
+        self.opponent_name = data["opponent_name"]
+        self.np_random.bit_generator.state = data["np_random"]
 
     def set_opponent(self, opponent: str) -> None:
         """Another of the game's bots, from the next reset on."""
