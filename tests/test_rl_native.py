@@ -409,3 +409,25 @@ def test_generic_env_snapshot(game):
     again = play()
     assert len(first) == len(again) > 0
     assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(first, again))
+
+
+@pytest.mark.parametrize("game", [g for g in available_games() if g != "blitz"])
+def test_generic_shaping_telescopes(game):
+    def phi(obs):
+        return float(obs["observation"].sum()) * 0.01
+
+    plain = envs.GameEnv(game, max_steps=200)
+    shaped = envs.GameEnv(game, max_steps=200, shaping=phi, shaping_gamma=1.0)
+    plain.reset(seed=5)
+    obs, _ = shaped.reset(seed=5)
+    first = phi(obs)
+    rng = np.random.default_rng(5)
+    total = 0.0
+    for _ in range(200):
+        a = int(rng.choice(np.flatnonzero(plain.action_masks())))
+        _, r0, t0, tr0, _ = plain.step(a)
+        _, r1, t1, tr1, _ = shaped.step(a)
+        total += r1 - r0
+        if t0 or tr0:
+            break
+    assert abs(total + first) < 1e-9          # gamma 1: the bonuses sum to -phi(s0)

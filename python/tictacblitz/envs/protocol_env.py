@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import gymnasium
 import numpy as np
@@ -90,6 +90,8 @@ class GameEnv(gymnasium.Env):
     :param max_steps: truncate after this many steps (None: play to the end).
     :param mask_in_info: the legal-action mask in ``info["action_mask"]`` instead of
         the observation (``action_masks()`` gives it either way).
+    :param shaping: None (default) or a potential ``phi(obs) -> float``: adds
+        ``shaping_gamma * phi(s') - phi(s)`` to each reward (phi = 0 at the end).
     :param render_mode: None, ``"ansi"`` or ``"rgb_array"`` (the observation tensor as
         an image, :func:`tictacblitz.envs.render.observation_rgb`).
     """
@@ -99,8 +101,14 @@ class GameEnv(gymnasium.Env):
     def __init__(self, game: Any = "blitz", *, opponent: str = "random", seat: int = 0,
                  rules: Optional[Dict[str, Any]] = None, interval_ms: int = 50,
                  max_steps: Optional[int] = None, mask_in_info: bool = False,
-                 render_mode: Optional[str] = None) -> None:
+                 shaping: Optional[Callable[[Dict[str, np.ndarray]], float]] = None,
+                 shaping_gamma: float = 0.99, render_mode: Optional[str] = None) -> None:
         self.game = _game(game, rules)
+        if shaping is not None and not callable(shaping):
+            raise TypeError(f"shaping must be a callable obs -> potential, not {shaping!r}")
+        if not 0.0 <= shaping_gamma <= 1.0:
+            raise ValueError(f"shaping_gamma must be in [0, 1], not {shaping_gamma!r}")
+        self.shaping, self.shaping_gamma, self._phi = shaping, shaping_gamma, 0.0
         if opponent not in self.game.bot_names:
             raise ValueError(f"unknown opponent {opponent!r}: expected one of "
                              f"{', '.join(self.game.bot_names)}")
@@ -126,9 +134,20 @@ class GameEnv(gymnasium.Env):
         self.opponent = self.game.make_bot(self.opponent_name, seed=mix64(match_seed))
         self._steps = 0
         self._opponent_turns()
-        return self._observe(), self._info(None, acted=False)
+        obs = self._observe()
+        if self.shaping is not None:
+            self._phi = float(self.shaping(obs))
+        return obs, self._info(None, acted=False)
 
     def step(self, action):
+        obs, reward, terminated, truncated, info = self._step(action)
+        if self.shaping is not None:          # potential-based: phi = 0 at the end
+            nxt = 0.0 if terminated or truncated else float(self.shaping(obs))
+            reward = reward + self.shaping_gamma * nxt - self._phi
+            self._phi = nxt
+        return obs, reward, terminated, truncated, info
+
+    def _step(self, action):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         state, me, other = self.state, self.seat, 1 - self.seat
