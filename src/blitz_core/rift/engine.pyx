@@ -79,6 +79,22 @@ cdef inline uint32_t _below(uint64_t* rng, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+cdef inline uint32_t _below_pair(uint64_t* rng, uint32_t n, uint32_t k, uint32_t* second) noexcept nogil:
+    """Two independent exact draws, on [0, n) and [0, k), from one 64-bit word: the high
+    half for the first, the low half for the second (each by _below's method; when either
+    half lands in its biased zone, the whole word is drawn again, which keeps the pair
+    uniform on the product)."""
+    cdef uint64_t word, a, b
+    while True:
+        word = rng_next(rng)
+        a = (word >> 32) * <uint64_t>n
+        b = (word & 0xFFFFFFFFULL) * <uint64_t>k
+        if (<uint32_t>a >= n or <uint32_t>a >= (<uint32_t>0 - n) % n) and \
+           (<uint32_t>b >= k or <uint32_t>b >= (<uint32_t>0 - k) % k):
+            second[0] = <uint32_t>(b >> 32)
+            return <uint32_t>(a >> 32)
+
+
 cdef inline uint16_t _empty(const RiftState* st, int s) noexcept nogil:
     return <uint16_t>(ALL_SECTORS & ~(st.cells[0][s] | st.cells[1][s] | st.cells[2][s]))
 
@@ -422,35 +438,33 @@ cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
 
 cdef inline int _random_move(const RiftState* st, const RiftRulesC* r, int p,
                              uint64_t* rng) noexcept nogil:
-    """Uniform over the legal action codes: a uniform legal target (G4) and, when more
-    than one is usable, a uniform usable ability (G5), drawn independently (the same as
+    """Uniform over the legal action codes: a uniform legal target (G4) and,
+    independently, a uniform usable ability (G5), both from one draw (the same as
     uniform over their product); -1 once the game is over."""
-    cdef int s, n, ti, am, k, ab = 0
+    cdef int s, n, ti
+    cdef uint32_t ai
     cdef uint16_t m, dec
     cdef uint16_t em[9]
+    cdef int am = _abilities(st, r, p)
     if st.over:
         return -1
     if st.active >= 0:
         s = st.active
         m = _empty(st, s)
-        ti = NTH9[m][_below(rng, POP9[m])]
+        ti = NTH9[m][_below_pair(rng, POP9[m], POP9[am], &ai)]
     else:                                  # a free turn: every open sector (G4)
         dec = _decided(st)
         n = 0
         for s in range(9):                 # branch-free: a decided sector offers nothing
             em[s] = _empty(st, s) & <uint16_t>(0 - (((~dec) >> s) & 1))
             n += POP9[em[s]]
-        ti = <int>_below(rng, <uint32_t>n)
+        ti = <int>_below_pair(rng, <uint32_t>n, POP9[am], &ai)
         for s in range(9):
             if ti < POP9[em[s]]:
                 ti = NTH9[em[s]][ti]
                 break
             ti -= POP9[em[s]]
-    am = _abilities(st, r, p)
-    k = POP9[am]
-    if k > 1:
-        ab = NTH9[am][_below(rng, <uint32_t>k)]
-    return N_CELLS * ab + 9 * s + ti
+    return N_CELLS * NTH9[am][ai] + 9 * s + ti
 
 
 cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
