@@ -431,3 +431,18 @@ def test_generic_shaping_telescopes(game):
         if t0 or tr0:
             break
     assert abs(total + first) < 1e-9          # gamma 1: the bonuses sum to -phi(s0)
+
+
+def test_pettingzoo_render_test():
+    """PettingZoo's render_test over every mode in metadata (it first builds a "human"
+    env only to read the metadata: our envs have no window, so that one is None)."""
+    from pettingzoo.test import render_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    def wrap(make):
+        return lambda render_mode=None: make(None if render_mode == "human" else render_mode)
+
+    render_test(wrap(lambda m: envs.aec_env("blitz", render_mode=m, max_steps=100)))
+    render_test(wrap(lambda m: envs.GameAECEnv("doh", render_mode=m)))
+    render_test(wrap(lambda m: parallel_to_aec(envs.GameParallelEnv("rift", render_mode=m,
+                                                                    max_steps=100))))
