@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..base import GameBase, StateBase, check_seat
 from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
 from . import Match
 from .bots import BOT_NAMES
@@ -33,28 +34,14 @@ GAME_TYPE = GameType(
 
 
 def _seat(player: object) -> Player:
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"a seat is 0 or 1, not {player!r}")
-    if int(player) not in PLAYERS:
-        raise ValueError(f"unknown seat {player!r}: expected 0 (X) or 1 (O)")
-    return Player(int(player))
+    return Player(check_seat(player))
 
 
-class BlitzGame:
+class BlitzGame(GameBase):
     """Tic Tac Blitz with one rules configuration."""
 
     type = GAME_TYPE
-
-    def __init__(self, rules: Optional[Rules] = None) -> None:
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a tictacblitz Rules, not {type(rules).__name__}")
-        self._rules = rules
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
+    rules_type = Rules
 
     @property
     def num_actions(self) -> int:
@@ -63,9 +50,6 @@ class BlitzGame:
     @property
     def observation_shape(self) -> Tuple[int, ...]:
         return (12, self._rules.size, self._rules.size)
-
-    def with_rules(self, overrides: Mapping[str, Any]) -> "BlitzGame":
-        return BlitzGame(Rules.from_dict({**self._rules.overrides(), **dict(overrides)}))
 
     def new_state(self, seed: int = 0, *, record: bool = False) -> "BlitzState":
         state = BlitzState(self, Match(self._rules, seed=seed, record=record))
@@ -103,17 +87,8 @@ class BlitzGame:
         except (TypeError, ValueError) as exc:
             raise ReplayError(str(exc)) from None
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BlitzGame) and other._rules == self._rules
 
-    def __hash__(self) -> int:
-        return hash(("blitz", self._rules))
-
-    def __repr__(self) -> str:
-        return f"BlitzGame({self._rules.overrides()})"
-
-
-class BlitzState:
+class BlitzState(StateBase):
     """One match of Tic Tac Blitz behind the protocol (``match`` is the native one)."""
 
     def __init__(self, game: BlitzGame, match: Match) -> None:
@@ -154,12 +129,6 @@ class BlitzState:
     def winner(self) -> Optional[int]:
         result = self.match.match_result
         return None if result is None else int(result)  # None: a draw or not over
-
-    def returns(self) -> Tuple[float, float]:
-        won = self.winner()
-        if won is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
 
     def observation(self, player: int) -> np.ndarray:
         return self.match.planes(_seat(player))
@@ -258,8 +227,4 @@ class BlitzBot:
 
 def make_game(rules: Optional[Mapping[str, Any]] = None) -> BlitzGame:
     """The registry's entry: Tic Tac Blitz with these rule overrides."""
-    if rules is None:
-        return BlitzGame()
-    if isinstance(rules, Rules):
-        return BlitzGame(rules)
-    return BlitzGame(Rules.from_dict(rules))
+    return BlitzGame.make(rules)

@@ -1,0 +1,104 @@
+"""What every game's protocol adapter shares, written once.
+
+A game's ``game.py`` subclasses :class:`GameBase` (its rules held and validated,
+``with_rules``, equality, ``make_game``) and :class:`StateBase` (``legal_actions`` from
+the mask, ``returns`` from the winner, the event queue), and implements only what is its
+own. :func:`check_seat` is the one validation of a seat argument.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping, Optional, Tuple, Type, TypeVar
+
+import numpy as np
+
+from .protocol import PLAYERS, GameType
+
+__all__ = ["GameBase", "StateBase", "check_seat", "returns_of"]
+
+G = TypeVar("G", bound="GameBase")
+
+
+def check_seat(player: object, seat_names: Tuple[str, str] = ("X", "O")) -> int:
+    """A seat argument as 0 or 1.
+
+    :raises TypeError: for a value that is not an integer (``True`` included).
+    :raises ValueError: for an integer other than 0 and 1, naming the seats.
+    """
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"a seat is 0 or 1, not {player!r}")
+    if int(player) not in PLAYERS:
+        raise ValueError(f"unknown seat {player!r}: expected 0 ({seat_names[0]}) "
+                         f"or 1 ({seat_names[1]})")
+    return int(player)
+
+
+def returns_of(winner: Optional[int]) -> Tuple[float, float]:
+    """Per seat: +1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
+    if winner is None:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+class GameBase:
+    """A game with one validated rules configuration (``rules_type``)."""
+
+    type: ClassVar[GameType]
+    rules_type: ClassVar[Type[Any]]
+
+    def __init__(self, rules: Any = None) -> None:
+        if rules is None:
+            rules = self.rules_type()
+        if not isinstance(rules, self.rules_type):
+            raise TypeError(f"rules must be a {self.rules_type.__name__}, "
+                            f"not {type(rules).__name__}")
+        self._rules = rules
+
+    @property
+    def rules(self) -> Any:
+        return self._rules
+
+    def with_rules(self: G, overrides: Mapping[str, Any]) -> G:
+        """The same game with rule numbers changed (validated by the rules type)."""
+        return type(self)(self.rules_type.from_dict({**self._rules.overrides(),
+                                                     **dict(overrides)}))
+
+    @classmethod
+    def make(cls: Type[G], rules: Any = None) -> G:
+        """The registry's ``make_game``: rules as None, the rules type or a mapping of
+        overrides."""
+        if rules is None or isinstance(rules, cls.rules_type):
+            return cls(rules)
+        return cls(cls.rules_type.from_dict(rules))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameBase) and type(other) is type(self) \
+            and bool(other._rules == self._rules)
+
+    def __hash__(self) -> int:
+        return hash((self.type.name, self._rules))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._rules.overrides()})"
+
+
+class StateBase:
+    """The parts of a state that follow from the rest of the protocol."""
+
+    _events: list
+
+    def legal_mask(self, player: int) -> np.ndarray:  # pragma: no cover - each game's own
+        raise NotImplementedError
+
+    def winner(self) -> Optional[int]:  # pragma: no cover - each game's own
+        raise NotImplementedError
+
+    def legal_actions(self, player: int) -> list:
+        return np.flatnonzero(self.legal_mask(player)).tolist()
+
+    def returns(self) -> Tuple[float, float]:
+        return returns_of(self.winner())
+
+    def drain_events(self) -> list:
+        out, self._events = self._events, []
+        return out
