@@ -125,8 +125,11 @@ def layer(name: str) -> str:
     if len(parts) == 1:
         return "package"
     if parts[1] == "games":
-        return f"game:{parts[2]}" if len(parts) > 2 and (PACKAGE / "games" / parts[2]).is_dir() \
+        return (
+            f"game:{parts[2]}"
+            if len(parts) > 2 and (PACKAGE / "games" / parts[2]).is_dir()
             else "platform"
+        )
     return parts[1]
 
 
@@ -138,7 +141,7 @@ ALLOWED = {
     "server": {"platform", "server"},
     "cli": {"platform", "lab", "server", "envs", "cli"},
     "__main__": {"cli"},
-    "package": {"platform", "game:blitz", "lab"},   # `from tictacblitz import Match, ...`
+    "package": {"platform", "game:blitz", "lab"},  # `from tictacblitz import Match, ...`
 }
 
 
@@ -156,8 +159,11 @@ def test_layers_look_only_downward(name):
             # server's adapter for that game (server/games/<game>*.py).
             game = other.split(":")[1]
             adapter = re.fullmatch(rf"tictacblitz\.server\.games\.{game}(_\w+)?", name)
-            assert re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl)", dep) \
-                or adapter or own == "package", f"{name} ({own}) imports the game module {dep}"
+            assert (
+                re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl)", dep)
+                or adapter
+                or own == "package"
+            ), f"{name} ({own}) imports the game module {dep}"
             continue
         assert other in ALLOWED.get(own, set()) | {own}, f"{name} ({own}) imports {dep} ({other})"
 
@@ -180,6 +186,7 @@ def test_one_folder_per_game_on_both_sides():
 
     for name in available_games():
         assert (PACKAGE / "games" / name / "game.py").is_file()
-        assert (PACKAGE / "games" / name / "reference.py").is_file(), \
+        assert (PACKAGE / "games" / name / "reference.py").is_file(), (
             f"{name} has no pure-Python reference engine"
+        )
         assert (NATIVE / name).is_dir(), f"{name} has no native core in src/blitz_core/{name}"

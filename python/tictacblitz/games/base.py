@@ -28,8 +28,9 @@ def check_seat(player: object, seat_names: Tuple[str, str] = ("X", "O")) -> int:
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"a seat is 0 or 1, not {player!r}")
     if int(player) not in PLAYERS:
-        raise ValueError(f"unknown seat {player!r}: expected 0 ({seat_names[0]}) "
-                         f"or 1 ({seat_names[1]})")
+        raise ValueError(
+            f"unknown seat {player!r}: expected 0 ({seat_names[0]}) or 1 ({seat_names[1]})"
+        )
     return int(player)
 
 
@@ -50,8 +51,9 @@ class GameBase:
         if rules is None:
             rules = self.rules_type()
         if not isinstance(rules, self.rules_type):
-            raise TypeError(f"rules must be a {self.rules_type.__name__}, "
-                            f"not {type(rules).__name__}")
+            raise TypeError(
+                f"rules must be a {self.rules_type.__name__}, not {type(rules).__name__}"
+            )
         self._rules = rules
 
     @property
@@ -60,8 +62,7 @@ class GameBase:
 
     def with_rules(self: G, overrides: Mapping[str, Any]) -> G:
         """The same game with rule numbers changed (validated by the rules type)."""
-        return type(self)(self.rules_type.from_dict({**self._rules.overrides(),
-                                                     **dict(overrides)}))
+        return type(self)(self.rules_type.from_dict({**self._rules.overrides(), **dict(overrides)}))
 
     @classmethod
     def make(cls: Type[G], rules: Any = None) -> G:
@@ -72,8 +73,11 @@ class GameBase:
         return cls(cls.rules_type.from_dict(rules))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameBase) and type(other) is type(self) \
+        return (
+            isinstance(other, GameBase)
+            and type(other) is type(self)
             and bool(other._rules == self._rules)
+        )
 
     def __hash__(self) -> int:
         return hash((self.type.name, self._rules))
