@@ -621,7 +621,10 @@ class BlitzVectorEnv(VectorEnv):
             if len(self._seats) == 2:
                 mask = mask.reshape(self.num_matches, 2).any(axis=1)
         else:
-            super().reset(seed=seed)
+            super().reset(seed=seed if isinstance(seed, (int, np.integer)) or seed is None else None)
+        if (len(self._seats) == 2 and seed is not None
+                and not isinstance(seed, (int, np.integer)) and len(seed) == self.num_envs):
+            seed = np.asarray(seed)[0::2]             # one seed per row: the X row's seeds its match
         obs, _ = self.batch.reset(seed=seed, mask=mask)
         out = self._obs(obs)
         rows = None if mask is None else np.repeat(mask, len(self._seats))
