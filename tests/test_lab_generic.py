@@ -142,7 +142,7 @@ def test_simulate_any_game_through_the_hook_defaults(coin):
     from tictacblitz.lab.report import format_summary, metric_rows
 
     text = format_summary(s)
-    assert "Coin Flip" in text and "moves a match: mean [CI]" in text
+    assert "Coin Flip" in text and "moves a match: mean [95 % interval]" in text
     assert [r["metric"] for r in metric_rows(s)] == [
         "x_win_rate", "o_win_rate", "draw_rate", "x_share_of_decided", "moves_mean",
         "pair_x_mean", "pair_o_mean", "matches_per_s"]

@@ -65,7 +65,13 @@ def test_the_simulate_command_writes_the_records_of_before_the_move(tmp_path):
                           text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert sha(out.read_bytes()) == cli["csv_sha256"]
-    assert outcome(json.loads(proc.stdout)) == cli["summary"]
+    summary = json.loads(proc.stdout)
+    # Issue 14: with a rule change, the command also plays the same seeds under the
+    # defaults (an extra run): the A/B is added under "comparison"; the main run's
+    # records and numbers are the ones of before.
+    comparison = summary.pop("comparison")
+    assert comparison["base_rules"] == {} and comparison["variant_rules"] == {"set_ms": 1200}
+    assert outcome(summary) == cli["summary"]
 
 
 def test_tournament_and_sweep_give_the_numbers_of_before_the_move():

@@ -185,14 +185,21 @@ def test_cli_json(capsys, tmp_path):
         assert key in s
     assert s["matches"] == 50 and s["rules"] == {"set_ms": 1200}
     assert pq.read_table(out).num_rows == 50
-    api = simulate(50, "greedy", "medium", rules=Rules(set_ms=1200), seed=3, table=False).summary
+    api = simulate(50, "greedy", "medium", rules=Rules(set_ms=1200), seed=3, table=False,
+                   base={}, swap_seats=True).summary
     assert outcome(api) == outcome(s)
+    # The A/B is there by default with a rule change, the seats swapped with two bots.
+    assert s["comparison"]["base_rules"] == {} and s["comparison"]["paired_by_seed"]
+    assert s["seat_swap"]["bots"] == ["greedy", "medium"]
+    plain = simulate(50, "greedy", "medium", rules=Rules(set_ms=1200), seed=3, table=False).summary
+    assert {k: v for k, v in outcome(s).items() if k not in ("comparison", "seat_swap")} == outcome(plain)
 
 
 def test_cli_table(capsys):
     status, stdout, _ = run_cli(["simulate", "--matches", "20", "--no-progress"], capsys)
     assert status == 0
-    assert "X match win rate" in stdout and "powerups" in stdout
+    assert "X wins the match" in stdout and "Powerup claims: a CORRELATION" in stdout
+    assert "A/B" not in stdout and "Seats:" not in stdout        # no rule change, one bot
 
 
 @pytest.mark.parametrize("argv, message", [

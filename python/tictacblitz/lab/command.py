@@ -15,6 +15,7 @@ from typing import Any, Dict, Optional
 
 from ..games.options import add_game_arguments, game_from_arguments
 from ..games.registry import DEFAULT_GAME
+from .edges import whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, prepare
 
@@ -29,7 +30,7 @@ class ArgumentProblem(ValueError):
 def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> None:
     """The arguments ``simulate`` and ``sweep`` share (with ``--game`` and ``--rule``)."""
     default_bots = ", ".join(hooks_for(DEFAULT_GAME).bot_names)
-    parser.add_argument("--matches", type=int, default=matches, metavar="N",
+    parser.add_argument("--matches", type=whole_number(), default=matches, metavar="N",
                         help=f"matches to play (default: {matches})")
     add_game_arguments(parser)
     parser.add_argument("--x", default=None, metavar="BOT",
@@ -37,15 +38,17 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
                              f"{DEFAULT_GAME}: one of {default_bots})")
     parser.add_argument("--o", default=None, metavar="BOT",
                         help="the second seat's bot (default: the game's default)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=whole_number(), default=0, metavar="S",
                         help="master seed; match i's seed is derived from S and i (default: 0)")
-    parser.add_argument("--workers", type=int, default=None, metavar="W",
+    parser.add_argument("--workers", type=whole_number(), default=None, metavar="W",
                         help="threads (default: every core); results do not depend on it")
-    parser.add_argument("--chunk-size", type=int, default=None, metavar="C",
+    parser.add_argument("--chunk-size", type=whole_number(), default=None, metavar="C",
                         help="matches a task (default: chosen from N and W); results do not depend on it")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the chunks on this Dask scheduler (tcp://host:8786) instead of threads")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--explain", action="store_true",
+                        help="after the table, explain every metric and its unit")
 
 
 def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:

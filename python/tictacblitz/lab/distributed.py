@@ -25,11 +25,11 @@ importable: install the package in the workers' environment
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Sequence, Tuple
 
 from .jobs import SimulationJob, play_chunk
 
-__all__ = ["run_on_client", "TASK_RETRIES"]
+__all__ = ["run_on_client", "run_many_on_client", "TASK_RETRIES"]
 
 TASK_RETRIES = 3
 """Times a failing chunk task is retried before the job fails (a worker that dies is
@@ -52,34 +52,46 @@ def run_on_client(client: Any, job: SimulationJob, on_chunk: Callable[[int, Dict
 
     :raises Exception: whatever a task raised after its retries (e.g. ``KilledWorker``).
     """
+    run_many_on_client(client, [job], lambda k, i, cols: on_chunk(i, cols), window=window)
+
+
+def run_many_on_client(client: Any, jobs: Sequence[SimulationJob],
+                       on_chunk: Callable[[int, int, Dict[str, Any]], None], *,
+                       window: int = 0) -> None:
+    """:func:`run_on_client` for several jobs over the same match indices (an A/B, an
+    ablation, swapped seats): chunk 0 of every job, then chunk 1...;
+    ``on_chunk(job, index, cols)``."""
     from distributed import as_completed
 
-    payload = job.payload()
+    payloads = [job.payload() for job in jobs]
+    tasks = [(k, i) for i in range(max(job.chunks for job in jobs)) for k in range(len(jobs))
+             if i < jobs[k].chunks]
     token = uuid.uuid4().hex[:12]
     if window <= 0:
         window = 2 * _threads(client)
-    index: Dict[str, int] = {}
+    index: Dict[str, Tuple[int, int]] = {}
     nxt = 0
 
     def submit() -> Any:
         nonlocal nxt
-        key = f"tictacblitz-chunk-{token}-{nxt}"
-        fut = client.submit(play_chunk, payload, nxt, key=key, retries=TASK_RETRIES, pure=False)
-        index[fut.key] = nxt
+        k, i = tasks[nxt]
+        key = f"tictacblitz-chunk-{token}-{k}-{i}"
+        fut = client.submit(play_chunk, payloads[k], i, key=key, retries=TASK_RETRIES, pure=False)
+        index[fut.key] = (k, i)
         nxt += 1
         return fut
 
-    first = [submit() for _ in range(min(window, job.chunks))]
+    first = [submit() for _ in range(min(window, len(tasks)))]
     stream = as_completed(first)
     pending = list(first)
     try:
         for fut in stream:
             cols = fut.result()                  # raises the task's error, if it failed for good
-            i = index.pop(fut.key)
+            k, i = index.pop(fut.key)
             pending.remove(fut)
             fut.release()
-            on_chunk(i, cols)
-            if nxt < job.chunks:
+            on_chunk(k, i, cols)
+            if nxt < len(tasks):
                 new = submit()
                 pending.append(new)
                 stream.add(new)

@@ -108,9 +108,10 @@ def _csv_ready(table: Any) -> Any:
     return pa.table(columns, names=table.column_names)
 
 
-def check_out_path(path: str) -> None:
-    """:raises ValueError: for an output suffix other than .parquet / .csv or a folder
-    that does not exist."""
+def check_out_path(path: str, *, overwrite: bool = True) -> None:
+    """:raises ValueError: for an output suffix other than .parquet / .csv, a folder
+    that does not exist or cannot be written to, a path that is a folder, or an existing
+    file when ``overwrite`` is off (checked before any match is played)."""
     suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in OUT_SUFFIXES:
         raise ValueError(f"output {path!r}: the file name must end in .parquet or .csv")
@@ -119,6 +120,10 @@ def check_out_path(path: str) -> None:
         raise ValueError(f"output {path!r}: folder {folder!r} does not exist")
     if os.path.isdir(path):
         raise ValueError(f"output {path!r} is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"output {path!r}: folder {folder!r} is not writable")
+    if os.path.exists(path) and not overwrite:
+        raise ValueError(f"output {path!r} exists (pass --overwrite to replace it)")
 
 
 class RecordWriter:
@@ -126,9 +131,9 @@ class RecordWriter:
     file in the same folder, renamed onto ``path`` only by :meth:`commit`: an interrupted
     or failed run leaves nothing half-written (:meth:`abort` removes the temporary)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, overwrite: bool = True) -> None:
         self.path = os.fspath(path)
-        check_out_path(self.path)
+        check_out_path(self.path, overwrite=overwrite)
         self.kind = os.path.splitext(self.path)[1].lower()
         folder, name = os.path.split(os.path.abspath(self.path))
         self.tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")

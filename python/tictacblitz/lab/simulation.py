@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Dict, Optional
 
+from ..games.options import parse_rule_assignments
 from .command import (ArgumentProblem, add_common_arguments, connect, job_arguments,
                       progress_wanted, report_error)
+from .edges import guarded, one_line_errors
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .seeds import match_seeds
-from .simulator import SimulationResult, simulate
+from .simulator import Interrupted, SimulationResult, simulate
 from .stats import wilson
+from .study import plan_extras
 from .summary import Summary
 
 __all__ = [
@@ -47,6 +50,7 @@ __all__ = [
     "record_schema",
     "wilson",
     "default_workers",
+    "Interrupted",
     "register",
     "main",
 ]
@@ -62,15 +66,53 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "simulate", help="play many matches between two bots and summarise the game's balance",
         description="Play N whole matches of a game between two bots under the given rules "
-                    "(on every core, or a Dask cluster) and print a balance summary: seat "
-                    "advantage and draws with 95 % intervals, plus the game's own metrics "
-                    "(docs/simulate.md). Per-match records go to --out.")
+                    "(on every core, or a Dask cluster) and print a balance summary with 95 % "
+                    "intervals, plus the game's own metrics (docs/simulate.md). With --rule, "
+                    "the same match seeds are also played under the base rules (the defaults, "
+                    "or --base) and both are shown side by side with the difference, paired by "
+                    "seed. With two different bots, every seed is also played with the seats "
+                    "exchanged, to separate bot strength from seat advantage. --ablate shows "
+                    "what each of the game's optional features (Blitz: powerups) causes. "
+                    "Per-match records of the main run go to --out.")
     add_common_arguments(parser, matches=1000)
+    parser.add_argument("--base", action="append", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="the base rules of the A/B: the defaults with these changes "
+                             "(default: the game's defaults)")
+    parser.add_argument("--no-base", action="store_true",
+                        help="no A/B: play only the --rule rules")
+    parser.add_argument("--no-swap", action="store_true",
+                        help="with two different bots, do not also play the seats exchanged")
+    parser.add_argument("--ablate", nargs="?", const="all", default=None, metavar="FEATURES",
+                        help="also play the same seeds with each optional feature switched off "
+                             "(all, or a comma-separated list; Blitz: powerups) and show each "
+                             "one's effect")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="write per-match records to FILE.parquet or FILE.csv")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    parser.set_defaults(handler=main)
+    parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary as JSON (shares as fractions)")
+    one_line_errors(parser, "simulate")
+    parser.set_defaults(handler=guarded("simulate", main))
     return parser
+
+
+def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
+    """``base``, ``swap_seats`` and ``ablate`` of :func:`simulate` from the command line:
+    an A/B when ``--rule`` or ``--base`` is given (unless ``--no-base``), seats swapped
+    for two different bots (unless ``--no-swap``). :raises ArgumentProblem:"""
+    base_pairs = [pair for group in args.base for pair in group]
+    if args.no_base and base_pairs:
+        raise ArgumentProblem("--base and --no-base contradict each other")
+    base: Optional[Dict[str, Any]] = None
+    if not args.no_base and (args.rule or base_pairs):
+        try:
+            base = parse_rule_assignments(base_pairs)
+        except ValueError as exc:
+            raise ArgumentProblem(f"--base: {exc}") from None
+    ablate = None
+    if args.ablate is not None:
+        ablate = "all" if args.ablate == "all" else [n.strip() for n in args.ablate.split(",") if n.strip()]
+    return {"base": base, "swap_seats": not args.no_swap, "ablate": ablate}
 
 
 def main(args: argparse.Namespace) -> int:
@@ -80,20 +122,28 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         kwargs = job_arguments(args)
+        extra = extra_arguments(args)
+        job = prepare(kwargs["matches"], kwargs["x"], kwargs["o"], kwargs["rules"], kwargs["seed"],
+                      game=kwargs["game"], workers=kwargs["workers"], chunk_size=kwargs["chunk_size"])
+        try:
+            plan_extras(job, **extra)
+        except ValueError as exc:
+            message = str(exc)
+            raise ArgumentProblem(message if message.startswith("--") else f"--base: {message}") from None
         if args.out is not None:
-            check_out_path(args.out)
+            check_out_path(args.out, overwrite=args.overwrite)
             require_pyarrow()
         client = connect(args.scheduler)
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
     try:
-        _, summary = simulate(**kwargs, out=args.out, table=False, client=client,
-                              progress=progress_wanted(args))
+        _, summary = simulate(**kwargs, **extra, out=args.out, overwrite=args.overwrite, table=False,
+                              client=client, progress=progress_wanted(args))
     finally:
         if client is not None:
             client.close()
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
-        print(format_summary(summary))
+        print(format_summary(summary, explain=args.explain))
     return 0

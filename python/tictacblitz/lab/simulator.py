@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
+from .edges import Interrupted
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
-from .runner import Ordered, progress_bar, run_local
+from .runner import Joined, progress_bar, run_many
 from .seeds import match_seeds
+from .study import Study, plan_extras
 from .stats import wilson
 from .summary import Summary
 
@@ -48,6 +50,7 @@ __all__ = [
     "record_schema",
     "wilson",
     "default_workers",
+    "Interrupted",
 ]
 
 
@@ -64,7 +67,10 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
              workers: Optional[int] = None, out: Optional[str] = None, table: bool = True,
              client: Any = None, chunk_size: Optional[int] = None, progress: bool = False,
              options: Optional[Mapping[str, Any]] = None,
-             on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None) -> SimulationResult:
+             on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
+             base: Optional[Any] = None, swap_seats: bool = False,
+             ablate: Union[None, str, Sequence[str]] = None,
+             overwrite: bool = True) -> SimulationResult:
     """Play ``matches`` whole matches of ``game`` (a registered name, default
     ``"blitz"``, or a Game) between bot ``x`` (seat 0) and bot ``o`` (seat 1), by name
     (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), under ``rules``
@@ -74,32 +80,46 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
     ``workers``: threads (default: every core). ``client``: a ``dask.distributed.Client``
     to send the chunks to instead (``workers`` is then ignored). ``out``: a ``.parquet``
     or ``.csv`` file the records are streamed to (written to a temporary file and renamed
-    when complete). ``table``: also return the records as a ``pyarrow.Table`` (memory
-    grows with N; pass ``False`` for big runs). ``progress``: a progress bar on stderr.
-    ``options``: keywords for the game's ``play_matches`` (Blitz:
-    ``{"random_powerups": False}``). ``on_chunk(index, cols)``: called with each chunk's
-    columns in chunk order.
+    when complete; an existing file is refused unless ``overwrite``). ``table``: also
+    return the records as a ``pyarrow.Table`` (memory grows with N; pass ``False`` for
+    big runs). ``progress``: a progress bar on stderr. ``options``: keywords for the
+    game's ``play_matches`` (Blitz: ``{"random_powerups": False}``). ``on_chunk(index,
+    cols)``: called with each chunk's columns in chunk order.
+
+    The designer's questions, each answered by extra runs on the same match seeds
+    (:mod:`~tictacblitz.lab.study`; the main run's records and numbers stay as they are):
+    ``base`` (a dict of overrides, ``{}`` for the game's defaults, or a rules object):
+    the A/B, in ``summary["comparison"]``; ``swap_seats``: with two different bots, bot
+    strength and seat advantage separated, in ``summary["seat_swap"]``; ``ablate`` (``"all"``
+    or feature names): each feature's effect, in ``summary["ablation"]``.
 
     Returns ``SimulationResult(table, summary)``; the summary (see docs/simulate.md) holds
     ``matches``, ``x_wins``, ``o_wins``, ``draws``, ``matches_per_s`` and the metrics.
 
     :raises ValueError: for a bad argument (nothing is played or written).
+    :raises Interrupted: on Ctrl-C (nothing written).
     """
     if workers is None:
         workers = default_workers()
     job = prepare(matches, x, o, rules, seed, game=game, workers=workers, chunk_size=chunk_size,
                   options=options)
+    extras = plan_extras(job, base, swap_seats, ablate)
     if out is not None:
-        check_out_path(out)
+        check_out_path(out, overwrite=overwrite)
     if out is not None or table:
         require_pyarrow()
     summary = Summary(job.rules, job.game)
+    study = Study(job, extras)
     tables: List[Any] = []
-    writer = RecordWriter(out) if out is not None else None
-    advance, close = progress_bar(job.matches, progress)
+    writer = RecordWriter(out, overwrite=overwrite) if out is not None else None
+    total = job.matches * (1 + len(extras))
+    advance, close = progress_bar(total, progress)
+    played = [0]
 
-    def sink(index: int, cols: Dict[str, Any]) -> None:
+    def sink(index: int, parts: List[Dict[str, Any]]) -> None:
+        cols = parts[0]
         summary.add(cols)
+        study.fold(cols, parts[1:])
         if writer is not None or table:
             t = chunk_table(cols, job.game)
             if writer is not None:
@@ -108,21 +128,32 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
                 tables.append(t)
         if on_chunk is not None:
             on_chunk(index, cols)
-        advance(len(cols["winner"]))
 
-    ordered = Ordered(sink)
+    joined = Joined(1 + len(extras), sink)
+
+    def arrived(k: int, index: int, cols: Dict[str, Any]) -> None:
+        n = len(cols["winner"])
+        played[0] += n
+        advance(n)
+        joined(k, index, cols)
+
+    jobs = [job, *(e.job for e in extras)]
     wall0, cpu0 = time.perf_counter(), time.process_time()
     try:
         if client is not None:
-            from .distributed import run_on_client
+            from .distributed import run_many_on_client
 
-            run_on_client(client, job, ordered)
+            run_many_on_client(client, jobs, arrived)
         else:
-            run_local(job, ordered, workers)
-        if ordered.next != job.chunks or summary.matches != job.matches:
+            run_many(jobs, arrived, workers)
+        if joined.next != job.chunks or summary.matches != job.matches:
             raise RuntimeError(f"simulation incomplete: {summary.matches} of {job.matches} matches")
         if writer is not None:
             writer.commit()
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.abort()
+        raise Interrupted(played[0], total) from None
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -135,7 +166,7 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
     head = {
         "matches": result.pop("matches"), "x_wins": result.pop("x_wins"),
         "o_wins": result.pop("o_wins"), "draws": result.pop("draws"),
-        "matches_per_s": job.matches / wall if wall > 0 else None,
+        "matches_per_s": total / wall if wall > 0 else None,
         "seconds": wall, "cpu_seconds": None if client is not None else cpu,
         "workers": None if client is not None else workers,
         "scheduler": _client_address(client), "chunk_size": job.chunk_size,
@@ -144,6 +175,7 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
         "rules": hooks.overrides(job.rules), "out": os.fspath(out) if out is not None else None,
     }
     head.update(result)
+    head.update(study.result(hooks))
     records = None
     if table:
         pa = require_pyarrow()

@@ -32,10 +32,13 @@ from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .command import (ArgumentProblem, add_common_arguments, connect, job_arguments,
                       progress_wanted, report_error)
+from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .jobs import default_workers, prepare, resolve_game
-from .report import column_metrics, metric_rows, plot_sweep, sweep_html
+from .plots import plot_sweep, sorted_points, sweep_html
+from .report import column_metrics, metric_rows
+from .units import label, legend, show, unit
 from .runner import progress_bar
 from .simulator import simulate
 
@@ -106,9 +109,12 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
     started = time.perf_counter()
     try:
         for k, (point, g) in enumerate(zip(points, games)):
-            _, summary = simulate(matches, x, o, seed=seed, game=g, workers=workers, client=client,
-                                  table=False,
-                                  on_chunk=lambda i, cols: advance(len(cols["winner"])))
+            try:
+                _, summary = simulate(matches, x, o, seed=seed, game=g, workers=workers,
+                                      client=client, table=False,
+                                      on_chunk=lambda i, cols: advance(len(cols["winner"])))
+            except Interrupted as exc:
+                raise Interrupted(k * matches + exc.done, total) from None
             summary["point"] = k
             summary["params"] = dict(point)
             summaries.append(summary)
@@ -129,8 +135,8 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
 
 
 def check_out_dir(path: str, overwrite: bool) -> None:
-    """:raises ValueError: if ``path`` is a file, its parent folder does not exist, or it
-    is a non-empty folder and ``overwrite`` is off."""
+    """:raises ValueError: if ``path`` is a file, its parent folder does not exist or
+    cannot be written to, or it is a non-empty folder and ``overwrite`` is off."""
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise ValueError(f"--out {path!r}: folder {parent!r} does not exist")
@@ -139,6 +145,8 @@ def check_out_dir(path: str, overwrite: bool) -> None:
             raise ValueError(f"--out {path!r} is a file, not a folder")
         if os.listdir(path) and not overwrite:
             raise ValueError(f"--out {path!r} exists and is not empty (pass --overwrite to replace it)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {path!r}: folder {parent!r} is not writable")
 
 
 def write_outputs(result: SweepResult, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
@@ -213,14 +221,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--grid", action="append", default=[], metavar="NAME=SPEC", required=True,
                         help="a swept rule: NAME=START:STOP:STEP (STOP included), NAME=V1,V2,... "
                              "or NAME=START:STOP with --random; repeatable (the grid is the product)")
-    parser.add_argument("--random", type=int, default=None, metavar="K",
+    parser.add_argument("--random", type=whole_number(), default=None, metavar="K",
                         help="K random points (uniform over each range) instead of the full grid")
     add_common_arguments(parser, matches=500)
     parser.add_argument("--out", default="sweep", metavar="DIR",
                         help="folder for the table, plots and report (default: ./sweep)")
     parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
     parser.add_argument("--json", action="store_true", help="print the tidy rows as JSON")
-    parser.set_defaults(handler=main)
+    one_line_errors(parser, "sweep")
+    parser.set_defaults(handler=guarded("sweep", main))
     return parser
 
 
@@ -260,11 +269,11 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.rows, indent=1))
     else:
-        print(_format(result, args.out))
+        print(_format(result, args.out, explain=args.explain))
     return 0
 
 
-def _format(result: SweepResult, out: str) -> str:
+def _format(result: SweepResult, out: str, explain: bool = False) -> str:
     params = result.meta["params"]
     game = result.meta.get("game", DEFAULT_GAME)
     shown = ("x_share_of_decided", "draw_rate",
@@ -272,18 +281,24 @@ def _format(result: SweepResult, out: str) -> str:
     by_point: Dict[int, Dict[str, Any]] = {}
     for row in result.rows:
         by_point.setdefault(row["point"], {})[row["metric"]] = row
-    head = [*params, *shown]
+    head = [*params, *(label(m, game) for m in shown)]
     lines = [f"sweep: {result.meta['mode']}, {len(result.points)} points x {result.meta['matches']:,} "
              f"matches, X = {result.meta['x_bot']}, O = {result.meta['o_bot']}, "
-             f"{result.meta['seconds']:.1f} s", ""]
-    width = [max(len(h), 9) for h in head]
-    lines.append("  ".join(h.rjust(w) for h, w in zip(head, width)))
-    for k, point in enumerate(result.points):
-        cells = [str(point[p]) for p in params]
+             f"{result.meta['seconds']:.1f} s; the same match seeds at every point", ""]
+    table = []
+    for k in sorted_points(result.points, params):
+        cells = [str(result.points[k][p]) for p in params]
         for m in shown:
-            v = by_point[k][m]["value"]
-            cells.append("-" if v is None else f"{v:.3f}")
-        lines.append("  ".join(c.rjust(w) for c, w in zip(cells, width)))
+            r = by_point[k].get(m)
+            ci = (r["lo"], r["hi"]) if r is not None and r["lo"] is not None else None
+            cells.append("-" if r is None else show(r["value"], ci, unit(m, game)).replace("  [", " ["))
+        table.append(cells)
+    width = [max(len(h), *(len(c[i]) for c in table)) for i, h in enumerate(head)]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(head, width)))
+    lines += ["  ".join(c.rjust(w) for c, w in zip(cells, width)) for cells in table]
+    lines += ["", "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values."]
+    if explain:
+        lines += legend(game, shown)
     lines += ["", f"wrote {os.path.join(out, 'report.html')}, sweep.csv, sweep.parquet, sweep.json "
                   f"and sweep_<param>.png in {out}"]
     return "\n".join(lines)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -27,11 +26,13 @@ from ..games.options import add_game_arguments, game_from_arguments
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .command import progress_wanted, report_error
+from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import resolve_game
-from .runner import progress_bar
+from .runner import daemon_map, progress_bar
 from .seeds import pair_match_seed as match_seed
 from .stats import Z95, wilson
+from .units import pct
 
 __all__ = ["run_tournament", "format_report", "wilson", "elo_ratings", "match_seed",
            "register", "main"]
@@ -123,17 +124,21 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
 
     def run(task: Tuple[int, str, str, List[int]]) -> Dict[str, Any]:
         _, x, o, seeds = task
-        cols = play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
+        return play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
                     np.array(seeds, dtype=np.uint64))
-        advance(len(seeds))
-        return cols
+
+    parts: List[Any] = [None] * len(tasks)
+    played = [0]
+
+    def got(n: int, cols: Dict[str, Any]) -> None:
+        parts[n] = cols
+        played[0] += len(tasks[n][3])
+        advance(len(tasks[n][3]))
 
     try:
-        if jobs == 1:
-            parts = [run(t) for t in tasks]
-        else:
-            with ThreadPoolExecutor(max_workers=jobs) as pool:   # the native loop drops the GIL
-                parts = list(pool.map(run, tasks))
+        daemon_map(run, tasks, jobs, got)      # the native loop drops the GIL
+    except KeyboardInterrupt:
+        raise Interrupted(played[0], matches * len(pairs)) from None
     finally:
         close()
     results = [_concat([c for t, c in zip(tasks, parts) if t[0] == n]) for n in range(len(batches))]
@@ -181,25 +186,26 @@ def _concat(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 
 def format_report(result: Dict[str, Any]) -> str:
-    """The tournament as a text table (what the command prints without --json)."""
+    """The tournament as a text table (what the command prints without --json):
+    percentages with their 95 % intervals."""
     lines = [f"tournament: {result.get('game', DEFAULT_GAME)}, {len(result['bots'])} bots, "
              f"{result['matches']} matches a pair "
-             f"(seats alternated), seed {result['seed']}", ""]
+             f"(seats alternated, so the seat cancels out), seed {result['seed']}", ""]
     width = max(len(f"{p['a']} vs {p['b']}") for p in result["pairs"])
-    lines.append(f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   "
-                 f"{'a win rate [95% CI]':<22} {'a of decided [95% CI]':<22}")
+    head = ["a wins the match", "a's share of decided matches"]
+    rows = []
     for p in result["pairs"]:
-        lo, hi = p["a_win_ci"]
-        rate = f"{p['a_win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
-        if p["a_decided"] is None:
-            dec = "-"
-        else:
-            dlo, dhi = p["a_decided_ci"]
-            dec = f"{p['a_decided']:.3f} [{dlo:.3f}, {dhi:.3f}]" + (" *" if p["significant"] else "")
-        lines.append(f"{p['a'] + ' vs ' + p['b']:<{width}}  {p['a_wins']:>6} {p['draws']:>5} "
-                     f"{p['b_wins']:>6}   {rate:<22} {dec}")
-    lines += ["", "* the decided share differs from 1/2 at 95 % (Wilson)", "",
-              "Elo (Bradley-Terry, mean 0) [95% CI]:"]
+        dec = "-" if p["a_decided"] is None else (pct(p["a_decided"], p["a_decided_ci"])
+                                                   + (" *" if p["significant"] else ""))
+        rows.append((f"{p['a']} vs {p['b']}", f"{p['a_wins']:>6} {p['draws']:>5} {p['b_wins']:>6}",
+                     pct(p["a_win_rate"], p["a_win_ci"]), dec))
+    w1 = max(len(head[0]), *(len(r[2]) for r in rows))
+    lines.append(f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   "
+                 f"{head[0]:<{w1}}   {head[1]}")
+    for name, counts, rate, dec in rows:
+        lines.append(f"{name:<{width}}  {counts}   {rate:<{w1}}   {dec}")
+    lines += ["", "Shares in %, [a, b] the 95 % interval (Wilson); * a's share of decided matches "
+                  "differs from 50 %", "", "Elo (Bradley-Terry, mean 0) [95 % interval]:"]
     for name in sorted(result["elo"], key=lambda n: -result["elo"][n]):
         lo, hi = result["elo_ci"][name]
         lines.append(f"  {name:<10} {result['elo'][name]:>+8.1f}  [{lo:+.1f}, {hi:+.1f}]")
@@ -223,14 +229,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--bots", default=None,
                         help=f"comma-separated bot names (default: the game's tournament bots; "
                              f"{DEFAULT_GAME}: {default_bots})")
-    parser.add_argument("--matches", type=int, default=100, metavar="N",
+    parser.add_argument("--matches", type=whole_number(), default=100, metavar="N",
                         help="matches per pair (default: 100)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default: 0)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+    parser.add_argument("--seed", type=whole_number(), default=0, metavar="S",
+                        help="tournament seed (default: 0)")
+    parser.add_argument("--jobs", type=whole_number(), default=1, metavar="J",
                         help="threads playing matches in parallel (same result; default: 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.set_defaults(handler=main)
+    one_line_errors(parser, "tournament")
+    parser.set_defaults(handler=guarded("tournament", main))
     return parser
 
 

@@ -32,7 +32,8 @@ from .types import Player, PowerupKind, RoundEnd
 __all__ = ["play_matches", "record_fields", "record_columns", "Metrics", "metric_rows",
            "summary_lines", "METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS",
            "sweepable", "resolve_bot", "describe_bot", "slow_bot", "check_rules",
-           "DEFAULT_BOT", "TOURNAMENT_BOTS", "PAIR_MEANS", "MAX_RECORD_ROUNDS"]
+           "DEFAULT_BOT", "TOURNAMENT_BOTS", "PAIR_MEANS", "MAX_RECORD_ROUNDS", "match_values",
+           "ablations", "ABLATION_NOTE", "EFFECT_METRICS"]
 
 MAX_RECORD_ROUNDS = 16
 """Rounds a record keeps per match (``MAX_RECORD_ROUNDS`` of bots.pxd; the second axis
@@ -99,6 +100,56 @@ def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Unio
 def _played(cols: Dict[str, Any]) -> np.ndarray:
     rounds = cols["rounds"].astype(np.int64)
     return np.arange(cols["round_result"].shape[1])[None, :] < rounds[:, None]
+
+
+# -- the designer's questions: paired values, ablations ----------------------------------------
+
+
+def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+    """Per-match ``(numerator, denominator, scale)`` of Blitz's metrics (the lab pairs two
+    runs over the same seeds match by match with them): ``scale * sum(num) / sum(den)``
+    is the metric of :func:`metric_rows` with the same name."""
+    played = _played(cols)
+    rounds = cols["rounds"].astype(np.int64)
+    result = np.where(played, cols["round_result"], -1).astype(np.int64)
+    by = np.where(played, cols["round_by"], -1).astype(np.int64)
+    ends = np.where(played, cols["round_end_t"], 0).astype(np.int64)
+    kos = np.where(played, cols["round_knockouts"].astype(np.int64).sum(axis=2), 0)
+    line, timeout = ENDS.index("line"), ENDS.index("timeout")
+    x, o, draw = RESULTS.index("X"), RESULTS.index("O"), RESULTS.index("draw")
+    decided = ((result == x) | (result == o)).sum(axis=1)
+    one = np.ones_like(rounds)
+    return {
+        "round_x_share_of_decided": ((result == x).sum(axis=1), decided, 1.0),
+        "round_draw_rate": ((result == draw).sum(axis=1), rounds, 1.0),
+        "decisiveness": ((by == line).sum(axis=1), rounds, 1.0),
+        "timeout_share": ((by == timeout).sum(axis=1), rounds, 1.0),
+        "round_length_s": (ends.sum(axis=1), rounds, 1e-3),
+        "match_rounds": (rounds, one, 1.0),
+        "match_length_s": (ends.sum(axis=1), one, 1e-3),
+        "knockouts_per_round": (kos.sum(axis=1), rounds, 1.0),
+    }
+
+
+def ablations(rules: Optional[Rules]) -> Dict[str, Dict[str, Any]]:
+    """Blitz's optional features for the lab's ablation: each powerup kind that can spawn
+    under ``rules``, switched off by setting its weight to 0 (R14), as rule overrides.
+    A kind whose removal would leave no powerup at all is left out (the rules need a
+    positive sum of weights)."""
+    weights = dict((rules or Rules()).powerup_weights)
+    out: Dict[str, Dict[str, Any]] = {}
+    for kind in KINDS:
+        if weights.get(kind, 0) > 0 and sum(v for k, v in weights.items() if k != kind) > 0:
+            out[kind] = {"powerup_weights": {**weights, kind: 0}}
+    return out
+
+
+ABLATION_NOTE = "each powerup's spawn weight set to 0 in turn"
+"""How the ablation switches a feature off, in the words reports print."""
+
+EFFECT_METRICS = ("x_win_rate", "o_win_rate", "decisiveness", "round_length_s",
+                  "knockouts_per_round")
+"""The metrics an ablation table shows (every paired metric is in the JSON)."""
 
 
 # -- records ---------------------------------------------------------------------------------------
@@ -329,118 +380,10 @@ class Metrics:
         }
 
 
-# -- how reports show them ----------------------------------------------------------------------
+# -- how reports show them: balance_report.py (re-exported here, where the lab looks) --------
 
-METRICS: Dict[str, Tuple[str, str]] = {
-    "round_x_share_of_decided": ("X share of decided rounds", "share"),
-    "round_draw_rate": ("round draw rate", "share"),
-    "decisiveness": ("rounds won by a line", "share"),
-    "timeout_share": ("rounds ended by timeout", "share"),
-    "round_length_s": ("round length (mean)", "s"),
-    "match_rounds": ("rounds a match (mean)", "rounds"),
-    "match_length_s": ("match length (mean)", "s"),
-    "knockouts_per_round": ("knock-outs a round (mean)", "knock-outs"),
-    **{f"{k}_claims_per_round": (f"{k} claims a round", "claims") for k in KINDS},
-    **{f"{k}_impact": (f"{k}: claimer round win rate − baseline", "share") for k in KINDS},
-    **{f"{k}_more_claims_win_share": (f"{k}: seat with more claims wins (decided, uneven rounds)", "share")
-       for k in KINDS},
-}
-"""name -> (label, unit) of the metrics :func:`metric_rows` adds, in table order."""
-
-PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("seat advantage (X share of decided)", ("round_x_share_of_decided",)),
-    ("how rounds end", ("decisiveness", "round_draw_rate")),
-    ("round length (s)", ("round_length_s",)),
-    ("rounds a match", ("match_rounds",)),
-    ("knock-outs a round", ("knockouts_per_round",)),
-    ("powerup impact (claimer − baseline)", tuple(f"{k}_impact" for k in KINDS)),
-    ("seat with more claims wins", tuple(f"{k}_more_claims_win_share" for k in KINDS)),
-)
-"""Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
-
-SWEEP_COLUMNS = ("decisiveness", "round_length_s", "knockouts_per_round")
-"""The metrics the sweep command's text table shows after the lab's."""
-
-REPORT_COLUMNS = ("decisiveness", "round_length_s", "match_rounds", "knockouts_per_round",
-                  *(f"{k}_impact" for k in KINDS))
-"""The metrics the sweep's HTML table shows after the lab's."""
-
-
-def metric_rows(summary: Dict[str, Any], add: Any) -> None:
-    """Add Blitz's headline metrics as rows: ``add(name, value, (lo, hi))``."""
-    s = summary
-    add("round_x_share_of_decided", s["seat_advantage"]["round_x_share_of_decided"],
-        s["seat_advantage"]["round_x_share_ci"])
-    add("round_draw_rate", s["round_draw_rate"], s["round_draw_ci"])
-    add("decisiveness", s["decisiveness"], s["decisiveness_ci"])
-    add("timeout_share", s["timeout_share"], s["timeout_share_ci"])
-    rl, mr, ml = s["round_length_ms"], s["match_rounds"], s["match_length_ms"]
-    add("round_length_s", None if rl["mean"] is None else rl["mean"] / 1000, rl["mean_ci"], 1e-3)
-    add("match_rounds", mr["mean"], mr["mean_ci"])
-    add("match_length_s", None if ml["mean"] is None else ml["mean"] / 1000, ml["mean_ci"], 1e-3)
-    add("knockouts_per_round", s["knockouts_per_round"]["mean"], s["knockouts_per_round"]["mean_ci"])
-    for kind in KINDS:
-        add(f"{kind}_claims_per_round", s["powerups"][kind]["claims_per_round"])
-    for kind in KINDS:
-        p = s["powerups"][kind]
-        base, ci = p["baseline_win_rate"], p["claimer_win_ci"]
-        add(f"{kind}_impact", p["impact"],
-            [ci[0] - base, ci[1] - base] if ci and base is not None else None)
-    for kind in KINDS:
-        p = s["powerups"][kind]
-        add(f"{kind}_more_claims_win_share", p["more_claims_win_share"], p["more_claims_win_ci"])
-
-
-def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
-    """(rows of the summary table after the lab's, lines after the table): what
-    ``tictacblitz simulate`` prints for Blitz. ``pct``/``num`` format a share/number
-    with its interval."""
-    sa, r = s["seat_advantage"], s["rounds"]
-    rows: List[Tuple[str, str]] = [
-        ("  ... of decided rounds", pct(sa["round_x_share_of_decided"], sa["round_x_share_ci"])),
-        ("rounds: X wins / O wins / draws", f"{r['x_wins']:,} / {r['o_wins']:,} / {r['draws']:,}"),
-        ("round draw rate", pct(s["round_draw_rate"], s["round_draw_ci"])),
-        ("decisiveness: rounds won by a line", pct(s["decisiveness"], s["decisiveness_ci"])),
-        ("rounds ended by timeout (decided / drawn)",
-         pct(s["timeout_share"]) + f"  ({r['timeout_decided']:,} / {r['timeout_drawn']:,})"),
-        ("double-line draws", f"{r['by_double_line']:,}"),
-    ]
-    rl, ml, mr, ko = s["round_length_ms"], s["match_length_ms"], s["match_rounds"], s["knockouts_per_round"]
-    if rl["mean"] is not None:
-        rows += [
-            ("round length, s: mean [CI]", num(rl["mean"], rl["mean_ci"], 1e-3)),
-            ("  p10 / median / p90", f"{rl['p10'] / 1000:.1f} / {rl['median'] / 1000:.1f} / {rl['p90'] / 1000:.1f}"),
-            ("match length, s: mean", num(ml["mean"], ml["mean_ci"], 1e-3, 1)),
-            ("  p10 / median / p90", f"{ml['p10'] / 1000:.1f} / {ml['median'] / 1000:.1f} / {ml['p90'] / 1000:.1f}"),
-        ]
-    dist = mr["distribution"]
-    total = sum(dist.values()) or 1
-    rows += [
-        ("rounds a match: mean", num(mr["mean"], mr["mean_ci"])),
-        ("  distribution", "  ".join(f"{k}: {100 * v / total:.0f}%" for k, v in dist.items())),
-        ("knock-outs a round: mean [CI]", num(ko["mean"], ko["mean_ci"])),
-        ("  X / O mean; median, p90", f"{num(ko['x_mean'])} / {num(ko['o_mean'])}; {ko['median']}, {ko['p90']}"),
-    ]
-    for seat in (p.name for p in Player):
-        c = s["seats"][seat]
-        rows.append((f"{seat} a round: placements / retirements",
-                     f"{num(c['placements_per_round'])} / {num(c['retirements_per_round'])}"))
-    lines = ["", "powerups (claims by X / O; a claimer = a seat that claimed the kind in a round):",
-             f"{'kind':<7} {'claims':>9} {'X / O':>15} {'a round':>8}  "
-             f"{'claimer wins [95% CI]':<24} {'baseline':>8} {'impact':>8}  {'more claims wins [CI]':<24}"]
-    for kind in KINDS:
-        p = s["powerups"][kind]
-        ci, mci = p["claimer_win_ci"], p["more_claims_win_ci"]
-        claimer = (f"{100 * p['claimer_win_rate']:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-                   if p["claimer_win_rate"] is not None else "-")
-        more = (f"{100 * p['more_claims_win_share']:.1f}% [{100 * mci[0]:.1f}, {100 * mci[1]:.1f}]"
-                if p["more_claims_win_share"] is not None else "-")
-        base = f"{100 * p['baseline_win_rate']:.1f}%" if p["baseline_win_rate"] is not None else "-"
-        impact = f"{100 * p['impact']:+.1f}" if p["impact"] is not None else "-"
-        per_round = f"{p['claims_per_round']:.2f}" if p["claims_per_round"] is not None else "-"
-        lines.append(f"{kind:<7} {p['claims']:>9,} {p['claims_x']:>7,}/{p['claims_o']:<7,} "
-                     f"{per_round:>8}  {claimer:<24} {base:>8} {impact:>8}  {more}")
-    return rows, lines
+from .balance_report import (METRICS, PANELS, REPORT_COLUMNS, SWEEP_COLUMNS,  # noqa: E402
+                             metric_rows, summary_lines)
 
 
 # -- sweeps -------------------------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""The text of the designer's answers (:mod:`~tictacblitz.lab.study`): the A/B table
+(base and variant side by side, the difference with its paired 95 % interval), bot
+strength and seat advantage from swapped seats, and each feature's effect from the
+ablation. Units from :mod:`~tictacblitz.lab.units`: percentages, percentage points.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence
+
+from .hooks import hooks_for
+from .units import diff, label, metrics_of, pct, show, unit
+
+__all__ = ["format_comparison", "format_seats", "format_ablation", "ordered_metrics",
+           "rules_text"]
+
+STAR = "  *"
+
+
+def rules_text(rules: Dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(rules.items())) or "the defaults"
+
+
+def ordered_metrics(names: Sequence[str], game: str) -> List[str]:
+    """``names`` in the order of the game's vocabulary (unknown ones last)."""
+    known = [m for m in metrics_of(game) if m in names]
+    return known + [m for m in names if m not in known]
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
+    width = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    out = ["  ".join(str(c).ljust(w) for c, w in zip(head, width)).rstrip()]
+    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, width)).rstrip() for r in rows]
+    return out
+
+
+def format_comparison(s: Dict[str, Any]) -> List[str]:
+    """The A/B lines of a summary with ``comparison`` (empty without)."""
+    c = s.get("comparison")
+    if not c:
+        return []
+    game = s["game"]
+    variant, base = rules_text(c["variant_rules"]), rules_text(c["base_rules"])
+    diffs = c["differences"]
+    rows = []
+    for m in ordered_metrics(list(diffs), game):
+        d, u = diffs[m], unit(m, game)
+        rows.append([label(m, game), show(d["base"], d["base_ci"], u),
+                     show(d["variant"], d["variant_ci"], u),
+                     diff(d["difference"], d["ci"], u) + (STAR if d["significant"] else "")])
+    lines = ["", f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
+                 f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
+             "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
+             ""]
+    lines += _table(["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"],
+                    rows)
+    lines += ["", "* the difference's 95 % interval excludes 0: the rule change moved this metric"]
+    return lines
+
+
+def format_seats(s: Dict[str, Any]) -> List[str]:
+    """Bot strength and seat advantage of a summary with ``seat_swap`` (empty without)."""
+    c = s.get("seat_swap")
+    if not c:
+        return []
+    a, b = c["bots"]
+    bot, seat = c["bot_strength"], c["seat_advantage"]
+    rows = [[f"bot strength: {a}'s share of decided matches against {b}",
+             pct(bot["share_of_decided"], bot["ci"]) + (STAR if bot["significant"] else "")],
+            ["seat advantage: X's share of decided matches, both seatings",
+             pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else "")]]
+    return ["", f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength "
+                f"and seat.", f"Every seed was also played with the seats exchanged (X = {b}, "
+                f"O = {a}; {c['matches_each']:,} matches each way, paired by seed):", "",
+            *_table(["", ""], rows)[1:],
+            "", "50 % = even; * = the 95 % interval excludes 50 %"]
+
+
+def format_ablation(s: Dict[str, Any]) -> List[str]:
+    """Each feature's effect of a summary with ``ablation`` (empty without)."""
+    c = s.get("ablation")
+    if not c:
+        return []
+    game = s["game"]
+    shown = hooks_for(game).get("EFFECT_METRICS") or ("x_win_rate", "o_win_rate", "draw_rate")
+    rows = []
+    for name, f in c["features"].items():
+        e = f["effects"]
+        rows.append([name] + [diff(e[m]["difference"], e[m]["ci"], unit(m, game))
+                              + ("*" if e[m]["significant"] else "") for m in shown if m in e])
+    head = ["feature"] + [label(m, game) for m in shown if m in next(iter(c["features"].values()))["effects"]]
+    return ["", f"Effect of each feature (ablation: {c['how']}; the same {c['matches']:,} "
+                f"seeds with and without it,",
+            "paired by seed; effect = with it - without it; a cause, not a correlation):", "",
+            *_table(head, rows), "",
+            "* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)"]

@@ -1,0 +1,81 @@
+"""The edges of the lab's commands, for the person at the terminal: a number option that
+is not a number, a bad option, Ctrl-C, an output path that cannot be written. Each is one
+line on stderr and an exit status, never a traceback:
+
+- a bad option or value (``--matches abc``): ``tictacblitz simulate: error: ...``, exit 2
+  (:func:`one_line_errors`, :func:`whole_number`);
+- Ctrl-C: ``tictacblitz simulate: interrupted after N of M matches; nothing written``,
+  exit 130 (:func:`guarded`; the runner's threads are daemons, so nothing waits for a
+  chunk still in native code);
+- output paths are checked before any match is played (``records.check_out_path``,
+  ``sweep.check_out_dir``).
+
+A closed pipe (``... | head``) is the command line's (``tictacblitz.cli.main``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, NoReturn, Optional
+
+__all__ = ["whole_number", "one_line_errors", "guarded", "Interrupted", "INTERRUPTED"]
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def whole_number(minimum: Optional[int] = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number (at least ``minimum``), else one line."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, not {value}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """Make ``parser``'s own errors (an unknown option, a missing or malformed value)
+    one line like the command's others: ``tictacblitz COMMAND: error: MESSAGE``, exit 2."""
+    def error(message: str) -> NoReturn:
+        text = message[len("argument "):] if message.startswith("argument ") else message
+        print(f"tictacblitz {command}: error: {text} (see tictacblitz {command} --help)",
+              file=sys.stderr)
+        raise SystemExit(2)
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser
+
+
+def guarded(command: str, handler: Callable[[argparse.Namespace], int]
+            ) -> Callable[[argparse.Namespace], int]:
+    """``handler`` with Ctrl-C turned into one line on stderr and exit status 130."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except KeyboardInterrupt as exc:
+            text = str(exc) or "interrupted; nothing written"
+            print(f"tictacblitz {command}: {text}", file=sys.stderr, flush=True)
+            return INTERRUPTED
+
+    run.__doc__ = handler.__doc__
+    run.__wrapped__ = handler  # type: ignore[attr-defined]
+    return run
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: ``done`` of ``total`` matches were played, nothing was
+    written (a ``KeyboardInterrupt``, so code that catches that still does)."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done:,} of {total:,} matches; nothing written")
+        self.done, self.total = done, total
+
+
+

@@ -1,0 +1,181 @@
+"""Paired comparisons of two runs over the same match seeds: the difference of a metric
+and its 95 % interval, computed from match-level pairs.
+
+Two runs that play the same seeds (variant rules vs base rules; a game with a feature vs
+without; the two seat assignments of two bots) differ only by what was changed, and the
+luck of each seed cancels. Every metric is a *ratio* of per-match sums (``num / den``:
+X wins over matches; rounds won by a line over rounds; round milliseconds over rounds),
+so a match is the unit of pairing: :class:`PairedRatios` keeps, for each metric, the
+exact integer sums of ``(num_a, den_a, num_b, den_b)`` per match and of their pairwise
+products, and gives the difference ``A - B`` (or the pooled ratio of both runs) with a
+delta-method normal interval whose variance counts the correlation between the sides
+(clustered by seed). Exact integer counters make the result independent of the order
+chunks arrive in.
+
+Per-match values come from :func:`match_values`: the lab's (seat wins, draws) and the
+game's (its ``match_values(cols)`` hook; without one, every 1-D integer runner column's
+mean).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .hooks import hooks_for
+from .stats import Z95, wilson
+
+__all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
+
+NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
+
+
+def match_values(cols: Dict[str, Any], game: str) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+    """``{metric: (num, den, scale)}``, one integer a match each: the metric is
+    ``scale * sum(num) / sum(den)`` (same keys as the sweep's metric rows)."""
+    w = np.asarray(cols["winner"]).astype(np.int64)
+    one = np.ones_like(w)
+    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
+        "x_win_rate": ((w == 0).astype(np.int64), one, 1.0),
+        "o_win_rate": ((w == 1).astype(np.int64), one, 1.0),
+        "draw_rate": ((w < 0).astype(np.int64), one, 1.0),
+        "x_share_of_decided": ((w == 0).astype(np.int64), (w >= 0).astype(np.int64), 1.0),
+    }
+    hook = hooks_for(game).get("match_values")
+    if hook is not None:
+        for name, value in hook(cols).items():
+            num, den = value[0], value[1]
+            out[name] = (np.asarray(num).astype(np.int64), np.asarray(den).astype(np.int64),
+                         float(value[2]) if len(value) > 2 else 1.0)
+        return out
+    for name, values in cols.items():
+        a = np.asarray(values)
+        if name in NOT_METRICS or a.dtype.kind not in "iub" or a.ndim != 1 or a.shape != w.shape:
+            continue
+        out[f"{name}_mean"] = (a.astype(np.int64), one, 1.0)
+    return out
+
+
+class PairedRatios:
+    """Match-level pairs of ratio metrics from run A and run B over the same seeds."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.sums: Dict[str, List[int]] = {}
+        self.products: Dict[str, List[List[int]]] = {}
+        self.scale: Dict[str, float] = {}
+        self.share: Dict[str, bool] = {}       # 0 <= num <= den in every match: a proportion
+
+    def add(self, a: Dict[str, Tuple[np.ndarray, np.ndarray, float]],
+            b: Dict[str, Tuple[np.ndarray, np.ndarray, float]]) -> None:
+        """Fold in one chunk's per-match values of both runs (the same matches, in order)."""
+        first = True
+        for name in a:
+            if name not in b:
+                continue
+            v = np.stack([a[name][0], a[name][1], b[name][0], b[name][1]], axis=1).astype(np.int64)
+            if first:
+                self.n += int(v.shape[0])
+                first = False
+            s = self.sums.setdefault(name, [0, 0, 0, 0])
+            p = self.products.setdefault(name, [[0] * 4 for _ in range(4)])
+            col = v.sum(axis=0).tolist()
+            prod = (v.T @ v).tolist()
+            for i in range(4):
+                s[i] += col[i]
+                for j in range(4):
+                    p[i][j] += prod[i][j]
+            self.scale[name] = a[name][2]
+            bounded = bool((v[:, 0] >= 0).all() and (v[:, 0] <= v[:, 1]).all()
+                           and (v[:, 2] >= 0).all() and (v[:, 2] <= v[:, 3]).all())
+            self.share[name] = self.share.get(name, True) and bounded and a[name][2] == 1.0
+
+    def merge(self, other: "PairedRatios") -> None:
+        self.n += other.n
+        for name, s in other.sums.items():
+            mine = self.sums.setdefault(name, [0, 0, 0, 0])
+            p = self.products.setdefault(name, [[0] * 4 for _ in range(4)])
+            for i in range(4):
+                mine[i] += s[i]
+                for j in range(4):
+                    p[i][j] += other.products[name][i][j]
+            self.scale[name] = other.scale[name]
+            self.share[name] = self.share.get(name, True) and other.share[name]
+
+    @property
+    def metrics(self) -> List[str]:
+        return list(self.sums)
+
+    def _estimate(self, name: str, grad_of: Any, low: float = 0.0
+                  ) -> Tuple[Optional[float], Optional[List[float]]]:
+        n = self.n
+        if n == 0 or name not in self.sums:
+            return None, None
+        m = np.array(self.sums[name], dtype=float) / n
+        got = grad_of(m)
+        if got is None:
+            return None, None
+        value, g = got
+        scale = self.scale[name]
+        if n < 2:
+            return value * scale, None
+        second = np.array(self.products[name], dtype=float) / n
+        cov = (second - np.outer(m, m)) * n / (n - 1)
+        var = float(np.asarray(g) @ cov @ np.asarray(g)) / n
+        half = Z95 * math.sqrt(max(var, 0.0))
+        lo, hi = value - half, value + half
+        if self.share.get(name):                       # a proportion: its interval stays in range
+            lo, hi = max(lo, low), min(hi, 1.0)
+        return value * scale, [lo * scale, hi * scale]
+
+    def side(self, name: str, which: int) -> Tuple[Optional[float], Optional[List[float]]]:
+        """Run A's (``which`` 0) or B's (1) value of ``name`` with its interval (Wilson
+        for a share of matches, as the summary has it, so 0 % and 100 % keep an honest
+        interval; the delta method for a ratio of per-match sums)."""
+        s, p = self.sums.get(name), self.products.get(name)
+        den = 2 * which + 1
+        if s is not None and self.share.get(name) and s[den] == p[den][den] and s[den] > 0:
+            num = s[2 * which]                   # 0/1 a match: a share of (some) matches
+            return num / s[den], list(wilson(num, s[den]))
+        def grad(m: np.ndarray) -> Any:
+            num, den = m[2 * which], m[2 * which + 1]
+            if den <= 0:
+                return None
+            g = [0.0] * 4
+            g[2 * which], g[2 * which + 1] = 1 / den, -num / den ** 2
+            return num / den, g
+        return self._estimate(name, grad)
+
+    def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
+        """A - B of ``name`` with its paired 95 % interval."""
+        def grad(m: np.ndarray) -> Any:
+            a, b, c, d = m
+            if b <= 0 or d <= 0:
+                return None
+            return a / b - c / d, [1 / b, -a / b ** 2, -1 / d, c / d ** 2]
+        return self._estimate(name, grad, low=-1.0)
+
+    def pooled(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
+        """``(num_a + num_b) / (den_a + den_b)`` with its interval (matches clustered by
+        seed): e.g. a seat's share over both seat assignments."""
+        def grad(m: np.ndarray) -> Any:
+            a, b, c, d = m
+            if b + d <= 0:
+                return None
+            r = (a + c) / (b + d)
+            return r, [1 / (b + d), -r / (b + d), 1 / (b + d), -r / (b + d)]
+        return self._estimate(name, grad)
+
+    def table(self) -> Dict[str, Dict[str, Any]]:
+        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant"}``
+        (JSON-ready fractions)."""
+        out: Dict[str, Dict[str, Any]] = {}
+        for name in self.sums:
+            a, a_ci = self.side(name, 0)
+            b, b_ci = self.side(name, 1)
+            d, ci = self.difference(name)
+            out[name] = {"a": a, "a_ci": a_ci, "b": b, "b_ci": b_ci, "difference": d, "ci": ci,
+                         "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0))}
+        return out
