@@ -76,10 +76,15 @@ class RiftGame:
         if not isinstance(rules, RiftRules):
             raise TypeError(f"rules must be a RiftRules, not {type(rules).__name__}")
         self._rules = rules
+        self._overrides = rules.overrides()      # what bytes and replays write, once
 
     @property
     def rules(self) -> RiftRules:
         return self._rules
+
+    def rule_overrides(self) -> Dict[str, Any]:
+        """The rules' overrides of the defaults (a copy)."""
+        return json.loads(json.dumps(self._overrides))
 
     @property
     def num_actions(self) -> int:
@@ -90,7 +95,7 @@ class RiftGame:
         return (OBSERVATION_SIZE,)
 
     def with_rules(self, overrides: Mapping[str, Any]) -> "RiftGame":
-        return RiftGame(RiftRules.from_dict({**self._rules.overrides(), **dict(overrides)}))
+        return RiftGame(RiftRules.from_dict({**self.rule_overrides(), **dict(overrides)}))
 
     def new_state(self, seed: int = 0, *, record: bool = False,
                   deal: Optional[Mapping[str, Sequence[str]]] = None,
@@ -295,7 +300,7 @@ class RiftState:
         """Magic, version, a JSON header (rules, seed, deal, setup, locks, script), the
         native state, and a CRC-32 of everything after the magic."""
         header = json.dumps({
-            "rules": self._game.rules.overrides(), "seed": self._seed,
+            "rules": self._game._overrides, "seed": self._seed,
             "deal": None if self._deal is None else [list(h) for h in self._deal],
             "setup": None if self._setup is None else "".join(self._setup),
             "record": self._record,
