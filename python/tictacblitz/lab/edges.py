@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, NoReturn, Optional
+from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
 
 __all__ = ["whole_number", "one_line_errors", "guarded", "Interrupted", "INTERRUPTED"]
 
@@ -50,6 +50,18 @@ def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.A
         raise SystemExit(2)
 
     parser.error = error  # type: ignore[method-assign]
+    parse_known = parser.parse_known_args
+
+    def strict(args: Optional[Sequence[str]] = None, namespace: Optional[argparse.Namespace] = None
+               ) -> Tuple[argparse.Namespace, List[str]]:
+        # A subcommand's unknown option is its own error (argparse leaves it to the
+        # top-level parser, which prints its usage too).
+        parsed, extras = parse_known(args, namespace)
+        if extras:
+            error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+    parser.parse_known_args = strict  # type: ignore[method-assign]
     return parser
 
 
@@ -60,7 +72,7 @@ def guarded(command: str, handler: Callable[[argparse.Namespace], int]
         try:
             return handler(args)
         except KeyboardInterrupt as exc:
-            text = str(exc) or "interrupted; nothing written"
+            text = str(exc) or "interrupted before any match was played; nothing written"
             print(f"tictacblitz {command}: {text}", file=sys.stderr, flush=True)
             return INTERRUPTED
 

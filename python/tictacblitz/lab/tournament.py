@@ -107,10 +107,20 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, not {jobs}")
     hooks.check_rules(the_game.rules)
-    play = hooks.play_matches
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     # Per pair two batches: the first bot as X (even k), then as O (odd k); each batch in
     # pieces (for the progress bar; a match's result depends on its seed alone).
+    try:
+        return _play(hooks, the_game, names, pairs, matches, seed, jobs, progress)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Interrupted):
+            raise
+        raise Interrupted(0, matches * len(pairs)) from None
+
+
+def _play(hooks: Any, the_game: Game, names: List[str], pairs: List[Tuple[str, str]], matches: int,
+          seed: int, jobs: int, progress: bool) -> Dict[str, Any]:
+    play = hooks.play_matches
     batches = []
     for a, b in pairs:
         seeds = [match_seed(seed, a, b, k) for k in range(matches)]

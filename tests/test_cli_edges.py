@@ -1,0 +1,138 @@
+"""The edges of the lab's commands (issue 14, "Clean edges"), each through a real
+subprocess: Ctrl-C (SIGINT) mid-run, a closed pipe, an unwritable folder, an existing
+file, a non-number for a number option, and ``%%`` in no ``--help``."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+COMMANDS = ("simulate", "sweep", "tournament", "demo", "replay", "serve")
+
+
+def popen(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "tictacblitz", *args], env=ENV, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def run(*args, prefix=()):
+    return subprocess.run([*prefix, sys.executable, "-m", "tictacblitz", *args], env=ENV, text=True,
+                          capture_output=True, timeout=120)
+
+
+def unprivileged():
+    """A command prefix under which folder permissions hold (root bypasses them: drop
+    its capabilities with setpriv), or None when that cannot be had."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return ()
+    import shutil
+
+    if shutil.which("setpriv") is None:
+        return None
+    return ("setpriv", "--inh-caps=-all", "--bounding-set=-all")
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--matches", "5000000", "--rule", "set_ms=1200", "--out", "OUT/r.csv"],
+    ["sweep", "--grid", "set_ms=1000,1600", "--matches", "3000000", "--out", "OUT/sweep"],
+    ["tournament", "--matches", "300000", "--bots", "greedy,easy", "--jobs", "2"],
+], ids=lambda a: a[0])
+def test_ctrl_c_is_one_line_exit_130_nothing_written_within_a_second(argv, tmp_path):
+    argv = [a.replace("OUT", str(tmp_path)) for a in argv]
+    proc = popen(*argv, "--no-progress")
+    time.sleep(2.5)                         # well into the run (a run this size takes minutes)
+    assert proc.poll() is None
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 1.0
+    assert proc.returncode == 130
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"tictacblitz {argv[0]}: interrupted after ")
+    assert lines[0].endswith(" matches; nothing written")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--matches", "200", "--rule", "set_ms=1200"],
+    ["tournament", "--matches", "10"],
+    ["sweep", "--grid", "set_ms=1000,1600", "--matches", "30", "--out", "OUT"],
+    ["simulate", "--matches", "100", "--explain"],
+], ids=lambda a: a[0] + ("-explain" if "--explain" in a else ""))
+def test_a_closed_pipe_is_a_quiet_exit(argv, tmp_path):
+    argv = [a.replace("OUT", str(tmp_path / "s")) for a in argv]
+    proc = popen(*argv, "--no-progress")
+    proc.stdout.close()                     # the reader went away (`... | head`)
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert err == ""
+
+
+def test_an_unwritable_folder_is_refused_before_any_match(tmp_path):
+    prefix = unprivileged()
+    if prefix is None:
+        pytest.skip("root writes anywhere and setpriv is missing")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        for argv, option in ((["simulate", "--out", str(locked / "r.csv")], "is not writable"),
+                             (["sweep", "--grid", "set_ms=1000,1200", "--out", str(locked / "s")],
+                              "is not writable")):
+            started = time.monotonic()
+            proc = run(*argv, "--matches", "100000", prefix=prefix)
+            assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+            assert option in proc.stderr and proc.stderr.count("\n") == 1
+            assert time.monotonic() - started < 10          # refused, not played
+        assert os.listdir(locked) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_an_existing_file_needs_overwrite(tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("keep me")
+    proc = run("simulate", "--matches", "100000", "--out", str(out))
+    assert proc.returncode == 2 and "exists (pass --overwrite to replace it)" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and out.read_text() == "keep me"
+    proc = run("simulate", "--matches", "20", "--out", str(out), "--overwrite", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().startswith('"match","seed","winner"')
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    (folder / "old.txt").write_text("x")
+    proc = run("sweep", "--grid", "set_ms=1000,1200", "--matches", "100000", "--out", str(folder))
+    assert proc.returncode == 2 and "--overwrite" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["simulate", "--matches", "lots"], "--matches: 'lots' is not a whole number"),
+    (["simulate", "--seed", "1.5"], "--seed: '1.5' is not a whole number"),
+    (["simulate", "--workers", "two"], "--workers"),
+    (["sweep", "--grid", "set_ms=1,2", "--random", "k"], "--random: 'k' is not a whole number"),
+    (["tournament", "--jobs", "x"], "--jobs: 'x' is not a whole number"),
+    (["tournament", "--matches", "ten"], "--matches"),
+    (["simulate", "--no-such-option"], "unrecognized arguments"),
+    (["sweep"], "--grid"),
+])
+def test_a_bad_option_value_is_one_line_exit_2(argv, option):
+    proc = run(*argv)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"tictacblitz {argv[0]}: error: ") and option in proc.stderr
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_no_help_shows_a_literal_double_percent(command):
+    proc = run(*([command] if command else []), "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "%%" not in proc.stdout
+    if command in ("simulate", "tournament"):
+        assert "95 %" in proc.stdout
