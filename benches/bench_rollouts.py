@@ -32,12 +32,11 @@ import random
 import sys
 import time
 
+import numpy as np
+import pytest
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from tictacblitz import Match, Player  # noqa: E402
-from tictacblitz.games.blitz.rl import BatchedMatches  # noqa: E402
+from tictacblitz import Match, Player
+from tictacblitz.games.blitz.rl import BatchedMatches
 
 N_ENVS = 8192
 N_OPP = 1024
@@ -46,17 +45,19 @@ OPPONENTS = ("random", "greedy", "easy", "medium", "search", "hard")
 
 
 def native_batch(num_threads, obs="bits", masks=False, n=N_ENVS):
-    batch = BatchedMatches(n, seed=0, policies=("random", "random"), obs=obs, masks=masks,
-                           num_threads=num_threads)
-    for _ in range(50):              # past the opening: a typical mix of states
+    batch = BatchedMatches(
+        n, seed=0, policies=("random", "random"), obs=obs, masks=masks, num_threads=num_threads
+    )
+    for _ in range(50):  # past the opening: a typical mix of states
         batch.step()
     return batch
 
 
 def opponent_batch(num_threads, opponent, obs="bits", masks=False, n=N_OPP):
     """The agent (X) is the native random policy, O the bot: the stepper's own speed."""
-    batch = BatchedMatches(n, seed=0, policies=("random", opponent), obs=obs, masks=masks,
-                           num_threads=num_threads)
+    batch = BatchedMatches(
+        n, seed=0, policies=("random", opponent), obs=obs, masks=masks, num_threads=num_threads
+    )
     for _ in range(20 if opponent in ("search", "hard") else 50):
         batch.step()
     return batch
@@ -64,8 +65,9 @@ def opponent_batch(num_threads, opponent, obs="bits", masks=False, n=N_OPP):
 
 def opponent_rl_batch(num_threads, opponent, n=N_OPP):
     """The RL path: the caller's actions for X (sample_actions), planes and masks."""
-    batch = BatchedMatches(n, seed=0, policies=(None, opponent), obs="planes", masks=True,
-                           num_threads=num_threads)
+    batch = BatchedMatches(
+        n, seed=0, policies=(None, opponent), obs="planes", masks=True, num_threads=num_threads
+    )
     actions = np.zeros((n, 2), dtype=np.int64)
     for _ in range(20):
         batch.sample_actions(actions)
@@ -93,7 +95,7 @@ def python_loop(steps, seed=0):
         for p in (Player.X, Player.O):
             legal = match.legal_actions(p)
             choice.append(rng.choice(legal) if legal else None)
-        match.act_both(*choice)          # a seat with nothing legal waits (None)
+        match.act_both(*choice)  # a seat with nothing legal waits (None)
         match.advance(INTERVAL_MS)
         if match.round_over and not match.match_over:
             match.start_next_round()
@@ -122,6 +124,7 @@ def _rate(fn, steps_per_call, seconds=1.0):
 
 
 # -- pytest-benchmark ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("num_threads", [1, 2])
 @pytest.mark.parametrize("obs", ["bits", "planes"])
@@ -178,6 +181,7 @@ def test_memory_per_match():
 
 # -- the table -----------------------------------------------------------------------------
 
+
 def main() -> None:
     rows = {}
     py = _rate(lambda: python_loop(500), 500, seconds=3.0)
@@ -199,9 +203,11 @@ def main() -> None:
             batch.step(actions)
 
         rows["sample_actions + step, planes + masks"][nt] = _rate(rl_step, N_ENVS)
-    print(f"N = {N_ENVS} envs, {INTERVAL_MS} ms per step, cores = {os.cpu_count()}, "
-          f"load average = {os.getloadavg()[0]:.1f}, "
-          f"OMP_WAIT_POLICY = {os.environ.get('OMP_WAIT_POLICY')}")
+    print(
+        f"N = {N_ENVS} envs, {INTERVAL_MS} ms per step, cores = {os.cpu_count()}, "
+        f"load average = {os.getloadavg()[0]:.1f}, "
+        f"OMP_WAIT_POLICY = {os.environ.get('OMP_WAIT_POLICY')}"
+    )
     print("match-steps per second, wall clock (per CPU-second in brackets)")
     print(f"{'':40s} {'1 thread':>20s} {'2 threads':>20s} {'scaling':>8s} {'vs python':>10s}")
     py_wall, py_cpu = py
@@ -210,20 +216,29 @@ def main() -> None:
         line = f"{label:40s} {w1 / 1e6:7.2f} M ({c1 / 1e6:6.2f} M)"
         if 2 in rates:
             (w2, c2) = rates[2]
-            line += (f" {w2 / 1e6:7.2f} M ({c2 / 1e6:6.2f} M) {w2 / w1:7.2f}x "
-                     f"{max(w1, w2) / py_wall:6.0f}x ({c1 / py_cpu:.0f}x per CPU-s)")
+            line += (
+                f" {w2 / 1e6:7.2f} M ({c2 / 1e6:6.2f} M) {w2 / w1:7.2f}x "
+                f"{max(w1, w2) / py_wall:6.0f}x ({c1 / py_cpu:.0f}x per CPU-s)"
+            )
         print(line)
-    print(f"native bytes per match (MatchState + streams + counters): "
-          f"{BatchedMatches(1).state_bytes}")
+    print(
+        f"native bytes per match (MatchState + streams + counters): {BatchedMatches(1).state_bytes}"
+    )
     opponents()
 
 
 def opponents(names=OPPONENTS, threads=(1, 2)) -> None:
     """The table of native opponents (docs/rl.md, issue 15)."""
-    print(f"\nN = {N_OPP} envs, agent X = native random, O = the bot in the nogil step; "
-          f"load average = {os.getloadavg()[0]:.1f}")
-    print(f"{'opponent':10s} " + " ".join(f"{f'{nt} thr bits':>22s}" for nt in threads)
-          + " " + " ".join(f"{f'{nt} thr RL path':>22s}" for nt in threads))
+    print(
+        f"\nN = {N_OPP} envs, agent X = native random, O = the bot in the nogil step; "
+        f"load average = {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'opponent':10s} "
+        + " ".join(f"{f'{nt} thr bits':>22s}" for nt in threads)
+        + " "
+        + " ".join(f"{f'{nt} thr RL path':>22s}" for nt in threads)
+    )
     for name in names:
         slow = name in ("search", "hard")
         secs = 3.0 if slow else 1.5

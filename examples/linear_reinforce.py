@@ -28,9 +28,9 @@ from typing import Dict, List, Tuple
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from tictacblitz.games.blitz.rl import make_vector_env, unpack_bits  # noqa: E402
+from tictacblitz.games.blitz.rl import make_vector_env, unpack_bits
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> Tuple[float, float, float]:
@@ -71,25 +71,40 @@ class LinearPolicy:
         return np.minimum(a, p.shape[1] - 1), p
 
 
-def train(opponents=("random", "easy"), iters_per_opponent=(40, 60), envs=256, horizon=200,
-          lr=4.0, gamma=0.99, seed=0, preset="tiny", log=print) -> Dict[str, object]:
+def train(
+    opponents=("random", "easy"),
+    iters_per_opponent=(40, 60),
+    envs=256,
+    horizon=200,
+    lr=4.0,
+    gamma=0.99,
+    seed=0,
+    preset="tiny",
+    log=print,
+) -> Dict[str, object]:
     """Train against each opponent in turn; returns the curve (one point per batch)."""
-    env = make_vector_env(envs, preset=preset, opponent=opponents[0], obs="bits", seed=seed,
-                          num_threads=min(2, os.cpu_count() or 1))
+    env = make_vector_env(
+        envs,
+        preset=preset,
+        opponent=opponents[0],
+        obs="bits",
+        seed=seed,
+        num_threads=min(2, os.cpu_count() or 1),
+    )
     size = env.batch.rules.size
     obs, _ = env.reset(seed=seed)
     n_actions = env.single_action_space.n
     policy = LinearPolicy(LinearPolicy.features(obs, size).shape[1], n_actions, seed)
     curve: List[Dict[str, float]] = []
     steps = 0
-    for phase, (opponent, iters) in enumerate(zip(opponents, iters_per_opponent)):
+    for phase, (opponent, iters) in enumerate(zip(opponents, iters_per_opponent, strict=True)):
         if phase:
             env.set_opponent(opponent)
             obs, _ = env.reset(seed=seed + 1000 * phase)
         for it in range(iters):
             xs, acts, rews, dones, valid, ps = [], [], [], [], [], []
             wins = played = 0
-            fresh = np.zeros(envs, dtype=bool)       # NEXT_STEP: a reset step, action ignored
+            fresh = np.zeros(envs, dtype=bool)  # NEXT_STEP: a reset step, action ignored
             for _ in range(horizon):
                 x = LinearPolicy.features(obs, size)
                 mask = obs["action_mask"].astype(bool)
@@ -100,7 +115,7 @@ def train(opponents=("random", "easy"), iters_per_opponent=(40, 60), envs=256, h
                 ps.append(p)
                 rews.append(r)
                 dones.append(term | trunc)
-                valid.append(~fresh & (mask.sum(axis=1) > 1))   # a real choice was made
+                valid.append(~fresh & (mask.sum(axis=1) > 1))  # a real choice was made
                 ended = term & ~fresh
                 played += int(ended.sum())
                 wins += int((info["match_result"][ended] == 0).sum())
@@ -113,9 +128,11 @@ def train(opponents=("random", "easy"), iters_per_opponent=(40, 60), envs=256, h
                 R = rews[t] + gamma * R * (~dones[t])
                 G[t] = R
             V = np.stack(valid)
-            adv = G - (G * V).sum(axis=1, keepdims=True) / np.maximum(V.sum(axis=1, keepdims=True), 1)
+            adv = G - (G * V).sum(axis=1, keepdims=True) / np.maximum(
+                V.sum(axis=1, keepdims=True), 1
+            )
             adv = adv / (adv[V].std() + 1e-8) if V.any() else adv
-            X = np.concatenate(xs)                     # (T * N, F)
+            X = np.concatenate(xs)  # (T * N, F)
             P = np.concatenate(ps)
             A = np.concatenate(acts)
             w = (adv * V).reshape(-1)
@@ -123,18 +140,31 @@ def train(opponents=("random", "easy"), iters_per_opponent=(40, 60), envs=256, h
             grad_logits[np.arange(len(A)), A] += w
             policy.W += lr * (X.T @ grad_logits) / max(V.sum(), 1)
             rate, lo, hi = wilson(wins, played)
-            curve.append({"steps": steps, "opponent": opponent, "matches": played, "wins": wins,
-                          "win_rate": rate, "lo": lo, "hi": hi})
-            log(f"{opponent:7s} iter {it + 1:3d}  steps {steps / 1e6:6.2f} M  matches {played:5d}"
-                f"  win rate {rate:.3f} [{lo:.3f}, {hi:.3f}]")
+            curve.append(
+                {
+                    "steps": steps,
+                    "opponent": opponent,
+                    "matches": played,
+                    "wins": wins,
+                    "win_rate": rate,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+            log(
+                f"{opponent:7s} iter {it + 1:3d}  steps {steps / 1e6:6.2f} M  matches {played:5d}"
+                f"  win rate {rate:.3f} [{lo:.3f}, {hi:.3f}]"
+            )
     return {"curve": curve, "policy": policy, "env": env}
 
 
-def evaluate(policy: LinearPolicy, opponent: str, matches: int = 1024, seed: int = 99,
-             preset: str = "tiny") -> Tuple[int, int]:
+def evaluate(
+    policy: LinearPolicy, opponent: str, matches: int = 1024, seed: int = 99, preset: str = "tiny"
+) -> Tuple[int, int]:
     """(wins, matches) of the sampled policy in fresh matches against ``opponent``."""
-    env = make_vector_env(matches, preset=preset, opponent=opponent, obs="bits",
-                          autoreset_mode="disabled", seed=seed)
+    env = make_vector_env(
+        matches, preset=preset, opponent=opponent, obs="bits", autoreset_mode="disabled", seed=seed
+    )
     size = env.batch.rules.size
     obs, _ = env.reset(seed=seed)
     result = np.full(matches, -1)
@@ -147,8 +177,9 @@ def evaluate(policy: LinearPolicy, opponent: str, matches: int = 1024, seed: int
     return int((result == 0).sum()), matches
 
 
-def plot(curve, path: str, evals: Dict[str, Tuple[int, int]],
-         untrained: Dict[str, Tuple[int, int]]) -> str:
+def plot(
+    curve, path: str, evals: Dict[str, Tuple[int, int]], untrained: Dict[str, Tuple[int, int]]
+) -> str:
     steps = np.array([c["steps"] for c in curve]) / 1e6
     rate = np.array([c["win_rate"] for c in curve])
     lo = np.array([c["lo"] for c in curve])
@@ -163,8 +194,13 @@ def plot(curve, path: str, evals: Dict[str, Tuple[int, int]],
         with open(csv, "w") as f:
             f.write("steps,opponent,matches,wins,win_rate,lo,hi\n")
             for c in curve:
-                f.write(",".join(str(c[k]) for k in ("steps", "opponent", "matches", "wins",
-                                                     "win_rate", "lo", "hi")) + "\n")
+                f.write(
+                    ",".join(
+                        str(c[k])
+                        for k in ("steps", "opponent", "matches", "wins", "win_rate", "lo", "hi")
+                    )
+                    + "\n"
+                )
         return csv
     fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
     for name, colour in (("random", "tab:blue"), ("easy", "tab:red")):
@@ -174,8 +210,13 @@ def plot(curve, path: str, evals: Dict[str, Tuple[int, int]],
             ax.fill_between(steps[sel], lo[sel], hi[sel], color=colour, alpha=0.25, linewidth=0)
         if name in untrained:
             w, n = untrained[name]
-            ax.axhline(w / n, color=colour, linewidth=0.9, linestyle="--",
-                       label=f"untrained (uniform legal) vs {name}: {w / n:.2f}")
+            ax.axhline(
+                w / n,
+                color=colour,
+                linewidth=0.9,
+                linestyle="--",
+                label=f"untrained (uniform legal) vs {name}: {w / n:.2f}",
+            )
     ax.set_xlabel("training steps of the agent (millions; 50 ms each)")
     ax.set_ylabel("win rate (Wilson 95 %)")
     title = "linear softmax REINFORCE, tiny preset (4x4, lines of 3, one 10 s round)"
@@ -194,8 +235,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--horizon", type=int, default=200)
-    ap.add_argument("--iters", type=int, nargs=2, default=(40, 60),
-                    help="batches against random, then against easy")
+    ap.add_argument(
+        "--iters",
+        type=int,
+        nargs=2,
+        default=(40, 60),
+        help="batches against random, then against easy",
+    )
     ap.add_argument("--lr", type=float, default=4.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval", type=int, default=1024, help="matches per final evaluation")
@@ -212,8 +258,13 @@ def main(argv=None) -> int:
         untrained[opponent] = evaluate(blank, opponent, matches=args.eval)
         w, n = untrained[opponent]
         print(f"untrained (uniform legal) vs {opponent}: {w / n:.3f} over {n} matches")
-    res = train(iters_per_opponent=tuple(args.iters), envs=args.envs, horizon=args.horizon,
-                lr=args.lr, seed=args.seed)
+    res = train(
+        iters_per_opponent=tuple(args.iters),
+        envs=args.envs,
+        horizon=args.horizon,
+        lr=args.lr,
+        seed=args.seed,
+    )
     policy = res["policy"]
     evals = {}
     for opponent in ("random", "easy"):

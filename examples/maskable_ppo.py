@@ -25,7 +25,7 @@ def make_env(opponent: str = "random", seed: int = 0):
     from tictacblitz.games.blitz.rl import make_env as blitz_env
 
     base = blitz_env("tiny", opponent=opponent, mask_in_info=True)
-    env = FlattenObservation(base)                    # planes + scalars as one vector
+    env = FlattenObservation(base)  # planes + scalars as one vector
     return ActionMasker(env, lambda _env: base.action_masks())
 
 
@@ -57,8 +57,10 @@ def main(argv=None) -> int:
     before = win_rate(model, args.opponent, args.eval)
     model.learn(total_timesteps=args.timesteps)
     after = win_rate(model, args.opponent, args.eval)
-    print(f"win rate vs {args.opponent}: {before:.2f} before, {after:.2f} after "
-          f"{args.timesteps} steps ({args.eval} matches each)")
+    print(
+        f"win rate vs {args.opponent}: {before:.2f} before, {after:.2f} after "
+        f"{args.timesteps} steps ({args.eval} matches each)"
+    )
     return 0 if np.isfinite(after) else 1
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -28,8 +27,26 @@ def test_the_numpy_baseline_runs_and_writes_its_curve(tmp_path):
     example = _load("linear_reinforce")
     out = tmp_path / "curve.png"
     data = tmp_path / "curve.json"
-    assert example.main(["--iters", "2", "2", "--envs", "16", "--horizon", "40", "--eval", "16",
-                         "--out", str(out), "--json", str(data)]) == 0
+    assert (
+        example.main(
+            [
+                "--iters",
+                "2",
+                "2",
+                "--envs",
+                "16",
+                "--horizon",
+                "40",
+                "--eval",
+                "16",
+                "--out",
+                str(out),
+                "--json",
+                str(data),
+            ]
+        )
+        == 0
+    )
     curve = json.loads(data.read_text())["curve"]
     assert [c["opponent"] for c in curve] == ["random", "random", "easy", "easy"]
     assert all(0.0 <= c["lo"] <= c["hi"] <= 1.0 for c in curve)

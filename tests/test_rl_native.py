@@ -8,8 +8,8 @@ import pickle
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
@@ -23,6 +23,8 @@ from tictacblitz.games import TimeModel, available_games, game_type  # noqa: E40
 from tictacblitz.games.blitz.bots import PRESETS, play_matches  # noqa: E402
 from tictacblitz.games.blitz.rl import (  # noqa: E402
     PRESETS as RL_PRESETS,
+)
+from tictacblitz.games.blitz.rl import (  # noqa: E402
     BatchedMatches,
     BlitzEnv,
     BlitzSelfPlayVectorEnv,
@@ -45,15 +47,31 @@ def _first_legal(obs, mask):
 
 # -- native opponents ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("x, o, n", [("greedy", "easy", 12), ("medium", "random", 12),
-                                     ("easy", "search", 2), ("hard", "greedy", 2)])
+
+@pytest.mark.parametrize(
+    "x, o, n",
+    [
+        ("greedy", "easy", 12),
+        ("medium", "random", 12),
+        ("easy", "search", 2),
+        ("hard", "greedy", 2),
+    ],
+)
 def test_native_bots_in_the_step_play_exactly_play_matches(x, o, n):
     """At a 1 ms interval the batched step asks the bots at every ms, as play_matches
     does: one seed gives the same match, so the bots' streams and timing are the same."""
     seeds = np.arange(n, dtype=np.uint64) + 40
     ref = play_matches(Rules(), x, o, seeds.tolist())
-    batch = BatchedMatches(n, seed=0, interval_ms=1, autoreset_mode="disabled", policies=(x, o),
-                           obs="bits", masks=False, num_threads=1)
+    batch = BatchedMatches(
+        n,
+        seed=0,
+        interval_ms=1,
+        autoreset_mode="disabled",
+        policies=(x, o),
+        obs="bits",
+        masks=False,
+        num_threads=1,
+    )
     batch.reset(seed=seeds)
     winner = np.full(n, -1)
     for _ in range(1_000_000):
@@ -102,6 +120,7 @@ def test_greedy_beats_a_waiting_agent():
 
 # -- callable opponents, set_opponent, self-play -------------------------------------------------
 
+
 def test_a_callable_opponent_plays_like_the_same_actions_given_by_hand():
     a = BatchedMatches(16, seed=3, policies=(None, _first_legal))
     b = BatchedMatches(16, seed=3)
@@ -120,12 +139,12 @@ def test_set_opponent_between_episodes():
     for _ in range(20):
         env.step(np.zeros(4, dtype=np.int64))
     assert env.batch.state_info()["round_wins"].sum() == 0
-    assert not env.batch.bits[:, 1, 0].any()                   # O (wait) has no marks
+    assert not env.batch.bits[:, 1, 0].any()  # O (wait) has no marks
     env.set_opponent("greedy")
     env.reset(seed=0)
     for _ in range(40):
         env.step(np.zeros(4, dtype=np.int64))
-    assert env.batch.bits[:, 1, :2].any()                       # now O plays
+    assert env.batch.bits[:, 1, :2].any()  # now O plays
     env.set_opponent(_first_legal)
     assert env.opponent is _first_legal
     env.step(np.zeros(4, dtype=np.int64))
@@ -154,6 +173,7 @@ def test_self_play_rows_are_both_seats_of_the_batch():
 
 # -- snapshots --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("autoreset", ["next_step", "same_step"])
 def test_snapshot_resumes_identically(autoreset):
     def run(env, steps):
@@ -164,8 +184,15 @@ def test_snapshot_resumes_identically(autoreset):
             out.append((obs["bits"].copy(), r.copy(), term.copy()))
         return out
 
-    env = BlitzVectorEnv(32, opponent="medium", seed=5, obs="bits", autoreset_mode=autoreset,
-                         episode="round", max_steps=150)
+    env = BlitzVectorEnv(
+        32,
+        opponent="medium",
+        seed=5,
+        obs="bits",
+        autoreset_mode=autoreset,
+        episode="round",
+        max_steps=150,
+    )
     env.reset(seed=5)
     run(env, 200)
     snap = env.get_state()
@@ -179,7 +206,7 @@ def test_snapshot_resumes_identically(autoreset):
         acts = clone.sample_actions()
         clone.step(acts)
         third.append(clone.bits[:, 0].copy())
-    for (o1, r1, t1), (o2, r2, t2), o3 in zip(first, again, third):
+    for (o1, r1, t1), (o2, r2, t2), o3 in zip(first, again, third, strict=True):
         assert np.array_equal(o1, o2) and np.array_equal(r1, r2) and np.array_equal(t1, t2)
         assert np.array_equal(o1, o3)
     other = BatchedMatches(16, obs="bits")
@@ -196,10 +223,11 @@ def test_single_env_snapshot():
     a = [env.step(int(np.flatnonzero(env.action_masks())[-1]))[0]["planes"] for _ in range(50)]
     env.set_state(snap)
     b = [env.step(int(np.flatnonzero(env.action_masks())[-1]))[0]["planes"] for _ in range(50)]
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 # -- conventions --------------------------------------------------------------------------------
+
 
 def test_reset_mask_resets_only_the_masked_envs():
     env = BlitzVectorEnv(4, opponent="greedy", seed=0, obs="bits")
@@ -231,8 +259,9 @@ def test_action_masks_and_mask_in_info_on_every_face():
     assert np.array_equal(obs["action_mask"].astype(bool), plain.action_masks())
     generic = envs.GameEnv("doh", mask_in_info=True)
     obs, info = generic.reset(seed=0)
-    assert "action_mask" not in obs and np.array_equal(info["action_mask"].astype(bool),
-                                                       generic.action_masks())
+    assert "action_mask" not in obs and np.array_equal(
+        info["action_mask"].astype(bool), generic.action_masks()
+    )
     gv = envs.GameVectorEnv("doh", 3)
     gv.reset(seed=0)
     assert gv.action_masks().shape == (3, gv.single_action_space.n)
@@ -263,7 +292,7 @@ def test_render_rgb_and_ansi():
     single.reset(seed=0)
     img = single.render()
     assert img.dtype == np.uint8 and img.shape == (144, 144, 3)
-    check_env(single)                                     # the render check included
+    check_env(single)  # the render check included
     vec = BlitzVectorEnv(2, opponent="greedy", render_mode="rgb_array", seed=0)
     vec.reset(seed=0)
     for _ in range(40):
@@ -315,8 +344,15 @@ def test_presets_build_and_play():
 
 def test_shaping_is_off_by_default_and_telescopes():
     plain = BlitzVectorEnv(8, opponent="random", seed=0, obs="bits", episode="round")
-    shaped = BlitzVectorEnv(8, opponent="random", seed=0, obs="bits", episode="round",
-                            shaping=marks_potential, shaping_gamma=1.0)
+    shaped = BlitzVectorEnv(
+        8,
+        opponent="random",
+        seed=0,
+        obs="bits",
+        episode="round",
+        shaping=marks_potential,
+        shaping_gamma=1.0,
+    )
     plain.reset(seed=0)
     shaped.reset(seed=0)
     diff = np.zeros(8)
@@ -335,13 +371,16 @@ def test_shaping_is_off_by_default_and_telescopes():
     assert saw_bonus
 
 
-@pytest.mark.parametrize("make", [
-    lambda: BlitzVectorEnv(4, opponent="easy", seed=0),
-    lambda: BlitzVectorEnv(4, opponent="greedy", autoreset_mode="same_step", seed=0),
-    lambda: BlitzSelfPlayVectorEnv(3, seed=0, mask_in_info=True),
-    lambda: envs.GameVectorEnv("doh", 3),
-    lambda: envs.GameVectorEnv("rift", 2, max_steps=50),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: BlitzVectorEnv(4, opponent="easy", seed=0),
+        lambda: BlitzVectorEnv(4, opponent="greedy", autoreset_mode="same_step", seed=0),
+        lambda: BlitzSelfPlayVectorEnv(3, seed=0, mask_in_info=True),
+        lambda: envs.GameVectorEnv("doh", 3),
+        lambda: envs.GameVectorEnv("rift", 2, max_steps=50),
+    ],
+)
 def test_vector_envs_keep_to_their_spaces_and_replay_a_seed(make):
     """Gymnasium 1.x has no vector-env checker: its contract, checked by hand."""
     from gymnasium.utils.env_checker import data_equivalence
@@ -408,7 +447,9 @@ def test_generic_env_snapshot(game):
     env.set_state(snap)
     again = play()
     assert len(first) == len(again) > 0
-    assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(first, again))
+    assert all(
+        np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(first, again, strict=True)
+    )
 
 
 @pytest.mark.parametrize("game", [g for g in available_games() if g != "blitz"])
@@ -430,7 +471,7 @@ def test_generic_shaping_telescopes(game):
         total += r1 - r0
         if t0 or tr0:
             break
-    assert abs(total + first) < 1e-9          # gamma 1: the bonuses sum to -phi(s0)
+    assert abs(total + first) < 1e-9  # gamma 1: the bonuses sum to -phi(s0)
 
 
 def test_pettingzoo_render_test():
@@ -444,5 +485,6 @@ def test_pettingzoo_render_test():
 
     render_test(wrap(lambda m: envs.aec_env("blitz", render_mode=m, max_steps=100)))
     render_test(wrap(lambda m: envs.GameAECEnv("doh", render_mode=m)))
-    render_test(wrap(lambda m: parallel_to_aec(envs.GameParallelEnv("rift", render_mode=m,
-                                                                    max_steps=100))))
+    render_test(
+        wrap(lambda m: parallel_to_aec(envs.GameParallelEnv("rift", render_mode=m, max_steps=100)))
+    )

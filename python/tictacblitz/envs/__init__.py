@@ -32,14 +32,25 @@ from ..games import DEFAULT_GAME, TimeModel, available_games, game_type
 from .protocol_env import GameAECEnv, GameEnv, GameParallelEnv, GameVectorEnv, observation_space
 from .render import observation_rgb
 
-__all__ = ["make_env", "make_vector_env", "parallel_env", "aec_env", "env_id", "rl_hook",
-           "GameEnv", "GameAECEnv", "GameParallelEnv", "GameVectorEnv", "observation_space",
-           "observation_rgb"]
+__all__ = [
+    "make_env",
+    "make_vector_env",
+    "parallel_env",
+    "aec_env",
+    "env_id",
+    "rl_hook",
+    "GameEnv",
+    "GameAECEnv",
+    "GameParallelEnv",
+    "GameVectorEnv",
+    "observation_space",
+    "observation_rgb",
+]
 
 
 def rl_hook(game: str) -> Optional[Any]:
     """The game's native RL module (``tictacblitz.games.<game>.rl``), or None."""
-    game_type(game)                                   # ValueError for an unknown game
+    game_type(game)  # ValueError for an unknown game
     name = f"tictacblitz.games.{game}.rl"
     return importlib.import_module(name) if importlib.util.find_spec(name) else None
 
@@ -90,6 +101,10 @@ def aec_env(game: str = DEFAULT_GAME, **options: Any):
 
 for _name in available_games():
     if env_id(_name) not in gymnasium.registry:
-        gymnasium.register(id=env_id(_name), entry_point=make_env, kwargs={"game": _name},
-                           vector_entry_point=make_vector_env)
+        gymnasium.register(
+            id=env_id(_name),
+            entry_point=make_env,
+            kwargs={"game": _name},
+            vector_entry_point=make_vector_env,
+        )
 del _name

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional, cast
 
 import gymnasium
 import numpy as np
@@ -51,7 +51,8 @@ def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
     """One seat's observation: the game's tensor and the legal-action mask (without it
     for ``mask=False``: the mask then travels in the info)."""
     fields: Dict[str, spaces.Space] = {
-        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)}
+        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
+    }
     if mask:
         fields["action_mask"] = spaces.Box(0, 1, (game.num_actions,), np.int8)
     return spaces.Dict(fields)
@@ -98,11 +99,20 @@ class GameEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, game: Any = "blitz", *, opponent: str = "random", seat: int = 0,
-                 rules: Optional[Dict[str, Any]] = None, interval_ms: int = 50,
-                 max_steps: Optional[int] = None, mask_in_info: bool = False,
-                 shaping: Optional[Callable[[Dict[str, np.ndarray]], float]] = None,
-                 shaping_gamma: float = 0.99, render_mode: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        game: Any = "blitz",
+        *,
+        opponent: str = "random",
+        seat: int = 0,
+        rules: Optional[Dict[str, Any]] = None,
+        interval_ms: int = 50,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        shaping: Optional[Callable[[Dict[str, np.ndarray]], float]] = None,
+        shaping_gamma: float = 0.99,
+        render_mode: Optional[str] = None,
+    ) -> None:
         self.game = _game(game, rules)
         if shaping is not None and not callable(shaping):
             raise TypeError(f"shaping must be a callable obs -> potential, not {shaping!r}")
@@ -110,14 +120,17 @@ class GameEnv(gymnasium.Env):
             raise ValueError(f"shaping_gamma must be in [0, 1], not {shaping_gamma!r}")
         self.shaping, self.shaping_gamma, self._phi = shaping, shaping_gamma, 0.0
         if opponent not in self.game.bot_names:
-            raise ValueError(f"unknown opponent {opponent!r}: expected one of "
-                             f"{', '.join(self.game.bot_names)}")
+            raise ValueError(
+                f"unknown opponent {opponent!r}: expected one of {', '.join(self.game.bot_names)}"
+            )
         if seat not in (0, 1) or isinstance(seat, bool):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 1:
             raise ValueError(f"interval_ms must be an integer >= 1, not {interval_ms!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
         self.opponent_name, self.seat, self.interval_ms = opponent, seat, interval_ms
         self.max_steps, self.render_mode = max_steps, render_mode
         self.mask_in_info = mask_in_info
@@ -141,7 +154,7 @@ class GameEnv(gymnasium.Env):
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self._step(action)
-        if self.shaping is not None:          # potential-based: phi = 0 at the end
+        if self.shaping is not None:  # potential-based: phi = 0 at the end
             nxt = 0.0 if terminated or truncated else float(self.shaping(obs))
             reward = reward + self.shaping_gamma * nxt - self._phi
             self._phi = nxt
@@ -171,9 +184,14 @@ class GameEnv(gymnasium.Env):
         self._opponent_turns()
         terminated = state.is_over()
         reward = state.returns()[me] if terminated else 0.0
-        truncated = (not terminated and self.max_steps is not None
-                     and self._steps >= self.max_steps)
-        return self._observe(), float(reward), terminated, bool(truncated), self._info(reason, acted)
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        return (
+            self._observe(),
+            float(reward),
+            terminated,
+            bool(truncated),
+            self._info(reason, acted),
+        )
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as a bool array (sb3-contrib's MaskablePPO calls this)."""
@@ -189,11 +207,19 @@ class GameEnv(gymnasium.Env):
         if self.state is None:
             raise RuntimeError("call reset() before get_state()")
         try:
-            return pickle.dumps({"state": self.state, "opponent": self.opponent,
-                                 "steps": self._steps, "opponent_name": self.opponent_name,
-                                 "np_random": self.np_random.bit_generator.state})
+            return pickle.dumps(
+                {
+                    "state": self.state,
+                    "opponent": self.opponent,
+                    "steps": self._steps,
+                    "opponent_name": self.opponent_name,
+                    "np_random": self.np_random.bit_generator.state,
+                }
+            )
         except (TypeError, pickle.PicklingError) as exc:
-            raise TypeError(f"{self.game.type.name}: this env cannot be snapshotted ({exc})") from None
+            raise TypeError(
+                f"{self.game.type.name}: this env cannot be snapshotted ({exc})"
+            ) from None
 
     def set_state(self, snapshot: bytes) -> None:
         data = pickle.loads(snapshot)
@@ -204,8 +230,9 @@ class GameEnv(gymnasium.Env):
     def set_opponent(self, opponent: str) -> None:
         """Another of the game's bots, from the next reset on."""
         if opponent not in self.game.bot_names:
-            raise ValueError(f"unknown opponent {opponent!r}: expected one of "
-                             f"{', '.join(self.game.bot_names)}")
+            raise ValueError(
+                f"unknown opponent {opponent!r}: expected one of {', '.join(self.game.bot_names)}"
+            )
         self.opponent_name = opponent
 
     def render(self):
@@ -218,21 +245,30 @@ class GameEnv(gymnasium.Env):
         return None
 
     # -- helpers ------------------------------------------------------------------------
+    def _live(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
     def _observe(self) -> Dict[str, np.ndarray]:
-        return _observe(self.state, self.seat, not self.mask_in_info)
+        return _observe(self._live(), self.seat, not self.mask_in_info)
 
     def _opponent_turns(self) -> None:
         """Alternating games: the opponent moves until it is the agent's turn."""
-        state, other = self.state, 1 - self.seat
+        state, other = self._live(), 1 - self.seat
         if self.game.type.time_model is not TimeModel.ALTERNATING:
             return
         while not state.is_over() and state.to_move() == (other,):
-            state.apply(other, self.opponent.choose(state, other))
+            move = self.opponent.choose(state, other)
+            if move is None:  # a turn-based bot always has a move
+                raise RuntimeError(f"the {self.opponent_name} bot passed its turn")
+            state.apply(other, move)
 
     def _info(self, reason: Optional[str], acted: bool = True) -> Dict[str, Any]:
-        info = common_info(self.state, self.seat, reason, acted, self._steps)
+        state = self._live()
+        info = common_info(state, self.seat, reason, acted, self._steps)
         if self.mask_in_info:
-            info["action_mask"] = self.state.legal_mask(self.seat).astype(np.int8)
+            info["action_mask"] = state.legal_mask(self.seat).astype(np.int8)
         return info
 
 
@@ -240,29 +276,40 @@ def _pettingzoo():
     try:
         import pettingzoo
     except ImportError:
-        raise ImportError("the PettingZoo environments need pettingzoo "
-                          "(pip install 'tictacblitz[rl]')") from None
+        raise ImportError(
+            "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
+        ) from None
     return pettingzoo
 
 
 class _Seats:
     """What the two PettingZoo faces share: agents named by the game's seats."""
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "is_parallelizable": True,
-                                "render_fps": 4}
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "is_parallelizable": True,
+        "render_fps": 4,
+    }
 
-    def _setup(self, game: Any, rules: Optional[Dict[str, Any]], render_mode: Optional[str],
-               mask_in_info: bool = False):
+    def _setup(
+        self,
+        game: Any,
+        rules: Optional[Dict[str, Any]],
+        render_mode: Optional[str],
+        mask_in_info: bool = False,
+    ):
         self.game = _game(game, rules)
         if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.mask_in_info = mask_in_info
         self.possible_agents = list(self.game.type.seat_names)
         self._space = observation_space(self.game, mask=not mask_in_info)
         self.state_space = _state_space(self.game)
         self._actions = spaces.Discrete(self.game.num_actions)
-        self.current: Optional[State] = None
+        self.current: Any = None  # the State being played (after reset)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._space
@@ -304,28 +351,35 @@ class _Seats:
         pass
 
 
-def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
-               mask_in_info: bool = False, render_mode: Optional[str] = None):
+def GameAECEnv(
+    game: Any = "doh",
+    *,
+    rules: Optional[Dict[str, Any]] = None,
+    mask_in_info: bool = False,
+    render_mode: Optional[str] = None,
+):
     """A PettingZoo ``AECEnv`` of an alternating-turn game (both seats are agents)."""
     pettingzoo = _pettingzoo()
     from pettingzoo.utils import AgentSelector
 
-    class _AEC(_Seats, pettingzoo.AECEnv):
+    class _AEC(_Seats, pettingzoo.AECEnv):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
             self._setup(game, rules, render_mode, mask_in_info)
             if self.game.type.time_model is not TimeModel.ALTERNATING:
-                raise ValueError(f"{self.game.type.name} is not turn-based: use "
-                                 "tictacblitz.envs.aec_env (parallel_to_aec) instead")
+                raise ValueError(
+                    f"{self.game.type.name} is not turn-based: use "
+                    "tictacblitz.envs.aec_env (parallel_to_aec) instead"
+                )
             self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
             self.current = self.game.new_state(seed if seed is not None else 0)
             self.agents = self.possible_agents[:]
-            self.rewards = {a: 0.0 for a in self.agents}
-            self._cumulative_rewards = {a: 0.0 for a in self.agents}
-            self.terminations = {a: False for a in self.agents}
-            self.truncations = {a: False for a in self.agents}
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
             self._steps = 0
             self.infos = {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)}
             self._selector = AgentSelector(self.agents)
@@ -343,40 +397,52 @@ def GameAECEnv(game: Any = "doh", *, rules: Optional[Dict[str, Any]] = None,
             self._cumulative_rewards[agent] = 0.0
             reason = self.current.apply(seat, int(action))
             self._steps += 1
-            self.infos = {a: self._info_of(i, reason if i == seat else None, i == seat, self._steps)
-                          for i, a in enumerate(self.possible_agents)}
-            if reason is not None:               # the mover loses (module docstring)
-                rewards = {agent: ILLEGAL_MOVE_REWARD,
-                           self.possible_agents[1 - seat]: -ILLEGAL_MOVE_REWARD}
+            self.infos = {
+                a: self._info_of(i, reason if i == seat else None, i == seat, self._steps)
+                for i, a in enumerate(self.possible_agents)
+            }
+            if reason is not None:  # the mover loses (module docstring)
+                rewards = {
+                    agent: ILLEGAL_MOVE_REWARD,
+                    self.possible_agents[1 - seat]: -ILLEGAL_MOVE_REWARD,
+                }
                 self._finish(rewards)
             elif self.current.is_over():
                 returns = self.current.returns()
                 self._finish({a: float(returns[i]) for i, a in enumerate(self.possible_agents)})
             else:
-                self.rewards = {a: 0.0 for a in self.agents}
+                self.rewards = dict.fromkeys(self.agents, 0.0)
                 self.agent_selection = self.possible_agents[self.current.to_move()[0]]
             self._accumulate_rewards()
 
         def _finish(self, rewards: Dict[str, float]) -> None:
             self.rewards = rewards
-            self.terminations = {a: True for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
 
     return _AEC()
 
 
-def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = None,
-                    interval_ms: int = 50, max_steps: Optional[int] = None,
-                    mask_in_info: bool = False, render_mode: Optional[str] = None):
+def GameParallelEnv(
+    game: Any = "rift",
+    *,
+    rules: Optional[Dict[str, Any]] = None,
+    interval_ms: int = 50,
+    max_steps: Optional[int] = None,
+    mask_in_info: bool = False,
+    render_mode: Optional[str] = None,
+):
     """A PettingZoo ``ParallelEnv`` of a simultaneous-turn or real-time game."""
     pettingzoo = _pettingzoo()
 
-    class _Parallel(_Seats, pettingzoo.ParallelEnv):
+    class _Parallel(_Seats, pettingzoo.ParallelEnv):  # type: ignore[name-defined]
         def __init__(self) -> None:
             super().__init__()
             self._setup(game, rules, render_mode, mask_in_info)
             if self.game.type.time_model is TimeModel.ALTERNATING:
-                raise ValueError(f"{self.game.type.name} is turn-based: use the AEC env "
-                                 "(tictacblitz.envs.aec_env)")
+                raise ValueError(
+                    f"{self.game.type.name} is turn-based: use the AEC env "
+                    "(tictacblitz.envs.aec_env)"
+                )
             self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
             self.interval_ms, self.max_steps = interval_ms, max_steps
 
@@ -384,13 +450,16 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
             self.current = self.game.new_state(seed if seed is not None else 0)
             self.agents = self.possible_agents[:]
             self._steps = 0
-            return ({a: self._obs_of(i) for i, a in enumerate(self.agents)},
-                    {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)})
+            return (
+                {a: self._obs_of(i) for i, a in enumerate(self.agents)},
+                {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)},
+            )
 
         def step(self, actions: Dict[str, Any]):
             state = self.current
-            joint = tuple(None if actions.get(a) is None else int(actions[a])
-                          for a in self.possible_agents)
+            joint = tuple(
+                None if actions.get(a) is None else int(actions[a]) for a in self.possible_agents
+            )
             movers = state.to_move()
             joint = tuple(a if i in movers else None for i, a in enumerate(joint))
             reasons = state.apply_joint(joint)
@@ -399,10 +468,10 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
                 nxt = state.next_decision_t()
                 state.advance(0 if nxt == 0 else self.interval_ms)
             self._steps += 1
-            rewards = {a: 0.0 for a in self.agents}
+            rewards = dict.fromkeys(self.agents, 0.0)
             done = state.is_over()
             illegal = [i for i, r in enumerate(reasons) if r is not None] if not real_time else []
-            if illegal:                           # the mover loses (module docstring)
+            if illegal:  # the mover loses (module docstring)
                 done = True
                 for i in illegal:
                     rewards[self.possible_agents[i]] += ILLEGAL_MOVE_REWARD
@@ -410,20 +479,24 @@ def GameParallelEnv(game: Any = "rift", *, rules: Optional[Dict[str, Any]] = Non
             elif done:
                 returns = state.returns()
                 rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents)}
-            truncated = (not done and self.max_steps is not None and self._steps >= self.max_steps)
+            truncated = not done and self.max_steps is not None and self._steps >= self.max_steps
             observations = {a: self._obs_of(i) for i, a in enumerate(self.possible_agents)}
-            infos = {a: self._info_of(i, reasons[i], joint[i] is not None and not
-                                      (real_time and joint[i] == 0), self._steps)
-                     for i, a in enumerate(self.possible_agents)}
-            terminations = {a: done for a in self.agents}
-            truncations = {a: truncated for a in self.agents}
+            infos = {
+                a: self._info_of(
+                    i,
+                    reasons[i],
+                    joint[i] is not None and not (real_time and joint[i] == 0),
+                    self._steps,
+                )
+                for i, a in enumerate(self.possible_agents)
+            }
+            terminations = dict.fromkeys(self.agents, done)
+            truncations = dict.fromkeys(self.agents, truncated)
             if done or truncated:
                 self.agents = []
             return observations, rewards, terminations, truncations, infos
 
     return _Parallel()
-
-
 
 
 class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
@@ -442,20 +515,27 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         super().__init__([lambda: GameEnv(game, **options) for _ in range(num_envs)])
 
+    @property
+    def game_envs(self) -> List[GameEnv]:
+        """The sub-envs (``envs``, typed)."""
+        return [cast(GameEnv, env) for env in self.envs]
+
     def action_masks(self) -> np.ndarray:
         """Every env's legal actions now, bool (num_envs, num_actions). An env whose
         episode ended (its next step is the auto-reset, which ignores the action) has
         every action allowed, so that a masked distribution is never empty."""
-        masks = np.stack([env.action_masks() for env in self.envs])
+        masks = np.stack([env.action_masks() for env in self.game_envs])
         masks[~masks.any(axis=1)] = True
         return masks
 
     def set_opponent(self, opponent: str) -> None:
         """Another of the game's bots from each env's next reset on."""
-        for env in self.envs:
+        for env in self.game_envs:
             if opponent not in env.game.bot_names:
-                raise ValueError(f"unknown opponent {opponent!r}: expected one of "
-                                 f"{', '.join(env.game.bot_names)}")
+                raise ValueError(
+                    f"unknown opponent {opponent!r}: expected one of "
+                    f"{', '.join(env.game.bot_names)}"
+                )
             env.opponent_name = opponent
 
     def render(self):

@@ -20,11 +20,26 @@ __all__ = ["observation_rgb", "reason_code", "common_info", "CELL_PX"]
 
 CELL_PX = 24
 
-_PALETTE = np.array([
-    [40, 90, 200], [120, 160, 230], [210, 60, 50], [235, 140, 130], [80, 70, 60],
-    [30, 30, 30], [80, 200, 230], [250, 190, 40], [160, 80, 200], [60, 170, 90],
-    [200, 120, 40], [100, 100, 100], [20, 120, 120], [180, 180, 60], [140, 40, 90],
-], np.float32)
+_PALETTE = np.array(
+    [
+        [40, 90, 200],
+        [120, 160, 230],
+        [210, 60, 50],
+        [235, 140, 130],
+        [80, 70, 60],
+        [30, 30, 30],
+        [80, 200, 230],
+        [250, 190, 40],
+        [160, 80, 200],
+        [60, 170, 90],
+        [200, 120, 40],
+        [100, 100, 100],
+        [20, 120, 120],
+        [180, 180, 60],
+        [140, 40, 90],
+    ],
+    np.float32,
+)
 _BACKGROUND = np.array([238, 236, 228], np.float32)
 
 
@@ -42,7 +57,7 @@ def observation_rgb(obs: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
         obs = obs.reshape((-1,) + obs.shape[-2:])
     k = obs.shape[0]
     colours = _PALETTE[np.arange(k) % len(_PALETTE)]
-    weights = np.clip(np.abs(obs), 0.0, 1.0)                     # (k, rows, cols)
+    weights = np.clip(np.abs(obs), 0.0, 1.0)  # (k, rows, cols)
     total = weights.sum(axis=0)
     mixed = np.einsum("krc,kd->rcd", weights, colours) / np.maximum(total, 1e-9)[..., None]
     alpha = np.clip(total, 0.0, 1.0)[..., None]
@@ -71,10 +86,12 @@ def reason_code(game_name: str, reason: Optional[str], acted: bool = True) -> in
             types = importlib.import_module(f"tictacblitz.games.{game_name}.types")
         except ImportError:
             types = None
-        if hasattr(types, "Reason"):
-            _REASONS[game_name] = tuple(r.value for r in types.Reason)
-        elif hasattr(types, "REASONS"):
-            _REASONS[game_name] = tuple(getattr(r, "value", r) for r in types.REASONS)
+        enum = getattr(types, "Reason", None)
+        listed = getattr(types, "REASONS", None)
+        if enum is not None:
+            _REASONS[game_name] = tuple(r.value for r in enum)
+        elif listed is not None:
+            _REASONS[game_name] = tuple(getattr(r, "value", r) for r in listed)
         else:
             _REASONS[game_name] = None
     known = _REASONS[game_name]
@@ -83,7 +100,9 @@ def reason_code(game_name: str, reason: Optional[str], acted: bool = True) -> in
     return 1
 
 
-def common_info(state: Any, seat: int, reason: Optional[str], acted: bool, steps: int) -> Dict[str, Any]:
+def common_info(
+    state: Any, seat: int, reason: Optional[str], acted: bool, steps: int
+) -> Dict[str, Any]:
     """The info keys every face shares (docs/rl.md): ``round``, ``t`` (the game's clock
     in ms for a real-time game, else the steps played), ``round_wins`` (own,
     opponent), ``reason`` (code), ``rejected`` (the reason string or None), ``steps``."""
@@ -91,10 +110,15 @@ def common_info(state: Any, seat: int, reason: Optional[str], acted: bool, steps
     wins = (0, 0)
     names = state.game.type.seat_names
     if all(isinstance(summary.get(n), dict) and "round_wins" in summary[n] for n in names):
-        wins = (int(summary[names[seat]]["round_wins"]), int(summary[names[1 - seat]]["round_wins"]))
-    return {"round": int(summary.get("round", 1)),
-            "t": int(getattr(state, "t", steps)),
-            "round_wins": wins,
-            "reason": reason_code(state.game.type.name, reason, acted),
-            "rejected": reason,
-            "steps": steps}
+        wins = (
+            int(summary[names[seat]]["round_wins"]),
+            int(summary[names[1 - seat]]["round_wins"]),
+        )
+    return {
+        "round": int(summary.get("round", 1)),
+        "t": int(getattr(state, "t", steps)),
+        "round_wins": wins,
+        "reason": reason_code(state.game.type.name, reason, acted),
+        "rejected": reason,
+        "steps": steps,
+    }

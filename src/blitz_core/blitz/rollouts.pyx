@@ -24,7 +24,10 @@ from blitz_core.blitz.bitboard cimport popcount, lowest
 from blitz_core.blitz.seeds cimport seat_salt, reset_salt, sample_salt
 from blitz_core.common.rng cimport rng_next
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, state_new_match, state_next_round, state_next_event_t, state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, state_marks, state_oldest, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O, RESULT_DRAW, RESULT_NONE,
+    MatchState, RulesC, state_new_match, state_next_round, state_next_event_t,
+    state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
+    state_legal_mask, state_oldest, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O,
+    RESULT_NONE,
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
@@ -247,7 +250,8 @@ cdef inline void spread(uint8_t* out, uint64_t m, int n) noexcept nogil:
         c += 1
 
 
-cdef inline void write_mask(const MatchState* s, const RulesC* r, int p, uint8_t* mask) noexcept nogil:
+cdef inline void write_mask(const MatchState* s, const RulesC* r, int p,
+                            uint8_t* mask) noexcept nogil:
     """Action codes: 0 wait (always legal), 1 + c place on c, 1 + cells + c knock out c."""
     mask[0] = 1
     spread(mask + 1, state_legal_mask(s, r, p, ACT_PLACE), r.geo.cells)
@@ -531,7 +535,8 @@ cdef class BatchStepper:
     def __dealloc__(self):
         free(self.slots)
 
-    def __init__(self, rules, Py_ssize_t n, *, int interval_ms=50, int autoreset=AUTORESET_NEXT_STEP,
+    def __init__(self, rules, Py_ssize_t n, *, int interval_ms=50,
+                 int autoreset=AUTORESET_NEXT_STEP,
                  bint round_episodes=False, double round_reward=1.0, double match_reward=1.0,
                  policies=(None, None), obs="planes", bint masks=True, int max_steps=0,
                  num_threads=None, bint random_powerups=True):
@@ -612,8 +617,10 @@ cdef class BatchStepper:
         self.out.match_result = <int8_t*><size_t>self.match_result.ctypes.data
         self.out.reasons = <int8_t*><size_t>self.reasons.ctypes.data
         self.out.scalars = <float*><size_t>self.scalars.ctypes.data
-        self.out.masks = <uint8_t*><size_t>self.masks.ctypes.data if self.masks is not None else NULL
-        self.out.planes = <float*><size_t>self.planes.ctypes.data if self.planes is not None else NULL
+        self.out.masks = (<uint8_t*><size_t>self.masks.ctypes.data
+                          if self.masks is not None else NULL)
+        self.out.planes = (<float*><size_t>self.planes.ctypes.data
+                           if self.planes is not None else NULL)
         self.out.bits = <uint64_t*><size_t>self.bits.ctypes.data if self.bits is not None else NULL
         self.out.final_planes = (<float*><size_t>self.final_planes.ctypes.data
                                  if self.final_planes is not None else NULL)
@@ -720,8 +727,10 @@ cdef class BatchStepper:
         """Resume a ``get_state`` snapshot of a batch of the same size, rules and
         options (the seat policies are restored too)."""
         cdef bytes raw = state["slots"]
-        if state["n"] != self.n or state["slot_bytes"] != sizeof(Slot) or len(raw) != self.n * sizeof(Slot):
-            raise ValueError(f"the snapshot is of {state['n']} envs of {state['slot_bytes']} bytes, "
+        if (state["n"] != self.n or state["slot_bytes"] != sizeof(Slot)
+                or len(raw) != self.n * sizeof(Slot)):
+            raise ValueError(f"the snapshot is of {state['n']} envs of "
+                             f"{state['slot_bytes']} bytes, "
                              f"this batch has {self.n} of {sizeof(Slot)}")
         for k, v in state["buffers"].items():
             buf = getattr(self, k)

@@ -33,7 +33,6 @@ from typing import Any, Dict, Optional
 from blitz_core.blitz.rollouts import StateBatch
 
 from ..rules import Rules
-
 from .batched import (
     N_BITS,
     N_PLANES,
@@ -75,13 +74,20 @@ __all__ = [
     "parallel_env",
 ]
 
-PRESETS = {
+PRESETS: Dict[str, Dict[str, Any]] = {
     "standard": {},
     "short": {"rules": {"round_ms": 10_000, "rounds_to_win": 1, "max_rounds": 1}},
     "small": {"rules": {"size": 4, "line_length": 3}},
     "rounds": {"episode": "round"},
-    "tiny": {"rules": {"size": 4, "line_length": 3, "round_ms": 10_000, "rounds_to_win": 1,
-                       "max_rounds": 1}},
+    "tiny": {
+        "rules": {
+            "size": 4,
+            "line_length": 3,
+            "round_ms": 10_000,
+            "rounds_to_win": 1,
+            "max_rounds": 1,
+        }
+    },
 }
 """Episodes a learner can start on (docs/rl.md), each a set of env options:
 

@@ -20,12 +20,12 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..rules import Rules
 from ..encoding import action_code, decode_action, num_actions
-from ..types import Action, ActionKind, Player
+from ..rules import Rules
+from ..types import Player
 
 try:
-    import gymnasium
+    import gymnasium  # noqa: F401  (the `rl` extra is present)
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
@@ -61,9 +61,20 @@ N_BITS: int = _native.BITS
 """Bitboards of the ``"bits"`` observation: planes 0-8, 10 and 11 as uint64 masks."""
 
 SCALAR_NAMES: Tuple[str, ...] = (
-    "own_charge", "opp_charge", "own_charge_full", "opp_charge_full",
-    "own_frozen", "own_hasted", "opp_frozen", "opp_hasted",
-    "clock", "own_round_wins", "opp_round_wins", "round", "own_marks", "opp_marks",
+    "own_charge",
+    "opp_charge",
+    "own_charge_full",
+    "opp_charge_full",
+    "own_frozen",
+    "own_hasted",
+    "opp_frozen",
+    "opp_hasted",
+    "clock",
+    "own_round_wins",
+    "opp_round_wins",
+    "round",
+    "own_marks",
+    "opp_marks",
 )
 N_SCALARS: int = _native.SCALARS
 assert len(SCALAR_NAMES) == N_SCALARS
@@ -76,6 +87,7 @@ def unpack_bits(bits: np.ndarray, size: int = 6) -> np.ndarray:
     bits = np.ascontiguousarray(bits, dtype=np.uint64)
     flat = np.unpackbits(bits.view(np.uint8).reshape(bits.shape + (8,)), axis=-1, bitorder="little")
     return flat[..., : size * size].reshape(bits.shape + (size, size)).astype(bool)
+
 
 _AUTORESET = {
     AutoresetMode.NEXT_STEP: _native.NEXT_STEP,
@@ -106,10 +118,15 @@ def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> s
 def _autoreset(mode) -> int:
     if isinstance(mode, str):
         try:
-            mode = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
-                    "disabled": AutoresetMode.DISABLED}[mode.lower()]
+            mode = {
+                "next_step": AutoresetMode.NEXT_STEP,
+                "same_step": AutoresetMode.SAME_STEP,
+                "disabled": AutoresetMode.DISABLED,
+            }[mode.lower()]
         except KeyError:
-            raise ValueError(f"unknown autoreset mode {mode!r}: next_step, same_step or disabled") from None
+            raise ValueError(
+                f"unknown autoreset mode {mode!r}: next_step, same_step or disabled"
+            ) from None
     if mode not in _AUTORESET:
         raise ValueError(f"unknown autoreset mode {mode!r}")
     return _AUTORESET[mode]
@@ -126,11 +143,13 @@ def _resolve_policy(policy: Any) -> Any:
         return policy
 
     if isinstance(policy, (str, BotSpec)):
-        return resolve(policy).native()               # ValueError lists the presets
+        return resolve(policy).native()  # ValueError lists the presets
     if isinstance(policy, tuple) and len(policy) == 6:
         return policy
-    raise TypeError(f"a policy is None, a bot name, a BotSpec or a callable "
-                    f"(obs, mask) -> actions, not {policy!r}")
+    raise TypeError(
+        f"a policy is None, a bot name, a BotSpec or a callable "
+        f"(obs, mask) -> actions, not {policy!r}"
+    )
 
 
 class BatchedMatches:
@@ -187,19 +206,39 @@ class BatchedMatches:
         if len(policies) != 2:
             raise ValueError(f"policies must give one per seat (X, O), not {policies!r}")
         self.rules = rules if rules is not None else Rules()
-        self._options = dict(
-            num_envs=num_envs, rules=self.rules, interval_ms=interval_ms,
-            autoreset_mode=autoreset_mode, episode=episode, round_reward=round_reward,
-            match_reward=match_reward, obs=obs, masks=masks, max_steps=max_steps,
-            num_threads=num_threads, random_powerups=random_powerups)
-        self.autoreset_mode = next(k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode))
+        self._options = dict(  # noqa: C408
+            num_envs=num_envs,
+            rules=self.rules,
+            interval_ms=interval_ms,
+            autoreset_mode=autoreset_mode,
+            episode=episode,
+            round_reward=round_reward,
+            match_reward=match_reward,
+            obs=obs,
+            masks=masks,
+            max_steps=max_steps,
+            num_threads=num_threads,
+            random_powerups=random_powerups,
+        )
+        self.autoreset_mode = next(
+            k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode)
+        )
         self.episode = episode
         self.obs_mode = obs
         self._native = _native.BatchStepper(
-            self.rules, num_envs, interval_ms=interval_ms, autoreset=_autoreset(autoreset_mode),
-            round_episodes=episode == "round", round_reward=round_reward,
-            match_reward=match_reward, policies=(None, None), obs=obs, masks=masks,
-            max_steps=max_steps or 0, num_threads=num_threads, random_powerups=random_powerups,
+            self.rules,
+            num_envs,
+            interval_ms=interval_ms,
+            autoreset=_autoreset(autoreset_mode),
+            round_episodes=episode == "round",
+            round_reward=round_reward,
+            match_reward=match_reward,
+            policies=(None, None),
+            obs=obs,
+            masks=masks,
+            max_steps=max_steps or 0,
+            num_threads=num_threads,
+            random_powerups=random_powerups,
         )
         self.num_envs = num_envs
         self.n_actions = self._native.n_actions
@@ -215,7 +254,7 @@ class BatchedMatches:
     @property
     def policies(self) -> Tuple[Any, Any]:
         """Per seat, as given: None, a name, a BotSpec or a callable."""
-        return tuple(self._policies)  # type: ignore[return-value]
+        return (self._policies[0], self._policies[1])
 
     @property
     def external_seats(self) -> Tuple[int, ...]:
@@ -231,7 +270,7 @@ class BatchedMatches:
         self._callables.pop(seat, None)
         if callable(resolved):
             self._callables[seat] = resolved
-            self._native.set_policy(seat, None)       # the native step reads the action buffer
+            self._native.set_policy(seat, None)  # the native step reads the action buffer
         else:
             self._native.set_policy(seat, resolved)
         self._policies[seat] = policy
@@ -295,11 +334,24 @@ class BatchedMatches:
         else the R7 rejection code); with SAME_STEP also ``final_ended`` and the final
         observation buffers (``final_planes``/``final_bits``, ``final_scalars``)."""
         n = self._native
-        out = {"round_result": n.round_result, "match_result": n.match_result, "reasons": n.reasons}
+        out: Dict[str, np.ndarray] = {
+            "round_result": n.round_result,
+            "match_result": n.match_result,
+            "reasons": n.reasons,
+        }
         if n.final_ended is not None:
             out["final_ended"] = n.final_ended
             out["final_" + self.obs_mode] = getattr(n, "final_" + self.obs_mode)
-            out["final_scalars"] = n.final_scalars
+            out["final_scalars"] = self.buffer("final_scalars")
+        return out
+
+    def buffer(self, name: str) -> np.ndarray:
+        """A buffer that this batch's options keep (``planes``, ``bits``, ``masks``, ...).
+
+        :raises ValueError: for one the options leave out (``masks=False``, ...)."""
+        out = getattr(self._native, name, None)
+        if out is None:
+            raise ValueError(f"this batch keeps no {name!r} buffer (see its options)")
         return out
 
     @property
@@ -308,8 +360,11 @@ class BatchedMatches:
         return self._native.state_bytes
 
     # -- stepping ---------------------------------------------------------------------------
-    def reset(self, seed: Union[None, int, Sequence[int], np.ndarray] = None,
-              mask: Optional[np.ndarray] = None):
+    def reset(
+        self,
+        seed: Union[None, int, Sequence[int], np.ndarray] = None,
+        mask: Optional[np.ndarray] = None,
+    ):
         """Envs start a new match. ``seed``: an int s (env i plays seed s + i), one seed
         per env, or None (seeds drawn from the batch's generator). ``mask`` (bool (N,),
         Gymnasium's ``reset_mask``): only those envs; the others keep going.
@@ -321,10 +376,13 @@ class BatchedMatches:
         else:
             mask = np.asarray(mask)
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(f"reset mask must be a bool array of shape ({self.num_envs},), "
-                                 f"not {mask.dtype} {mask.shape}")
+                raise ValueError(
+                    f"reset mask must be a bool array of shape ({self.num_envs},), "
+                    f"not {mask.dtype} {mask.shape}"
+                )
             idx = np.flatnonzero(mask)
             count = len(idx)
+        seeds: Any
         if seed is None:
             seeds = self._rng.integers(0, 2**63, size=count, dtype=np.uint64)
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -354,7 +412,7 @@ class BatchedMatches:
         :raises ValueError: for a wrong shape or an out-of-range code (no env changes).
         :raises TypeError: for a non-integer array.
         """
-        external = [s for s in self.external_seats]
+        external = list(self.external_seats)
         if external or self._callables:
             buf = self._actions
             if external:
@@ -371,21 +429,31 @@ class BatchedMatches:
                     else:
                         buf[:] = arr
                 else:
-                    raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {arr.shape}")
+                    raise ValueError(
+                        f"actions must have shape ({self.num_envs}, 2), not {arr.shape}"
+                    )
             for seat, fn in self._callables.items():
                 buf[:, seat] = self._call(seat, fn)
             self._native.step(buf)
         else:
             self._native.step(None)
-        return self.observation, self._native.rewards, self._native.terminated, self._native.truncated, self.info
+        return (
+            self.observation,
+            self._native.rewards,
+            self._native.terminated,
+            self._native.truncated,
+            self.info,
+        )
 
     def _call(self, seat: int, fn: Callable) -> np.ndarray:
         obs = {k: v[:, seat] for k, v in self.observation.items() if k != "action_mask"}
         mask = self._native.masks[:, seat] if self._native.masks is not None else None
         out = np.asarray(fn(obs, mask))
         if out.shape != (self.num_envs,) or out.dtype.kind not in "iu":
-            raise ValueError(f"the callable policy of seat {seat} must return {self.num_envs} "
-                             f"integer codes, not {out.dtype} {out.shape}")
+            raise ValueError(
+                f"the callable policy of seat {seat} must return {self.num_envs} "
+                f"integer codes, not {out.dtype} {out.shape}"
+            )
         return out
 
     def sample_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -415,8 +483,12 @@ class BatchedMatches:
         buffers, the seat policies and the batch's seed generator. :meth:`set_state`
         (on this batch or one made with the same options) resumes it identically;
         ``pickle`` does the same through it (a callable policy must be picklable)."""
-        return {"options": dict(self._options), "native": self._native.get_state(),
-                "policies": tuple(self._policies), "rng": self._rng.bit_generator.state}
+        return {
+            "options": dict(self._options),
+            "native": self._native.get_state(),
+            "policies": tuple(self._policies),
+            "rng": self._rng.bit_generator.state,
+        }
 
     def set_state(self, state: Dict[str, Any]) -> None:
         """Resume a :meth:`get_state` snapshot. :raises ValueError: when the snapshot is
@@ -436,7 +508,7 @@ class BatchedMatches:
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         options = dict(state["options"])
-        self.__init__(options.pop("num_envs"), **options)
+        BatchedMatches.__init__(self, options.pop("num_envs"), **options)
         self.set_state(state)
 
 
@@ -444,7 +516,9 @@ def _seat(seat: Union[str, int, Player]) -> int:
     return int(Player.parse(seat))
 
 
-def step_info(batch: BatchedMatches, seats: Sequence[int], mask_in_info: bool = False) -> Dict[str, Any]:
+def step_info(
+    batch: BatchedMatches, seats: Sequence[int], mask_in_info: bool = False
+) -> Dict[str, Any]:
     """The info keys every face shares (docs/rl.md), as arrays over (env, seat) rows:
     ``round``, ``t``, ``round_wins`` (own, opponent), ``reason`` (-1 no action, 0
     accepted, else the R7 code), ``rejected``, ``round_result``, ``match_result``; and
@@ -465,7 +539,7 @@ def step_info(batch: BatchedMatches, seats: Sequence[int], mask_in_info: bool = 
         "match_result": np.repeat(batch.info["match_result"], k).astype(np.int64),
     }
     if mask_in_info:
-        out["action_mask"] = batch.masks[:, seats].reshape(n * k, -1).view(np.int8).copy()
+        out["action_mask"] = batch.buffer("masks")[:, seats].reshape(n * k, -1).view(np.int8).copy()
     return out
 
 
@@ -494,7 +568,8 @@ class _Shaping:
         began a new episode (NEXT_STEP auto-reset: no shaping across the boundary)."""
         phi = np.asarray(self.potential(obs), dtype=np.float64)
         nxt = np.where(done, 0.0, phi)
-        bonus = np.where(fresh, 0.0, self.gamma * nxt - self.last)
+        last = phi if self.last is None else self.last
+        bonus = np.where(fresh, 0.0, self.gamma * nxt - last)
         self.last = phi
         return bonus
 
@@ -541,7 +616,9 @@ class BlitzVectorEnv(VectorEnv):
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'rgb_array' or 'ansi', not {render_mode!r}"
+            )
         self.render_mode = render_mode
         if seat == "both":
             self._seats: Tuple[int, ...] = (0, 1)
@@ -560,7 +637,10 @@ class BlitzVectorEnv(VectorEnv):
         if self.batch.masks is None and mask_in_info:
             raise ValueError("mask_in_info needs masks=True")
         self.single_observation_space = observation_space(
-            self.batch.rules, self.batch.obs_mode, mask=not mask_in_info and self.batch.masks is not None)
+            self.batch.rules,
+            self.batch.obs_mode,
+            mask=not mask_in_info and self.batch.masks is not None,
+        )
         self.single_action_space = spaces.Discrete(self.batch.n_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -578,8 +658,11 @@ class BlitzVectorEnv(VectorEnv):
         return arr[:, self._seats[0]]
 
     def _obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        out = {k: self._rows(v) for k, v in source.items()
-               if not (k == "action_mask" and self.mask_in_info)}
+        out = {
+            k: self._rows(v)
+            for k, v in source.items()
+            if not (k == "action_mask" and self.mask_in_info)
+        }
         if "action_mask" in out:
             out["action_mask"] = out["action_mask"].view(np.int8)
         if self.copy:
@@ -604,9 +687,7 @@ class BlitzVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The legal actions of every agent row now, bool (num_envs, n_actions)
         (sb3-contrib's MaskablePPO convention)."""
-        if self.batch.masks is None:
-            raise ValueError("this env was made with masks=False")
-        return self._rows(self.batch.masks).copy()
+        return self._rows(self.batch.buffer("masks")).copy()
 
     # -- gymnasium ----------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -616,15 +697,23 @@ class BlitzVectorEnv(VectorEnv):
         if options and "reset_mask" in options:
             mask = np.asarray(options["reset_mask"])
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
-                                 f"({self.num_envs},), not {mask.dtype} {mask.shape}")
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape "
+                    f"({self.num_envs},), not {mask.dtype} {mask.shape}"
+                )
             if len(self._seats) == 2:
                 mask = mask.reshape(self.num_matches, 2).any(axis=1)
         else:
-            super().reset(seed=seed if isinstance(seed, (int, np.integer)) or seed is None else None)
-        if (len(self._seats) == 2 and seed is not None
-                and not isinstance(seed, (int, np.integer)) and len(seed) == self.num_envs):
-            seed = np.asarray(seed)[0::2]             # one seed per row: the X row's seeds its match
+            super().reset(
+                seed=seed if isinstance(seed, (int, np.integer)) or seed is None else None
+            )
+        if (
+            len(self._seats) == 2
+            and seed is not None
+            and not isinstance(seed, (int, np.integer))
+            and len(seed) == self.num_envs
+        ):
+            seed = np.asarray(seed)[0::2]  # one seed per row: the X row's seeds its match
         obs, _ = self.batch.reset(seed=seed, mask=mask)
         out = self._obs(obs)
         rows = None if mask is None else np.repeat(mask, len(self._seats))
@@ -653,8 +742,11 @@ class BlitzVectorEnv(VectorEnv):
         reward = self._rows(rewards).astype(np.float64)
         term, trunc = self._per_env(terminated), self._per_env(truncated)
         if self._shaping is not None:
-            fresh = self._was_done.copy() if self.batch.autoreset_mode == AutoresetMode.NEXT_STEP \
+            fresh = (
+                self._was_done.copy()
+                if self.batch.autoreset_mode == AutoresetMode.NEXT_STEP
                 else np.zeros(self.num_envs, bool)
+            )
             done = term | trunc
             if "final_ended" in info:
                 done = done | self._per_env(info["final_ended"])
@@ -669,7 +761,7 @@ class BlitzVectorEnv(VectorEnv):
             for i in np.flatnonzero(ended):
                 final[i] = {mode: fobs[i].copy(), "scalars": fsc[i].copy()}
                 if not self.mask_in_info:
-                    final[i]["action_mask"] = self._terminal_mask.copy()   # nothing but wait
+                    final[i]["action_mask"] = self._terminal_mask.copy()  # nothing but wait
             infos["final_obs"] = final
             infos["_final_obs"] = ended
             infos["final_info"] = {}
@@ -682,8 +774,9 @@ class BlitzVectorEnv(VectorEnv):
         from .render import board_rgb, boards_ansi
 
         if self.render_mode == "rgb_array":
-            return tuple(board_rgb(self.batch.get_match(i).planes(0))
-                         for i in range(self.num_matches))
+            return tuple(
+                board_rgb(self.batch.get_match(i).planes(0)) for i in range(self.num_matches)
+            )
         if self.render_mode == "ansi":
             return boards_ansi([self.batch.get_match(i) for i in range(self.num_matches)])
         return None
@@ -691,8 +784,11 @@ class BlitzVectorEnv(VectorEnv):
     # -- snapshots ------------------------------------------------------------------------------
     def get_state(self) -> Dict[str, Any]:
         """The batch's snapshot (:meth:`BatchedMatches.get_state`) and the env's own."""
-        return {"batch": self.batch.get_state(), "was_done": self._was_done.copy(),
-                "shaping": None if self._shaping is None else self._shaping.last}
+        return {
+            "batch": self.batch.get_state(),
+            "was_done": self._was_done.copy(),
+            "shaping": None if self._shaping is None else self._shaping.last,
+        }
 
     def set_state(self, state: Dict[str, Any]) -> None:
         self.batch.set_state(state["batch"])

@@ -70,15 +70,25 @@ class BlitzEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.seat = int(Player.parse(seat))
         policies: list = [None, None]
         policies[1 - self.seat] = opponent
         self.batch = BatchedMatches(
-            1, rules=rules, seed=0, interval_ms=interval_ms, autoreset_mode="disabled",
-            episode=episode, round_reward=round_reward, match_reward=match_reward,
-            policies=policies, max_steps=max_steps, num_threads=1,
+            1,
+            rules=rules,
+            seed=0,
+            interval_ms=interval_ms,
+            autoreset_mode="disabled",
+            episode=episode,
+            round_reward=round_reward,
+            match_reward=match_reward,
+            policies=policies,
+            max_steps=max_steps,
+            num_threads=1,
             random_powerups=random_powerups,
         )
         self.mask_in_info = mask_in_info
@@ -89,14 +99,18 @@ class BlitzEnv(gymnasium.Env):
 
     def _batch_obs(self) -> Dict[str, np.ndarray]:
         b, s = self.batch, self.seat
-        return {"planes": b.planes[:, s], "scalars": b.scalars[:, s], "action_mask": b.masks[:, s]}
+        return {
+            "planes": b.buffer("planes")[:, s],
+            "scalars": b.scalars[:, s],
+            "action_mask": b.buffer("masks")[:, s],
+        }
 
     def _obs(self) -> dict:
         s = self.seat
         b = self.batch
-        out = {"planes": b.planes[0, s].copy(), "scalars": b.scalars[0, s].copy()}
+        out = {"planes": b.buffer("planes")[0, s].copy(), "scalars": b.scalars[0, s].copy()}
         if not self.mask_in_info:
-            out["action_mask"] = b.masks[0, s].view(np.int8).copy()
+            out["action_mask"] = b.buffer("masks")[0, s].view(np.int8).copy()
         return out
 
     def _info(self) -> dict:
@@ -124,7 +138,7 @@ class BlitzEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The agent's legal actions now, bool (n_actions,) (sb3-contrib's MaskablePPO)."""
-        return self.batch.masks[0, self.seat].copy()
+        return self.batch.buffer("masks")[0, self.seat].copy()
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         """A new match: ``Match(seed=seed)`` when a seed is given, else a seed drawn
@@ -156,8 +170,11 @@ class BlitzEnv(gymnasium.Env):
         if self.render_mode == "ansi":
             match = self.batch.get_match(0)
             wins = match.round_wins
-            return (f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-                    + "\n".join(match.board_text()) + "\n")
+            return (
+                f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
+                + "\n".join(match.board_text())
+                + "\n"
+            )
         if self.render_mode == "rgb_array":
             from .render import board_rgb
 
@@ -171,8 +188,11 @@ class BlitzEnv(gymnasium.Env):
     def get_state(self) -> Dict[str, Any]:
         """A snapshot (the batch's, the env's ``np_random`` and shaping): ``set_state``
         resumes it exactly."""
-        return {"batch": self.batch.get_state(), "np_random": self.np_random.bit_generator.state,
-                "shaping": None if self._shaping is None else self._shaping.last}
+        return {
+            "batch": self.batch.get_state(),
+            "np_random": self.np_random.bit_generator.state,
+            "shaping": None if self._shaping is None else self._shaping.last,
+        }
 
     def set_state(self, state: Dict[str, Any]) -> None:
         self.batch.set_state(state["batch"])

@@ -15,7 +15,6 @@ the action dict waits.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -24,8 +23,9 @@ from gymnasium import spaces
 try:
     from pettingzoo import ParallelEnv
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
-    raise ImportError("tictacblitz.envs.parallel_env needs pettingzoo "
-                      "(pip install 'tictacblitz[rl]')") from exc
+    raise ImportError(
+        "tictacblitz.envs.parallel_env needs pettingzoo (pip install 'tictacblitz[rl]')"
+    ) from exc
 
 from ..rules import Rules
 from .batched import BatchedMatches, observation_space, step_info
@@ -45,8 +45,12 @@ class BlitzParallelEnv(ParallelEnv):
     X's planes (the whole board, both seats' marks).
     """
 
-    metadata = {"name": "tictacblitz_v0", "render_modes": ["ansi", "rgb_array"],
-                "is_parallelizable": True, "render_fps": 20}
+    metadata: Dict[str, Any] = {
+        "name": "tictacblitz_v0",
+        "render_modes": ["ansi", "rgb_array"],
+        "is_parallelizable": True,
+        "render_fps": 20,
+    }
 
     def __init__(
         self,
@@ -62,13 +66,23 @@ class BlitzParallelEnv(ParallelEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
         self.mask_in_info = mask_in_info
         self.render_mode = render_mode
         self.batch = BatchedMatches(
-            1, rules=rules, seed=0, interval_ms=interval_ms, autoreset_mode="disabled",
-            round_reward=round_reward, match_reward=match_reward, max_steps=max_steps,
-            num_threads=1, random_powerups=random_powerups, episode=episode,
+            1,
+            rules=rules,
+            seed=0,
+            interval_ms=interval_ms,
+            autoreset_mode="disabled",
+            round_reward=round_reward,
+            match_reward=match_reward,
+            max_steps=max_steps,
+            num_threads=1,
+            random_powerups=random_powerups,
+            episode=episode,
         )
         self.possible_agents = list(AGENTS)
         self.agents: list = []
@@ -76,17 +90,15 @@ class BlitzParallelEnv(ParallelEnv):
         size = self.batch.rules.size
         self.state_space = spaces.Box(0.0, 1.0, (12, size, size), np.float32)
         self._act_space = spaces.Discrete(self.batch.n_actions)
-        self.observation_spaces = {a: self._obs_space for a in AGENTS}
-        self.action_spaces = {a: self._act_space for a in AGENTS}
+        self.observation_spaces = dict.fromkeys(AGENTS, self._obs_space)
+        self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
         self._actions = np.zeros((1, 2), dtype=np.int64)
         self._np_random = np.random.default_rng()
 
-    # Cached: PettingZoo wants the very same space object on every call.
-    @functools.lru_cache(maxsize=None)
+    # PettingZoo wants the very same space object on every call: the dicts hold it.
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
@@ -94,27 +106,31 @@ class BlitzParallelEnv(ParallelEnv):
         b = self.batch
         out = {}
         for s, a in enumerate(AGENTS):
-            out[a] = {"planes": b.planes[0, s].copy(), "scalars": b.scalars[0, s].copy()}
+            out[a] = {"planes": b.buffer("planes")[0, s].copy(), "scalars": b.scalars[0, s].copy()}
             if not self.mask_in_info:
-                out[a]["action_mask"] = b.masks[0, s].view(np.int8).copy()
+                out[a]["action_mask"] = b.buffer("masks")[0, s].view(np.int8).copy()
         return out
 
     def _infos(self) -> Dict[str, Dict[str, Any]]:
         rows = step_info(self.batch, (0, 1), self.mask_in_info)
         out = {}
         for s, a in enumerate(AGENTS):
-            out[a] = {"round": int(rows["round"][s]), "t": int(rows["t"][s]),
-                      "round_wins": tuple(int(w) for w in rows["round_wins"][s]),
-                      "reason": int(rows["reason"][s]), "rejected": bool(rows["rejected"][s]),
-                      "round_result": int(rows["round_result"][s]),
-                      "match_result": int(rows["match_result"][s])}
+            out[a] = {
+                "round": int(rows["round"][s]),
+                "t": int(rows["t"][s]),
+                "round_wins": tuple(int(w) for w in rows["round_wins"][s]),
+                "reason": int(rows["reason"][s]),
+                "rejected": bool(rows["rejected"][s]),
+                "round_result": int(rows["round_result"][s]),
+                "match_result": int(rows["match_result"][s]),
+            }
             if self.mask_in_info:
                 out[a]["action_mask"] = rows["action_mask"][s]
         return out
 
     def action_masks(self) -> Dict[str, np.ndarray]:
         """Each agent's legal actions now, bool (n_actions,)."""
-        return {a: self.batch.masks[0, s].copy() for s, a in enumerate(AGENTS)}
+        return {a: self.batch.buffer("masks")[0, s].copy() for s, a in enumerate(AGENTS)}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         """A new match: ``Match(seed=seed)`` when a seed is given, else a drawn seed."""
@@ -138,7 +154,9 @@ class BlitzParallelEnv(ParallelEnv):
             if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
                 raise TypeError(f"{a}'s action must be an integer code, not {code!r}")
             if not 0 <= code < self.batch.n_actions:
-                raise ValueError(f"{a}'s action code {code} out of range [0, {self.batch.n_actions})")
+                raise ValueError(
+                    f"{a}'s action code {code} out of range [0, {self.batch.n_actions})"
+                )
             self._actions[0, s] = code
         _, rewards, terminated, truncated, _ = self.batch.step(self._actions)
         obs = self._obs()
@@ -154,8 +172,11 @@ class BlitzParallelEnv(ParallelEnv):
         if self.render_mode == "ansi":
             match = self.batch.get_match(0)
             wins = match.round_wins
-            return (f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-                    + "\n".join(match.board_text()) + "\n")
+            return (
+                f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
+                + "\n".join(match.board_text())
+                + "\n"
+            )
         if self.render_mode == "rgb_array":
             from .render import board_rgb
 

@@ -19,13 +19,18 @@ CELL_PX = 24
 
 _BACKGROUND = np.array([238, 236, 228], np.float32)
 _GRID = np.array([150, 150, 150], np.uint8)
-_X = np.array([40, 90, 200], np.float32)            # own = X in X's planes
+_X = np.array([40, 90, 200], np.float32)  # own = X in X's planes
 _O = np.array([210, 60, 50], np.float32)
 _CRATER = np.array([80, 70, 60], np.float32)
-_POWERUPS = np.array([[30, 30, 30],                  # bomb, freeze, haste, swap (planes 5-8)
-                      [80, 200, 230],
-                      [250, 190, 40],
-                      [160, 80, 200]], np.float32)
+_POWERUPS = np.array(
+    [
+        [30, 30, 30],  # bomb, freeze, haste, swap (planes 5-8)
+        [80, 200, 230],
+        [250, 190, 40],
+        [160, 80, 200],
+    ],
+    np.float32,
+)
 
 
 def _blend(img: np.ndarray, where: np.ndarray, colour: np.ndarray, alpha) -> None:
@@ -52,7 +57,7 @@ def board_rgb(planes: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
     img = np.repeat(np.repeat(cells, cell_px, 0), cell_px, 1)
     inner = np.zeros((cell_px, cell_px), np.float32)
     q = cell_px // 3
-    inner[q:cell_px - q, q:cell_px - q] = 1.0
+    inner[q : cell_px - q, q : cell_px - q] = 1.0
     ring = np.zeros((cell_px, cell_px), np.float32)
     ring[2:4, 2:-2] = ring[-4:-2, 2:-2] = ring[2:-2, 2:4] = ring[2:-2, -4:-2] = 1.0
     for k in range(4):
@@ -71,6 +76,8 @@ def boards_ansi(matches: Sequence) -> str:
     blocks = []
     for i, match in enumerate(matches):
         wins = match.round_wins
-        blocks.append(f"env {i}: round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-                      + "\n".join(match.board_text()))
+        blocks.append(
+            f"env {i}: round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
+            + "\n".join(match.board_text())
+        )
     return "\n\n".join(blocks) + "\n"
