@@ -306,6 +306,9 @@ def test_render_rgb_and_ansi():
     small.reset(seed=0)
     assert small.render().shape == (96, 96, 3)
     for game in available_games():
+        text_vec = envs.GameVectorEnv(game, 2, render_mode="ansi")
+        text_vec.reset(seed=0)
+        assert isinstance(text_vec.render(), str) and text_vec.render().count("env ") == 2
         env = envs.GameEnv(game, render_mode="rgb_array")
         env.reset(seed=0)
         assert envs.GameEnv(game).render() is None
