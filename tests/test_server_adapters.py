@@ -28,7 +28,7 @@ from tictacblitz.server.settings import Settings  # noqa: E402
 
 SERVER = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server"
 GENERIC = ["__init__.py", "app.py", "clock.py", "lobby.py", "protocol.py", "replay_events.py",
-           "replay_store.py", "room.py", "settings.py", "games/__init__.py"]
+           "replay_store.py", "room.py", "settings.py", "games/__init__.py", "budget.py", "limits.py"]
 MAX_LINES = 400
 
 

@@ -51,6 +51,11 @@ def register(subparsers: Any) -> None:
                         help="countdown and pause between rounds (default 3000)")
     parser.add_argument("--bot-threads", type=int, default=2, help="threads for bot decisions (default 2)")
     parser.add_argument("--max-rooms", type=int, default=2_000, help="room limit (default 2000)")
+    parser.add_argument("--max-rooms-per-ip", type=int, default=8,
+                        help="live rooms (grace included) one address may have created (default 8)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept WebSockets from pages of ORIGIN, e.g. https://games.example.org "
+                             "(repeatable; default: this server's own origin only)")
     parser.add_argument("--proxy-headers", action="store_true",
                         help="trust X-Forwarded-Proto/For from --forwarded-allow-ips (behind a proxy)")
     parser.add_argument("--forwarded-allow-ips", default="127.0.0.1",
@@ -97,13 +102,20 @@ def _serve(args: argparse.Namespace) -> int:
         return fail(str(exc))
     for name, value, low in (("--port", args.port, 0), ("--grace-ms", args.grace_ms, 0),
                              ("--pause-ms", args.pause_ms, 0), ("--bot-threads", args.bot_threads, 1),
-                             ("--max-rooms", args.max_rooms, 1)):
+                             ("--max-rooms", args.max_rooms, 1),
+                             ("--max-rooms-per-ip", args.max_rooms_per_ip, 1)):
         if value < low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
+    import re
+
+    for origin in args.allow_origin:
+        if not re.fullmatch(r"https?://[^/\s]+", origin.rstrip("/")):
+            return fail(f"--allow-origin {origin!r}: an origin is scheme://host[:port]")
     from .settings import Settings
 
     settings = Settings(game=game, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
                         bot_threads=args.bot_threads, max_rooms=args.max_rooms,
+                        max_rooms_per_ip=args.max_rooms_per_ip, allowed_origins=tuple(args.allow_origin),
                         replay_dir=args.replay_dir, public_url=args.public_url)
     try:
         adapter_for(game, settings)

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, AsyncIterator, Dict, Optional
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -25,10 +26,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import protocol as P
 from .clock import Clock, RealClock
 from .lobby import Lobby
-from .replay_events import routes as replay_event_routes
+from .replay_events import WorkGate, routes as replay_event_routes
 from .settings import Settings
 
-__all__ = ["create_app", "WsPeer", "STATIC_DIR"]
+__all__ = ["create_app", "WsPeer", "STATIC_DIR", "SecurityHeaders", "origin_allowed"]
 
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 _CLOSE = object()
@@ -42,6 +43,47 @@ _SECURITY_HEADERS = {
 }
 
 
+class SecurityHeaders:
+    """ASGI middleware: every HTTP answer (the page, static files, the API) carries the
+    security headers, not only ``/``."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in _SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                message = {**message, "headers": list(message.get("headers", []))
+                           + [(k, v) for k, v in self.headers if k not in present]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """A browser's WebSocket must come from a page of this server (its own origin, the
+    ``public_url``'s) or of an ``--allow-origin``; a client without ``Origin`` (not a
+    browser: a bot, the load tool) is not a cross-site risk."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/").lower()
+    host = websocket.headers.get("host", "").lower()
+    allowed = {f"http://{host}", f"https://{host}"}
+    allowed.update(o.rstrip("/").lower() for o in settings.allowed_origins)
+    if settings.public_url:
+        from urllib.parse import urlsplit
+        parts = urlsplit(settings.public_url)
+        allowed.add(f"{parts.scheme}://{parts.netloc}".lower())
+    return origin in allowed
+
+
 class WsPeer:
     """One WebSocket connection as the lobby sees it (room.Peer)."""
 
@@ -52,6 +94,7 @@ class WsPeer:
         self.max_queue = max_queue
         self.queue: "asyncio.Queue[Any]" = asyncio.Queue()
         self.closing: Optional[int] = None
+        self.address = websocket.client.host if websocket.client is not None else ""
         url = websocket.url
         scheme = "https" if url.scheme == "wss" else "http"
         self.base_url = f"{scheme}://{url.netloc}"
@@ -90,6 +133,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     settings = settings or Settings()
     clock = clock or RealClock()
     lobby = Lobby(settings, clock)
+    work_gate = WorkGate(settings, clock.now_ms)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -128,6 +172,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     per_address: Dict[str, int] = {}
 
     async def game(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket, settings):
+            await websocket.close(P.CLOSE_CODES["flood"])       # before accept: HTTP 403
+            return
         await websocket.accept()
         # Bounded per address, so that one client cannot hold every room (with
         # --proxy-headers the address is the forwarded one).
@@ -198,8 +245,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         WebSocketRoute("/ws", game),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.lobby = lobby
+    app.state.work_gate = work_gate
     app.state.settings = settings
     app.state.clock = clock
     return app

@@ -18,6 +18,7 @@ from . import protocol as P
 from .clock import Clock, RealClock
 from ..games.registry import load_game
 from .games import GameAdapter, adapter_for
+from .limits import Buckets
 from .replay_store import ReplayStore
 from .room import OVER, WAITING, Member, Peer, Room, new_code
 from .settings import Settings
@@ -47,6 +48,10 @@ class Lobby:
         self.tokens: Dict[str, Member] = {}
         self.replays = ReplayStore(self.settings.replay_keep, self.settings.replay_dir)
         self.connections = 0
+        # Rooms per creating address, live or in grace (a room counts until it closes),
+        # and the creations' token buckets: no one address can fill the server.
+        self.rooms_by_address: Dict[str, int] = {}
+        self.room_buckets = Buckets(self.clock.now_ms, self.settings.room_rate_per_s, self.settings.room_burst)
 
     def parse(self, frame: Any) -> P.ClientMessage:
         """One frame validated against this server's game (``ProtocolError`` if bad)."""
@@ -119,6 +124,7 @@ class Lobby:
         if member.conn is not conn or member.gone:
             return
         member.conn = None
+        room.tick()     # the timer again, without the bots if no person is left connected
         member.grace_until = self.clock.now_ms() + self.settings.grace_ms
         member.grace_handle = self.clock.call_at(member.grace_until, lambda: self._grace_over(member))
         room.broadcast(room.presence())
@@ -142,6 +148,13 @@ class Lobby:
             return
         room.close()
         self.rooms.pop(room.code, None)
+        owner = room.owner_address
+        if owner is not None:
+            left = self.rooms_by_address.get(owner, 0) - 1
+            if left > 0:
+                self.rooms_by_address[owner] = left
+            else:
+                self.rooms_by_address.pop(owner, None)
         for member in room.members:
             self.tokens.pop(member.token, None)
         for conn in room.connections():
@@ -169,13 +182,28 @@ class Lobby:
             out["ref"] = ref
         conn.send(out)
 
-    def _new_room(self, mode: str) -> Room:
+    def _new_room(self, mode: str, owner_address: str) -> Room:
         code = new_code()
         while code in self.rooms:
             code = new_code()
         room = Room(self, code, mode)
+        room.owner_address = owner_address
+        self.rooms_by_address[owner_address] = self.rooms_by_address.get(owner_address, 0) + 1
         self.rooms[code] = room
         return room
+
+    def _may_create(self, address: str) -> None:
+        """The room quotas: the server's, then the address's rooms, then its rate."""
+        settings = self.settings
+        if len(self.rooms) >= settings.max_rooms:
+            raise P.ProtocolError("server_full", "the server has no room for another room")
+        if self.rooms_by_address.get(address, 0) >= settings.max_rooms_per_ip:
+            raise P.ProtocolError("too_many_rooms", f"at most {settings.max_rooms_per_ip} rooms from one "
+                                  "address (a room left counts until its grace runs out)")
+        if not self.room_buckets.take(address):
+            wait = self.room_buckets.retry_after_s(address)
+            raise P.ProtocolError("too_many_rooms", f"too many new rooms from this address: try again in "
+                                  f"{max(1, round(wait))} s")
 
     def _new_member(self, room: Room, seats: Tuple[int, ...], name: str) -> Member:
         member = Member(room, seats, name)
@@ -215,11 +243,11 @@ class Lobby:
 
     def _on_create(self, conn: Peer, msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
-        if len(self.rooms) >= self.settings.max_rooms:
-            raise P.ProtocolError("server_full", "the server has no room for another room")
+        address = getattr(conn, "address", "")
+        self._may_create(address)
         mode = msg.get("mode")
         seat = self._seat(msg.get("symbol", self.adapter.seats[0]))
-        room = self._new_room(mode)
+        room = self._new_room(mode, address)
         member = self._new_member(room, (0, 1) if mode == "local" else (seat,), msg.get("name", ""))
         if mode == "bot":
             room.add_bot(1 - seat, msg.get("bot"))
@@ -233,11 +261,10 @@ class Lobby:
     def _on_join(self, conn: Peer, msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         room = self._room_by_code(msg.get("code"))
-        if room.mode != "online":
-            raise P.ProtocolError("wrong_mode", f"room {room.code} is a {room.mode} room: watch it instead")
         free = [p for p in (0, 1) if room.seats[p].kind is None]
-        if not free or room.phase != WAITING:
-            raise P.ProtocolError("room_full", "both seats are taken")
+        if room.mode != "online" or not free or room.phase != WAITING:
+            # As for an unknown code: a code that cannot be joined tells nothing more.
+            raise P.ProtocolError("room_not_found", "no room with that code")
         member = self._new_member(room, (free[0],), msg.get("name", ""))
         self._attach(conn, room, member)
         self._joined(conn, room, msg.ref)

@@ -80,8 +80,6 @@ ERROR_CODES: Dict[str, str] = {
     "not_in_room": "act, rematch, leave outside a room",
     "already_in_room": "create, join, watch, resume while in a room",
     "room_not_found": "no room with that code (or it expired)",
-    "room_full": "both seats of that online room are taken",
-    "wrong_mode": "join on a room that is not online",
     "bad_token": "resume with a token that holds no seat",
     "not_a_player": "a spectator tried to act or vote",
     "not_your_seat": "act for a seat this connection does not hold",
@@ -90,6 +88,7 @@ ERROR_CODES: Dict[str, str] = {
     "seat_taken_over": "another connection resumed this seat",
     "room_closed": "the room expired or was closed",
     "server_full": "the server's room limit is reached",
+    "too_many_rooms": "create over the rooms or the creation rate one address may have",
     "spectators_full": "watch on a room that has its most spectators",
     "too_many_connections": "more connections from one address than the server allows",
 }

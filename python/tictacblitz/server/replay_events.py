@@ -8,52 +8,161 @@ module only serves them:
   (the store ``GET /replays/{id}`` uses);
 - ``POST /api/replay-events``: any replay file sent as the JSON body (the viewer's
   "open a file").
+
+Both run the engine for a request, so both go through the same gate (docs/server.md,
+"Limits"): a JSON content type and a body of at most ``max_body_bytes``, refused by its
+``Content-Length`` or while it streams in (never held whole first); then per address a
+rate (``work_rate_per_s``, ``work_burst``) and one job at a time, and at most
+``work_jobs`` jobs server-wide; the job runs in a thread of its own under a work budget
+(events, bytes, CPU time, :mod:`.budget`) and its answer is encoded there, off the
+event loop.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Dict, Optional, Set
 
-__all__ = ["replay_events", "replay_events_post", "routes", "MAX_REPLAY_BYTES"]
+from .budget import BudgetExceeded, run_budgeted
+from .limits import Buckets
+
+__all__ = ["replay_events", "replay_events_post", "routes", "MAX_REPLAY_BYTES", "WorkGate"]
 
 MAX_REPLAY_BYTES = 2 * 1024 * 1024   # a 7-round Blitz match of busy players is ~100 KiB
 
 
-def _json(body: Any, status: int = 200) -> Any:
+def _json(body: Any, status: int = 200, headers: Optional[Dict[str, str]] = None) -> Any:
     from starlette.responses import JSONResponse
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _error(status: int, code: str, message: str, retry_after: Optional[float] = None) -> Any:
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after is not None else None
+    return _json({"error": code, "message": message}, status, headers)
+
+
+class Refused(Exception):
+    """A request the gate turns away, as its HTTP answer."""
+
+    def __init__(self, response: Any) -> None:
+        super().__init__()
+        self.response = response
+
+
+class WorkGate:
+    """Who may make the server run its engine now: the per-address rate, one job per
+    address, ``work_jobs`` at once."""
+
+    def __init__(self, settings: Any, clock_ms: Any) -> None:
+        self.settings = settings
+        self.buckets = Buckets(clock_ms, settings.work_rate_per_s, settings.work_burst)
+        self.busy: Set[str] = set()          # addresses with a job running
+
+    def admit(self, address: str) -> None:
+        if address in self.busy:
+            raise Refused(_error(429, "busy", "one replay at a time from one address: wait for the last one",
+                                 retry_after=1))
+        if len(self.busy) >= self.settings.work_jobs:
+            raise Refused(_error(503, "server_busy", "the server is playing other replays: try again soon",
+                                 retry_after=1))
+        if not self.buckets.take(address):
+            wait = self.buckets.retry_after_s(address)
+            raise Refused(_error(429, "rate_limited", f"too many replays from this address: try again in "
+                                 f"{max(1, round(wait))} s", retry_after=wait))
+        self.busy.add(address)
+
+    async def run(self, address: str, job: Any) -> Any:
+        """``job()`` under the budget (after :meth:`admit`); its JSON answer."""
+        from starlette.responses import Response
+
+        try:
+            body = await run_budgeted(job, self.settings.work_budget(), on_end=lambda: self.busy.discard(address))
+        except BudgetExceeded as exc:
+            s = self.settings
+            return _error(422, "too_much_work", f"the replay needs too much work to play back ({exc}); the viewer "
+                          f"plays at most {s.work_max_events} events, {s.work_max_bytes} bytes of frames and "
+                          f"{s.work_max_cpu_s:g} s of CPU time")
+        except _BadJson as exc:
+            return _error(400, "bad_json", str(exc))
+        except (ValueError, TypeError) as exc:      # ReplayError is a ValueError
+            return _error(422, "bad_replay", str(exc))
+        return Response(body, media_type="application/json")
+
+
+def _address(request: Any) -> str:
+    return request.client.host if request.client is not None else ""
 
 
 async def replay_events(request: Any) -> Any:
     """``GET /replays/{id}/events``: the frames of a recorded match, or 404."""
     lobby = request.app.state.lobby
+    gate: WorkGate = request.app.state.work_gate
     data = lobby.replays.get(request.path_params["id"])
     if data is None:
         return _json({"error": "not_found"}, 404)
-    return await _frames_response(lobby, data)
-
-
-async def _frames_response(lobby: Any, data: Any) -> Any:
-    """Play the file in a worker thread: a long script never stalls the live rooms."""
-    from starlette.concurrency import run_in_threadpool
-
+    address = _address(request)
     try:
-        return _json(await run_in_threadpool(lobby.adapter.replay_frames, data))
-    except (ValueError, TypeError) as exc:      # ReplayError is a ValueError
-        return _json({"error": "bad_replay", "message": str(exc)}, 422)
+        gate.admit(address)
+    except Refused as refused:
+        return refused.response
+    return await gate.run(address, lambda: lobby.adapter.replay_frames(data))
+
+
+async def _read_body(request: Any, limit: int) -> bytes:
+    """The body, refused by its Content-Length or as soon as more than ``limit`` bytes
+    came in (never held whole first)."""
+    too_large = Refused(_error(413, "too_large", f"a replay file is at most {limit} bytes"))
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            if int(declared) > limit:
+                raise too_large
+        except ValueError:
+            raise Refused(_error(400, "bad_request", "Content-Length is not a number")) from None
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class _BadJson(Exception):
+    pass
+
+
+def _parse(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise _BadJson(str(exc)) from None
 
 
 async def replay_events_post(request: Any) -> Any:
     """``POST /api/replay-events``: the frames of the replay file in the body."""
-    body = await request.body()
-    if len(body) > MAX_REPLAY_BYTES:
-        return _json({"error": "too_large", "message": f"at most {MAX_REPLAY_BYTES} bytes"}, 413)
+    settings = request.app.state.settings
+    gate: WorkGate = request.app.state.work_gate
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        return _error(415, "unsupported_media_type", "send the replay file as Content-Type: application/json")
+    address = _address(request)
     try:
-        data = json.loads(body)
-    except ValueError as exc:
-        return _json({"error": "bad_json", "message": str(exc)}, 400)
-    return await _frames_response(request.app.state.lobby, data)
+        gate.admit(address)
+    except Refused as refused:
+        return refused.response
+    try:
+        body = await _read_body(request, settings.max_body_bytes)
+    except Refused as refused:
+        gate.busy.discard(address)
+        return refused.response
+    except BaseException:           # the client went away mid-body
+        gate.busy.discard(address)
+        raise
+    lobby = request.app.state.lobby
+    # Parsed in the job's thread too: a 2 MiB body is no work for the event loop.
+    return await gate.run(address, lambda: lobby.adapter.replay_frames(_parse(body)))
 
 
 def routes() -> list:

@@ -110,6 +110,7 @@ class Room:
         self.votes = [False, False]
         self.result: Optional[Dict[str, Any]] = None
         self.timer = Timer(lobby.clock)
+        self.owner_address: Optional[str] = None     # who created it (the lobby's quotas)
         self.session: MatchSession
         self.new_match()
 
@@ -121,6 +122,11 @@ class Room:
 
     @property
     def bots(self) -> Sequence[Any]:
+        """The seats' bot drivers; none while no person is connected (everybody left or
+        is in grace): a room nobody watches does not keep its bots thinking. A
+        ``resume`` brings them back (its ``state`` ticks the room)."""
+        if not any(m.conn is not None for m in self.members):
+            return [None for _ in self.seats]
         return [seat.bot for seat in self.seats]
 
     def now_ms(self) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME, load_game
@@ -24,6 +24,18 @@ class Settings:
     max_rooms: int = 2_000
     max_spectators: int = 64          # per room
     max_connections_per_ip: int = 32  # one address cannot take the server's rooms alone
+    max_rooms_per_ip: int = 8         # live rooms created from one address (grace included)
+    room_rate_per_s: float = 0.2      # room creations per address: 12 a minute,
+    room_burst: int = 6               # after a burst of 6
+    allowed_origins: Tuple[str, ...] = ()   # WebSocket Origins besides the server's own
+    max_body_bytes: int = 2 * 1024 * 1024   # a POSTed replay file
+    work_jobs: int = 2                # engine-running requests at once, server-wide
+    work_rate_per_s: float = 0.2      # such requests per address: 12 a minute,
+    work_burst: int = 5               # after a burst of 5; one at a time per address
+    work_max_events: int = 50_000     # the work budget of one such request
+    work_max_bytes: int = 8 * 1024 * 1024
+    work_max_cpu_s: float = 2.0
+    work_max_wall_s: float = 10.0
     replay_keep: int = 256            # replays kept in memory (bounded: memory stays flat)
     replay_dir: Optional[str] = None  # also written here, as {id}.json
     public_url: Optional[str] = None  # base of room links; else from the request
@@ -39,4 +51,11 @@ class Settings:
     def limits(self) -> Dict[str, Any]:
         return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate_per_s,
                 "burst": self.burst, "flood_close_drops": self.flood_close_drops,
-                "grace_ms": self.grace_ms, "pause_ms": self.pause_ms, "max_name": P.MAX_NAME}
+                "grace_ms": self.grace_ms, "pause_ms": self.pause_ms, "max_name": P.MAX_NAME,
+                "max_rooms_per_ip": self.max_rooms_per_ip}
+
+    def work_budget(self) -> Any:
+        """A fresh budget for one engine-running request (:mod:`.budget`)."""
+        from .budget import WorkBudget
+
+        return WorkBudget(self.work_max_events, self.work_max_bytes, self.work_max_cpu_s, self.work_max_wall_s)

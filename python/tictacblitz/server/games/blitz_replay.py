@@ -11,10 +11,12 @@ a live match. Part of the Blitz server adapter (:mod:`.blitz`).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Dict, List, Optional
 
 from ...games.blitz.scenario import Scenario, ScenarioError, load_scenario, run_scenario
 from ...games.blitz.types import Player
+from ..budget import current_budget
 
 __all__ = ["scenario_frames", "MAX_FRAMES", "MAX_ROUNDS"]
 
@@ -27,6 +29,7 @@ class _Frames:
 
     def __init__(self) -> None:
         self.frames: List[Dict[str, Any]] = []
+        self.budget = current_budget()     # a request's work budget (docs/server.md, "Limits")
 
     def take(self, match: Any) -> None:
         events = [event.to_dict() for event in match.events if event.reason is None]
@@ -34,12 +37,15 @@ class _Frames:
             return
         if len(self.frames) >= MAX_FRAMES:
             raise ScenarioError(f"the replay makes more than {MAX_FRAMES} steps")
-        self.frames.append({
+        frame = {
             "round": events[-1]["round"],
             "t": events[-1]["t"],
             "events": events,
             "players": {p.letter: match.status(p).to_dict() for p in (Player.X, Player.O)},
-        })
+        }
+        # Charged before it is kept: a replay over the budget stops here, not at the end.
+        self.budget.charge(events=len(events), nbytes=len(json.dumps(frame, separators=(",", ":"))))
+        self.frames.append(frame)
 
 
 def scenario_frames(data: Any, match_factory: Optional[Callable[..., Any]] = None) -> Dict[str, Any]:

@@ -1,0 +1,249 @@
+"""The server under attack (issue 16): the two holes, reproduced, and the limits that
+close them (docs/server.md, "Limits").
+
+1. ``POST /api/replay-events`` was unbounded work: a 158-byte body made the server play
+   99 s of a round with a powerup every ms and answer 63 MB after 6 s (peak memory
+   424 MB). Now every engine-running request has a work budget enforced while it runs.
+2. One address could take every room by creating and abandoning rooms. Now rooms are
+   counted per creating address until they close, and creations are rate limited.
+
+Plus: WebSocket ``Origin``, security headers on static files, ``join`` answering as for
+an unknown room, bots pausing when no person is connected."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+pytest.importorskip("blitz_core.blitz.engine")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from tictacblitz.games import load_game  # noqa: E402
+from tictacblitz.server.app import create_app  # noqa: E402
+from tictacblitz.server.budget import BudgetExceeded, WorkBudget, run_budgeted  # noqa: E402
+from tictacblitz.server.clock import ManualClock  # noqa: E402
+from tictacblitz.server.settings import Settings  # noqa: E402
+
+from test_server import create, open_ws, recv  # noqa: E402
+
+ATTACK = {"name": "issue 16: unbounded replay", "seed": 1, "script": [], "until": 99000,
+          "rules": {"round_ms": 10000000, "spawn_min_ms": 1, "spawn_max_ms": 1, "powerup_ms": 1, "size": 8}}
+ATTACK_BODY = json.dumps(ATTACK).encode()
+
+
+def _rss_kib(pid: int, field: str) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError(field)
+
+
+def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
+    """The issue's body against a real server process: before the budget it answered
+    200 with 62.8 MB after 6.3 s, the server peaking at 424 MB (from 50)."""
+    from tictacblitz.server.load import _free_port, start_server
+
+    assert len(ATTACK_BODY) <= 200
+    port = _free_port()
+    proc = start_server(port)
+    try:
+        before = _rss_kib(proc.pid, "VmHWM")
+        started = time.monotonic()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/replay-events", data=ATTACK_BODY,
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=60)
+        took = time.monotonic() - started
+        body = json.loads(refused.value.read())
+        peak = _rss_kib(proc.pid, "VmHWM")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert refused.value.code == 422 and body["error"] == "too_much_work", body
+    assert took < 5.0, took                        # the CPU budget is 2 s
+    assert peak - before < 100 * 1024, (before, peak)   # KiB: under 100 MiB more, not 370
+
+
+@pytest.fixture
+def app():
+    settings = Settings(game=load_game("blitz", dict(round_ms=3000, powerup_max=0)), pause_ms=0, grace_ms=2000,
+                        bot_threads=0, max_rooms=300, work_burst=3)
+    return create_app(settings, ManualClock())
+
+
+def test_replay_requests_need_json_and_a_small_body(app) -> None:
+    with TestClient(app) as client:
+        url = "/api/replay-events"
+        plain = client.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
+        assert plain.status_code == 415 and plain.json()["error"] == "unsupported_media_type"
+        # Refused by its Content-Length, before a byte of the body is read.
+        declared = client.post(url, content=b"{}", headers={"Content-Type": "application/json",
+                                                              "Content-Length": str(3 * 1024 * 1024)})
+        assert declared.status_code == 413 and declared.json()["error"] == "too_large"
+
+        def chunks():                      # no Content-Length: refused while it streams in
+            for _ in range(40):
+                yield b" " * 65536
+        streamed = client.post(url, content=chunks(), headers={"Content-Type": "application/json"})
+        assert streamed.status_code == 413
+        bad = client.post(url, content=b"{nope", headers={"Content-Type": "application/json"})
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_json"
+        # The burst (3 here) is spent: the next is refused with Retry-After.
+        limited = client.post(url, content=b"{}", headers={"Content-Type": "application/json"})
+        assert limited.status_code == 429 and limited.json()["error"] == "rate_limited"
+        assert int(limited.headers["retry-after"]) >= 1
+        # A static file carries the same security headers as the page.
+        js = client.get("/static/js/main.js")
+        assert js.status_code == 200 and "default-src 'self'" in js.headers["content-security-policy"]
+        assert js.headers["x-content-type-options"] == "nosniff"
+
+
+def test_one_job_per_address_and_a_few_at_once(app) -> None:
+    gate = app.state.work_gate
+    from tictacblitz.server.replay_events import Refused
+
+    gate.admit("10.0.0.1")
+    with pytest.raises(Refused) as busy:
+        gate.admit("10.0.0.1")
+    assert busy.value.response.status_code == 429 and b'"busy"' in busy.value.response.body
+    gate.admit("10.0.0.2")
+    with pytest.raises(Refused) as full:       # work_jobs = 2 server-wide
+        gate.admit("10.0.0.3")
+    assert full.value.response.status_code == 503
+
+
+def test_the_budget_stops_work_that_never_checks_it() -> None:
+    """A game whose replay code never charges the budget is stopped by the watchdog at
+    its CPU time, while it runs."""
+    def spin() -> None:
+        while True:
+            pass
+
+    async def go() -> float:
+        started = time.monotonic()
+        with pytest.raises(BudgetExceeded):
+            await run_budgeted(spin, WorkBudget(max_cpu_s=0.2, max_wall_s=30))
+        return time.monotonic() - started
+
+    assert asyncio.run(go()) < 5.0
+
+    async def big() -> None:
+        await run_budgeted(lambda: ["x" * 1000] * 10_000, WorkBudget(max_bytes=100_000))
+
+    with pytest.raises(BudgetExceeded):
+        asyncio.run(big())
+
+
+def test_create_and_abort_flood_cannot_fill_the_server(app) -> None:
+    """The issue's flood: 310 create-and-abort attempts from one address with
+    max_rooms 300. Before the quotas all 300 stayed (in their grace) and a legitimate
+    create got server_full; now the address holds at most max_rooms_per_ip rooms."""
+    lobby = app.state.lobby
+    refused = {}
+    with TestClient(app, client=("203.0.113.9", 4000)) as attacker:
+        for _ in range(310):
+            with attacker.websocket_connect("/ws") as ws:
+                recv(ws)
+                ws.send_json({"type": "create", "mode": "online"})
+                answer = recv(ws)
+                if answer["type"] == "error":
+                    refused[answer["code"]] = refused.get(answer["code"], 0) + 1
+        assert len(lobby.rooms) <= app.state.settings.max_rooms_per_ip
+        assert refused.get("too_many_rooms", 0) >= 300 and set(refused) == {"too_many_rooms"}
+        honest = TestClient(app, client=("198.51.100.7", 5000))
+        honest.sessions = []
+        ws = open_ws(honest)
+        joined = create(ws, mode="bot", bot="easy")
+        assert joined["role"] == "player"
+        ws.__exit__(None, None, None)
+
+
+def test_room_quota_counts_rooms_in_grace_and_the_rate() -> None:
+    from test_rooms import FakePeer
+
+    from tictacblitz.server.lobby import Lobby
+    from tictacblitz.server import protocol as P
+
+    clock = ManualClock()
+    settings = Settings(game=load_game("blitz", dict(round_ms=3000)), pause_ms=0, grace_ms=1000, bot_threads=0,
+                        max_rooms_per_ip=2, room_burst=3, room_rate_per_s=0.5)
+    lobby = Lobby(settings, clock)
+
+    def attempt(address: str) -> dict:
+        peer = FakePeer()
+        peer.address = address
+        lobby.connected(peer)
+        lobby.handle(peer, lobby.parse('{"type": "create", "mode": "online"}'))
+        answer = peer.out[1]
+        lobby.disconnected(peer)             # the room stays, in its creator's grace
+        return answer
+
+    assert attempt("a")["type"] == "joined" and attempt("a")["type"] == "joined"
+    third = attempt("a")
+    assert third["code"] == "too_many_rooms" and "at most 2 rooms" in third["message"]
+    assert attempt("b")["type"] == "joined"   # another address is not affected
+    clock.advance(1001)                       # the graces run out: the rooms close
+    assert not lobby.rooms and not lobby.rooms_by_address
+    # The rate: a burst of 3 (2 spent), then 0.5 a second.
+    assert attempt("a")["type"] == "joined"
+    too_fast = attempt("a")
+    assert too_fast["code"] == "too_many_rooms" and "try again in" in too_fast["message"]
+    clock.advance(2000)
+    assert attempt("a")["type"] == "joined"
+    assert P.ERROR_CODES["too_many_rooms"]
+
+
+def test_bots_pause_while_no_person_is_connected() -> None:
+    from test_rooms import FakePeer
+
+    from tictacblitz.server.lobby import Lobby
+
+    clock = ManualClock()
+    settings = Settings(game=load_game("blitz", dict(round_ms=30000, powerup_max=0)), pause_ms=0,
+                        grace_ms=10_000, bot_threads=0)
+    lobby = Lobby(settings, clock)
+    peer = FakePeer()
+    lobby.connected(peer)
+    lobby.handle(peer, lobby.parse('{"type": "create", "mode": "bot", "bot": "hard"}'))
+    room = peer.room
+    bot = room.seats[1].bot
+    asked = []
+    decide = bot.native.decide
+    bot.native.decide = lambda *a: asked.append(1) or decide(*a)
+    for _ in range(40):
+        clock.advance(100)
+    assert asked, "the bot plays while its opponent is here"
+    token = peer.member.token
+    lobby.disconnected(peer)
+    asked.clear()
+    for _ in range(50):                      # 5 s of the 10 s grace
+        clock.advance(100)
+    assert not asked and room.bots == [None, None]
+    back = FakePeer()
+    lobby.connected(back)
+    lobby.handle(back, lobby.parse(json.dumps({"type": "resume", "token": token})))
+    for _ in range(40):
+        clock.advance(100)
+    assert asked, "the bot plays again once its opponent is back"
+
+
+def test_websocket_origin_is_checked() -> None:
+    settings = Settings(game=load_game("blitz"), bot_threads=0, allowed_origins=("https://friends.example",))
+    with TestClient(create_app(settings, ManualClock())) as client:
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}) as ws:
+                recv(ws)
+        for origin in ("http://testserver", "https://friends.example", None):
+            headers = {"origin": origin} if origin else {}
+            with client.websocket_connect("/ws", headers=headers) as ws:
+                assert recv(ws)["type"] == "welcome"
