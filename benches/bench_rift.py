@@ -29,8 +29,11 @@ N_GAMES = 20_000
 SEEDS = np.arange(N_GAMES, dtype=np.uint64)
 
 
-@pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "greedy"), ("greedy", "random")],
-                         ids=lambda b: "-".join(b))
+@pytest.mark.parametrize(
+    "bots",
+    [("random", "random"), ("greedy", "greedy"), ("greedy", "random")],
+    ids=lambda b: "-".join(b),
+)
 def test_native_games(benchmark, figures, bots):
     """Whole default-rules games in the native loop (``play_matches``)."""
     cols = benchmark.pedantic(play_matches, args=(None, *bots, SEEDS), rounds=7, iterations=1)
@@ -38,8 +41,12 @@ def test_native_games(benchmark, figures, bots):
     if med is not None:
         us = med / N_GAMES * 1e6
         turns = float(cols["turns"].mean())
-        figures.add("us_per_game", us, unit="µs",
-                    **({"target": "<= 3", "met": us <= 3} if bots == ("random", "random") else {}))
+        figures.add(
+            "us_per_game",
+            us,
+            unit="µs",
+            **({"target": "<= 3", "met": us <= 3} if bots == ("random", "random") else {}),
+        )
         figures.add("games_per_s", N_GAMES / med, unit="/s")
         figures.add("turns_per_game", turns)
         figures.add("ns_per_turn", med / cols["turns"].sum() * 1e9, unit="ns")

@@ -22,22 +22,33 @@ def rules(draw):
     per = draw(st.integers(min_value=0, max_value=min(n, 5)))
     energy_max = draw(st.integers(min_value=0, max_value=12))
     return RiftRules(
-        sector_win_points=draw(small), sector_tie_points=draw(small),
-        meta_line_points=draw(small), objectives_per_player=per,
-        energy_start=draw(st.integers(min_value=0, max_value=energy_max)), energy_max=energy_max,
-        energy_idle_gain=draw(st.integers(0, 3)), energy_sector_gain=draw(st.integers(0, 3)),
-        shield_cost=draw(st.integers(0, 6)), shield_cooldown=draw(st.integers(0, 5)),
-        swap_cost=draw(st.integers(0, 6)), swap_cooldown=draw(st.integers(0, 5)),
-        reveal_cost=draw(st.integers(0, 8)), reveal_cooldown=draw(st.integers(0, 5)),
+        sector_win_points=draw(small),
+        sector_tie_points=draw(small),
+        meta_line_points=draw(small),
+        objectives_per_player=per,
+        energy_start=draw(st.integers(min_value=0, max_value=energy_max)),
+        energy_max=energy_max,
+        energy_idle_gain=draw(st.integers(0, 3)),
+        energy_sector_gain=draw(st.integers(0, 3)),
+        shield_cost=draw(st.integers(0, 6)),
+        shield_cooldown=draw(st.integers(0, 5)),
+        swap_cost=draw(st.integers(0, 6)),
+        swap_cooldown=draw(st.integers(0, 5)),
+        reveal_cost=draw(st.integers(0, 8)),
+        reveal_cooldown=draw(st.integers(0, 5)),
         objectives=tuple(catalogue[:n]) if n else (),
-        objective_points={oid: draw(small) for oid in draw(st.sets(st.sampled_from(OBJECTIVE_IDS), max_size=3))},
+        objective_points={
+            oid: draw(small) for oid in draw(st.sets(st.sampled_from(OBJECTIVE_IDS), max_size=3))
+        },
     )
 
 
 setups = st.one_of(
     st.none(),
     st.dictionaries(st.integers(0, 80), st.sampled_from("XO#"), max_size=24).map(
-        lambda cells: tuple(cells.get(c, ".") for c in range(81))))
+        lambda cells: tuple(cells.get(c, ".") for c in range(81))
+    ),
+)
 
 
 def play(rules_, seed, setup, with_deal, rng, attempts=300):
@@ -47,7 +58,10 @@ def play(rules_, seed, setup, with_deal, rng, attempts=300):
     deal = None
     if with_deal:
         k = rules_.objectives_per_player
-        deal = (tuple(rules_.objectives[:k]), tuple(rules_.objectives[len(rules_.objectives) - k:]))
+        deal = (
+            tuple(rules_.objectives[:k]),
+            tuple(rules_.objectives[len(rules_.objectives) - k :]),
+        )
     ref = ReferenceRift(rules_, seed, deal=deal, setup=setup)
     nat = NativeRift(rules_, seed, deal=deal, setup=setup)
     assert ref.summary() == nat.summary()
@@ -71,10 +85,15 @@ def play(rules_, seed, setup, with_deal, rng, attempts=300):
         if reason is None:
             chosen[p] = (cell, a)
         if chosen[0] and chosen[1]:
-            for q in Player:           # the whole mask against G4 x G5 of the reference
-                assert sorted((code % 81, Ability(code // 81)) for code in range(324)
-                              if ref.rejection(q, code % 81, Ability(code // 81)) is None) == sorted(
-                    (code % 81, Ability(code // 81)) for code in nat.legal_mask(q).nonzero()[0].tolist())
+            for q in Player:  # the whole mask against G4 x G5 of the reference
+                assert sorted(
+                    (code % 81, Ability(code // 81))
+                    for code in range(324)
+                    if ref.rejection(q, code % 81, Ability(code // 81)) is None
+                ) == sorted(
+                    (code % 81, Ability(code // 81))
+                    for code in nat.legal_mask(q).nonzero()[0].tolist()
+                )
             assert ref.resolve(*chosen) == nat.resolve(*chosen)
             assert ref.summary() == nat.summary()
             resolved += 1
@@ -83,9 +102,18 @@ def play(rules_, seed, setup, with_deal, rng, attempts=300):
     event(f"turns resolved: {min(resolved, 40) // 10 * 10}+")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
-@given(rules(), st.integers(min_value=-2**63, max_value=2**64 - 1), setups, st.booleans(),
-       st.randoms(use_true_random=False))
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
+)
+@given(
+    rules(),
+    st.integers(min_value=-(2**63), max_value=2**64 - 1),
+    setups,
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
 def test_native_matches_reference(rules_, seed, setup, with_deal, rng):
     play(rules_, seed, setup, with_deal, rng)
 

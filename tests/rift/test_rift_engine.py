@@ -10,11 +10,18 @@ from tictacblitz.games.rift.reference import ReferenceRift, deal_objectives
 from tictacblitz.games.rift.replay import parse_setup
 from tictacblitz.games.rift.rules import RiftRules
 from tictacblitz.games.rift.types import (
-    LINES, OBJECTIVE_IDS, Ability, Player, Reason, cell_at, cell_id, grid_row_col,
+    LINES,
+    OBJECTIVE_IDS,
+    Ability,
+    Player,
+    Reason,
+    cell_at,
+    cell_id,
+    grid_row_col,
 )
 
 ENGINES = [NativeRift, ReferenceRift]
-X, O = Player.X, Player.O
+X, O = Player.X, Player.O  # noqa: E741 - the seats' own names
 NONE, SHIELD, SWAP, REVEAL = Ability
 
 
@@ -68,17 +75,21 @@ def test_deal_uses_the_whole_catalogue_and_only_it():
 @pytest.mark.parametrize("Engine", ENGINES)
 def test_g5_rejections_in_order(Engine):
     rules = RiftRules(objectives_per_player=1)
-    game = Engine(rules, 0, deal=(("centre",), ("meta_line",)),
-                  setup=parse_setup(rows(s4="OOO......", s0="X........")))
+    game = Engine(
+        rules,
+        0,
+        deal=(("centre",), ("meta_line",)),
+        setup=parse_setup(rows(s4="OOO......", s0="X........")),
+    )
     # free turn (G4): any empty cell of an open sector
-    assert game.rejection(X, 36, NONE) == Reason.SECTOR_DECIDED     # decided beats not_empty
+    assert game.rejection(X, 36, NONE) == Reason.SECTOR_DECIDED  # decided beats not_empty
     assert game.rejection(X, 0, NONE) == Reason.NOT_EMPTY
-    assert game.rejection(X, 0, REVEAL) == Reason.NOT_EMPTY         # target reasons first
+    assert game.rejection(X, 0, REVEAL) == Reason.NOT_EMPTY  # target reasons first
     assert game.rejection(X, 1, REVEAL) == Reason.NO_ENERGY
     assert game.rejection(X, 80, SWAP) is None
-    game.resolve((1, SHIELD), (2, NONE))                           # next sector: 1
+    game.resolve((1, SHIELD), (2, NONE))  # next sector: 1
     assert game.rejection(O, 0, NONE) == Reason.WRONG_SECTOR
-    assert game.rejection(O, 36, NONE) == Reason.SECTOR_DECIDED     # before wrong_sector
+    assert game.rejection(O, 36, NONE) == Reason.SECTOR_DECIDED  # before wrong_sector
     assert game.rejection(X, 9, SHIELD) == Reason.COOLING_DOWN
     assert game.rejection(X, 9, NONE) is None
 
@@ -86,9 +97,10 @@ def test_g5_rejections_in_order(Engine):
 @pytest.mark.parametrize("Engine", ENGINES)
 def test_nothing_to_reveal_counts_accomplished(Engine):
     rules = RiftRules(objectives_per_player=1, reveal_cost=0)
-    game = Engine(rules, 0, deal=(("centre",), ("centre",)),
-                  setup=parse_setup(rows(s4="OO.......")))
-    game.resolve((0, NONE), (38, NONE))             # O wins sector 4: centre accomplished
+    game = Engine(
+        rules, 0, deal=(("centre",), ("centre",)), setup=parse_setup(rows(s4="OO......."))
+    )
+    game.resolve((0, NONE), (38, NONE))  # O wins sector 4: centre accomplished
     assert game.summary()["objectives"]["O"][0]["accomplished"]
     assert game.rejection(X, 1, REVEAL) == Reason.NOTHING_TO_REVEAL
     assert game.rejection(O, 1, REVEAL) is None
@@ -98,18 +110,18 @@ def test_nothing_to_reveal_counts_accomplished(Engine):
 def test_energy_g13_cap_and_sector_gain(Engine):
     rules = RiftRules(objectives_per_player=0, energy_start=9, energy_sector_gain=3)
     game = Engine(rules, 0, setup=parse_setup(rows(s0="XX.......", s8="OO.......")))
-    game.resolve((2, NONE), (74, SHIELD))           # X: 9+1+3 -> 10; O: 9-2+3 = 10
+    game.resolve((2, NONE), (74, SHIELD))  # X: 9+1+3 -> 10; O: 9-2+3 = 10
     assert game.summary()["energy"] == {"X": 10, "O": 10}
 
 
 @pytest.mark.parametrize("Engine", ENGINES)
 def test_cooldown_g14_usable_from_t_plus_cooldown(Engine):
     game = Engine(RiftRules(energy_start=10, swap_cooldown=2), 0)
-    game.resolve((0, SWAP), (80, NONE))             # turn 1; X gets 80 -> sector 8
+    game.resolve((0, SWAP), (80, NONE))  # turn 1; X gets 80 -> sector 8
     assert game.summary()["cooldowns"]["X"]["swap"] == 3
-    assert game.rejection(X, 72, SWAP) == Reason.COOLING_DOWN   # turn 2
-    game.resolve((72, NONE), (73, NONE))            # -> sector 0
-    assert game.rejection(X, 1, SWAP) is None       # turn 3
+    assert game.rejection(X, 72, SWAP) == Reason.COOLING_DOWN  # turn 2
+    game.resolve((72, NONE), (73, NONE))  # -> sector 0
+    assert game.rejection(X, 1, SWAP) is None  # turn 3
 
 
 @pytest.mark.parametrize("Engine", ENGINES)
@@ -121,7 +133,9 @@ def test_full_game_ends_g16_within_81_turns(Engine):
         while not game.over:
             moves = []
             for p in Player:
-                legal = [(c, a) for a in Ability for c in range(81) if game.rejection(p, c, a) is None]
+                legal = [
+                    (c, a) for a in Ability for c in range(81) if game.rejection(p, c, a) is None
+                ]
                 moves.append(legal[rng.integers(len(legal))])
             game.resolve(*moves)
             turns += 1
@@ -138,7 +152,7 @@ def test_resolve_refuses_an_illegal_move():
         game.resolve((0, NONE), (1, NONE))
         before = game.summary()
         with pytest.raises(ValueError):
-            game.resolve((0, NONE), (2, NONE))      # 0 is taken
+            game.resolve((0, NONE), (2, NONE))  # 0 is taken
         assert game.summary() == before
 
 
@@ -147,8 +161,13 @@ def test_core_checks_its_arguments():
 
     rules = RiftRules().native()
     core = Core(rules, 1)
-    for args, error in [((2, 0, 0), ValueError), ((0, 81, 0), ValueError), ((0, 0, 4), ValueError),
-                        ((0, "1", 0), TypeError), ((True, 0, 0), TypeError)]:
+    for args, error in [
+        ((2, 0, 0), ValueError),
+        ((0, 81, 0), ValueError),
+        ((0, 0, 4), ValueError),
+        ((0, "1", 0), TypeError),
+        ((True, 0, 0), TypeError),
+    ]:
         with pytest.raises(error):
             core.rejection(*args)
     with pytest.raises(ValueError):
@@ -161,7 +180,7 @@ def test_core_checks_its_arguments():
         core.choose(0, 7, 0.0, 1)
     with pytest.raises(ValueError):
         play_matches(rules, 0, 2.0, 0, 0.0, [1])
-    assert core.legal_mask(0).sum() == 81 * 3     # turn 1: everything but reveal? see below
+    assert core.legal_mask(0).sum() == 81 * 3  # turn 1: everything but reveal? see below
 
 
 def test_turn_one_mask_is_every_cell_with_none_shield_swap_reveal():
@@ -206,6 +225,6 @@ def test_loaded_state_bytes_are_checked_fuzz():
             o, seed = core.choose(1, 0, 0.0, seed)
             assert 0 <= x < 324 and 0 <= o < 324
             if core.rejection(0, x % 81, x // 81) or core.rejection(1, o % 81, o // 81):
-                break                       # a strange but sound state: the policy's pick
+                break  # a strange but sound state: the policy's pick
             core.resolve(x % 81, x // 81, o % 81, o // 81)
     assert accepted > 0

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from scenario_check import first_diff  # noqa: E402
-
-from tictacblitz.games.protocol import ReplayError  # noqa: E402
-from tictacblitz.games.rift.game import make_game  # noqa: E402
-from tictacblitz.games.rift.replay import load_replay  # noqa: E402
+from scenario_check import first_diff
+from tictacblitz.games.protocol import ReplayError
+from tictacblitz.games.rift.game import make_game
+from tictacblitz.games.rift.replay import load_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = ROOT / "tests" / "scenarios" / "rift"
@@ -45,7 +44,7 @@ def test_scenario(path, engine):
         return
     result = GAME.replay(data, engine=engine)
     assert first_diff(data.get("expect", {}), result) is None
-    json.dumps(result)                                   # JSON-ready
+    json.dumps(result)  # JSON-ready
 
 
 def test_every_objective_has_a_scenario():
@@ -76,12 +75,22 @@ def test_cli_replays_the_files():
     """One process for the own files' first, a malformed one and the contract's."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     good = OWN / "obj_meta_line.json"
-    out = subprocess.run([sys.executable, "-m", "tictacblitz", "replay", str(good)],
-                         capture_output=True, text=True, env=env, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", str(good)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr
     assert first_diff(read(good)["expect"], json.loads(out.stdout)) is None
-    out = subprocess.run([sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_cell.json")],
-                         capture_output=True, text=True, env=env, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_cell.json")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert out.returncode != 0 and "81" in out.stderr
 
 
@@ -96,8 +105,13 @@ def test_a_far_until_after_the_end_is_cheap_and_rejects_later_entries():
 
 
 def test_a_missing_turn_stops_the_replay():
-    data = {"game": "rift", "script": [{"turn": 1, "X": {"cell": 40}, "O": {"cell": 41}},
-                                       {"turn": 3, "X": {"cell": 0}, "O": {"cell": 1}}]}
+    data = {
+        "game": "rift",
+        "script": [
+            {"turn": 1, "X": {"cell": 40}, "O": {"cell": 41}},
+            {"turn": 3, "X": {"cell": 0}, "O": {"cell": 1}},
+        ],
+    }
     result = GAME.replay(data)
     assert result["stopped"] == {"turn": 2, "player": "X", "players": ["X", "O"]}
     assert result["state"]["turn"] == 2 and result["rejected"] == []

@@ -119,12 +119,14 @@ ctypedef struct TurnReport:
 
 cdef void rift_reset(RiftState* st, const RiftRulesC* r, uint64_t seed) noexcept nogil
 cdef void rift_judge_all(RiftState* st) noexcept nogil
-cdef int rift_rejection(const RiftState* st, const RiftRulesC* r, int p, int cell, int ab) noexcept nogil
+cdef int rift_rejection(const RiftState* st, const RiftRulesC* r, int p, int cell,
+                        int ab) noexcept nogil
 cdef int rift_targets(const RiftState* st, uint16_t* out) noexcept nogil
 cdef int rift_abilities(const RiftState* st, const RiftRulesC* r, int p) noexcept nogil
 cdef void rift_resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, int oc, int oa,
                        TurnReport* rep) noexcept nogil
-cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng) noexcept nogil
+cdef int rift_random_move(const RiftState* st, const RiftRulesC* r, int p,
+                          uint64_t* rng) noexcept nogil
 cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
                           double error_rate) noexcept nogil
 cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,

@@ -79,7 +79,8 @@ cdef inline uint32_t _below(uint64_t* rng, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
-cdef inline uint32_t _below_pair(uint64_t* rng, uint32_t n, uint32_t k, uint32_t* second) noexcept nogil:
+cdef inline uint32_t _below_pair(uint64_t* rng, uint32_t n, uint32_t k,
+                                 uint32_t* second) noexcept nogil:
     """Two independent exact draws, on [0, n) and [0, k), from one 64-bit word: the high
     half for the first, the low half for the second (each by _below's method; when either
     half lands in its biased zone, the whole word is drawn again, which keeps the pair
@@ -319,7 +320,7 @@ cdef inline void _resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, in
     cdef int sec[2]
     cdef int pos[2]
     cdef bint quiet
-    cdef uint16_t m, pending
+    cdef uint16_t pending
     cdef uint8_t lines
     ab[0] = xa
     ab[1] = oa
@@ -390,7 +391,8 @@ cdef inline void _resolve(RiftState* st, const RiftRulesC* r, int xc, int xa, in
             st.meta_scored |= lines
             st.score[p] += POP9[lines] * r.meta_line_points
     for p in range(2):
-        gain = st.energy[p] + (ab[p] == AB_NONE) * r.energy_idle_gain + r.energy_sector_gain * won_now[p]
+        gain = (st.energy[p] + (ab[p] == AB_NONE) * r.energy_idle_gain
+                + r.energy_sector_gain * won_now[p])
         st.energy[p] = r.energy_max if gain > r.energy_max else gain
     # Objectives: only what can have changed is looked at. Without a decided sector, a
     # shield-won collision or a centre cell taken, only full_energy can newly hold.
@@ -623,7 +625,8 @@ cdef int _load_rules(RiftRulesC* r, object rules) except -1:
     cdef int i, n, base
     values = tuple(rules)
     if len(values) < 15:
-        raise ValueError(f"rules: expected the numbers of RiftRules.native(), got {len(values)} values")
+        raise ValueError(
+            f"rules: expected the numbers of RiftRules.native(), got {len(values)} values")
     n = _int_arg(values[14], "rules catalogue length", 0, N_OBJECTIVES)
     if len(values) != 15 + n + N_OBJECTIVES:
         raise ValueError(f"rules: expected {15 + n + N_OBJECTIVES} numbers, got {len(values)}")
@@ -686,7 +689,8 @@ cdef class Core:
             for p in range(2):
                 hand = tuple(deal[p])
                 if len(hand) != self.r.per_player:
-                    raise ValueError(f"deal hand {p} has {len(hand)} objectives, not {self.r.per_player}")
+                    raise ValueError(f"deal hand {p} has {len(hand)} objectives, "
+                                     f"not {self.r.per_player}")
                 if len(set(hand)) != len(hand):
                     raise ValueError(f"deal hand {p} deals an objective twice: {hand!r}")
                 for i in range(len(hand)):
@@ -757,7 +761,8 @@ cdef class Core:
     def counters(self):
         """{"collisions", "greys", "uses": ((X by ability), (O by ability))}."""
         return {"collisions": self.st.collisions, "greys": self.st.greys,
-                "uses": tuple(tuple(self.st.uses[p][a] for a in range(N_ABILITIES)) for p in range(2))}
+                "uses": tuple(tuple(self.st.uses[p][a] for a in range(N_ABILITIES))
+                              for p in range(2))}
 
     def rejection(self, player, cell, ability):
         """G5: 0 if the move would be accepted, else the reason's code (Reason.code)."""

@@ -68,7 +68,9 @@ PRESETS: Dict[str, BotSpec] = {
     "easy": BotSpec("greedy", 0.5, description="greedy, half of its moves random"),
     "medium": BotSpec("greedy", 0.2, description="greedy, one move in five random"),
     "greedy": BotSpec("greedy", description="win, block, steer the next sector, shield, reveal"),
-    "hard": BotSpec("lookahead", description="greedy that answers the opponent's predicted block with a swap"),
+    "hard": BotSpec(
+        "lookahead", description="greedy that answers the opponent's predicted block with a swap"
+    ),
 }
 """The one table of bot names (what a GUI shows), weakest first."""
 

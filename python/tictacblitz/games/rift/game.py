@@ -23,34 +23,35 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
-from .bots import BOT_NAMES, RiftBot, make_bot as _make_bot, resolve_bot
-from .encoding import NUM_ACTIONS, action_to_string as _action_to_string, decode
+from .bots import BOT_NAMES, RiftBot, resolve_bot
+from .bots import make_bot as _make_bot
+from .encoding import NUM_ACTIONS, decode
+from .encoding import action_to_string as _action_to_string
 from .native import NativeRift, _engine
 from .reference import ReferenceRift
 from .replay import Entry, check_deal, load_replay, parse_setup, play_replay, to_replay_dict
 from .rules import RiftRules
 from .types import OBJECTIVE_IDS, Ability, Player, SectorResult, cell_at
 
-__all__ = ["GAME_TYPE", "RiftGame", "RiftState", "make_game", "play_matches",
-           "OBSERVATION_SIZE"]
+__all__ = ["GAME_TYPE", "RiftGame", "RiftState", "make_game", "play_matches", "OBSERVATION_SIZE"]
 
 GAME_TYPE = GameType(
     name="rift",
     long_name="Rift & Grid",
     time_model=TimeModel.SIMULTANEOUS,
-    seeded=True,                    # G12: the objective deal
-    perfect_information=False,      # G12: secret objectives
+    seeded=True,  # G12: the objective deal
+    perfect_information=False,  # G12: secret objectives
 )
 
 # -- the observation layout (float32, one flat vector) ------------------------------------
-OBS_CELLS = 0            # 81 x 4: per cell id, one-hot empty / mine / theirs / grey
-OBS_SECTORS = 324        # 9 x 4: per sector, one-hot open / mine / theirs / tied
-OBS_ACTIVE = 360         # 9 + 1: the active sector one-hot, then "free turn"
-OBS_TARGETS = 370        # 81: legal targets now (G4, the same for both seats)
-OBS_SCALARS = 451        # 13: see _scalars
-OBS_OBJECTIVES = 464     # 12 x 4: per catalogue id: mine dealt, mine accomplished,
-                         #         theirs known (revealed or accomplished), theirs accomplished
-OBS_HIDDEN = 512         # 1: the opponent's objectives still hidden / objectives_per_player
+OBS_CELLS = 0  # 81 x 4: per cell id, one-hot empty / mine / theirs / grey
+OBS_SECTORS = 324  # 9 x 4: per sector, one-hot open / mine / theirs / tied
+OBS_ACTIVE = 360  # 9 + 1: the active sector one-hot, then "free turn"
+OBS_TARGETS = 370  # 81: legal targets now (G4, the same for both seats)
+OBS_SCALARS = 451  # 13: see _scalars
+OBS_OBJECTIVES = 464  # 12 x 4: per catalogue id: mine dealt, mine accomplished,
+#         theirs known (revealed or accomplished), theirs accomplished
+OBS_HIDDEN = 512  # 1: the opponent's objectives still hidden / objectives_per_player
 OBSERVATION_SIZE = 513
 
 _MAGIC = b"TTBRIFT\x00"
@@ -76,7 +77,7 @@ class RiftGame:
         if not isinstance(rules, RiftRules):
             raise TypeError(f"rules must be a RiftRules, not {type(rules).__name__}")
         self._rules = rules
-        self._overrides = rules.overrides()      # what bytes and replays write, once
+        self._overrides = rules.overrides()  # what bytes and replays write, once
 
     @property
     def rules(self) -> RiftRules:
@@ -97,9 +98,14 @@ class RiftGame:
     def with_rules(self, overrides: Mapping[str, Any]) -> "RiftGame":
         return RiftGame(RiftRules.from_dict({**self.rule_overrides(), **dict(overrides)}))
 
-    def new_state(self, seed: int = 0, *, record: bool = False,
-                  deal: Optional[Mapping[str, Sequence[str]]] = None,
-                  setup: Optional[Sequence[str]] = None) -> "RiftState":
+    def new_state(
+        self,
+        seed: int = 0,
+        *,
+        record: bool = False,
+        deal: Optional[Mapping[str, Sequence[str]]] = None,
+        setup: Optional[Sequence[str]] = None,
+    ) -> "RiftState":
         """A fresh game. Beyond the protocol: ``deal`` (``{"X": [ids], "O": [ids]}``)
         replaces G12's seeded deal and ``setup`` (9 grid rows of ``.XO#``) is the
         starting grid, as in replay files."""
@@ -148,8 +154,16 @@ class RiftGame:
 class RiftState:
     """One game of Rift & Grid behind the protocol (``engine`` is the native one)."""
 
-    def __init__(self, game: RiftGame, engine: NativeRift, *, seed: int = 0,
-                 record: bool = False, deal=None, setup=None) -> None:
+    def __init__(
+        self,
+        game: RiftGame,
+        engine: NativeRift,
+        *,
+        seed: int = 0,
+        record: bool = False,
+        deal=None,
+        setup=None,
+    ) -> None:
         self._game = game
         self.engine = engine
         self._seed = seed
@@ -211,7 +225,7 @@ class RiftState:
         rules = self._game.rules
         obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         cells = np.frombuffer(core.cells(), dtype=np.uint8)
-        view = cells.copy()                         # 0 empty, 1 mine, 2 theirs, 3 grey
+        view = cells.copy()  # 0 empty, 1 mine, 2 theirs, 3 grey
         if me == Player.O:
             view[cells == 1], view[cells == 2] = 2, 1
         obs[OBS_CELLS + 4 * np.arange(81) + view] = 1.0
@@ -223,15 +237,20 @@ class RiftState:
         if not core.over:
             active = core.active
             obs[OBS_ACTIVE + (9 if active is None else active)] = 1.0
-            obs[OBS_TARGETS:OBS_TARGETS + 81] = self.engine.legal_mask(me)[:81]
+            obs[OBS_TARGETS : OBS_TARGETS + 81] = self.engine.legal_mask(me)[:81]
         score, energy = core.score, core.energy
         top = max(rules.energy_max, 1)
         scalars = [energy[me] / top, energy[1 - me] / top]
         for seat in (me, me.other):
             scalars += [max(0, t - core.turn) / 10.0 for t in core.ready(seat)]
-        scalars += [score[me] / 100.0, score[1 - me] / 100.0, core.turn / 81.0,
-                    float(self._locked[me] is not None), float(self._locked[1 - me] is not None)]
-        obs[OBS_SCALARS:OBS_SCALARS + 13] = scalars
+        scalars += [
+            score[me] / 100.0,
+            score[1 - me] / 100.0,
+            core.turn / 81.0,
+            float(self._locked[me] is not None),
+            float(self._locked[1 - me] is not None),
+        ]
+        obs[OBS_SCALARS : OBS_SCALARS + 13] = scalars
         hidden = 0
         for seat, base in ((me, 0), (me.other, 2)):
             for code, accomplished, revealed in core.hand(seat):
@@ -275,22 +294,39 @@ class RiftState:
                 self._events.append({"kind": "locked", "turn": turn, "player": seat.letter})
                 results[seat] = None
             else:
-                self._events.append({"kind": "rejected", "turn": turn, "player": seat.letter,
-                                     "reason": reason.value})
+                self._events.append(
+                    {
+                        "kind": "rejected",
+                        "turn": turn,
+                        "player": seat.letter,
+                        "reason": reason.value,
+                    }
+                )
                 results[seat] = reason.value
         if self._locked[0] is not None and self._locked[1] is not None:
             report = self.engine.resolve(self._locked[0], self._locked[1])
             self._locked = [None, None]
             self._events.append({"kind": "turn", **report})
             if self.engine.over:
-                self._events.append({"kind": "game_over", "result": self.engine.result,
-                                     "score": self.engine.summary()["score"]})
+                self._events.append(
+                    {
+                        "kind": "game_over",
+                        "result": self.engine.result,
+                        "score": self.engine.summary()["score"],
+                    }
+                )
         return results
 
     # -- copies, bytes, replays --------------------------------------------------------------
     def clone(self) -> "RiftState":
-        twin = RiftState(self._game, self.engine.clone(), seed=self._seed, record=self._record,
-                         deal=self._deal, setup=self._setup)
+        twin = RiftState(
+            self._game,
+            self.engine.clone(),
+            seed=self._seed,
+            record=self._record,
+            deal=self._deal,
+            setup=self._setup,
+        )
         twin._script = list(self._script)
         twin._locked = list(self._locked)
         twin._events = list(self._events)
@@ -299,17 +335,26 @@ class RiftState:
     def to_bytes(self) -> bytes:
         """Magic, version, a JSON header (rules, seed, deal, setup, locks, script), the
         native state, and a CRC-32 of everything after the magic."""
-        header = json.dumps({
-            "rules": self._game._overrides, "seed": self._seed,
-            "deal": None if self._deal is None else [list(h) for h in self._deal],
-            "setup": None if self._setup is None else "".join(self._setup),
-            "record": self._record,
-            "locked": [None if m is None else [m[0], int(m[1])] for m in self._locked],
-            "script": [[e.turn, int(e.player), e.cell, int(e.ability)] for e in self._script],
-        }, sort_keys=True).encode()
+        header = json.dumps(
+            {
+                "rules": self._game._overrides,
+                "seed": self._seed,
+                "deal": None if self._deal is None else [list(h) for h in self._deal],
+                "setup": None if self._setup is None else "".join(self._setup),
+                "record": self._record,
+                "locked": [None if m is None else [m[0], int(m[1])] for m in self._locked],
+                "script": [[e.turn, int(e.player), e.cell, int(e.ability)] for e in self._script],
+            },
+            sort_keys=True,
+        ).encode()
         state = self.engine.core.state_bytes()
-        body = (_VERSION.to_bytes(2, "little") + len(header).to_bytes(4, "little") + header
-                + len(state).to_bytes(4, "little") + state)
+        body = (
+            _VERSION.to_bytes(2, "little")
+            + len(header).to_bytes(4, "little")
+            + header
+            + len(state).to_bytes(4, "little")
+            + state
+        )
         return _MAGIC + body + zlib.crc32(body).to_bytes(4, "little")
 
     @classmethod
@@ -330,11 +375,13 @@ class RiftState:
             raise ValueError(f"Rift & Grid state bytes of version {version}; this reads {_VERSION}")
         try:
             hlen = int.from_bytes(body[2:6], "little")
-            head = json.loads(body[6:6 + hlen])
-            slen = int.from_bytes(body[6 + hlen:10 + hlen], "little")
-            state_bytes = body[10 + hlen:10 + hlen + slen]
+            head = json.loads(body[6 : 6 + hlen])
+            slen = int.from_bytes(body[6 + hlen : 10 + hlen], "little")
+            state_bytes = body[10 + hlen : 10 + hlen + slen]
             rules = RiftRules.from_dict(head["rules"])
-            deal = None if head["deal"] is None else tuple(tuple(h) for h in head["deal"])
+            deal = (
+                None if head["deal"] is None else (tuple(head["deal"][0]), tuple(head["deal"][1]))
+            )
             setup = None if head["setup"] is None else tuple(head["setup"])
             engine = NativeRift(rules, head["seed"], deal=deal, setup=setup)
             engine.core.load_state_bytes(state_bytes)
@@ -358,13 +405,14 @@ class RiftState:
     def to_replay(self) -> dict:
         """The replay file of everything played so far (needs ``record=True``)."""
         if not self._record:
-            raise ValueError("this state does not record its moves: use new_state(seed, record=True)")
+            raise ValueError(
+                "this state does not record its moves: use new_state(seed, record=True)"
+            )
         return to_replay_dict(self._game.rules, self._seed, self._deal, self._setup, self._script)
 
     def __repr__(self) -> str:
         s = self.engine.summary()
-        return (f"RiftState(turn={s['turn']}, score={s['score']}, "
-                f"result={self.engine.result!r})")
+        return f"RiftState(turn={s['turn']}, score={s['score']}, result={self.engine.result!r})"
 
 
 def make_game(rules: Optional[Mapping[str, Any]] = None) -> RiftGame:
@@ -390,7 +438,9 @@ def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndar
     o_kind, o_error = resolve_bot(o_bot).native()
     if isinstance(seeds, np.ndarray):
         if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
-            raise TypeError(f"seeds must be a 1-D array of integers, not {seeds.dtype} of shape {seeds.shape}")
+            raise TypeError(
+                f"seeds must be a 1-D array of integers, not {seeds.dtype} of shape {seeds.shape}"
+            )
         seeds = seeds.astype(np.uint64, casting="unsafe")
     else:
         if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
@@ -403,4 +453,4 @@ def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndar
     return _engine.play_matches(game.rules.native(), x_kind, x_error, o_kind, o_error, seeds)
 
 
-_ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)   # vocabulary for consumers
+_ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)  # vocabulary for consumers

@@ -29,16 +29,25 @@ _SETUP_CODE = {".": 0, "X": 1, "O": 2, "#": 3}
 class NativeRift:
     """One game on the native core; same constructor and surface as ReferenceRift."""
 
-    def __init__(self, rules: Optional[RiftRules] = None, seed: int = 0, *,
-                 deal: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
-                 setup: Optional[Sequence[str]] = None, _core=None) -> None:
+    def __init__(
+        self,
+        rules: Optional[RiftRules] = None,
+        seed: int = 0,
+        *,
+        deal: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
+        setup: Optional[Sequence[str]] = None,
+        _core=None,
+    ) -> None:
         self.rules = rules if rules is not None else RiftRules()
         self.seed = seed
         if _core is not None:
             self.core = _core
             return
-        codes = None if deal is None else tuple(
-            tuple(OBJECTIVE_IDS.index(oid) for oid in hand) for hand in deal)
+        codes = (
+            None
+            if deal is None
+            else tuple(tuple(OBJECTIVE_IDS.index(oid) for oid in hand) for hand in deal)
+        )
         cells = None if setup is None else tuple(_SETUP_CODE[ch] for ch in setup)
         self.core = Core(self.rules.native(), seed, codes, cells)
 
@@ -69,9 +78,18 @@ class NativeRift:
     def hands(self) -> List[List[dict]]:
         """Per seat, its dealt objectives in order: ``{"id", "points", "accomplished",
         "revealed"}``."""
-        return [[{"id": OBJECTIVE_IDS[code], "points": self.rules.points(OBJECTIVE_IDS[code]),
-                  "accomplished": acc, "revealed": rev}
-                 for code, acc, rev in self.core.hand(p)] for p in Player]
+        return [
+            [
+                {
+                    "id": OBJECTIVE_IDS[code],
+                    "points": self.rules.points(OBJECTIVE_IDS[code]),
+                    "accomplished": acc,
+                    "revealed": rev,
+                }
+                for code, acc, rev in self.core.hand(p)
+            ]
+            for p in Player
+        ]
 
     def summary(self) -> dict:
         cells = self.core.cells()
@@ -87,8 +105,10 @@ class NativeRift:
             "active": self.core.active,
             "score": {"X": score[0], "O": score[1]},
             "energy": {"X": energy[0], "O": energy[1]},
-            "cooldowns": {p.letter: dict(zip(("shield", "swap", "reveal"), self.core.ready(p)))
-                          for p in Player},
+            "cooldowns": {
+                p.letter: dict(zip(("shield", "swap", "reveal"), self.core.ready(p), strict=True))
+                for p in Player
+            },
             "objectives": {p.letter: hands[p] for p in Player},
             "turn": self.core.turn,
         }
@@ -109,29 +129,39 @@ class NativeRift:
                 decided.append({"sector": s, "result": result.value})
                 if result == SectorResult.TIE:
                     for p in Player:
-                        points[p].append({"cause": "sector_tie", "sector": s,
-                                          "points": rules.sector_tie_points})
+                        points[p].append(
+                            {"cause": "sector_tie", "sector": s, "points": rules.sector_tie_points}
+                        )
                 else:
                     points[Player[result.value]].append(
-                        {"cause": "sector_win", "sector": s, "points": rules.sector_win_points})
+                        {"cause": "sector_win", "sector": s, "points": rules.sector_win_points}
+                    )
         for i, line in enumerate(LINES):
             for p in Player:
                 if raw["meta_new"][p] >> i & 1:
-                    points[p].append({"cause": "meta_line", "line": list(line),
-                                      "points": rules.meta_line_points})
+                    points[p].append(
+                        {"cause": "meta_line", "line": list(line), "points": rules.meta_line_points}
+                    )
         for p in Player:
             for i, (code, _, _) in enumerate(hands_before[p]):
                 if raw["obj_new"][p] >> i & 1:
                     oid = OBJECTIVE_IDS[code]
-                    points[p].append({"cause": "objective", "objective": oid,
-                                      "points": rules.points(oid)})
-        revealed = [None if raw["revealed"][p] < 0
-                    else OBJECTIVE_IDS[hands_before[1 - p][raw["revealed"][p]][0]] for p in Player]
+                    points[p].append(
+                        {"cause": "objective", "objective": oid, "points": rules.points(oid)}
+                    )
+        revealed = [
+            None
+            if raw["revealed"][p] < 0
+            else OBJECTIVE_IDS[hands_before[1 - p][raw["revealed"][p]][0]]
+            for p in Player
+        ]
         got = raw["got"]
         return {
             "turn": turn,
-            "moves": {"X": {"cell": x_move[0], "ability": Ability(x_move[1]).key},
-                      "O": {"cell": o_move[0], "ability": Ability(o_move[1]).key}},
+            "moves": {
+                "X": {"cell": x_move[0], "ability": Ability(x_move[1]).key},
+                "O": {"cell": o_move[0], "ability": Ability(o_move[1]).key},
+            },
             "targets": {"X": raw["target"][0], "O": raw["target"][1]},
             "swapped": raw["swapped_by"] >= 0,
             "collision": raw["collision"],

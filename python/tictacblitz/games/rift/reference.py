@@ -16,6 +16,7 @@ import copy
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..rng import SplitMix64  # the platform's one Python SplitMix64 (G12's deal)
 from .rules import RiftRules
 from .types import (
     CORNER_SECTORS,
@@ -30,8 +31,6 @@ from .types import (
     position_of,
     sector_of,
 )
-
-from ..rng import SplitMix64          # the platform's one Python SplitMix64 (G12's deal)
 
 __all__ = ["ReferenceRift", "deal_objectives", "SplitMix64", "Move"]
 
@@ -60,7 +59,7 @@ def deal_objectives(rules: RiftRules, seed: int) -> Tuple[Tuple[str, ...], Tuple
         for i in range(rules.objectives_per_player):
             j = i + rng.below(len(pool) - i)
             pool[i], pool[j] = pool[j], pool[i]
-        hands.append(tuple(pool[:rules.objectives_per_player]))
+        hands.append(tuple(pool[: rules.objectives_per_player]))
     return hands[0], hands[1]
 
 
@@ -80,29 +79,36 @@ class ReferenceRift:
         result is derived from it by G8 and it scores nothing.
     """
 
-    def __init__(self, rules: Optional[RiftRules] = None, seed: int = 0, *,
-                 deal: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
-                 setup: Optional[Sequence[str]] = None) -> None:
+    def __init__(
+        self,
+        rules: Optional[RiftRules] = None,
+        seed: int = 0,
+        *,
+        deal: Optional[Tuple[Sequence[str], Sequence[str]]] = None,
+        setup: Optional[Sequence[str]] = None,
+    ) -> None:
         self.rules = rules if rules is not None else RiftRules()
         self.seed = seed
         if deal is None:
             deal = deal_objectives(self.rules, seed)
         self.hands: List[List[_Objective]] = [
-            [_Objective(oid, self.rules.points(oid)) for oid in deal[p]] for p in Player]
+            [_Objective(oid, self.rules.points(oid)) for oid in deal[p]] for p in Player
+        ]
         self.grid: List[str] = list(setup) if setup is not None else [EMPTY] * 81
         self.sectors: List[SectorResult] = [SectorResult.OPEN] * 9
-        for s in range(9):                       # G8 on the setup: no points, no energy
+        for s in range(9):  # G8 on the setup: no points, no energy
             self.sectors[s] = self._judge(s)
-        self.active: Optional[int] = None        # G9: turn 1 is free
+        self.active: Optional[int] = None  # G9: turn 1 is free
         self.turn = 1
-        self.energy = [self.rules.energy_start] * 2                        # G13
-        self.ready: List[Dict[Ability, int]] = [                           # G14
-            {a: 1 for a in Ability if a != Ability.NONE} for _ in Player]
+        self.energy = [self.rules.energy_start] * 2  # G13
+        self.ready: List[Dict[Ability, int]] = [  # G14
+            {a: 1 for a in Ability if a != Ability.NONE} for _ in Player
+        ]
         self.score = [0, 0]
-        self.meta_scored: List[bool] = [False] * len(LINES)                # G11: once
+        self.meta_scored: List[bool] = [False] * len(LINES)  # G11: once
         self.over = False
         self.result: Optional[str] = None
-        if all(r != SectorResult.OPEN for r in self.sectors):   # a setup that decides all
+        if all(r != SectorResult.OPEN for r in self.sectors):  # a setup that decides all
             self._end()
 
     # -- reading -------------------------------------------------------------------------
@@ -117,7 +123,7 @@ class ReferenceRift:
         sector = sector_of(cell)
         if self.sectors[sector] != SectorResult.OPEN:
             return Reason.SECTOR_DECIDED
-        if self.active is not None and sector != self.active:       # G4
+        if self.active is not None and sector != self.active:  # G4
             return Reason.WRONG_SECTOR
         if self.grid[cell] != EMPTY:
             return Reason.NOT_EMPTY
@@ -131,8 +137,7 @@ class ReferenceRift:
         return None
 
     def legal_moves(self, player: Player) -> List[Move]:
-        return [(c, a) for a in Ability for c in range(81)
-                if self.rejection(player, c, a) is None]
+        return [(c, a) for a in Ability for c in range(81) if self.rejection(player, c, a) is None]
 
     def summary(self) -> dict:
         """The ``state`` object of a replay result."""
@@ -147,10 +152,18 @@ class ReferenceRift:
             "score": {"X": self.score[0], "O": self.score[1]},
             "energy": {"X": self.energy[0], "O": self.energy[1]},
             "cooldowns": {p.letter: {a.key: t for a, t in self.ready[p].items()} for p in Player},
-            "objectives": {p.letter: [{"id": o.id, "points": o.points,
-                                       "accomplished": o.accomplished,
-                                       "revealed": o.revealed} for o in self.hands[p]]
-                           for p in Player},
+            "objectives": {
+                p.letter: [
+                    {
+                        "id": o.id,
+                        "points": o.points,
+                        "accomplished": o.accomplished,
+                        "revealed": o.revealed,
+                    }
+                    for o in self.hands[p]
+                ]
+                for p in Player
+            },
             "turn": self.turn,
         }
 
@@ -164,9 +177,10 @@ class ReferenceRift:
             if reason is not None:
                 raise ValueError(f"{p.letter}'s move {moves[p]} is rejected: {reason.value}")
         abilities = [moves[p][1] for p in Player]
-        report = {"turn": self.turn,
-                  "moves": {p.letter: {"cell": moves[p][0], "ability": abilities[p].key}
-                            for p in Player}}
+        report = {
+            "turn": self.turn,
+            "moves": {p.letter: {"cell": moves[p][0], "ability": abilities[p].key} for p in Player},
+        }
         points: List[List[dict]] = [[], []]
 
         # 1. Costs: each ability used is paid and its cooldown starts (G14).
@@ -214,11 +228,15 @@ class ReferenceRift:
             decided.append({"sector": s, "result": result.value})
             if result == SectorResult.TIE:
                 for p in Player:
-                    self._gain(points, p, self.rules.sector_tie_points, cause="sector_tie", sector=s)
+                    self._gain(
+                        points, p, self.rules.sector_tie_points, cause="sector_tie", sector=s
+                    )
             else:
                 winner = Player[result.value]
                 won_now[winner] += 1
-                self._gain(points, winner, self.rules.sector_win_points, cause="sector_win", sector=s)
+                self._gain(
+                    points, winner, self.rules.sector_win_points, cause="sector_win", sector=s
+                )
 
         # 5. Meta lines (G11), energy (G13), objectives (G12, G17), reveal (G15).
         for i, line in enumerate(LINES):
@@ -227,20 +245,24 @@ class ReferenceRift:
             for p in Player:
                 if all(self.sectors[s] == SectorResult(p.letter) for s in line):
                     self.meta_scored[i] = True
-                    self._gain(points, p, self.rules.meta_line_points, cause="meta_line",
-                               line=list(line))
+                    self._gain(
+                        points, p, self.rules.meta_line_points, cause="meta_line", line=list(line)
+                    )
         for p in Player:
             gain = self.rules.energy_idle_gain if abilities[p] == Ability.NONE else 0
             gain += self.rules.energy_sector_gain * won_now[p]
             self.energy[p] = min(self.rules.energy_max, self.energy[p] + gain)
         for p in Player:
-            facts = {"shield_win": shield_won == p,
-                     "swap_win": exchanged_by == p and won_now[p] > 0}
+            facts = {
+                "shield_win": shield_won == p,
+                "swap_win": exchanged_by == p and won_now[p] > 0,
+            }
             for objective in self.hands[p]:
                 if not objective.accomplished and self._holds(objective.id, p, facts):
                     objective.accomplished = True
-                    self._gain(points, p, objective.points, cause="objective",
-                               objective=objective.id)
+                    self._gain(
+                        points, p, objective.points, cause="objective", objective=objective.id
+                    )
         revealed: List[Optional[str]] = [None, None]
         for p in Player:
             if abilities[p] == Ability.REVEAL:
@@ -256,17 +278,19 @@ class ReferenceRift:
         if all(r != SectorResult.OPEN for r in self.sectors):
             self._end()
 
-        report.update({
-            "targets": {"X": targets[0], "O": targets[1]},
-            "swapped": exchanged_by is not None,
-            "collision": collision,
-            "cells": {"X": got[0], "O": got[1]},
-            "grey": grey,
-            "sectors": decided,
-            "points": {p.letter: points[p] for p in Player},
-            "revealed": {p.letter: revealed[p] for p in Player},
-            "active": self.active,
-        })
+        report.update(
+            {
+                "targets": {"X": targets[0], "O": targets[1]},
+                "swapped": exchanged_by is not None,
+                "collision": collision,
+                "cells": {"X": got[0], "O": got[1]},
+                "grey": grey,
+                "sectors": decided,
+                "points": {p.letter: points[p] for p in Player},
+                "revealed": {p.letter: revealed[p] for p in Player},
+                "active": self.active,
+            }
+        )
         return report
 
     # -- the steps' helpers ----------------------------------------------------------------
@@ -274,8 +298,11 @@ class ReferenceRift:
     def _lines(self, sector: int, player: Player) -> List[int]:
         """G7: the numbers of the lines ``player`` holds in ``sector``."""
         base = 9 * sector
-        return [i for i, line in enumerate(LINES)
-                if all(self.grid[base + q] == _SYMBOL[player] for q in line)]
+        return [
+            i
+            for i, line in enumerate(LINES)
+            if all(self.grid[base + q] == _SYMBOL[player] for q in line)
+        ]
 
     def _judge(self, sector: int) -> SectorResult:
         """G8: a sector's result from its cells."""
@@ -286,7 +313,7 @@ class ReferenceRift:
             return SectorResult.X
         if o:
             return SectorResult.O
-        if EMPTY not in self.grid[9 * sector:9 * sector + 9]:
+        if EMPTY not in self.grid[9 * sector : 9 * sector + 9]:
             return SectorResult.TIE
         return SectorResult.OPEN
 
@@ -320,7 +347,7 @@ class ReferenceRift:
         if oid == "four_sectors":
             return len(won) >= 4
         if oid == "clean_sweep":
-            return any(_SYMBOL[p.other] not in self.grid[9 * s:9 * s + 9] for s in won)
+            return any(_SYMBOL[p.other] not in self.grid[9 * s : 9 * s + 9] for s in won)
         if oid == "swap_win":
             return facts["swap_win"]
         if oid == "opposite_corners":

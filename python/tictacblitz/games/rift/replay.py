@@ -34,8 +34,15 @@ from ..protocol import ReplayError
 from .rules import RiftRules
 from .types import CELLS, OBJECTIVE_IDS, Ability, Player, cell_at
 
-__all__ = ["ReplayFile", "Entry", "load_replay", "play_replay", "parse_setup", "check_deal",
-           "grid_rows"]
+__all__ = [
+    "ReplayFile",
+    "Entry",
+    "load_replay",
+    "play_replay",
+    "parse_setup",
+    "check_deal",
+    "grid_rows",
+]
 
 _TOP_KEYS = ("game", "rules", "seed", "deal", "setup", "script", "until")
 _SETUP_CHARS = ".XO#"
@@ -64,8 +71,8 @@ class ReplayFile:
     rules: RiftRules
     seed: int
     deal: Optional[Tuple[Tuple[str, ...], Tuple[str, ...]]]
-    setup: Optional[Tuple[str, ...]]          # 81 characters by cell id
-    entries: Tuple[Entry, ...]                # in play order
+    setup: Optional[Tuple[str, ...]]  # 81 characters by cell id
+    entries: Tuple[Entry, ...]  # in play order
     until: Optional[int]
 
 
@@ -88,9 +95,14 @@ def parse_setup(setup: object) -> Tuple[str, ...]:
         raise ReplayError(f"setup must have 9 rows, not {len(setup)}")
     by_cell = ["."] * CELLS
     for row, text in enumerate(setup):
-        if not isinstance(text, str) or len(text) != 9 or any(ch not in _SETUP_CHARS for ch in text):
-            raise ReplayError(f"setup row {row} must be 9 characters of '.', 'X', 'O', '#', "
-                              f"not {text!r}")
+        if (
+            not isinstance(text, str)
+            or len(text) != 9
+            or any(ch not in _SETUP_CHARS for ch in text)
+        ):
+            raise ReplayError(
+                f"setup row {row} must be 9 characters of '.', 'X', 'O', '#', not {text!r}"
+            )
         for col, ch in enumerate(text):
             by_cell[cell_at(row, col)] = ch
     return tuple(by_cell)
@@ -108,7 +120,7 @@ def check_deal(rules: RiftRules, deal: object) -> Tuple[Tuple[str, ...], Tuple[s
     :raises ReplayError: naming the bad hand or id.
     """
     if not isinstance(deal, Mapping):
-        raise ReplayError(f"deal must be an object {{\"X\": [ids], \"O\": [ids]}}, not {deal!r}")
+        raise ReplayError(f'deal must be an object {{"X": [ids], "O": [ids]}}, not {deal!r}')
     for key in deal:
         if key not in ("X", "O"):
             raise ReplayError(f"deal has unknown key {key!r}: expected 'X' and 'O'")
@@ -118,8 +130,10 @@ def check_deal(rules: RiftRules, deal: object) -> Tuple[Tuple[str, ...], Tuple[s
         if isinstance(hand, str) or not isinstance(hand, (list, tuple)):
             raise ReplayError(f"deal.{p.letter} must be a list of objective ids, not {hand!r}")
         if len(hand) != rules.objectives_per_player:
-            raise ReplayError(f"deal.{p.letter} has {len(hand)} objectives, not "
-                              f"objectives_per_player ({rules.objectives_per_player})")
+            raise ReplayError(
+                f"deal.{p.letter} has {len(hand)} objectives, not "
+                f"objectives_per_player ({rules.objectives_per_player})"
+            )
         for oid in hand:
             if not isinstance(oid, str) or oid not in OBJECTIVE_IDS:
                 raise ReplayError(f"deal.{p.letter} has unknown objective {oid!r}")
@@ -133,7 +147,7 @@ def check_deal(rules: RiftRules, deal: object) -> Tuple[Tuple[str, ...], Tuple[s
 
 def _move(value: object, where: str) -> Tuple[int, Ability]:
     if not isinstance(value, Mapping):
-        raise ReplayError(f"{where} must be an object {{\"cell\": c, \"ability\": a}}, not {value!r}")
+        raise ReplayError(f'{where} must be an object {{"cell": c, "ability": a}}, not {value!r}')
     for key in value:
         if key not in ("cell", "ability"):
             raise ReplayError(f"{where} has unknown key {key!r}")
@@ -189,7 +203,7 @@ def load_replay(data: object) -> ReplayFile:
         for p in players:
             cell, ability = _move(item[p.letter], f"{where}.{p.letter}")
             entries.append(Entry(turn, p, cell, ability))
-    entries.sort(key=lambda e: e.turn)              # stable: file order within a turn
+    entries.sort(key=lambda e: e.turn)  # stable: file order within a turn
     until = data.get("until")
     until = None if until is None else _integer(until, "until", minimum=0)
     return ReplayFile(rules, seed, deal, setup, tuple(entries), until)
@@ -202,8 +216,11 @@ EngineFactory = Callable[..., Any]
 def play_replay(replay: ReplayFile, engine_factory: EngineFactory) -> dict:
     """Play a validated replay on a fresh engine; returns the result object."""
     engine = engine_factory(replay.rules, replay.seed, deal=replay.deal, setup=replay.setup)
-    last = replay.until if replay.until is not None else max(
-        (e.turn for e in replay.entries), default=0)
+    last = (
+        replay.until
+        if replay.until is not None
+        else max((e.turn for e in replay.entries), default=0)
+    )
     by_turn: Dict[int, List[Entry]] = {}
     for entry in replay.entries:
         if entry.turn <= last:
@@ -212,28 +229,35 @@ def play_replay(replay: ReplayFile, engine_factory: EngineFactory) -> dict:
     rejected: List[dict] = []
     stopped = None
     for turn in range(1, last + 1):
-        if engine.over:              # G16: every later entry is rejected with game_over
+        if engine.over:  # G16: every later entry is rejected with game_over
             for later in sorted(t for t in by_turn if t >= turn):
                 for entry in by_turn[later]:
                     reason = engine.rejection(entry.player, entry.cell, entry.ability)
-                    rejected.append({"turn": later, "player": entry.player.letter,
-                                     "reason": reason.value})
+                    rejected.append(
+                        {"turn": later, "player": entry.player.letter, "reason": reason.value}
+                    )
             break
         chosen: List[Optional[Tuple[int, Ability]]] = [None, None]
         for entry in by_turn.get(turn, ()):
             reason = engine.rejection(entry.player, entry.cell, entry.ability)
             if reason is None:
-                chosen[entry.player] = (entry.cell, entry.ability)     # changed their mind
+                chosen[entry.player] = (entry.cell, entry.ability)  # changed their mind
             else:
-                rejected.append({"turn": turn, "player": entry.player.letter,
-                                 "reason": reason.value})
+                rejected.append(
+                    {"turn": turn, "player": entry.player.letter, "reason": reason.value}
+                )
         missing = [p.letter for p in Player if chosen[p] is None]
         if missing:
             stopped = {"turn": turn, "player": missing[0], "players": missing}
             break
         turns.append(engine.resolve(chosen[0], chosen[1]))
-    return {"turns": turns, "rejected": rejected, "state": engine.summary(),
-            "result": engine.result, "stopped": stopped}
+    return {
+        "turns": turns,
+        "rejected": rejected,
+        "state": engine.summary(),
+        "result": engine.result,
+        "stopped": stopped,
+    }
 
 
 def to_replay_dict(rules: RiftRules, seed: int, deal, setup, entries: Sequence[Entry]) -> dict:

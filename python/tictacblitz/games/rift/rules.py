@@ -32,15 +32,15 @@ MAX_COOLDOWN = 1_000
 
 # name -> (smallest, largest) for the integer fields.
 _INT_RANGE = {
-    "sector_win_points": (0, MAX_NUMBER),      # G10
-    "sector_tie_points": (0, MAX_NUMBER),      # G10
-    "meta_line_points": (0, MAX_NUMBER),       # G11
-    "objectives_per_player": (0, len(OBJECTIVE_IDS)),   # G12
-    "energy_start": (0, MAX_NUMBER),           # G13
-    "energy_max": (0, MAX_NUMBER),             # G13
-    "energy_idle_gain": (0, MAX_NUMBER),       # G13
-    "energy_sector_gain": (0, MAX_NUMBER),     # G13
-    "shield_cost": (0, MAX_NUMBER),            # G14
+    "sector_win_points": (0, MAX_NUMBER),  # G10
+    "sector_tie_points": (0, MAX_NUMBER),  # G10
+    "meta_line_points": (0, MAX_NUMBER),  # G11
+    "objectives_per_player": (0, len(OBJECTIVE_IDS)),  # G12
+    "energy_start": (0, MAX_NUMBER),  # G13
+    "energy_max": (0, MAX_NUMBER),  # G13
+    "energy_idle_gain": (0, MAX_NUMBER),  # G13
+    "energy_sector_gain": (0, MAX_NUMBER),  # G13
+    "shield_cost": (0, MAX_NUMBER),  # G14
     "shield_cooldown": (0, MAX_COOLDOWN),
     "swap_cost": (0, MAX_NUMBER),
     "swap_cooldown": (0, MAX_COOLDOWN),
@@ -62,23 +62,24 @@ class RiftRules:
     :raises TypeError: for a value of the wrong type (a bool or str where an int goes).
     """
 
-    sector_win_points: int = 3          # G10
-    sector_tie_points: int = 1          # G10
-    meta_line_points: int = 5           # G11
-    objectives_per_player: int = 3      # G12
-    energy_start: int = 5               # G13
-    energy_max: int = 10                # G13
-    energy_idle_gain: int = 1           # G13
-    energy_sector_gain: int = 1         # G13
-    shield_cost: int = 2                # G14
-    shield_cooldown: int = 3            # G14
-    swap_cost: int = 2                  # G14
-    swap_cooldown: int = 4              # G14
-    reveal_cost: int = 10               # G14
-    reveal_cooldown: int = 5            # G14
-    objectives: Tuple[str, ...] = OBJECTIVE_IDS                                  # G12, G17
+    sector_win_points: int = 3  # G10
+    sector_tie_points: int = 1  # G10
+    meta_line_points: int = 5  # G11
+    objectives_per_player: int = 3  # G12
+    energy_start: int = 5  # G13
+    energy_max: int = 10  # G13
+    energy_idle_gain: int = 1  # G13
+    energy_sector_gain: int = 1  # G13
+    shield_cost: int = 2  # G14
+    shield_cooldown: int = 3  # G14
+    swap_cost: int = 2  # G14
+    swap_cooldown: int = 4  # G14
+    reveal_cost: int = 10  # G14
+    reveal_cooldown: int = 5  # G14
+    objectives: Tuple[str, ...] = OBJECTIVE_IDS  # G12, G17
     objective_points: Mapping[str, int] = field(
-        default_factory=lambda: dict(DEFAULT_OBJECTIVE_POINTS))                   # G17
+        default_factory=lambda: dict(DEFAULT_OBJECTIVE_POINTS)
+    )  # G17
 
     def __post_init__(self) -> None:
         for name, (low, high) in _INT_RANGE.items():
@@ -88,8 +89,10 @@ class RiftRules:
             if not low <= value <= high:
                 raise ValueError(f"rules.{name}={value!r}: must be from {low} to {high}")
         if self.energy_start > self.energy_max:
-            raise ValueError(f"rules.energy_start={self.energy_start!r}: must be at most "
-                             f"energy_max ({self.energy_max})")
+            raise ValueError(
+                f"rules.energy_start={self.energy_start!r}: must be at most "
+                f"energy_max ({self.energy_max})"
+            )
         ids = self.objectives
         if isinstance(ids, str) or not isinstance(ids, (list, tuple)):
             raise TypeError(f"rules.objectives={ids!r}: must be a list of objective ids")
@@ -97,28 +100,41 @@ class RiftRules:
             if not isinstance(oid, str):
                 raise TypeError(f"rules.objectives has {oid!r}: an objective id is a string")
             if oid not in DEFAULT_OBJECTIVE_POINTS:
-                raise ValueError(f"rules.objectives has unknown objective {oid!r}: expected "
-                                 f"one of {', '.join(OBJECTIVE_IDS)}")
+                raise ValueError(
+                    f"rules.objectives has unknown objective {oid!r}: expected "
+                    f"one of {', '.join(OBJECTIVE_IDS)}"
+                )
         if len(set(ids)) != len(ids):
             raise ValueError(f"rules.objectives={list(ids)!r}: an objective is listed twice")
         if len(ids) < self.objectives_per_player:
-            raise ValueError(f"rules.objectives={list(ids)!r}: fewer than objectives_per_player "
-                             f"({self.objectives_per_player}) to deal distinct ones from (G12)")
+            raise ValueError(
+                f"rules.objectives={list(ids)!r}: fewer than objectives_per_player "
+                f"({self.objectives_per_player}) to deal distinct ones from (G12)"
+            )
         object.__setattr__(self, "objectives", tuple(ids))
         points = self.objective_points
         if not isinstance(points, Mapping):
             raise TypeError(f"rules.objective_points={points!r}: must be an object by objective id")
         for oid, value in points.items():
             if oid not in DEFAULT_OBJECTIVE_POINTS:
-                raise ValueError(f"rules.objective_points has unknown objective {oid!r}: "
-                                 f"expected one of {', '.join(OBJECTIVE_IDS)}")
+                raise ValueError(
+                    f"rules.objective_points has unknown objective {oid!r}: "
+                    f"expected one of {', '.join(OBJECTIVE_IDS)}"
+                )
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"rules.objective_points.{oid}={value!r}: must be an integer")
             if not 0 <= value <= MAX_NUMBER:
-                raise ValueError(f"rules.objective_points.{oid}={value!r}: must be from 0 to {MAX_NUMBER}")
+                raise ValueError(
+                    f"rules.objective_points.{oid}={value!r}: must be from 0 to {MAX_NUMBER}"
+                )
         # Stored complete, in catalogue order, read-only (so RiftRules hashes by value).
-        object.__setattr__(self, "objective_points", _FrozenPoints(
-            {oid: points.get(oid, DEFAULT_OBJECTIVE_POINTS[oid]) for oid in OBJECTIVE_IDS}))
+        object.__setattr__(
+            self,
+            "objective_points",
+            _FrozenPoints(
+                {oid: points.get(oid, DEFAULT_OBJECTIVE_POINTS[oid]) for oid in OBJECTIVE_IDS}
+            ),
+        )
 
     # -- derived -------------------------------------------------------------------------
 
@@ -140,7 +156,9 @@ class RiftRules:
         the points of every objective code."""
         scalars = tuple(getattr(self, name) for name in _INT_RANGE)
         codes = tuple(OBJECTIVE_IDS.index(oid) for oid in self.objectives)
-        return scalars + (len(codes),) + codes + tuple(self.objective_points[o] for o in OBJECTIVE_IDS)
+        return (
+            scalars + (len(codes),) + codes + tuple(self.objective_points[o] for o in OBJECTIVE_IDS)
+        )
 
     # -- plain data ----------------------------------------------------------------------
 
@@ -155,10 +173,12 @@ class RiftRules:
         """Only what differs from the defaults (what a replay file writes); changed
         objective points are listed alone."""
         default = RiftRules().to_dict()
-        out = {k: v for k, v in self.to_dict().items()
-               if k != "objective_points" and v != default[k]}
-        points = {k: v for k, v in self.objective_points.items()
-                  if v != DEFAULT_OBJECTIVE_POINTS[k]}
+        out = {
+            k: v for k, v in self.to_dict().items() if k != "objective_points" and v != default[k]
+        }
+        points = {
+            k: v for k, v in self.objective_points.items() if v != DEFAULT_OBJECTIVE_POINTS[k]
+        }
         if points:
             out["objective_points"] = points
         return out

@@ -26,11 +26,26 @@ import enum
 from typing import Dict, Tuple
 
 __all__ = [
-    "Player", "Ability", "Reason", "SectorResult",
-    "CELLS", "SECTORS", "LINES", "DIAGONAL_LINES", "ALL_SECTORS",
-    "CORNER_SECTORS", "EDGE_SECTORS", "CENTRE",
-    "OBJECTIVE_IDS", "DEFAULT_OBJECTIVE_POINTS",
-    "cell_id", "sector_of", "position_of", "grid_row_col", "cell_at", "line_bits",
+    "Player",
+    "Ability",
+    "Reason",
+    "SectorResult",
+    "CELLS",
+    "SECTORS",
+    "LINES",
+    "DIAGONAL_LINES",
+    "ALL_SECTORS",
+    "CORNER_SECTORS",
+    "EDGE_SECTORS",
+    "CENTRE",
+    "OBJECTIVE_IDS",
+    "DEFAULT_OBJECTIVE_POINTS",
+    "cell_id",
+    "sector_of",
+    "position_of",
+    "grid_row_col",
+    "cell_at",
+    "line_bits",
 ]
 
 CELLS = 81
@@ -39,9 +54,14 @@ CENTRE = 4
 ALL_SECTORS = 0x1FF
 
 LINES: Tuple[Tuple[int, int, int], ...] = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),        # rows
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),        # columns
-    (0, 4, 8), (2, 4, 6),                   # diagonals
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),  # rows
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),  # columns
+    (0, 4, 8),
+    (2, 4, 6),  # diagonals
 )
 """G7/G11: the 8 lines of a 3x3 board, as positions (of a sector, or sectors of the
 board); the index in this tuple is the line's number (bit ``i`` of a line set)."""
@@ -49,8 +69,8 @@ board); the index in this tuple is the line's number (bit ``i`` of a line set)."
 DIAGONAL_LINES = 0b1100_0000
 """The line numbers of the two diagonals, as a set of lines (G17 ``diagonal_win``)."""
 
-CORNER_SECTORS = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 8)    # G17 two_corners
-EDGE_SECTORS = (1 << 1) | (1 << 3) | (1 << 5) | (1 << 7)      # G17 two_edges
+CORNER_SECTORS = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 8)  # G17 two_corners
+EDGE_SECTORS = (1 << 1) | (1 << 3) | (1 << 5) | (1 << 7)  # G17 two_edges
 
 
 def line_bits(line: Tuple[int, int, int]) -> int:
@@ -62,7 +82,7 @@ class Player(enum.IntEnum):
     """The two seats: X is seat 0, O is seat 1 (the protocol's PLAYERS)."""
 
     X = 0
-    O = 1
+    O = 1  # noqa: E741 - the game's own name for the seat
 
     @property
     def letter(self) -> str:
@@ -140,7 +160,7 @@ class SectorResult(str, enum.Enum):
 
     OPEN = "open"
     X = "X"
-    O = "O"
+    O = "O"  # noqa: E741 - the game's own name for the seat
     TIE = "tie"
 
 
@@ -167,6 +187,7 @@ OBJECTIVE_IDS: Tuple[str, ...] = tuple(DEFAULT_OBJECTIVE_POINTS)
 
 
 # -- cell naming (G1), defined once --------------------------------------------------------
+
 
 def cell_id(sector: int, position: int) -> int:
     """G1: the id of position ``position`` (0-8) of sector ``sector`` (0-8)."""
