@@ -1,0 +1,225 @@
+// The Tic Tac Doh view model: server messages (state, events, …) in, what to draw out.
+//
+// Pure: no DOM, no clock, no network. Every fact of the game comes from the server
+// (server/games/doh.py): each `events` message and each `state` snapshot carries the
+// whole small picture in the display frame (a 5×5 grid, the first piece at its centre):
+// the squares with their contents (D4) and what each counts as (D5), the stash (D1),
+// whose turn it is, the legal squares of each piece for the seat to move (D3, D4), the
+// box as it becomes known (D2), the lines (D7) and the result. This file has no rules.
+// Rule ids (D…) refer to docs/doh.md.
+
+export const PIECES = ["S", "M", "L"]; // the draw order (welcome.game.pieces says the same)
+
+const PICTURE_KEYS = ["size", "squares", "stash", "pieces_per_size", "to_move", "ply", "legal",
+  "box", "lines", "result", "by", "last"];
+
+function emptyPicture(rules, game) {
+  const n = rules && rules.pieces_per_size ? rules.pieces_per_size : 0;
+  return {
+    size: game && game.display, squares: [], stash: { S: n, M: n, L: n }, pieces_per_size: n, to_move: null, ply: 0,
+    legal: { S: [], M: [], L: [] }, box: null, lines: [], result: null, by: null, last: null,
+  };
+}
+
+function emptyPlayer(seat) {
+  return { name: "", kind: "human", level: null, connected: true, grace_until: null, to_move: seat === 0 };
+}
+
+export class GameModel {
+  /** rules: the server's rules (pieces_per_size, grid); game: `welcome.game`. */
+  constructor(rules, game) {
+    if (!rules || typeof rules.pieces_per_size !== "number") throw new Error("GameModel needs the server's rules");
+    this.rules = { ...rules };
+    this.game = game || {};
+    this.seatNames = (this.game.seats && this.game.seats.length === 2) ? this.game.seats : ["first", "second"];
+    this.reset();
+  }
+
+  reset() {
+    this.room = null; this.link = null; this.mode = null; this.matchId = null;
+    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
+    this.resumeAt = null; this.role = "spectator"; this.seats = [];
+    this.pic = emptyPicture(this.rules, this.game);
+    this.players = {};
+    this.seatNames.forEach((s, i) => { this.players[s] = emptyPlayer(i); });
+    this.roundEnd = null;      // Doh has one round: never set (the shell's banner reads it)
+    this.result = null;        // the match_end body
+    this.end = null;           // the game's end event {result, by, lines}
+    this.rematch = {};
+    this.spectators = 0;
+    this.moves = [];           // move events of this game
+    this.lastRejected = null;
+    this.needSync = false;
+  }
+
+  setRules(rules) {
+    if (!rules) return;
+    const changed = rules.pieces_per_size !== this.rules.pieces_per_size || rules.grid !== this.rules.grid;
+    this.rules = { ...rules };
+    if (changed) this.reset();
+  }
+
+  /** Dispatch one server message; returns true when the screen should change. */
+  apply(msg) {
+    switch (msg.type) {
+      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
+      case "joined": return this.applyJoined(msg);
+      case "state": return this.applyState(msg);
+      case "events": return this.applyEvents(msg);
+      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
+      case "match_end": return this.applyMatchEnd(msg);
+      case "presence": return this.applyPresence(msg);
+      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
+      case "rejected": this.lastRejected = msg; return true;
+      default: return false;
+    }
+  }
+
+  applyJoined(msg) {
+    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
+    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
+    return true;
+  }
+
+  takePicture(msg) {
+    for (const k of PICTURE_KEYS) if (msg[k] !== undefined) this.pic[k] = msg[k];
+  }
+
+  /** A full snapshot replaces everything (docs/protocol.md, `state`). */
+  applyState(msg) {
+    const keep = { room: this.room, link: this.link };
+    if (msg.rules) this.setRules(msg.rules);
+    this.reset();
+    this.room = msg.room || keep.room; this.link = keep.link;
+    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
+    this.seq = msg.seq || 0; this.t = msg.t || 0; this.resumeAt = msg.resume_at ?? null;
+    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    this.takePicture(msg);
+    this.moves = (msg.moves || []).slice();
+    if (msg.players) this.updatePlayers(msg.players);
+    this.result = msg.result || null;
+    if (this.pic.result) this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines };
+    if (msg.rematch) this.rematch = { ...msg.rematch };
+    this.spectators = msg.spectators || 0;
+    this.needSync = false;
+    return true;
+  }
+
+  updatePlayers(players) {
+    for (const s of this.seatNames) if (players[s]) Object.assign(this.players[s], players[s]);
+  }
+
+  /** One `events` message (or one replay frame: the same shape). */
+  applyEvents(msg) {
+    if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
+    if (msg.seq !== undefined) {
+      if (msg.seq <= this.seq) return false;            // already in a snapshot
+      if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
+      this.seq = msg.seq;
+    }
+    if (this.phase !== "over") this.phase = "live";
+    this.takePicture(msg);
+    if (msg.t !== undefined) this.t = Math.max(this.t, msg.t);
+    for (const ev of msg.events || []) {
+      if (ev.kind === "move") this.moves.push(ev);
+      else if (ev.kind === "end") this.end = ev;
+      else if (ev.kind === "started") { this.moves = []; this.end = null; }
+    }
+    if (msg.players) this.updatePlayers(msg.players);
+    for (const s of this.seatNames) this.players[s].to_move = this.pic.to_move === s;
+    return true;
+  }
+
+  applyMatchEnd(msg) {
+    this.result = msg; this.phase = "over";
+    this.rematch = {};
+    return true;
+  }
+
+  applyPresence(msg) {
+    for (const s of this.seatNames) if (msg.players && msg.players[s]) Object.assign(this.players[s], msg.players[s]);
+    if (msg.spectators !== undefined) this.spectators = msg.spectators;
+    return true;
+  }
+
+  /** Nothing is timed in Doh: "now" is the last move's (ms of the replay viewer's clock). */
+  nowT() { return this.t; }
+
+  mySeats() { return this.role === "player" ? this.seats : []; }
+
+  /** Everything to draw. */
+  view(nowT = this.t, serverNow = null) {
+    const mine = this.mySeats();
+    const pic = this.pic;
+    const players = {};
+    this.seatNames.forEach((s, i) => {
+      const p = this.players[s];
+      players[s] = {
+        seat: s, index: i, name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s), kind: p.kind,
+        level: p.level, connected: p.connected, graceUntil: p.grace_until,
+        toMove: pic.to_move === s && !this.result, mine: mine.includes(s), rematch: !!this.rematch[s],
+      };
+    });
+    let countdown = null;
+    if ((this.phase === "countdown" || this.phase === "break") && this.resumeAt !== null && serverNow !== null) {
+      countdown = Math.max(0, (this.resumeAt - serverNow) / 1000);
+    }
+    const live = this.phase === "live" && !this.result;
+    const myTurn = live && mine.includes(pic.to_move);
+    return {
+      size: pic.size || this.game.display || 5, round: 1, t: nowT, phase: this.phase, mode: this.mode, room: this.room,
+      squares: pic.squares, stash: pic.stash, perSize: pic.pieces_per_size || this.rules.pieces_per_size,
+      toMove: live ? pic.to_move : null, ply: pic.ply, legal: myTurn ? pic.legal : { S: [], M: [], L: [] },
+      box: pic.box, lines: (this.end && this.end.lines) || pic.lines || [], last: pic.last,
+      end: this.end, players, seatNames: this.seatNames, result: this.result, roundEnd: null,
+      rounds: [], countdown, mine, myTurn, spectators: this.spectators, moves: this.moves,
+    };
+  }
+}
+
+/** The square's content at a cell of a view, or "". */
+export function contentAt(view, cell) {
+  const sq = view.squares.find((s) => s.cell[0] === cell[0] && s.cell[1] === cell[1]);
+  return sq ? sq.content : "";
+}
+
+/** Whether `piece` may go on `cell` now (the server's legal squares of the seat to move). */
+export function isLegal(view, piece, cell) {
+  return (view.legal[piece] || []).some((c) => c[0] === cell[0] && c[1] === cell[1]);
+}
+
+/** The act a click (or the act key) on `cell` means for `seat` holding `piece`, or null. */
+export function intentFor(view, cell, seat, piece) {
+  if (!cell || view.toMove !== seat || !piece) return null;
+  return { piece, cell };
+}
+
+/** A piece of the stash that the seat may still play (the hand's default). */
+export function firstPlayable(view, prefer) {
+  if (prefer && view.stash[prefer] > 0 && (!view.myTurn || (view.legal[prefer] || []).length)) return prefer;
+  for (const p of PIECES) if (view.stash[p] > 0 && (!view.myTurn || (view.legal[p] || []).length)) return p;
+  return prefer || "S";
+}
+
+const BY = { line: "three in a line", stash_empty: "the stash is empty", no_move: "no legal move left" };
+
+/** Words for the game's end (D7, D8, D9). */
+export function describeEnd(end) {
+  if (!end || !end.result) return "";
+  const why = BY[end.by] ? `: ${BY[end.by]}` : "";
+  if (end.result === "draw") return `Draw${why}`;
+  const who = end.result[0].toUpperCase() + end.result.slice(1);
+  return end.by === "no_move" ? `${who} wins: the other player has no legal move` : `${who} wins${why}`;
+}
+
+/** Words for a round's end: Doh has one round (the shell asks anyway). */
+export function describeRound(rec) { return rec ? describeEnd(rec) : ""; }
+
+/** Words for the match end. */
+export function describeMatch(res) {
+  if (!res) return "";
+  const who = res.result && res.result !== "draw" ? res.result[0].toUpperCase() + res.result.slice(1) : "";
+  if (res.by === "forfeit") return `${who} wins: ${res.forfeited_by || "the other player"} left`;
+  if (res.by === "abandoned") return "Game abandoned";
+  return describeEnd({ result: res.result, by: res.end });
+}

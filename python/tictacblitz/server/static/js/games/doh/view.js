@@ -1,0 +1,109 @@
+// The Tic Tac Doh view: everything the shell (static/js/main.js) asks of a game's view
+// module (docs/client.md, "A game's view module"). The server names this file in
+// `welcome.game.view` (server/games/doh.py); the shell imports it from there.
+//
+//   SEATS, seatLabel(seat, long), DEFAULT_BOT            the menu's choices
+//   TITLE_HTML, tagline(rules), helpHtml(rules), legend(rules), LEGEND_NOTE, drawLegendIcon
+//   createModel(rules, game)                            a view model (applyState, applyEvents, view, …)
+//   layoutFor(w, h, view), draw(ctx, view, lay, ui), cellCenter(lay, rect, cell)
+//   Input                                               pointer and keys → act intents
+//   REASONS, describeRound, describeMatch, controlsHelp(seats)   words for the page
+// and, for tests: pieceCenter(lay, rect, piece), the page point of a stash button.
+
+import { GameModel } from "./model.js";
+import { drawGame, layout } from "./draw.js";
+
+export { Input } from "./input.js";
+export { describeRound, describeMatch } from "./model.js";
+export { drawLegendIcon } from "./draw.js";
+
+export const SEATS = ["first", "second"]; // seats 0 and 1 (server/games/doh.py SEATS)
+export const DEFAULT_BOT = "medium";
+
+export function seatLabel(seat, long = false) {
+  const name = seat[0].toUpperCase() + seat.slice(1);
+  if (!long) return name;
+  return seat === "first" ? "First (moves first)" : "Second";
+}
+
+export const TITLE_HTML = '<span style="color:#E0453A">▲</span> Tic Tac Doh <span style="color:#F5D33B">▲</span>';
+
+const WORDS = ["zero", "one", "two", "three", "four", "five", "six"];
+const word = (n) => WORDS[n] || String(n);
+
+export function tagline(R) {
+  return `Tic-tac-toe with one shared stash of pyramids — ${word(R.pieces_per_size)} small, ` +
+    `${word(R.pieces_per_size)} medium and ${word(R.pieces_per_size)} large — on a ${R.grid}×${R.grid} ` +
+    "grid the pieces themselves define. Nobody owns a piece: whoever completes a line wins.";
+}
+
+// D6's reasons in words, and the server's own (not your turn, the game is over).
+export const REASONS = {
+  game_over: "The game is over.",
+  none_left: "None of that size left in the stash.",
+  not_adjacent: "A new square must touch a piece (diagonals count).",
+  outside_grid: `That square would not fit the grid.`,
+  cannot_stack: "That piece cannot go on that square (stack one smaller, nest one larger).",
+  not_your_turn: "Not your turn.",
+};
+
+export function legend(R) {
+  return [
+    { icon: "S", html: "<b>Small</b> (red)" },
+    { icon: "M", html: "<b>Medium</b> (orange)" },
+    { icon: "L", html: "<b>Large</b> (yellow)" },
+    { icon: "stack", html: "<b>Stack</b>: smaller on top — counts as <em>every</em> size in it." },
+    { icon: "nest", html: "<b>Nest</b>: larger over — counts only as the outer piece (hidden ones dashed)." },
+    { icon: "legal", html: "Dashed square: where the piece in hand may go." },
+    { icon: "box", html: `Blue frame: where the ${R.grid}×${R.grid} grid can still be; solid once fixed.` },
+    { icon: "line", html: "Gold stroke: the winning line." },
+  ];
+}
+export const LEGEND_NOTE = "The chips under a square show what it counts as: coloured sizes count, grey ones are hidden in a nest.";
+
+export function helpHtml(R) {
+  const n = R.pieces_per_size;
+  return `
+  <ul>
+    <li><b>One stash for both.</b> ${word(n)} pyramids of each size: small, medium, large. On your turn you take any piece still in the stash. Nobody owns a piece: the players differ only by whose turn it is.</li>
+    <li><b>An imaginary ${R.grid}×${R.grid} grid.</b> The first piece goes anywhere. After that a new square must touch an occupied one (diagonals count), and all pieces must always fit in some ${R.grid}×${R.grid} box.</li>
+    <li><b>Stack or nest.</b> Instead of a new square, you may <em>stack</em> a piece one size smaller on a single piece or a stack (large ← medium ← small), or <em>nest</em> a piece one size larger over a single piece or a nest (small → medium → large). A square is a stack or a nest, never both.</li>
+    <li><b>What a square counts as.</b> A single piece: its size. A stack: every size in it. A nest: only its outer, largest piece.</li>
+    <li><b>Win</b> by completing three squares in a row, column or diagonal that all count as one common size. If the stash runs out, it is a draw. If the player to move has pieces but no legal move, the other player wins.</li>
+  </ul>
+  <h3>Controls</h3>
+  <ul>
+    <li>Choose the piece in hand with the stash buttons (or keys 1 2 3: small, medium, large); the squares it may go on are dashed. Click a square to put it there.</li>
+    <li>Keyboard: arrows (or WASD) move the cursor, Space or Enter (or F) puts the piece in hand there. In local play the keyboard player uses 1 2 3, the arrows and Enter; the mouse player the mouse (or 7 8 9, WASD and F).</li>
+    <li>R: rematch after a game. H: this help. Esc: close.</li>
+  </ul>`;
+}
+
+export function createModel(rules, game) { return new GameModel(rules, game); }
+
+/** Where everything goes on a w×h canvas for this view. */
+export function layoutFor(w, h, view) { return layout(w, h, view.size); }
+
+export const draw = drawGame;
+
+/** The page coordinates of a cell's centre (the browser tests click there). */
+export function cellCenter(lay, rect, cell) {
+  const b = lay.board;
+  return { x: rect.left + b.x + (cell[1] + 0.5) * b.cell, y: rect.top + b.y + (cell[0] + 0.5) * b.cell };
+}
+
+/** The page coordinates of a stash button's centre (the piece in hand). */
+export function pieceCenter(lay, rect, piece) {
+  const b = lay.stash.find((s) => s.piece === piece);
+  return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 };
+}
+
+/** The key help beside the board, for the input's seats ({mouse, keyboard}). */
+export function controlsHelp(s) {
+  if (s.mouse && s.mouse !== s.keyboard) {
+    return `<b>${seatLabel(s.mouse)}</b>: mouse — a stash button, then a square (or 7 8 9, WASD + F). ` +
+      `<b>${seatLabel(s.keyboard)}</b>: keys 1 2 3 for the piece, arrows, Enter or Space.`;
+  }
+  if (s.mouse) return "Pick a piece in the stash (or 1 2 3), then click a dashed square. Keyboard: arrows/WASD + Space or Enter.";
+  return "Spectating.";
+}
