@@ -10,7 +10,8 @@ Everything of this game on the Python side is in this folder:
 - :mod:`.native`: the native core (``blitz_core.rift.engine``) behind the same surface;
 - :mod:`.replay`: the replay/scenario file format;
 - :mod:`.bots`: the bots and their presets;
-- :mod:`.game`: the adapter to the platform's Game/State protocol.
+- :mod:`.game`: the adapter to the platform's Game/State protocol;
+- :mod:`.balance`: what the lab needs beyond the protocol (its default bots).
 
 Importing this package does not load the native core; :mod:`.game` does.
 """
