@@ -491,3 +491,29 @@ def test_pettingzoo_render_test():
     render_test(
         wrap(lambda m: parallel_to_aec(envs.GameParallelEnv("rift", render_mode=m, max_steps=100)))
     )
+
+
+@pytest.mark.parametrize(
+    "x, o, n", [("greedy", "easy", 16), ("random", "medium", 16), ("hard", "search", 2)]
+)
+def test_state_batch_rolls_out_native_bots_as_play_matches(x, o, n):
+    from tictacblitz import Match
+    from tictacblitz.games.blitz.bots import BotSpec
+    from tictacblitz.games.blitz.rl import StateBatch
+
+    seeds = list(range(200, 200 + n))
+    ref = play_matches(Rules(), x, o, seeds)
+    # "random" by name is the fast playout policy: the random bot itself is its spec
+    xs = PRESETS[x] if x == "random" else x
+    for nt in (1, 2):
+        batch = StateBatch(Rules(), n)
+        for i, seed in enumerate(seeds):
+            batch.load(Match(seed=seed), [i])
+        out = batch.rollout(
+            (xs, o), seeds=np.array(seeds, dtype=np.uint64), until="match", num_threads=nt
+        )
+        assert np.array_equal(out["match_result"], ref["winner"])
+        assert np.array_equal(out["round_wins"][:, 0], ref["x_rounds"])
+    with pytest.raises(ValueError):
+        batch.rollout((_first_legal, "random"))
+    assert isinstance(PRESETS["random"], BotSpec)

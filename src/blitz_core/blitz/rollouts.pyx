@@ -434,19 +434,36 @@ ctypedef struct RolloutStats:
 
 
 cdef void rollout_state(MatchState* s, const RulesC* r, const int* policy, uint64_t* rngs,
-                        bint whole_match, RolloutStats* stats) noexcept nogil:
-    """Play on with a native policy per seat, acting at every ms a charge is full, until
-    the round (or the match) ends; time jumps to the next charge or timed ms."""
+                        bint whole_match, RolloutStats* stats, const Policy* pols,
+                        const BotTables* tb) noexcept nogil:
+    """Play on with a native policy per seat until the round (or the match) ends; time
+    jumps to the next ms anything can happen. ``"random"`` acts at every ms a charge is
+    full; a native bot (POLICY_NATIVE, ``pols[p]``) is driven as play_matches drives it
+    (bots.pyx play_round): asked from ``reaction_ms`` after its charge filled, and again
+    the next ms after it acted, so a whole match plays exactly as in play_matches."""
     cdef int kinds[2]
     cdef int cells_[2]
     cdef bint acts[2]
     cdef int p, xr = 0, orr = 0, reason
-    cdef int32_t next_t, ready
+    cdef int32_t next_t, ready, due
+    cdef bint asked
+    cdef Policy pol
+    cdef int64_t sims = 0
     while True:
         while not s.round_over:
+            asked = False
             for p in range(2):
-                acts[p] = (policy[p] == POLICY_RANDOM
-                           and random_action(s, r, p, &rngs[p], &kinds[p], &cells_[p]))
+                acts[p] = False
+                if policy[p] == POLICY_RANDOM:
+                    acts[p] = random_action(s, r, p, &rngs[p], &kinds[p], &cells_[p])
+                elif (policy[p] == POLICY_NATIVE and state_charge_full(s, p)
+                      and s.t >= s.full_since[p] + pols[p].reaction_ms):
+                    pol = pols[p]
+                    pol.rng = rngs[p]
+                    acts[p] = policy_decide(&pol, tb, s, r, p, &kinds[p], &cells_[p],
+                                            &sims) != RULE_NONE
+                    rngs[p] = pol.rng
+                    asked = asked or acts[p]
             if acts[0] and acts[1]:
                 state_act_both(s, r, kinds[0], cells_[0], kinds[1], cells_[1], &xr, &orr, NULL)
                 stats.accepted += (xr == ACCEPTED) + (orr == ACCEPTED)
@@ -464,12 +481,28 @@ cdef void rollout_state(MatchState* s, const RulesC* r, const int* policy, uint6
                     ready = state_charge_ready_t(s, r, p)
                     if ready < next_t:
                         next_t = ready
-            if next_t <= s.t:
+                elif policy[p] == POLICY_NATIVE:
+                    due = s.full_since[p] + pols[p].reaction_ms
+                    if s.t < due < next_t:
+                        next_t = due
+            if next_t <= s.t or asked:
                 next_t = s.t + 1
             state_advance_to(s, r, next_t, NULL)
         if s.match_over or not whole_match:
             return
         state_next_round(s, r, NULL)
+
+
+cdef tuple _native_spec(Policy* pol, object policy):
+    """A native bot spec (the 6-tuple of ``BotSpec.native()``) into ``pol``, validated
+    by bots.pyx (a ValueError names the field); returns the spec as a tuple."""
+    spec = tuple(policy)
+    _bots.NativePolicy(spec, 0)
+    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
+    policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
+    pol.horizon_ms = horizon_ms
+    pol.candidates = candidates
+    return spec
 
 
 cdef int _threads(object num_threads) except -1:
@@ -654,20 +687,13 @@ cdef class BatchStepper:
         ``BotSpec.native()`` (kind, reaction_ms, error_rate, budget, horizon_ms,
         candidates). The seat's stream is the env's (``match_seed ^ SEED_SALTS[seat]``,
         reseeded at every new match), so one seed plays as in ``play_matches``."""
-        cdef Policy* pol
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 (X) or 1 (O), not {seat!r}")
         if policy is None or isinstance(policy, str):
             self.cf.policy[seat] = _policy(policy)
             self._specs[seat] = policy
             return
-        spec = tuple(policy)
-        _bots.NativePolicy(spec, 0)                 # validates (ValueError names the field)
-        kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
-        pol = &self.cf.pol[seat]
-        policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
-        pol.horizon_ms = horizon_ms
-        pol.candidates = candidates
+        spec = _native_spec(&self.cf.pol[seat], policy)
         self.cf.policy[seat] = POLICY_NATIVE
         self._specs[seat] = spec
 
@@ -884,6 +910,7 @@ cdef class StateBatch:
     cdef readonly Py_ssize_t n
     cdef readonly object rules
     cdef object _seeds
+    cdef BotTables tb
 
     def __cinit__(self):
         self.states = NULL
@@ -899,6 +926,7 @@ cdef class StateBatch:
         fill_rules(&self.rc, rules)
         self.rules = rules
         self.n = n
+        tables_init(&self.tb, &self.rc)
         self.states = <MatchState*>calloc(n, sizeof(MatchState))
         if self.states == NULL:
             raise MemoryError(f"cannot allocate {n} states")
@@ -950,8 +978,12 @@ cdef class StateBatch:
         return _match_of(&self.rc, &self.states[i], self.rules, self._seeds[i])
 
     def rollout(self, policies=("random", "random"), seeds=0, *, until="round", num_threads=None):
-        """Play every slot on with a native policy per seat (``"random"`` or ``"wait"``)
-        until its round ends (``until="round"``) or its match (``"match"``).
+        """Play every slot on with a native policy per seat until its round ends
+        (``until="round"``) or its match (``"match"``). A policy is ``"random"`` (acts at
+        every ms a charge is full), ``"wait"``, or a native bot spec (the 6-tuple of
+        ``BotSpec.native()``: greedy, search, any preset), driven as ``play_matches``
+        drives it: a slot loaded with ``Match(seed=s)`` and rolled out with ``seeds=s``
+        and ``until="match"`` plays the match ``play_matches`` plays for seed s.
 
         ``seeds`` (an int s → s, s+1, ... or one per slot) seed the policies: slot i's X
         plays from ``seeds[i] ^ SALT_X``, O from ``seeds[i] ^ SALT_O``. Returns arrays:
@@ -959,6 +991,7 @@ cdef class StateBatch:
         ``t``, ``round_wins`` (N, 2), and totals ``accepted`` / ``rejected``.
         """
         cdef int pol[2]
+        cdef Policy specs[2]
         cdef int p, nt = _threads(num_threads)
         cdef bint whole
         if until not in ("round", "match"):
@@ -966,10 +999,15 @@ cdef class StateBatch:
         whole = until == "match"
         if len(policies) != 2:
             raise ValueError(f"policies must name one policy per seat, not {policies!r}")
+        memset(specs, 0, sizeof(specs))
         for p in range(2):
+            if policies[p] is not None and not isinstance(policies[p], str):
+                _native_spec(&specs[p], policies[p])
+                pol[p] = POLICY_NATIVE
+                continue
             pol[p] = _policy(policies[p])
             if pol[p] == POLICY_EXTERNAL:
-                raise ValueError("rollout policies are native: 'random' or 'wait'")
+                raise ValueError("rollout policies are native: 'random', 'wait' or a bot spec")
         cdef const uint64_t[::1] sv = _seed_array(seeds, self.n)
         cdef Py_ssize_t i, n = self.n
         acc = np.zeros(n, dtype=np.int64)
@@ -979,10 +1017,12 @@ cdef class StateBatch:
         if nt <= 1 or n < 2:
             with nogil:
                 for i in range(n):
-                    _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i], &rejv[i])
+                    _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i],
+                                  &rejv[i], specs, &self.tb)
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="dynamic"):
-                _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i], &rejv[i])
+                _rollout_slot(&self.states[i], &self.rc, pol, sv[i], whole, &accv[i], &rejv[i],
+                              specs, &self.tb)
         out = self.results()
         out["accepted"] = int(acc.sum())
         out["rejected"] = int(rej.sum())
@@ -1010,13 +1050,14 @@ cdef class StateBatch:
 
 
 cdef void _rollout_slot(MatchState* s, const RulesC* r, const int* pol, uint64_t seed,
-                        bint whole, int64_t* accepted, int64_t* rejected) noexcept nogil:
+                        bint whole, int64_t* accepted, int64_t* rejected, const Policy* specs,
+                        const BotTables* tb) noexcept nogil:
     cdef uint64_t rngs[2]
     cdef RolloutStats stats
     rngs[0] = seed ^ SALT_X
     rngs[1] = seed ^ SALT_O
     stats.accepted = 0
     stats.rejected = 0
-    rollout_state(s, r, pol, rngs, whole, &stats)
+    rollout_state(s, r, pol, rngs, whole, &stats, specs, tb)
     accepted[0] = stats.accepted
     rejected[0] = stats.rejected

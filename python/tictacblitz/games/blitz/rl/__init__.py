@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from blitz_core.blitz.rollouts import StateBatch
-
 from ..rules import Rules
 from .batched import (
     N_BITS,
@@ -41,6 +39,7 @@ from .batched import (
     BatchedMatches,
     BlitzSelfPlayVectorEnv,
     BlitzVectorEnv,
+    StateBatch,
     action_code,
     decode_action,
     marks_potential,

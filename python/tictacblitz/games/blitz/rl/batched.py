@@ -38,6 +38,7 @@ from blitz_core.blitz import rollouts as _native
 
 __all__ = [
     "BatchedMatches",
+    "StateBatch",
     "BlitzVectorEnv",
     "BlitzSelfPlayVectorEnv",
     "marks_potential",
@@ -510,6 +511,33 @@ class BatchedMatches:
         options = dict(state["options"])
         BatchedMatches.__init__(self, options.pop("num_envs"), **options)
         self.set_state(state)
+
+
+class StateBatch(_native.StateBatch):
+    """N match states for planners (``blitz_core.blitz.rollouts.StateBatch``), whose
+    ``rollout`` also takes bot names and ``BotSpec``s: a preset such as ``"greedy"`` or
+    ``"hard"`` rolls out natively (``nogil``, over threads) exactly as ``play_matches``
+    plays it; ``"random"`` and ``"wait"`` are the fast native playout policies.
+
+    >>> from tictacblitz import Match
+    >>> batch = StateBatch(n=8)
+    >>> batch.load(Match(seed=3))
+    >>> out = batch.rollout(("greedy", "easy"), seeds=0, until="match")
+    >>> sorted(set(out["match_result"].tolist())) <= [0, 1, 2]
+    True
+    """
+
+    def rollout(self, policies=("random", "random"), seeds=0, *, until="round", num_threads=None):
+        if len(policies) != 2:
+            raise ValueError(f"policies must name one policy per seat, not {policies!r}")
+        resolved = tuple(
+            p if p is None or p in _NATIVE_POLICIES or isinstance(p, tuple) else _resolve_policy(p)
+            for p in policies
+        )
+        for p in resolved:
+            if callable(p):
+                raise ValueError("rollout policies are native: a bot name, a BotSpec or 'wait'")
+        return super().rollout(resolved, seeds, until=until, num_threads=num_threads)
 
 
 def _seat(seat: Union[str, int, Player]) -> int:
