@@ -37,17 +37,15 @@ from .batched import (
     N_SCALARS,
     SCALAR_NAMES,
     BatchedMatches,
-    BlitzSelfPlayVectorEnv,
-    BlitzVectorEnv,
     StateBatch,
     action_code,
     decode_action,
-    marks_potential,
     observation_space,
     unpack_bits,
 )
 from .gym_env import BlitzEnv
 from .render import board_rgb
+from .vector_env import BlitzSelfPlayVectorEnv, BlitzVectorEnv, marks_potential
 
 __all__ = [
     "BatchedMatches",

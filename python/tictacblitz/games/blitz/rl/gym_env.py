@@ -25,7 +25,8 @@ from gymnasium import spaces
 
 from ..rules import Rules
 from ..types import Player
-from .batched import BatchedMatches, _Shaping, observation_space, step_info
+from .batched import BatchedMatches, observation_space
+from .vector_env import _Shaping, step_info
 
 __all__ = ["BlitzEnv"]
 

@@ -28,7 +28,8 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     ) from exc
 
 from ..rules import Rules
-from .batched import BatchedMatches, observation_space, step_info
+from .batched import BatchedMatches, observation_space
+from .vector_env import step_info
 
 __all__ = ["BlitzParallelEnv"]
 
