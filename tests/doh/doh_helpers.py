@@ -31,7 +31,7 @@ def subset_diff(expected, actual, path="$"):
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return f"{path}: expected {expected!r}, got {actual!r}"
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             diff = subset_diff(e, a, f"{path}[{i}]")
             if diff:
                 return diff

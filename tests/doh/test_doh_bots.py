@@ -122,7 +122,7 @@ def test_greedy_wins_now_and_hands_no_win_over_when_it_can():
 def test_the_tournament_order_of_the_bots():
     """Each bot beats the one before it in BOT_NAMES over both seats (more wins than
     losses), the order the docs' tournament table shows."""
-    for weaker, stronger in zip(BOT_NAMES, BOT_NAMES[1:]):
+    for weaker, stronger in zip(BOT_NAMES, BOT_NAMES[1:], strict=False):
         a = play_matches(RULES, stronger, weaker, SEEDS[:400])["winner"]
         b = play_matches(RULES, weaker, stronger, SEEDS[:400])["winner"]
         wins = (a == 0).sum() + (b == 1).sum()
@@ -203,7 +203,7 @@ def test_threads_play_the_same_games():
     alone = [play_matches(rules, x, o, SEEDS[:200])["winner"] for x, o in pairs]
     with ThreadPoolExecutor(max_workers=2) as pool:
         together = list(pool.map(lambda p: play_matches(rules, *p, SEEDS[:200])["winner"], pairs))
-    for a, b in zip(alone, together):
+    for a, b in zip(alone, together, strict=True):
         assert np.array_equal(a, b)
     # and a bot on the shared solver from two threads at once
     positions = random_positions(60, seed=21, pieces=4)

@@ -63,7 +63,8 @@ def test_native_engine_equals_the_reference(rules, steps):
         assert np.array_equal(mask, reference_mask(ref))
         assert native.to_move == ref.to_move
         legal = np.flatnonzero(mask)
-        action = int(legal[pick % len(legal)]) if prefer_legal and len(legal) else pick % NUM_ACTIONS
+        action = (int(legal[pick % len(legal)]) if prefer_legal and len(legal)
+                  else pick % NUM_ACTIONS)
         code = native.play(action)
         reason = ref.apply_action(action)
         assert (None if code == 0 else REASONS[code - 1]) == reason

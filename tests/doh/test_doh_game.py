@@ -10,7 +10,12 @@ import pytest
 
 from tictacblitz.games import TimeModel, game_type, load_game
 from tictacblitz.games.doh.encoding import (
-    CENTRE, NUM_ACTIONS, action_square, action_to_string, decode_action, encode_action,
+    CENTRE,
+    NUM_ACTIONS,
+    action_square,
+    action_to_string,
+    decode_action,
+    encode_action,
 )
 from tictacblitz.games.doh.game import GAME_TYPE, DohGame, make_game
 from tictacblitz.games.doh.rules import DohRules

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from doh_helpers import subset_diff
+
 from tictacblitz.games import ReplayError, load_game
 from tictacblitz.games.doh.replay import load_replay, run_replay
 
@@ -35,7 +35,8 @@ def test_there_are_scenarios_for_every_rule_and_malformed_ones():
 
 
 @pytest.mark.parametrize("engine", ["native", "reference"])
-@pytest.mark.parametrize("path", FILES, ids=lambda p: ("shared/" if p.parent == SHARED else "") + p.name)
+@pytest.mark.parametrize("path", FILES,
+                         ids=lambda p: ("shared/" if p.parent == SHARED else "") + p.name)
 def test_scenario(path, engine):
     data = read(path)
     if not isinstance(data, dict) or data.get("expect_error") is True:
@@ -63,7 +64,8 @@ def test_the_game_replays_through_the_protocol():
     ({"script": [{"piece": "S", "at": [0, 0], "t": 5}]}, "script[0] has unknown key(s) 't'"),
     ({"script": [{"at": [0, 0]}]}, "script[0] has no piece"),
     ({"script": [{"piece": "XL", "at": [0, 0]}]}, "'XL'"),
-    ({"script": [{"piece": "S", "at": [0, 0]}, {"piece": "S", "at": [0, 1.5]}]}, "script[1].at col"),
+    ({"script": [{"piece": "S", "at": [0, 0]}, {"piece": "S", "at": [0, 1.5]}]},
+     "script[1].at col"),
     ({"script": [{"piece": "S", "at": "0,0"}]}, "script[0].at must be [row, col]"),
     ({"rules": {"grid": 7}}, "rules.grid=7"),
     ({"rules": [1]}, "rules must be an object"),

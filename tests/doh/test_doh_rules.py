@@ -4,11 +4,17 @@ replay's absolute-square table) and the plain-Python reference."""
 from __future__ import annotations
 
 import pytest
-
 from doh_helpers import ENGINES, table
+
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.doh.types import (
-    CONTENTS, COUNTS_AS, PLACE_ONTO, REASONS, Size, parse_size, place_onto,
+    CONTENTS,
+    COUNTS_AS,
+    PLACE_ONTO,
+    REASONS,
+    Size,
+    parse_size,
+    place_onto,
 )
 
 S, M, L = Size.S, Size.M, Size.L
@@ -53,9 +59,11 @@ def test_rules_from_dict_wants_a_mapping():
 def test_d4_the_nine_contents_and_how_they_are_built():
     assert CONTENTS[1:] == ("S", "M", "L", "LM", "LMS", "MS", "SM", "SML", "ML")
     # stacking: one size smaller on top of a single piece or a stack
-    assert place_onto("L", M) == "LM" and place_onto("LM", S) == "LMS" and place_onto("M", S) == "MS"
+    assert place_onto("L", M) == "LM" and place_onto("LM", S) == "LMS"
+    assert place_onto("M", S) == "MS"
     # nesting: one size larger over a single piece or a nest
-    assert place_onto("S", M) == "SM" and place_onto("SM", L) == "SML" and place_onto("M", L) == "ML"
+    assert place_onto("S", M) == "SM" and place_onto("SM", L) == "SML"
+    assert place_onto("M", L) == "ML"
     # never a stack and a nest on one square; nothing onto a full stack/nest
     for content in ("LMS", "SML", "ML", "MS"):
         assert all(place_onto(content, size) is None for size in Size)

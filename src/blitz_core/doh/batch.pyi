@@ -4,10 +4,12 @@ from typing import Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 PLANES: int
 NUM_ACTIONS: int
 
+@disjoint_base
 class DohBatch:
     num_envs: int
     pieces_per_size: int

@@ -118,7 +118,7 @@ cdef class DohBatch:
     cdef int32_t[::1] steps_v
 
     def __init__(self, int num_envs, int pieces_per_size, int grid, object bot_spec, int seat,
-                  int max_steps=0, object num_threads=None):
+                 int max_steps=0, object num_threads=None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs}")
         if not 1 <= pieces_per_size <= 5 or not 1 <= grid <= 3:

@@ -48,7 +48,7 @@ ctypedef struct DohPos:
     uint8_t height          # the occupied box (0 x 0 when empty)
     uint8_t width
     uint8_t grid            # D2
-    uint8_t pieces_per_size # D1
+    uint8_t pieces_per_size  # D1
     uint8_t to_move         # 0 first, 1 second
     uint8_t ply             # moves played
     int8_t winner           # DOH_ONGOING, DOH_DRAW, 0 or 1
@@ -114,7 +114,8 @@ cdef inline uint64_t fit_mask(int grid, int height, int width) noexcept nogil:
     if row_lo > row_hi or col_lo > col_hi:
         return 0
     cdef uint64_t cols = (((<uint64_t>1) << (col_hi + 1)) - 1) & ~(((<uint64_t>1) << col_lo) - 1)
-    cdef uint64_t rows = (((<uint64_t>1) << (8 * (row_hi + 1))) - 1) & ~(((<uint64_t>1) << (8 * row_lo)) - 1)
+    cdef uint64_t rows = ((((<uint64_t>1) << (8 * (row_hi + 1))) - 1)
+                          & ~(((<uint64_t>1) << (8 * row_lo)) - 1))
     return (cols * 0x0101010101ULL) & rows
 
 
@@ -230,7 +231,6 @@ cdef inline void pos_play(DohPos* p, int action) noexcept nogil:
     cdef int wbit = cell_bit(action % DOH_CELLS)
     cdef int wr = wbit >> 3, wc = wbit & 7
     cdef int frame, content, s
-    cdef uint64_t bit
     cdef int mover = p.to_move
     if p.occ & ((<uint64_t>1) << wbit):
         frame = 3 * (wr - 2) + wc - 2

@@ -6,7 +6,7 @@
 # ranges) and then runs unchecked C. tictacblitz.games.doh.reference implements the
 # same contract in plain Python; tests/doh holds the two together.
 
-from libc.stdint cimport uint64_t, uint8_t, int8_t
+from libc.stdint cimport uint64_t, uint8_t
 
 from blitz_core.common.bits cimport popcount, lowest
 from blitz_core.common.rng cimport mix64
@@ -212,10 +212,12 @@ cdef class Position:
         cdef Position p = Position.__new__(Position)
         cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, 5)
         cdef int g = _int_arg(grid, "grid", 1, 3)
-        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < (1 << 64):
+        if (isinstance(key, bool) or not isinstance(key, (int, np.integer))
+                or not 0 <= key < (1 << 64)):
             raise ValueError(f"a position key is a uint64, not {key!r}")
         if pos_from_key(&p.pos, <uint64_t>key, pieces, g) != 0:
-            raise ValueError(f"key {key:#x} is not a position of pieces_per_size={pieces}, grid={g}")
+            raise ValueError(f"key {key:#x} is not a position of pieces_per_size={pieces}, "
+                             f"grid={g}")
         return p
 
     def __reduce__(self):

@@ -4,6 +4,7 @@ from typing import Dict, Tuple
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypeAlias, disjoint_base
 
 from .engine import Position
 
@@ -11,8 +12,9 @@ WIN_SCORE: int
 KIND_CODES: Dict[str, int]
 END_NAMES: Tuple[str, ...]
 
-BotSpec = Tuple[int, float, int]      # (kind, error rate, fallback kind)
+_BotSpec: TypeAlias = Tuple[int, float, int]      # (kind, error rate, fallback kind)
 
+@disjoint_base
 class Solver:
     pieces_per_size: int
     grid: int
@@ -26,7 +28,7 @@ class Solver:
     def score(self, position: Position) -> int: ...
     def value(self, position: Position) -> Tuple[int, int]: ...
     def action_scores(self, position: Position) -> npt.NDArray[np.int16]: ...
-    def choose(self, position: Position, spec: BotSpec, seed: int) -> int: ...
-    def play_matches(self, x_spec: BotSpec, o_spec: BotSpec, seeds: npt.ArrayLike
+    def choose(self, position: Position, spec: _BotSpec, seed: int) -> int: ...
+    def play_matches(self, x_spec: _BotSpec, o_spec: _BotSpec, seeds: npt.ArrayLike
                      ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8],
                                 npt.NDArray[np.int8]]: ...

@@ -8,11 +8,11 @@
 # canonical key of engine.pxd (translation-free by construction, smallest of the 8
 # symmetric images) and stores fail-soft bounds.
 
-from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, int16_t
+from libc.stdint cimport uint64_t, int8_t, int16_t
 from libc.stdlib cimport calloc, free
 
-from blitz_core.common.bits cimport popcount, lowest
-from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
+from blitz_core.common.bits cimport lowest
+from blitz_core.common.rng cimport rng_below, rng_unit, mix64
 from blitz_core.doh.engine cimport (
     DohPos, Position, pos_init, pos_play, pos_reason, pos_key, pos_canonical_key,
     empty_targets, targets_for, completions, bit_cell, random_action, has_line,
@@ -318,7 +318,8 @@ cdef BotSpec make_spec(object spec) except *:
         raise TypeError(f"a bot spec is (kind, error, fallback), not {spec!r}")
     kind, error, fallback = spec
     for value in (kind, fallback):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 2:
+        if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+                or not 0 <= value <= 2):
             raise ValueError(f"a bot kind is 0 (random), 1 (greedy) or 2 (perfect), not {value!r}")
     if isinstance(error, bool) or not isinstance(error, (int, float)) or not 0.0 <= error <= 1.0:
         raise ValueError(f"a bot's error rate is a number from 0 to 1, not {error!r}")
@@ -339,16 +340,18 @@ cdef class Solver:
     (kept across calls: every answer makes the next one cheaper). Thread-safe: calls
     on one Solver are serialised by a lock; the search itself runs without the GIL."""
 
-    def __cinit__(self, pieces_per_size=5, grid=3, int initial_bits=16):
+    def __init__(self, pieces_per_size=5, grid=3, int initial_bits=16):
         if isinstance(pieces_per_size, bool) or not isinstance(pieces_per_size, (int, np.integer)) \
                 or not 1 <= pieces_per_size <= 5:
-            raise ValueError(f"pieces_per_size must be an integer from 1 to 5, not {pieces_per_size!r}")
+            raise ValueError(f"pieces_per_size must be an integer from 1 to 5, "
+                             f"not {pieces_per_size!r}")
         if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or not 1 <= grid <= 3:
             raise ValueError(f"grid must be an integer from 1 to 3, not {grid!r}")
         if not 4 <= initial_bits <= 30:
             raise ValueError(f"initial_bits must be from 4 to 30, not {initial_bits}")
         self.pieces_per_size = pieces_per_size
         self.grid = grid
+        free(self.table.slots)          # NULL unless __init__ runs again
         self.table.slots = <uint64_t*>calloc((<uint64_t>1) << initial_bits, sizeof(uint64_t))
         if self.table.slots == NULL:
             raise MemoryError("cannot allocate the transposition table")
@@ -362,12 +365,16 @@ cdef class Solver:
         free(self.table.slots)
 
     cdef DohPos _position(self, object position) except *:
+        if self.table.slots == NULL:
+            raise RuntimeError("this Solver was not initialised (call Solver(...))")
         if not isinstance(position, Position):
-            raise TypeError(f"expected a blitz_core.doh.engine.Position, not {type(position).__name__}")
+            raise TypeError(f"expected a blitz_core.doh.engine.Position, "
+                            f"not {type(position).__name__}")
         cdef Position pos = position
         if pos.pos.pieces_per_size != self.pieces_per_size or pos.pos.grid != self.grid:
-            raise ValueError(f"position of pieces_per_size={pos.pos.pieces_per_size}, grid={pos.pos.grid}"
-                             f" given to a solver of pieces_per_size={self.pieces_per_size}, grid={self.grid}")
+            raise ValueError(f"position of pieces_per_size={pos.pos.pieces_per_size}, "
+                             f"grid={pos.pos.grid} given to a solver of "
+                             f"pieces_per_size={self.pieces_per_size}, grid={self.grid}")
         return pos.pos
 
     @property
@@ -445,6 +452,8 @@ cdef class Solver:
         seeded seeds[i] (both seats: each decision's stream mixes in the position).
         Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2;
         end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9)."""
+        if self.table.slots == NULL:
+            raise RuntimeError("this Solver was not initialised (call Solver(...))")
         cdef BotSpec bx = make_spec(x_spec), bo = make_spec(o_spec)
         seeds_arr = np.ascontiguousarray(seeds)
         if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)

@@ -92,7 +92,8 @@ def make_bot(name: str, seed: int = 0) -> DohBot:
     return DohBot(name, seed)
 
 
-def play_matches(rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
+def play_matches(rules: DohRules, x_bot: str, o_bot: str,
+                 seeds: np.ndarray) -> Dict[str, np.ndarray]:
     """Whole games between two bots, natively without the GIL: game ``i`` has both bots
     seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
 

@@ -157,7 +157,7 @@ class DohState:
             planes[code, row, col] = 1.0                        # D4: what it holds
             for size in COUNTS_AS[CONTENTS[code]]:
                 planes[10 + int(size), row, col] = 1.0          # D5: what it counts as
-        for size, left in zip(SIZES, position.stash):
+        for size, left in zip(SIZES, position.stash, strict=True):
             planes[13, int(size), :] = left / position.pieces_per_size
         if not position.over and position.to_move == seat:
             planes[14] = 1.0
@@ -208,7 +208,9 @@ class DohState:
                     raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
         out: List[Optional[str]] = [None, None]
         for seat in acting:
-            out[seat] = self.apply(seat, actions[seat])
+            action = actions[seat]
+            assert action is not None           # `acting` holds the seats that act
+            out[seat] = self.apply(seat, action)
         return tuple(out)
 
     def _note_move(self, seat: int, action: int, piece: str, dr: int, dc: int) -> None:
@@ -286,7 +288,8 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
 def play_matches(rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
     """Whole games between two named bots, natively (bots.play_matches): columns
     ``winner`` (0 first, 1 second, -1 draw), ``moves``, ``first_piece`` (0 S, 1 M,
-    2 L) and ``end`` (0 line D7, 1 stash empty D8, 2 no move D9). ``rules``: a DohRules, a mapping of overrides, or None."""
+    2 L) and ``end`` (0 line D7, 1 stash empty D8, 2 no move D9). ``rules``: a
+    DohRules, a mapping of overrides, or None."""
     if rules is None or not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
     return _bots.play_matches(rules, x_bot, o_bot, seeds)

@@ -29,7 +29,7 @@ class ReferenceDoh:
     def __init__(self, rules: Optional[DohRules] = None) -> None:
         self.rules = rules if rules is not None else DohRules()
         self.squares: Dict[Square, str] = {}
-        self.stash: Dict[Size, int] = {size: self.rules.pieces_per_size for size in SIZES}
+        self.stash: Dict[Size, int] = dict.fromkeys(SIZES, self.rules.pieces_per_size)
         self.to_move = 0                       # D1: first moves first, then alternate
         self.over = False
         self.winner: Optional[int] = None       # 0/1, or None (draw or going on)
@@ -98,7 +98,7 @@ class ReferenceDoh:
     def line_squares(self) -> List[Tuple[Square, Square, Square]]:
         """D7: every line of three consecutive squares that all count as one common size
         (each sorted; the list sorted and without repeats)."""
-        found = set()
+        found: set = set()
         for (r, c) in self.squares:
             for dr, dc in DIRECTIONS:
                 line = [(r + k * dr, c + k * dc) for k in range(3)]
@@ -119,7 +119,9 @@ class ReferenceDoh:
         if why is not None:
             return why
         mover = self.to_move
-        self.squares[square] = place_onto(self.squares.get(square, ""), size)
+        content = place_onto(self.squares.get(square, ""), size)
+        assert content is not None          # reason() said the piece may go there (D4)
+        self.squares[square] = content
         self.stash[size] -= 1
         self.moves.append((mover, size, square))
         self.to_move = 1 - mover

@@ -33,7 +33,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-
 from blitz_core.doh.engine import REASONS as NATIVE_REASONS
 from blitz_core.doh.engine import Position
 
@@ -125,7 +124,7 @@ def position_summary(position: Position) -> dict:
                for i, code in enumerate(position.contents()) if code}
     return {
         "squares": squares,
-        "stash": {size.letter: count for size, count in zip(SIZES, position.stash)},
+        "stash": {size.letter: count for size, count in zip(SIZES, position.stash, strict=True)},
         "to_move": None if position.over else SEATS[position.to_move],
     }
 

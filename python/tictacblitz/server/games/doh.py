@@ -140,6 +140,7 @@ class DohTable:
 
     def view(self) -> Dict[str, Any]:
         """The whole picture (a few hundred bytes): what a client draws."""
+        mover = self.to_move()
         return {
             "size": DISPLAY,
             "squares": [{"cell": list(cell), "content": content,
@@ -147,7 +148,7 @@ class DohTable:
                         for cell, content in sorted(self.squares().items())],
             "stash": dict(zip(PIECES, self.position.stash, strict=True)),
             "pieces_per_size": self.position.pieces_per_size,
-            "to_move": None if self.to_move() is None else SEATS[self.to_move()],
+            "to_move": None if mover is None else SEATS[mover],
             "ply": self.position.ply,
             "legal": self.legal(),
             "box": self.box(),
@@ -235,7 +236,7 @@ class DohSession(MatchSession):
         elif seat != self.table.to_move():
             reason = "not_your_turn"
         else:
-            reason = self.table.play(seat, piece, cell)          # type: ignore[arg-type]
+            reason = self.table.play(seat, piece, cell)
         if reason is not None:
             if conn is not None:
                 out = {"type": "rejected", "seat": SEATS[seat], "piece": piece, "cell": list(cell),
@@ -259,7 +260,9 @@ class DohSession(MatchSession):
     def tick(self) -> None:
         while self.host.live and self.bot_due is not None and self.host.now_ms() >= self.bot_due:
             seat = self.table.to_move()
-            bot = self.host.bots[seat] if seat is not None else None
+            if seat is None:
+                return
+            bot = self.host.bots[seat]
             if bot is None or bot.busy:
                 return
             if not self._ask(seat, bot):
