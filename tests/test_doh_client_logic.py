@@ -1,0 +1,134 @@
+"""Tic Tac Doh's browser view logic under Node (static/js/games/doh/model.js, input.js's
+key map), fed with the server's own welcome and the frames of a real game
+(``server/games/doh.replay_frames``). Skipped when ``node`` is missing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+NODE = shutil.which("node")
+if not NODE:
+    pytest.skip("node is not installed", allow_module_level=True)
+pytest.importorskip("blitz_core.doh")
+
+JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"
+DOH = JS / "games" / "doh"
+
+
+def _welcome() -> dict:
+    from tictacblitz.games import load_game
+    from tictacblitz.server.lobby import Lobby
+    from tictacblitz.server.settings import Settings
+
+    return Lobby(Settings(game=load_game("doh"))).welcome()
+
+
+def _frames() -> dict:
+    from tictacblitz.games import load_game
+    from tictacblitz.games.doh.bots import make_bot
+    from tictacblitz.server.games.doh import replay_frames
+
+    game = load_game("doh")
+    state = game.new_state(record=True)
+    bots = (make_bot("medium", 4), make_bot("greedy", 4))
+    while not state.is_over():
+        seat = state.to_move()[0]
+        state.apply(seat, bots[seat].choose(state, seat))
+    return replay_frames(game, state.to_replay())
+
+
+def run_js(body: str, data=None):
+    script = f"""
+const M = await import({json.dumps((DOH / 'model.js').as_uri())});
+const RP = await import({json.dumps((JS / 'replay.js').as_uri())});
+const DATA = JSON.parse(process.argv[1]);
+const WELCOME = JSON.parse(process.argv[2]);
+const model = () => new M.GameModel(WELCOME.rules, WELCOME.game);
+const out = await (async () => {{ {body} }})();
+console.log(JSON.stringify(out));
+"""
+    proc = subprocess.run([NODE, "--input-type=module", "-e", script, json.dumps(data),
+                           json.dumps(_welcome())], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_the_model_follows_a_real_game_frame_by_frame() -> None:
+    data = _frames()
+    out = run_js("""
+      const m = model();
+      m.role = "player"; m.seats = ["first"]; m.phase = "live";
+      const seen = [];
+      for (const f of DATA.frames) {
+        m.applyEvents(f);
+        const v = m.view(m.nowT());
+        seen.push({ply: v.ply, squares: v.squares, toMove: v.toMove, myTurn: v.myTurn,
+                   legalS: v.legal.S.length, stash: v.stash, end: v.end && v.end.by});
+      }
+      return {seen, match: M.describeMatch({result: DATA.match, by: "rounds"}),
+              end: M.describeEnd(m.end)};
+    """, data)
+    frames = data["frames"]
+    assert len(out["seen"]) == len(frames)
+    for got, frame in zip(out["seen"], frames, strict=True):
+        assert got["ply"] == frame["ply"] and got["squares"] == frame["squares"]
+        assert got["stash"] == frame["stash"]
+        if frame["to_move"] == "first":
+            assert got["myTurn"] and got["legalS"] == len(frame["legal"]["S"])
+        else:
+            assert not got["myTurn"] and got["legalS"] == 0
+    assert out["seen"][-1]["end"] == frames[-1]["by"]
+    assert out["end"] and ("wins" in out["end"] or "Draw" in out["end"])
+
+
+def test_snapshots_rejections_and_the_replay_player() -> None:
+    data = _frames()
+    out = run_js("""
+      const m = model();
+      const last = DATA.frames[DATA.frames.length - 1];
+      m.applyState({type: "state", phase: "over", match_id: "a", seq: 9, rules: WELCOME.rules,
+                    you: {role: "spectator", seats: []}, ...last,
+                    players: {first: {name: "Ann", kind: "human"},
+                              second: {name: "hard", kind: "bot", level: "hard"}},
+                    result: {type: "match_end", result: last.result, by: "rounds", end: last.by}});
+      const v = m.view(0);
+      m.apply({type: "events", seq: 11, events: []});
+      const rp = new RP.ReplayPlayer(DATA, () => model());
+      rp.playing = true; rp.setSpeed(4);
+      for (let i = 0; i < 200 && !rp.done; i++) rp.tick(250);
+      return {squares: v.squares.length, result: M.describeMatch(v.result),
+              names: [v.players.first.name, v.players.second.name],
+              needSync: m.needSync, replayDone: rp.done, replaySquares: rp.view().squares.length,
+              intent: M.intentFor({toMove: "first"}, [1, 2], "first", "L"),
+              none: M.intentFor({toMove: "second"}, [1, 2], "first", "L")};
+    """, data)
+    assert out["squares"] == len(data["frames"][-1]["squares"])
+    assert out["names"] == ["Ann", "hard"] and out["needSync"] is True
+    assert out["replayDone"] and out["replaySquares"] == out["squares"]
+    assert out["result"] and out["intent"] == {"piece": "L", "cell": [1, 2]} and out["none"] is None
+
+
+def test_the_key_map() -> None:
+    script = f"""
+const I = await import({json.dumps((DOH / 'input.js').as_uri())});
+const alone = {{mouse: "first", keyboard: "first"}};
+const local = {{mouse: "first", keyboard: "second"}};
+console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local), I.keyAction("8", local),
+  I.keyAction("Enter", local), I.keyAction("f", local), I.keyAction("ArrowUp", local),
+  I.keyAction("w", local), I.keyAction("x", alone), I.moveCursor([0, 4], [-1, 1], 5)]));
+"""
+    proc = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out[0] == {"seat": "first", "piece": "M"} and out[1] == {"seat": "second", "piece": "M"}
+    assert out[2] == {"seat": "first", "piece": "M"} and out[3] == {"seat": "second", "act": True}
+    assert out[4] == {"seat": "first", "act": True}
+    assert out[5] == {"seat": "second", "move": [-1, 0]}
+    assert out[6] == {"seat": "first", "move": [-1, 0]}
+    assert out[7] is None and out[8] == [0, 4]
