@@ -118,7 +118,8 @@ def test_the_key_map() -> None:
 const I = await import({json.dumps((DOH / 'input.js').as_uri())});
 const alone = {{mouse: "first", keyboard: "first"}};
 const local = {{mouse: "first", keyboard: "second"}};
-console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local), I.keyAction("8", local),
+console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local),
+  I.keyAction("8", local),
   I.keyAction("Enter", local), I.keyAction("f", local), I.keyAction("ArrowUp", local),
   I.keyAction("w", local), I.keyAction("x", alone), I.moveCursor([0, 4], [-1, 1], 5)]));
 """
