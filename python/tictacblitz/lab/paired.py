@@ -119,6 +119,7 @@ class PairedRatios:
             return None, None
         value, g = got
         scale = self.scale[name]
+        value = float(value)
         if n < 2:
             return value * scale, None
         second = np.array(self.products[name], dtype=float) / n
@@ -128,7 +129,7 @@ class PairedRatios:
         lo, hi = value - half, value + half
         if self.share.get(name):                       # a proportion: its interval stays in range
             lo, hi = max(lo, low), min(hi, 1.0)
-        return value * scale, [lo * scale, hi * scale]
+        return value * scale, [float(lo) * scale, float(hi) * scale]
 
     def side(self, name: str, which: int) -> Tuple[Optional[float], Optional[List[float]]]:
         """Run A's (``which`` 0) or B's (1) value of ``name`` with its interval (Wilson
@@ -138,7 +139,7 @@ class PairedRatios:
         den = 2 * which + 1
         if s is not None and self.share.get(name) and s[den] == p[den][den] and s[den] > 0:
             num = s[2 * which]                   # 0/1 a match: a share of (some) matches
-            return num / s[den], list(wilson(num, s[den]))
+            return num / s[den], [float(v) for v in wilson(num, s[den])]
         def grad(m: np.ndarray) -> Any:
             num, den = m[2 * which], m[2 * which + 1]
             if den <= 0:
@@ -166,7 +167,13 @@ class PairedRatios:
                 return None
             r = (a + c) / (b + d)
             return r, [1 / (b + d), -r / (b + d), 1 / (b + d), -r / (b + d)]
-        return self._estimate(name, grad)
+        value, ci = self._estimate(name, grad)
+        s = self.sums.get(name)
+        if ci is not None and ci[0] == ci[1] and self.share.get(name) and s[1] + s[3] > 0:
+            # Every seed gave the same share (a bot that always wins): no spread to measure,
+            # so the interval of the pooled counts (Wilson) rather than a zero-width one.
+            ci = [float(v) for v in wilson(s[0] + s[2], s[1] + s[3])]
+        return value, ci
 
     def table(self) -> Dict[str, Dict[str, Any]]:
         """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant"}``

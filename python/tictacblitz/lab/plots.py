@@ -79,14 +79,15 @@ def _draw(ax: Any, rows: List[Dict[str, Any]], param: str, metrics: Sequence[str
 
 
 def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
-               game: str = DEFAULT_GAME) -> bytes:
-    """One PNG (bytes) of every metric group against ``param`` (see the module doc)."""
+               game: str = DEFAULT_GAME, metrics: Optional[Sequence[str]] = None) -> bytes:
+    """One PNG (bytes) of every metric group against ``param`` (see the module doc);
+    ``metrics``: these only, one panel each."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = _panels(rows, game)
+    panels = (tuple((label(m, game), (m,)) for m in metrics) if metrics else _panels(rows, game))
     others = [p for p in params if p != param]
     facets: List[Tuple[str, List[Dict[str, Any]]]] = [("", rows)]
     if len(others) == 1:
@@ -116,7 +117,7 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
                 if j == nc - 1 and len(metrics) > 1:
                     ax.legend(fontsize=6, loc="best")
     else:
-        cols = 3
+        cols = min(3, len(panels))
         nrows = (len(panels) + cols - 1) // cols
         fig, axes = plt.subplots(nrows, cols, figsize=(4.4 * cols, 3.1 * nrows), squeeze=False)
         for ax, (title, metrics) in zip(axes.flat, panels):
@@ -145,7 +146,8 @@ def sweep_html(meta: Dict[str, Any], rows: List[Dict[str, Any]], params: Sequenc
         points.setdefault(row["point"], {p: row[p] for p in params})[row["metric"]] = row
     game = meta.get("game", DEFAULT_GAME)
     hooks = hooks_for(game)
-    shown = ["x_share_of_decided", "draw_rate", *(hooks.get("REPORT_COLUMNS") or column_metrics(rows))]
+    shown = list(meta.get("metrics") or ()) or [
+        "x_share_of_decided", "draw_rate", *(hooks.get("REPORT_COLUMNS") or column_metrics(rows))]
 
     def cell(row: Optional[Dict[str, Any]], metric: str) -> str:
         if row is None or row["value"] is None:

@@ -38,7 +38,7 @@ from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .jobs import default_workers, prepare, resolve_game
 from .plots import plot_sweep, sorted_points, sweep_html
 from .report import column_metrics, metric_rows
-from .units import label, legend, show, unit
+from .units import label, legend, metrics_of, show, unit
 from .runner import progress_bar
 from .simulator import simulate
 
@@ -67,7 +67,7 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
           rules: Optional[Any] = None, seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME,
           random: Optional[int] = None, workers: Optional[int] = None, client: Any = None,
           out_dir: Optional[str] = None, overwrite: bool = False,
-          progress: bool = False) -> SweepResult:
+          progress: bool = False, metrics: Optional[List[str]] = None) -> SweepResult:
     """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
     ranges with ``random`` = K points) of ``game`` under base ``rules`` (a dict of
     overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulator.simulate`
@@ -76,8 +76,11 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
 
     Every point is validated before any match is played.
 
+    ``metrics``: the metric names (keys of the tidy rows) the plots and tables show, one
+    panel each (default: the game's panels).
+
     :raises ValueError: for an unknown name, an out-of-range value at some point, a bad
-        bot, N < 1 or an unusable ``out_dir``.
+        bot, N < 1, an unknown metric or an unusable ``out_dir``.
     """
     if not isinstance(grid, dict) or not grid:
         raise ValueError("a sweep needs at least one parameter")
@@ -94,6 +97,7 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
         else:
             axes[name] = {"values": list(spec)}
     points, mode = make_points(axes, random, seed, hooks.name)
+    check_metrics(hooks.name, metrics)
     if workers is None:
         workers = default_workers()
     games = [apply_point(base, p) for p in points]
@@ -124,7 +128,7 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
         close()
     meta = {"game": hooks.name, "mode": mode, "params": params, "points": len(points),
             "matches": matches, "x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"],
-            "seed": seed, "rules": hooks.overrides(base.rules),
+            "seed": seed, "rules": hooks.overrides(base.rules), "metrics": list(metrics or []),
             "seconds": time.perf_counter() - started,
             "grid": {n: ({"values": a["values"]} if "values" in a else {"range": list(a["range"])})
                      for n, a in axes.items()}}
@@ -132,6 +136,16 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
     if out_dir is not None:
         write_outputs(result, out_dir, overwrite=overwrite)
     return result
+
+
+def check_metrics(game: str, metrics: Optional[List[str]]) -> None:
+    """:raises ValueError: for a metric name a sweep of ``game`` does not tabulate."""
+    if not metrics:
+        return
+    known = [m for m in metrics_of(game) if m != "matches_per_s"]
+    for m in metrics:
+        if m not in known and not m.endswith("_mean"):
+            raise ValueError(f"--metrics {m!r}: unknown metric; expected names from {', '.join(known)}")
 
 
 def check_out_dir(path: str, overwrite: bool) -> None:
@@ -184,7 +198,8 @@ def write_outputs(result: SweepResult, out_dir: str, *, overwrite: bool = False)
         images: Dict[str, bytes] = {}
         for param in params:
             images[param] = plot_sweep(result.rows, params, param,
-                                       result.meta.get("game", DEFAULT_GAME))
+                                       result.meta.get("game", DEFAULT_GAME),
+                                       metrics=result.meta.get("metrics") or None)
             name = f"sweep_{param.replace('.', '_')}.png"
             with open(os.path.join(tmp, name), "wb") as fh:
                 fh.write(images[param])
@@ -227,7 +242,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--out", default="sweep", metavar="DIR",
                         help="folder for the table, plots and report (default: ./sweep)")
     parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
-    parser.add_argument("--json", action="store_true", help="print the tidy rows as JSON")
+    parser.add_argument("--metrics", default=None, metavar="NAMES",
+                        help="comma-separated metric names to plot and tabulate, one panel each "
+                             "(default: the game's panels; names as in sweep.csv)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the tidy rows as JSON (shares as fractions)")
     one_line_errors(parser, "sweep")
     parser.set_defaults(handler=guarded("sweep", main))
     return parser
@@ -250,6 +269,8 @@ def main(args: argparse.Namespace) -> int:
         for p in points:
             prepare(args.matches, kwargs["x"], kwargs["o"], seed=args.seed,
                     game=apply_point(base, p), workers=kwargs["workers"])
+        metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",") if m.strip()]
+        check_metrics(kwargs["game"], metrics)
         check_out_dir(args.out, args.overwrite)
         import matplotlib  # noqa: F401 - the report needs it: fail now, not after the run
         client = connect(args.scheduler)
@@ -260,6 +281,7 @@ def main(args: argparse.Namespace) -> int:
         return report_error("sweep", str(exc))
     try:
         result = sweep(grid, args.matches, kwargs["x"], kwargs["o"], kwargs["rules"], args.seed,
+                       metrics=metrics,
                        game=kwargs["game"], random=args.random, workers=kwargs["workers"],
                        client=client, out_dir=args.out, overwrite=args.overwrite,
                        progress=progress_wanted(args))
@@ -276,8 +298,9 @@ def main(args: argparse.Namespace) -> int:
 def _format(result: SweepResult, out: str, explain: bool = False) -> str:
     params = result.meta["params"]
     game = result.meta.get("game", DEFAULT_GAME)
-    shown = ("x_share_of_decided", "draw_rate",
-             *(hooks_for(game).get("SWEEP_COLUMNS") or column_metrics(result.rows, 3)))
+    shown = tuple(result.meta.get("metrics") or ()) or (
+        "x_share_of_decided", "draw_rate",
+        *(hooks_for(game).get("SWEEP_COLUMNS") or column_metrics(result.rows, 3)))
     by_point: Dict[int, Dict[str, Any]] = {}
     for row in result.rows:
         by_point.setdefault(row["point"], {})[row["metric"]] = row
