@@ -299,6 +299,7 @@ class Room:
                        "seats": self.seat_names(member.seats) if member is not None else []},
                "rules": self.adapter.game.rules.to_dict(),
                **self.session.snapshot(),
+               **self.session.private(tuple(member.seats) if member is not None else ()),
                "players": players, "result": self.result,
                "rematch": {self.names[p]: self.votes[p] for p in SEATS},
                "spectators": len(self.spectators)}

@@ -34,7 +34,9 @@ settings)`` returns a :class:`GameAdapter`:
       events, waiting intents, bots); ``wake_at()``: the wall ms of the next thing due,
       or None (the room keeps one timer on it: never a busy loop);
     - ``next_round()``: after the room's pause between rounds;
-    - ``snapshot()``: the game's part of a ``state`` message; ``seat_status(seat)``:
+    - ``snapshot()``: the game's part of a ``state`` message; ``private(seats)``: the
+      part only a connection holding ``seats`` may see (merged into its ``state``; a
+      spectator's ``seats`` is empty; none by default); ``seat_status(seat)``:
       a seat's game status (merged into ``players``); ``position()``: ``round`` and
       ``t`` for ``pong``; ``result_fields()``: the game's part of ``match_end``;
       ``replay_file(name)``: the game's replay file of the match so far;
@@ -139,6 +141,11 @@ class MatchSession(ABC):
 
     @abstractmethod
     def replay_file(self, name: str) -> Dict[str, Any]: ...
+
+    def private(self, seats: Tuple[int, ...]) -> Dict[str, Any]:
+        """What only a connection holding ``seats`` may see (e.g. a hand of secret
+        objectives), merged into its ``state``; nothing by default."""
+        return {}
 
     def close(self) -> None:
         """Drop pending work (a late bot decision of this match is then ignored)."""

@@ -1,0 +1,253 @@
+"""Rift & Grid on the server (server/games/rift.py) through the generic lobby and rooms:
+a whole game online with two clients and a spectator, against a bot in either seat,
+local; the privacy of programmed moves and hands (the other seat and spectators never
+see a move before its turn resolves, nor an unrevealed objective); G5 rejections to
+the mover only; changing one's mind; rematch by consent; replays (file and frames)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("blitz_core.rift")
+
+from tictacblitz.games.registry import load_game
+from tictacblitz.server import protocol as P
+from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.games import adapter_for
+from tictacblitz.server.games.rift_picture import replay_frames
+from tictacblitz.server.lobby import Lobby
+from tictacblitz.server.settings import Settings
+
+
+class Peer:
+    base_url = "http://test"
+
+    def __init__(self) -> None:
+        self.out: list = []
+        self.member = self.room = None
+
+    def send(self, message: dict) -> None:
+        self.out.append(json.loads(P.encode(message)))
+
+    def send_text(self, text: str) -> None:
+        self.out.append(json.loads(text))
+
+    def close(self, code: int) -> None:
+        pass
+
+    def last(self, kind: str) -> dict:
+        return [m for m in self.out if m["type"] == kind][-1]
+
+    def all(self, kind: str) -> list:
+        return [m for m in self.out if m["type"] == kind]
+
+    def picture(self) -> dict:
+        """The newest picture this client has (an ``events`` or a ``state``)."""
+        return [m for m in self.out if m["type"] in ("events", "state")][-1]
+
+
+@pytest.fixture
+def rift():
+    clock = ManualClock()
+    lobby = Lobby(
+        Settings(
+            game=load_game("rift"),
+            pause_ms=0,
+            bot_threads=0,
+            seed_source=iter(range(1, 999)).__next__,
+        ),
+        clock,
+    )
+
+    def say(peer: Peer, **message: Any) -> None:
+        lobby.handle(peer, lobby.parse(json.dumps(message)))
+
+    def connect() -> Peer:
+        peer = Peer()
+        lobby.connected(peer)
+        return peer
+
+    return lobby, clock, say, connect
+
+
+def _move(pic: dict, rng: np.random.Generator, seat: str) -> dict:
+    """A legal move from the public picture: a target, with a usable ability sometimes."""
+    cell = int(rng.choice(pic["targets"]))
+    usable = [a for a, v in pic["abilities"][seat].items() if v["usable"]]
+    if usable and rng.random() < 0.3:
+        return {"cell": cell, "ability": str(rng.choice(usable))}
+    return {"cell": cell}
+
+
+def _texts(peer: Peer) -> str:
+    return json.dumps(peer.out)
+
+
+def test_welcome_names_the_rift_view_and_vocabulary(rift) -> None:
+    lobby, clock, say, connect = rift
+    w = connect().last("welcome")
+    assert w["game"]["name"] == "rift" and w["game"]["view"] == "/static/js/games/rift/view.js"
+    assert w["game"]["time_model"] == "simultaneous" and w["game"]["seats"] == ["X", "O"]
+    assert w["game"]["abilities"] == ["none", "shield", "swap", "reveal"]
+    assert w["bots"] == ["easy", "medium", "hard"]
+    assert w["rules"]["shield_cost"] == 2 and w["rules"]["objective_points"]["meta_line"] == 15
+
+
+def test_an_online_game_two_clients_and_a_spectator_privacy_and_rematch(rift) -> None:
+    lobby, clock, say, connect = rift
+    a, b, s = connect(), connect(), connect()
+    say(a, type="create", mode="online", symbol="X", name="Ann")
+    code = a.last("joined")["room"]
+    say(b, type="join", code=code)
+    say(s, type="watch", code=code)
+    assert a.room.phase == "live" and b.last("joined")["seats"] == ["O"]
+    # Each player's state holds its own hand only; the spectator's holds none.
+    hand_x = a.last("state")["private"]["X"]["objectives"]
+    hand_o = b.last("state")["private"]["O"]["objectives"]
+    assert set(a.last("state")["private"]) == {"X"} and set(b.last("state")["private"]) == {"O"}
+    assert s.last("state")["private"] == {}
+    assert len(hand_x) == 3 and s.last("state")["objectives"]["X"] == {"known": [], "hidden": 3}
+    # X locks in, then changes its mind: O and the spectator hear only "X locked in".
+    pic = s.picture()
+    first, second = pic["targets"][0], pic["targets"][-1]
+    say(a, type="act", cell=first)
+    say(a, type="act", cell=second, ability="shield")
+    for peer in (b, s):
+        ev = peer.last("events")
+        assert ev["events"] == [{"kind": "locked", "seat": "X", "turn": 1}]
+        assert ev["locked"] == {"X": True, "O": False}
+    say(s, type="sync")
+    assert s.last("state")["players"]["X"]["locked"] and "move" not in json.dumps(s.last("state"))
+    say(a, type="sync")
+    assert a.last("state")["private"]["X"]["move"] == {"cell": second, "ability": "shield"}
+    # A rejected move goes to its sender only, with its G5 reason; the lock stays.
+    say(b, type="act", cell=first, ability="reveal", ref=7)
+    rejected = b.last("rejected")
+    assert rejected["reason"] == "no_energy" and rejected["ref"] == 7 and rejected["seat"] == "O"
+    assert not a.all("rejected") and not s.all("rejected")
+    with pytest.raises(P.ProtocolError):
+        lobby.parse(json.dumps({"type": "act", "cell": 81}))
+    with pytest.raises(P.ProtocolError):
+        lobby.parse(json.dumps({"type": "act", "cell": 3, "ability": "teleport"}))
+    say(b, type="act", cell=first)
+    turn = s.last("events")["events"][-1]
+    assert turn["kind"] == "turn" and turn["moves"]["X"] == {"cell": second, "ability": "shield"}
+    assert turn["moves"]["O"] == {"cell": first, "ability": "none"} and s.picture()["turn"] == 2
+    taken = [c for c in range(81) if c not in s.picture()["targets"]][0]
+    say(a, type="act", cell=taken)
+    assert a.last("rejected")["reason"] in ("wrong_sector", "not_empty", "sector_decided")
+    assert not b.all("rejected")[1:] and not s.all("rejected")
+    # Play it out with random legal moves; no move ever shows before its resolution.
+    rng = np.random.default_rng(3)
+    while not a.all("match_end"):
+        pic = s.picture()
+        for peer, seat in ((a, "X"), (b, "O")):
+            if not a.all("match_end"):
+                say(peer, type="act", **_move(pic, rng, seat))
+    for ev in (m for m in s.all("events")):
+        for e in ev["events"]:
+            assert set(e) <= {"kind", "seat", "turn"} or e["kind"] in ("turn", "end")
+    end = s.last("match_end")
+    assert end["result"] in ("X", "O", "draw") and end["score"] == s.picture()["score"]
+    assert s.picture()["result"] == end["result"] and end["turns"] == s.picture()["turn"] - 1
+    # Neither the opponent nor the spectator ever saw a hidden objective of the other.
+    pub_x = [o["id"] for o in s.picture()["objectives"]["X"]["known"]]
+    for o in hand_x:
+        if o["id"] not in pub_x and o["id"] not in [h["id"] for h in hand_o]:
+            assert o["id"] not in _texts(s) and o["id"] not in _texts(b)
+    # The replay plays back to the same result; its frames match the live turns.
+    replay = lobby.replays.get(end["replay_id"])
+    assert load_game("rift").replay(replay)["result"] == end["result"] == replay["expect"]["result"]
+    frames = adapter_for(load_game("rift"), lobby.settings).replay_frames(replay)
+    live = [e for m in s.all("events") for e in m["events"] if e["kind"] == "turn"]
+    played = [e for f in frames["frames"] for e in f["events"] if e["kind"] == "turn"]
+    assert played == live and frames["match"] == end["result"]
+    assert frames["frames"][-1]["cells"] == s.picture()["cells"]
+    # Rematch by consent of both.
+    say(a, type="rematch", agree=True)
+    assert a.room.phase == "over"
+    say(b, type="rematch", agree=True)
+    assert a.room.phase == "live" and a.room.match_id != end["match_id"]
+    assert a.last("state")["turn"] == 1
+
+
+@pytest.mark.parametrize("symbol", ["X", "O"])
+def test_a_game_against_a_bot_in_either_seat(rift, symbol: str) -> None:
+    lobby, clock, say, connect = rift
+    a = connect()
+    say(a, type="create", mode="bot", bot="hard", symbol=symbol)
+    bot = "O" if symbol == "X" else "X"
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        if a.all("match_end"):
+            break
+        turn = a.picture()["turn"]
+        say(a, type="act", **_move(a.picture(), rng, symbol))
+        assert a.picture()["turn"] == turn  # the bot has not locked in yet
+        clock.advance(700)  # it locks in after its delay
+        assert a.picture()["turn"] == turn + 1 or a.all("match_end")
+        locks = [e for e in a.all("events")[-2]["events"] if e["kind"] == "locked"]
+        assert locks == [] or all(set(e) == {"kind", "seat", "turn"} for e in locks)
+    end = a.last("match_end")
+    replay = lobby.replays.get(end["replay_id"])
+    assert load_game("rift").replay(replay)["result"] == end["result"]
+    assert replay["players"][bot]["kind"] == "bot" and replay["players"][bot]["level"] == "hard"
+    say(a, type="rematch", agree=True)  # the bot always agrees
+    assert a.room.phase == "live" and a.room.match_id != end["match_id"]
+
+
+def test_a_bot_locks_first_and_waits_without_revealing_its_move(rift) -> None:
+    lobby, clock, say, connect = rift
+    a = connect()
+    say(a, type="create", mode="bot", bot="medium", symbol="X")
+    clock.advance(700)
+    ev = a.last("events")
+    assert ev["events"] == [{"kind": "locked", "seat": "O", "turn": 1}]
+    say(a, type="sync")
+    state = a.last("state")
+    assert state["players"]["O"]["locked"] and state["locked"] == {"X": False, "O": True}
+    assert state["private"] == {
+        "X": {"objectives": state["private"]["X"]["objectives"], "move": None}
+    }
+    assert '"cell":' not in json.dumps(state) and state["turns"] == []
+    clock.advance(5000)  # it waits for us: no second lock
+    assert a.last("events") is ev
+
+
+def test_local_one_connection_holds_both_seats(rift) -> None:
+    lobby, clock, say, connect = rift
+    c = connect()
+    say(c, type="create", mode="local")
+    state = c.last("state")
+    assert set(state["private"]) == {"X", "O"}
+    say(c, type="act", cell=40, ability="swap", seat="X")
+    say(c, type="sync")
+    assert c.last("state")["private"]["X"]["move"] == {"cell": 40, "ability": "swap"}
+    say(c, type="act", cell=40)
+    assert c.last("error")["code"] == "seat_required"
+    say(c, type="act", cell=13, seat="O")
+    turn = c.last("events")["events"][-1]
+    assert turn["swapped"] and turn["cells"] == {"X": 13, "O": 40} and turn["active"] == 4
+
+
+def test_replay_frames_of_a_file_and_bad_files() -> None:
+    game = load_game("rift")
+    state = game.new_state(9, record=True)
+    bots = (game.make_bot("hard", 1), game.make_bot("greedy", 2))
+    while not state.is_over():
+        state.apply_joint([bots[p].choose(state, p) for p in (0, 1)])
+    out = replay_frames(game, state.to_replay())
+    assert out["match"] == state.engine.result and len(out["frames"]) == state.turn
+    assert out["frames"][-1]["cells"] == "".join(".XO#"[c] for c in state.engine.core.cells())
+    assert out["frames"][-1]["hands"]["X"] == state.engine.hands()[0]
+    assert [f["t"] for f in out["frames"]] == sorted(f["t"] for f in out["frames"])
+    from tictacblitz.games.protocol import ReplayError
+
+    with pytest.raises(ReplayError):
+        replay_frames(game, {"game": "rift", "script": [{"turn": 1, "X": {"cell": 99}}]})
+    with pytest.raises(ReplayError):
+        replay_frames(game, {"game": "doh"})
