@@ -169,15 +169,17 @@ def test_server_bots_act_exactly_their_presets_reaction_after_the_charge_fills()
 
 def test_load_clients_time_their_reactions_with_the_bots_rule() -> None:
     from tictacblitz.server import load
+    from tictacblitz.server.games import blitz_load
 
     match = Match(Rules(powerup_max=0), seed=2)
     match.advance_to(10)
     match.act(Player.X, Action.place((0, 0)))
     match.advance_to(20)
-    client = load.BotClient("ws://unused", load.Stats(), random.Random(1), 0.0,
-                            reaction_ms=PRESETS["medium"].reaction_ms)
+    assert load.client_module("blitz") is blitz_load
+    client = blitz_load.BotClient("ws://unused", load.Stats(), random.Random(1), 0.0, "medium")
+    assert client.reaction_ms == PRESETS["medium"].reaction_ms
     for seat in (Player.X, Player.O):
         client.take_status(match.status(seat).to_dict())
         assert reaction_due_t(client.status, client.reaction_ms) == make_bot("medium").due_t(match, seat)
-    assert load.reaction_due_t is reaction_due_t
-    assert load.POWERUP_LETTERS == "".join(kind.letter for kind in PowerupKind)
+    assert blitz_load.reaction_due_t is reaction_due_t
+    assert blitz_load.POWERUP_LETTERS == "".join(kind.letter for kind in PowerupKind)

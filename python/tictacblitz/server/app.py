@@ -24,7 +24,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
+from .budget import warm_up
 from .clock import Clock, RealClock
+from .limits import Buckets
 from .lobby import Lobby
 from .replay_events import WorkGate, routes as replay_event_routes
 from .settings import Settings
@@ -134,6 +136,8 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     clock = clock or RealClock()
     lobby = Lobby(settings, clock)
     work_gate = WorkGate(settings, clock.now_ms)
+    # New WebSockets per address: a flood is refused at the handshake, before any work.
+    connection_buckets = Buckets(clock.now_ms, settings.connect_rate_per_s, settings.connect_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -143,6 +147,8 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         executor = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot") if settings.bot_threads else None
         lobby.executor = executor
         lobby.post = loop.call_soon_threadsafe
+        # The replay workers' process server, with the game's adapter imported once.
+        loop.run_in_executor(None, warm_up, [f"{__package__}.games.{settings.game.type.name}"])
         try:
             yield
         finally:
@@ -175,10 +181,13 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         if not origin_allowed(websocket, settings):
             await websocket.close(P.CLOSE_CODES["flood"])       # before accept: HTTP 403
             return
+        address = websocket.client.host if websocket.client is not None else ""
+        if not connection_buckets.take(address):
+            await websocket.close(P.CLOSE_CODES["flood"])       # before accept: HTTP 403
+            return
         await websocket.accept()
         # Bounded per address, so that one client cannot hold every room (with
         # --proxy-headers the address is the forwarded one).
-        address = websocket.client.host if websocket.client is not None else ""
         if per_address.get(address, 0) >= settings.max_connections_per_ip:
             await websocket.send_text(P.encode(P.error_message(
                 "too_many_connections",

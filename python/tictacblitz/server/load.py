@@ -1,14 +1,24 @@
-"""Load test: many concurrent online matches of bot clients through real WebSockets.
+"""Load test: many concurrent online matches of bot clients through real WebSockets,
+optionally under attack.
 
     python -m tictacblitz.server.load --matches 100 --seconds 60
+    python -m tictacblitz.server.load --matches 20 --seconds 60 --abuse
 
-Starts a server in a subprocess on 127.0.0.1 (or uses ``--port`` of one already
-running there), opens two WebSocket clients per match (one creates an online room, the
-other joins it by code), and lets simple bots play Tic Tac Blitz on the real-time clock:
-they place on free cells and knock out setting marks, each act ``reaction_ms`` of a bot
-preset (``--bot``, default ``medium``) after the charge filled: the one timing rule of
-``tictacblitz.games.blitz.bots.reaction_due_t``, read from the status the server sends.
-They agree to every rematch. At the end it reports, as JSON:
+Starts a server in a subprocess on 127.0.0.1 with the public defaults (or uses
+``--port`` of one already running there), opens two WebSocket clients per match (one
+creates an online room, the other joins it by code), and lets the game's load clients
+play (``server/games/<game>_load.py``: for Blitz they act ``reaction_ms`` of a bot preset,
+``--bot``, after their charge filled). Each match connects from its own loopback address
+(127.1.x.y), as separate people would. They agree to every rematch.
+
+With ``--abuse``, one more address (127.66.0.1) attacks while they play: it floods room
+creation (create, then drop the connection: the room stays in its grace) and replay
+requests (the issue 16 body, several at once), bounded in count and time. The report
+then has an ``abuse`` section (what the attacker got) and ``honest_refused`` (errors
+and early closes of the honest clients: the server's limits must refuse the attacker,
+never them).
+
+At the end it reports, as JSON:
 
 - ``matches`` (concurrent rooms), ``matches_finished``, ``messages_per_s`` (all frames
   both ways), ``actions``;
@@ -18,13 +28,15 @@ They agree to every rematch. At the end it reports, as JSON:
 - ``memory``: the server's resident memory (MiB) sampled over the run.
 
 Loopback only: the host must be a loopback address. Every run is bounded: at most
-``--matches`` 500 rooms and ``--seconds`` 900.
+``--matches`` 500 rooms and ``--seconds`` 900; the attacker makes at most
+``MAX_ABUSE_CREATES`` rooms attempts and ``MAX_ABUSE_REPLAYS`` replay requests.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import ipaddress
 import json
 import math
@@ -35,16 +47,17 @@ import subprocess
 import sys
 import time
 from array import array
-from dataclasses import fields
 from typing import Any, Dict, List, Optional
-
-from ..games.blitz.bots import BOT_NAMES, reaction_due_t, resolve
-from ..games.blitz.types import PlayerStatus, PowerupKind
 
 MAX_MATCHES = 500
 MAX_SECONDS = 900
-STATUS_FIELDS = tuple(f.name for f in fields(PlayerStatus))
-POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)     # R14, as the board shows them
+MAX_ABUSE_CREATES = 20_000
+MAX_ABUSE_REPLAYS = 20_000
+MAX_ABUSE_RATE = 500.0
+ATTACKER = "127.66.0.1"
+ATTACK_REPLAY = json.dumps({"name": "issue 16: unbounded replay", "seed": 1, "script": [], "until": 99000,
+                            "rules": {"round_ms": 10000000, "spawn_min_ms": 1, "spawn_max_ms": 1,
+                                      "powerup_ms": 1, "size": 8}}).encode()
 
 
 def _loopback(host: str) -> bool:
@@ -54,6 +67,16 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def honest_address(i: int) -> str:
+    """Match ``i``'s own loopback address (127.1.0.1, 127.1.0.2, …)."""
+    return f"127.1.{i // 250}.{1 + i % 250}"
+
+
+def client_module(game: str) -> Any:
+    """The game's load clients (``server/games/<game>_load.py``)."""
+    return importlib.import_module(f"{__package__}.games.{game}_load")
 
 
 class Stats:
@@ -73,151 +96,33 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-class BotClient:
-    """One seat: keeps the board from the server's messages and acts when charged."""
-
-    def __init__(self, url: str, stats: Stats, rng: random.Random, deadline: float,
-                 reaction_ms: int = resolve("medium").reaction_ms) -> None:
-        self.url = url
-        self.reaction_ms = reaction_ms
-        self.status: Optional[PlayerStatus] = None
-        self.stats = stats
-        self.rng = rng
-        self.deadline = deadline
-        self.ws: Any = None
-        self.seat = "X"
-        self.size = 6
-        self.cells: Dict[tuple, str] = {}
-        self.live = False
-        self.epoch = 0.0
-        self.round = 0
-        self.last_seq: Optional[int] = None
-        self.match_id: Optional[str] = None
-        self.wake = asyncio.Event()
-
-    async def send(self, message: Dict[str, Any]) -> None:
-        self.stats.sent += 1
-        await self.ws.send(json.dumps(message))
-
-    def now_t(self) -> float:
-        return time.time() * 1000.0 - self.epoch
-
-    def on_message(self, msg: Dict[str, Any]) -> None:
-        now = time.time() * 1000.0
-        self.stats.received += 1
-        kind = msg.get("type")
-        if kind == "events":
-            if msg["match_id"] != self.match_id:
-                self.match_id, self.last_seq = msg["match_id"], 0
-            if self.last_seq is not None and msg["seq"] != self.last_seq + 1:
-                self.stats.lost += max(1, msg["seq"] - self.last_seq - 1)
-            self.last_seq = msg["seq"]
-            self.epoch = msg["epoch_ms"]
-            for event in msg["events"]:
-                self.stats.latency.append(now - (msg["epoch_ms"] + event["t"]))
-                self.stats.latency_at.append(now)
-                self.apply(event)
-            self.take_status(msg["players"][self.seat])
-            self.wake.set()
-        elif kind == "state":
-            self.match_id, self.last_seq = msg["match_id"], msg["seq"]
-            self.size = len(msg["board"])
-            self.cells = {(r, c): ch for r, row in enumerate(msg["board"]) for c, ch in enumerate(row) if ch != "."}
-            self.live = msg["phase"] == "live"
-            self.epoch = msg["epoch_ms"]
-            self.take_status(msg["players"][self.seat])
-        elif kind == "rejected":
-            self.stats.rejected += 1
-        elif kind == "error":
-            self.stats.error(msg.get("code", "?"))
-        elif kind == "round_break":
-            self.live = False
-        elif kind == "match_end":
-            self.live = False
-            if self.seat == "X":
-                self.stats.finished += 1
-            if time.time() < self.deadline - 1:
-                asyncio.ensure_future(self.send({"type": "rematch", "agree": True}))
-
-    def take_status(self, entry: Dict[str, Any]) -> None:
-        """The seat's status as the server sent it (``PlayerStatus.to_dict()``)."""
-        self.status = PlayerStatus(**{name: entry[name] for name in STATUS_FIELDS})
-
-    def apply(self, event: Dict[str, Any]) -> None:
-        kind = event["kind"]
-        cell = tuple(event["cell"]) if "cell" in event else None
-        if kind == "round_started":
-            self.cells.clear()
-            self.live = True
-        elif kind in ("placed", "stolen"):
-            self.cells[cell] = event["player"].lower()
-        elif kind == "set":
-            self.cells[cell] = event["player"]
-        elif kind == "knocked_out":
-            self.cells[cell] = "#"
-        elif kind in ("crater_cleared", "retired", "bombed", "powerup_burned_out"):
-            self.cells.pop(cell, None)
-        elif kind == "powerup_spawned":
-            self.cells[cell] = PowerupKind.parse(event["powerup"]).letter
-        elif kind in ("round_over", "match_over"):
-            self.live = False
-
-    def choose(self) -> Optional[Dict[str, Any]]:
-        other = "o" if self.seat == "X" else "x"
-        targets = [c for c, ch in self.cells.items() if ch == other]
-        if targets and self.rng.random() < 0.35:
-            return {"type": "act", "action": "knockout", "cell": list(self.rng.choice(targets))}
-        free = [(r, c) for r in range(self.size) for c in range(self.size)
-                if self.cells.get((r, c), ".") in "." + POWERUP_LETTERS]
-        if not free:
-            return None
-        return {"type": "act", "action": "place", "cell": list(self.rng.choice(free))}
-
-    async def play(self) -> None:
-        while time.time() < self.deadline:
-            self.wake.clear()
-            if self.live and self.status is not None:
-                due = reaction_due_t(self.status, self.reaction_ms)     # R5, as every bot
-                wait = (due - self.now_t()) / 1000.0
-                if wait <= 0:
-                    action = self.choose()
-                    if action is not None:
-                        self.stats.actions += 1
-                        await self.send(action)
-                    # Wait for the server's answer (the charge empties) or a while.
-                    wait = 0.5
-            else:
-                wait = 0.5
-            try:
-                await asyncio.wait_for(self.wake.wait(), timeout=max(0.001, min(wait, self.deadline - time.time())))
-            except asyncio.TimeoutError:
-                pass
-
-    async def receive(self) -> None:
-        async for raw in self.ws:
-            self.on_message(json.loads(raw))
-
-
 async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started: List[int],
-                     reaction_ms: int) -> None:
+                     clients: Any, bot: str, address: str) -> None:
     import websockets
 
-    a = BotClient(url, stats, random.Random(seed), deadline, reaction_ms)
-    b = BotClient(url, stats, random.Random(seed + 1), deadline, reaction_ms)
+    a = clients.BotClient(url, stats, random.Random(seed), deadline, bot)
+    b = clients.BotClient(url, stats, random.Random(seed + 1), deadline, bot)
+    own = {"max_size": 2 ** 20, "local_addr": (address, 0)}
     try:
-        async with websockets.connect(url, max_size=2 ** 20) as wa, websockets.connect(url, max_size=2 ** 20) as wb:
+        async with websockets.connect(url, **own) as wa, websockets.connect(url, **own) as wb:
             a.ws, b.ws = wa, wb
             json.loads(await wa.recv())
             json.loads(await wb.recv())
-            await a.send({"type": "create", "mode": "online", "symbol": "X", "name": f"load{seed}"})
+            await a.send({"type": "create", "mode": "online", "name": f"load{seed}"})
             joined = json.loads(await wa.recv())
-            a.seat = "X"
+            if joined["type"] != "joined":
+                stats.error(joined.get("code", "?"))
+                return
+            a.seat = joined["seats"][0]
             await b.send({"type": "join", "code": joined["room"]})
             while True:
                 msg = json.loads(await wb.recv())
                 if msg["type"] == "joined":
                     b.seat = msg["seats"][0]
                     break
+                if msg["type"] == "error":
+                    stats.error(msg.get("code", "?"))
+                    return
             started[0] += 1
             tasks = [asyncio.ensure_future(t) for t in (a.receive(), b.receive(), a.play(), b.play())]
             await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -227,6 +132,65 @@ async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started
     except Exception as exc:  # a dropped connection counts as an error
         stats.closed_early += 1
         stats.error(type(exc).__name__)
+
+
+async def _abuse(host: str, port: int, deadline: float, report: Dict[str, Any], rate: float,
+                 replay_workers: int = 4) -> None:
+    """One address floods room creation and replay requests until ``deadline``, each
+    at up to ``rate`` attempts a second."""
+    import websockets
+
+    rooms = report.setdefault("creates", {})
+    replays = report.setdefault("replays", {})
+    counts = {"creates": 0, "replays": 0}
+    start = time.time()
+
+    async def pace(kind: str) -> None:
+        ahead = start + counts[kind] / rate - time.time()
+        if ahead > 0:
+            await asyncio.sleep(ahead)
+
+    async def create_and_abort() -> None:
+        while time.time() < deadline and counts["creates"] < MAX_ABUSE_CREATES:
+            await pace("creates")
+            counts["creates"] += 1
+            try:
+                async with websockets.connect(f"ws://{host}:{port}/ws", local_addr=(ATTACKER, 0),
+                                              open_timeout=5) as ws:
+                    await ws.recv()
+                    await ws.send(json.dumps({"type": "create", "mode": "online"}))
+                    answer = json.loads(await ws.recv())
+                    what = answer.get("code", answer["type"])
+            except Exception as exc:
+                what = type(exc).__name__
+            rooms[what] = rooms.get(what, 0) + 1
+
+    async def replay() -> None:
+        head = (f"POST /api/replay-events HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(ATTACK_REPLAY)}\r\nConnection: close\r\n\r\n").encode()
+        while time.time() < deadline and counts["replays"] < MAX_ABUSE_REPLAYS:
+            await pace("replays")
+            counts["replays"] += 1
+            try:
+                reader, writer = await asyncio.open_connection(host, port, local_addr=(ATTACKER, 0))
+                writer.write(head + ATTACK_REPLAY)
+                await writer.drain()
+                status = (await asyncio.wait_for(reader.readline(), timeout=30)).split()[1].decode()
+                writer.close()
+            except Exception as exc:
+                status = type(exc).__name__
+            replays[status] = replays.get(status, 0) + 1
+
+    await asyncio.gather(create_and_abort(), *(replay() for _ in range(replay_workers)))
+    elapsed = max(1e-3, time.time() - start)
+    report["per_s"] = {kind: round(n / elapsed, 1) for kind, n in counts.items()}
+
+
+def _env() -> Dict[str, str]:
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    return env
 
 
 def _rss_mib(pid: int) -> float:
@@ -247,21 +211,17 @@ def _free_port() -> int:
 
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
-    """A server subprocess on 127.0.0.1:port (this package's own ``serve``)."""
+    """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
+    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``."""
     code = ("import sys; from tictacblitz.server import serve; from tictacblitz.server.settings import Settings; "
             "from tictacblitz.games import load_game; import json; "
             "a = json.loads(sys.argv[1]); "
-            "serve(Settings(game=load_game('blitz', a['rules']), pause_ms=a['pause_ms'], "
-            "max_connections_per_ip=a['max_connections']), host='127.0.0.1', port=a['port'], log_level='warning')")
+            "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms']), "
+            "host='127.0.0.1', port=a['port'], log_level='warning')")
     args = json.loads(extra[0]) if extra else {}
-    # Every client of the test comes from 127.0.0.1: the per-address bound of a public
-    # server (32) would refuse all but 16 matches.
     payload = {"port": port, "rules": args.get("rules", {}), "pause_ms": args.get("pause_ms", 1000),
-               "max_connections": 2 * MAX_MATCHES + 8}
-    env = dict(os.environ)
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=env)
+               "game": args.get("game", "blitz")}
+    proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=_env())
     import urllib.request
 
     for _ in range(200):
@@ -276,14 +236,27 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
     raise RuntimeError("the server did not answer /healthz")
 
 
+def _percentiles(values: List[float]) -> Dict[str, Optional[float]]:
+    lat = sorted(values)
+
+    def pct(q: float) -> Optional[float]:
+        return round(lat[min(len(lat) - 1, int(q * len(lat)))], 2) if lat else None
+
+    return {"p50": pct(0.50), "p99": pct(0.99), "max": round(lat[-1], 2) if lat else None}
+
+
 async def run_load(host: str, port: int, matches: int, seconds: float, server_pid: Optional[int],
-                   sample_s: float = 10.0, ramp_s: float = 5.0, bot: str = "medium") -> Dict[str, Any]:
+                   sample_s: float = 10.0, ramp_s: float = 5.0, bot: Optional[str] = None,
+                   game: str = "blitz", abuse: bool = False, abuse_rate: float = 100.0) -> Dict[str, Any]:
     url = f"ws://{host}:{port}/ws"
+    clients = client_module(game)
+    bot = bot or clients.DEFAULT_BOT
     stats = Stats()
     start = time.time()
     deadline = start + seconds
     started = [0]
     memory: List[Dict[str, float]] = []
+    attack: Dict[str, Any] = {}
 
     async def sampler() -> None:
         while time.time() < deadline:
@@ -293,19 +266,26 @@ async def run_load(host: str, port: int, matches: int, seconds: float, server_pi
 
     async def launch(i: int) -> None:
         await asyncio.sleep(ramp_s * i / max(1, matches))
-        await _run_match(url, stats, 1000 + 2 * i, deadline, started, resolve(bot).reaction_ms)
+        await _run_match(url, stats, 1000 + 2 * i, deadline, started, clients, bot, honest_address(i))
 
+    attacker = None
+    if abuse:
+        # The attacker is a process of its own, as it would be: its flood never delays
+        # the honest clients' own loop (which measures their latency).
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tictacblitz.server.load", "--attack-only", "--host", host, "--port", str(port),
+            "--seconds", str(seconds), "--abuse-rate", str(abuse_rate), stdout=asyncio.subprocess.PIPE, env=_env())
     sample = asyncio.ensure_future(sampler())
     await asyncio.gather(*(launch(i) for i in range(matches)))
+    if attacker is not None:
+        out, _ = await attacker.communicate()
+        if attacker.returncode != 0 or not out:
+            raise RuntimeError("the attacker process failed")
+        attack.update(json.loads(out))
     sample.cancel()
     if server_pid is not None:
         memory.append({"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)})
     elapsed = time.time() - start
-    lat = sorted(stats.latency)
-
-    def pct(q: float) -> Optional[float]:
-        return round(lat[min(len(lat) - 1, int(q * len(lat)))], 2) if lat else None
-
     windows = []
     step = max(1.0, sample_s)
     pairs = sorted(zip(stats.latency_at, stats.latency, strict=True))
@@ -315,15 +295,19 @@ async def run_load(host: str, port: int, matches: int, seconds: float, server_pi
         if chunk:
             windows.append({"s": round(w * step), "events": len(chunk), "p50": round(chunk[len(chunk) // 2], 2),
                             "p99": round(chunk[min(len(chunk) - 1, int(0.99 * len(chunk)))], 2)})
-    return {
+    out = {
         "matches": started[0], "seconds": round(elapsed, 1), "matches_finished": stats.finished,
         "messages": stats.received + stats.sent,
         "messages_per_s": round((stats.received + stats.sent) / elapsed, 1),
-        "actions": stats.actions, "rejected": stats.rejected, "events": len(lat),
-        "latency_ms": {"p50": pct(0.50), "p99": pct(0.99), "max": round(lat[-1], 2) if lat else None},
+        "actions": stats.actions, "rejected": stats.rejected, "events": len(stats.latency),
+        "latency_ms": _percentiles(list(stats.latency)),
         "lost_events": stats.lost, "errors": stats.errors, "closed_early": stats.closed_early,
         "memory": memory, "latency_by_window": windows,
     }
+    if abuse:
+        out["abuse"] = attack
+        out["honest_refused"] = sum(stats.errors.values()) + stats.closed_early + (matches - started[0])
+    return out
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -332,28 +316,52 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--seconds", type=float, default=60, help=f"run time (at most {MAX_SECONDS})")
     parser.add_argument("--host", default="127.0.0.1", help="a loopback address only")
     parser.add_argument("--port", type=int, default=0, help="a running server's port (0: start one)")
+    parser.add_argument("--game", default="blitz", help="the game (its server/games/<game>_load.py clients)")
     parser.add_argument("--round-ms", type=int, default=None, help="rules.round_ms of the started server")
     parser.add_argument("--sample-s", type=float, default=10.0, help="memory sampling period")
-    parser.add_argument("--bot", default="medium", choices=BOT_NAMES,
-                        help="the bot preset whose reaction_ms the clients use (default medium)")
+    parser.add_argument("--bot", default=None, help="the bot preset the clients play like (Blitz: default medium)")
+    parser.add_argument("--abuse", action="store_true",
+                        help="one more address floods room creation and replay requests meanwhile")
+    parser.add_argument("--abuse-rate", type=float, default=100.0,
+                        help=f"the attacker's room creations and replay requests a second, each (at most {MAX_ABUSE_RATE:g})")
+    parser.add_argument("--attack-only", action="store_true", help=argparse.SUPPRESS)   # --abuse's process
     args = parser.parse_args(argv)
     if not _loopback(args.host):
         parser.error(f"--host {args.host}: the load test runs on loopback only")
+    if not 0 < args.abuse_rate <= MAX_ABUSE_RATE:
+        parser.error(f"--abuse-rate must be in (0, {MAX_ABUSE_RATE:g}]")
+    if args.attack_only:
+        if not args.port or not 0 < args.seconds <= MAX_SECONDS:
+            parser.error("--attack-only needs --port and --seconds")
+        # A real attacker spends its own machine's CPU, not the server's: on loopback
+        # it yields the shared cores first (nice 10), so that the figures are the server's.
+        os.nice(10)
+        report: Dict[str, Any] = {}
+        asyncio.run(_abuse(args.host, args.port, time.time() + args.seconds, report, args.abuse_rate))
+        print(json.dumps(report))
+        return 0
     if not 1 <= args.matches <= MAX_MATCHES:
         parser.error(f"--matches must be 1..{MAX_MATCHES}")
     if not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be in (0, {MAX_SECONDS}]")
+    try:
+        clients = client_module(args.game)
+    except ImportError:
+        parser.error(f"--game {args.game}: no load clients (server/games/{args.game}_load.py)")
+    if args.bot is not None and args.bot not in clients.BOT_NAMES:
+        parser.error(f"--bot {args.bot}: one of {', '.join(clients.BOT_NAMES)}")
     proc = None
     port = args.port
     pid = None
     if not port:
         port = _free_port()
         rules = {"round_ms": args.round_ms} if args.round_ms else {}
-        proc = start_server(port, [json.dumps({"rules": rules})])
+        proc = start_server(port, [json.dumps({"rules": rules, "game": args.game})])
         pid = proc.pid
     try:
         result = asyncio.run(run_load(args.host, port, args.matches, args.seconds, pid, args.sample_s,
-                                       bot=args.bot))
+                                       bot=args.bot, game=args.game, abuse=args.abuse,
+                                       abuse_rate=args.abuse_rate))
     finally:
         if proc is not None:
             proc.terminate()
@@ -362,7 +370,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
     print(json.dumps(result, indent=1))
-    return 0 if not result["errors"] and not result["lost_events"] and not result["closed_early"] else 1
+    failed = result["errors"] or result["lost_events"] or result["closed_early"]
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

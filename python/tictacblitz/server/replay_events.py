@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Optional, Set
 
-from .budget import BudgetExceeded, run_budgeted
+from .budget import BudgetExceeded, JobFailed, run_budgeted
 from .limits import Buckets
 
-__all__ = ["replay_events", "replay_events_post", "routes", "MAX_REPLAY_BYTES", "WorkGate"]
+__all__ = ["replay_events", "replay_events_post", "routes", "MAX_REPLAY_BYTES", "WorkGate", "play_replay"]
 
 MAX_REPLAY_BYTES = 2 * 1024 * 1024   # a 7-round Blitz match of busy players is ~100 KiB
 
@@ -71,21 +71,26 @@ class WorkGate:
                                  f"{max(1, round(wait))} s", retry_after=wait))
         self.busy.add(address)
 
-    async def run(self, address: str, job: Any) -> Any:
-        """``job()`` under the budget (after :meth:`admit`); its JSON answer."""
+    async def run(self, address: str, replay: Any) -> Any:
+        """The frames of ``replay`` (a parsed file, or the bytes of one) played in a
+        worker process under the budget (after :meth:`admit`); its JSON answer."""
         from starlette.responses import Response
 
+        game = self.settings.game
         try:
-            body = await run_budgeted(job, self.settings.work_budget(), on_end=lambda: self.busy.discard(address))
+            body = await run_budgeted(f"{__name__}:play_replay", (game.type.name, game.rules.to_dict(), replay),
+                                      self.settings.work_budget())
         except BudgetExceeded as exc:
             s = self.settings
             return _error(422, "too_much_work", f"the replay needs too much work to play back ({exc}); the viewer "
                           f"plays at most {s.work_max_events} events, {s.work_max_bytes} bytes of frames and "
                           f"{s.work_max_cpu_s:g} s of CPU time")
-        except _BadJson as exc:
-            return _error(400, "bad_json", str(exc))
-        except (ValueError, TypeError) as exc:      # ReplayError is a ValueError
-            return _error(422, "bad_replay", str(exc))
+        except JobFailed as exc:
+            if exc.kind == "BadJson":
+                return _error(400, "bad_json", str(exc))
+            return _error(422, "bad_replay", str(exc))       # ReplayError, and what else it raised
+        finally:
+            self.busy.discard(address)
         return Response(body, media_type="application/json")
 
 
@@ -105,7 +110,7 @@ async def replay_events(request: Any) -> Any:
         gate.admit(address)
     except Refused as refused:
         return refused.response
-    return await gate.run(address, lambda: lobby.adapter.replay_frames(data))
+    return await gate.run(address, data)
 
 
 async def _read_body(request: Any, limit: int) -> bytes:
@@ -129,15 +134,24 @@ async def _read_body(request: Any, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-class _BadJson(Exception):
-    pass
+class BadJson(ValueError):
+    """A POSTed body that is not JSON."""
 
 
-def _parse(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise _BadJson(str(exc)) from None
+def play_replay(game_name: str, rules: Dict[str, Any], replay: Any) -> Any:
+    """In the worker process: the frames of ``replay`` (parsed, or bytes of JSON) by the
+    server's game adapter (``GameAdapter.replay_frames``)."""
+    from ..games.registry import load_game
+    from .games import adapter_for
+    from .settings import Settings
+
+    if isinstance(replay, bytes):
+        try:
+            replay = json.loads(replay)
+        except ValueError as exc:
+            raise BadJson(str(exc)) from None
+    game = load_game(game_name, rules)
+    return adapter_for(game, Settings(game=game)).replay_frames(replay)
 
 
 async def replay_events_post(request: Any) -> Any:
@@ -160,9 +174,8 @@ async def replay_events_post(request: Any) -> Any:
     except BaseException:           # the client went away mid-body
         gate.busy.discard(address)
         raise
-    lobby = request.app.state.lobby
-    # Parsed in the job's thread too: a 2 MiB body is no work for the event loop.
-    return await gate.run(address, lambda: lobby.adapter.replay_frames(_parse(body)))
+    # Parsed in the worker too: a 2 MiB body is no work for the event loop.
+    return await gate.run(address, body)
 
 
 def routes() -> list:

@@ -24,6 +24,8 @@ class Settings:
     max_rooms: int = 2_000
     max_spectators: int = 64          # per room
     max_connections_per_ip: int = 32  # one address cannot take the server's rooms alone
+    connect_rate_per_s: float = 5.0   # new WebSockets per address, after a burst of
+    connect_burst: int = 20
     max_rooms_per_ip: int = 8         # live rooms created from one address (grace included)
     room_rate_per_s: float = 0.2      # room creations per address: 12 a minute,
     room_burst: int = 6               # after a burst of 6
@@ -31,9 +33,9 @@ class Settings:
     max_body_bytes: int = 2 * 1024 * 1024   # a POSTed replay file
     work_jobs: int = 2                # engine-running requests at once, server-wide
     work_rate_per_s: float = 0.2      # such requests per address: 12 a minute,
-    work_burst: int = 5               # after a burst of 5; one at a time per address
-    work_max_events: int = 50_000     # the work budget of one such request
-    work_max_bytes: int = 8 * 1024 * 1024
+    work_burst: int = 3               # after a burst of 3; one at a time per address
+    work_max_events: int = 20_000     # the work budget of one such request (a 7-round
+    work_max_bytes: int = 4 * 1024 * 1024   # match of busy players: ~1,300 events, ~0.5 MB)
     work_max_cpu_s: float = 2.0
     work_max_wall_s: float = 10.0
     replay_keep: int = 256            # replays kept in memory (bounded: memory stays flat)
