@@ -11,10 +11,10 @@ import re
 import shlex
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("docs/simulate.md", "docs/balancing.md")
@@ -29,7 +29,9 @@ def blocks(page):
 
 
 def extras():
-    return set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
+    return set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    )
 
 
 def small(code):
@@ -37,7 +39,9 @@ def small(code):
     code = re.sub(r"--matches \d[\d_]*", f"--matches {SMALL}", code)
     code = re.sub(r"(simulate\()\d[\d_]*", rf"\g<1>{SMALL}", code)
     code = re.sub(r"(matches=)\d[\d_]*", rf"\g<1>{SMALL}", code)
-    code = re.sub(r'("\w+": )\d+(?=[,}])', rf"\g<1>{SMALL}", code) if "matches = {" in code else code
+    code = (
+        re.sub(r'("\w+": )\d+(?=[,}])', rf"\g<1>{SMALL}", code) if "matches = {" in code else code
+    )
     return code
 
 
@@ -76,8 +80,14 @@ def test_shell_blocks_run(page, tmp_path):
                 if flag in argv:
                     i = argv.index(flag) + 1
                     argv[i] = str(tmp_path / f"{ran}-{os.path.basename(argv[i].rstrip('/'))}")
-            proc = subprocess.run([sys.executable, "-m", "tictacblitz", *argv], cwd=tmp_path,
-                                  env=ENV, capture_output=True, text=True, timeout=600)
+            proc = subprocess.run(
+                [sys.executable, "-m", "tictacblitz", *argv],
+                cwd=tmp_path,
+                env=ENV,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             assert proc.returncode == 0, f"{line}\n{proc.stderr}"
             assert proc.stdout.strip() and "Traceback" not in proc.stderr
             ran += 1
@@ -87,7 +97,7 @@ def test_shell_blocks_run(page, tmp_path):
 @pytest.mark.parametrize("page", DOCS)
 def test_python_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])       # Dask's worker processes
+    monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])  # Dask's worker processes
     (tmp_path / "docs" / "img").mkdir(parents=True)
     namespace: dict = {}
     ran = 0

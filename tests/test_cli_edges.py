@@ -16,13 +16,24 @@ COMMANDS = ("simulate", "sweep", "tournament", "demo", "replay", "serve")
 
 
 def popen(*args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "tictacblitz", *args], env=ENV, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tictacblitz", *args],
+        env=ENV,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kw,
+    )
 
 
 def run(*args, prefix=()):
-    return subprocess.run([*prefix, sys.executable, "-m", "tictacblitz", *args], env=ENV, text=True,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "tictacblitz", *args],
+        env=ENV,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def unprivileged():
@@ -37,15 +48,19 @@ def unprivileged():
     return ("setpriv", "--inh-caps=-all", "--bounding-set=-all")
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--matches", "5000000", "--rule", "set_ms=1200", "--out", "OUT/r.csv"],
-    ["sweep", "--grid", "set_ms=1000,1600", "--matches", "3000000", "--out", "OUT/sweep"],
-    ["tournament", "--matches", "300000", "--bots", "greedy,easy", "--jobs", "2"],
-], ids=lambda a: a[0])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--matches", "5000000", "--rule", "set_ms=1200", "--out", "OUT/r.csv"],
+        ["sweep", "--grid", "set_ms=1000,1600", "--matches", "3000000", "--out", "OUT/sweep"],
+        ["tournament", "--matches", "300000", "--bots", "greedy,easy", "--jobs", "2"],
+    ],
+    ids=lambda a: a[0],
+)
 def test_ctrl_c_is_one_line_exit_130_nothing_written_within_a_second(argv, tmp_path):
     argv = [a.replace("OUT", str(tmp_path)) for a in argv]
     proc = popen(*argv, "--no-progress")
-    time.sleep(2.5)                         # well into the run (a run this size takes minutes)
+    time.sleep(2.5)  # well into the run (a run this size takes minutes)
     assert proc.poll() is None
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -60,16 +75,20 @@ def test_ctrl_c_is_one_line_exit_130_nothing_written_within_a_second(argv, tmp_p
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--matches", "200", "--rule", "set_ms=1200"],
-    ["tournament", "--matches", "10"],
-    ["sweep", "--grid", "set_ms=1000,1600", "--matches", "30", "--out", "OUT"],
-    ["simulate", "--matches", "100", "--explain"],
-], ids=lambda a: a[0] + ("-explain" if "--explain" in a else ""))
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--matches", "200", "--rule", "set_ms=1200"],
+        ["tournament", "--matches", "10"],
+        ["sweep", "--grid", "set_ms=1000,1600", "--matches", "30", "--out", "OUT"],
+        ["simulate", "--matches", "100", "--explain"],
+    ],
+    ids=lambda a: a[0] + ("-explain" if "--explain" in a else ""),
+)
 def test_a_closed_pipe_is_a_quiet_exit(argv, tmp_path):
     argv = [a.replace("OUT", str(tmp_path / "s")) for a in argv]
     proc = popen(*argv, "--no-progress")
-    proc.stdout.close()                     # the reader went away (`... | head`)
+    proc.stdout.close()  # the reader went away (`... | head`)
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0
     assert err == ""
@@ -83,14 +102,18 @@ def test_an_unwritable_folder_is_refused_before_any_match(tmp_path):
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        for argv, option in ((["simulate", "--out", str(locked / "r.csv")], "is not writable"),
-                             (["sweep", "--grid", "set_ms=1000,1200", "--out", str(locked / "s")],
-                              "is not writable")):
+        for argv, option in (
+            (["simulate", "--out", str(locked / "r.csv")], "is not writable"),
+            (
+                ["sweep", "--grid", "set_ms=1000,1200", "--out", str(locked / "s")],
+                "is not writable",
+            ),
+        ):
             started = time.monotonic()
             proc = run(*argv, "--matches", "100000", prefix=prefix)
             assert proc.returncode == 2 and proc.stdout == "", proc.stderr
             assert option in proc.stderr and proc.stderr.count("\n") == 1
-            assert time.monotonic() - started < 10          # refused, not played
+            assert time.monotonic() - started < 10  # refused, not played
         assert os.listdir(locked) == []
     finally:
         locked.chmod(0o700)
@@ -112,16 +135,19 @@ def test_an_existing_file_needs_overwrite(tmp_path):
     assert proc.returncode == 2 and "--overwrite" in proc.stderr and proc.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv, option", [
-    (["simulate", "--matches", "lots"], "--matches: 'lots' is not a whole number"),
-    (["simulate", "--seed", "1.5"], "--seed: '1.5' is not a whole number"),
-    (["simulate", "--workers", "two"], "--workers"),
-    (["sweep", "--grid", "set_ms=1,2", "--random", "k"], "--random: 'k' is not a whole number"),
-    (["tournament", "--jobs", "x"], "--jobs: 'x' is not a whole number"),
-    (["tournament", "--matches", "ten"], "--matches"),
-    (["simulate", "--no-such-option"], "unrecognized arguments"),
-    (["sweep"], "--grid"),
-])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["simulate", "--matches", "lots"], "--matches: 'lots' is not a whole number"),
+        (["simulate", "--seed", "1.5"], "--seed: '1.5' is not a whole number"),
+        (["simulate", "--workers", "two"], "--workers"),
+        (["sweep", "--grid", "set_ms=1,2", "--random", "k"], "--random: 'k' is not a whole number"),
+        (["tournament", "--jobs", "x"], "--jobs: 'x' is not a whole number"),
+        (["tournament", "--matches", "ten"], "--matches"),
+        (["simulate", "--no-such-option"], "unrecognized arguments"),
+        (["sweep"], "--grid"),
+    ],
+)
 def test_a_bad_option_value_is_one_line_exit_2(argv, option):
     proc = run(*argv)
     assert proc.returncode == 2 and proc.stdout == ""

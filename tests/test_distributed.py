@@ -17,7 +17,15 @@ from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.lab.simulation import simulate  # noqa: E402
 from tictacblitz.lab.sweep import sweep  # noqa: E402
 
-RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
+RUN_FIELDS = (
+    "matches_per_s",
+    "seconds",
+    "cpu_seconds",
+    "workers",
+    "chunk_size",
+    "out",
+    "scheduler",
+)
 
 
 def outcome(summary):
@@ -32,8 +40,13 @@ def cluster():
     path = os.environ.get("PYTHONPATH", "")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(root, "python"), path) if p)
     try:
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      dashboard_address=None, silence_logs=50) as c:
+        with distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=50,
+        ) as c:
             yield c
     finally:
         os.environ["PYTHONPATH"] = path
@@ -67,32 +80,51 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path)
         while len(arrived) < 4 and time.monotonic() < deadline:
             time.sleep(0.005)
         at_kill.append(len(arrived))
-        os.kill(pids[0], signal.SIGKILL)          # no goodbye: the scheduler must notice
+        os.kill(pids[0], signal.SIGKILL)  # no goodbye: the scheduler must notice
         killed.set()
 
     killer = threading.Thread(target=kill_one)
     killer.start()
     out = tmp_path / "records.parquet"
-    remote = simulate(n, "greedy", "greedy", seed=5, client=client, chunk_size=25, out=str(out),
-                      on_chunk=lambda i, cols: arrived.append(i))
+    remote = simulate(
+        n,
+        "greedy",
+        "greedy",
+        seed=5,
+        client=client,
+        chunk_size=25,
+        out=str(out),
+        on_chunk=lambda i, cols: arrived.append(i),
+    )
     killer.join()
     assert killed.is_set()
-    assert at_kill[0] < n // 25                         # it died mid-job
-    assert arrived == list(range(n // 25))              # every chunk once, in order
+    assert at_kill[0] < n // 25  # it died mid-job
+    assert arrived == list(range(n // 25))  # every chunk once, in order
     assert remote.table["match"].to_pylist() == list(range(n))
     assert remote.table.equals(local.table)
     assert outcome(remote.summary) == outcome(local.summary)
     import pyarrow.parquet as pq
 
     assert pq.read_table(out).equals(local.table)
-    client.wait_for_workers(2, timeout=30)              # the nanny restarted it
+    client.wait_for_workers(2, timeout=30)  # the nanny restarted it
 
 
 def test_cli_scheduler(client, capsys):
     parser = argparse.ArgumentParser(prog="tictacblitz")
     sim.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["simulate", "--matches", "200", "--seed", "4", "--scheduler",
-                              client.scheduler.address, "--json", "--no-progress"])
+    args = parser.parse_args(
+        [
+            "simulate",
+            "--matches",
+            "200",
+            "--seed",
+            "4",
+            "--scheduler",
+            client.scheduler.address,
+            "--json",
+            "--no-progress",
+        ]
+    )
     assert args.handler(args) == 0
     s = json.loads(capsys.readouterr().out)
     local = simulate(200, seed=4, workers=1, table=False).summary

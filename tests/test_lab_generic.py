@@ -100,6 +100,7 @@ def coin(tmp_path):
         registry.available_games.cache_clear()
         lab_hooks.hooks_for.cache_clear()
         import sys
+
         for name in [m for m in sys.modules if m.startswith("tictacblitz.games.coin")]:
             del sys.modules[name]
 
@@ -128,13 +129,16 @@ def test_simulate_any_game_through_the_hook_defaults(coin):
     assert a.table.column_names == ["match", "seed", "winner", "moves", "pair_x", "pair_o"]
     w = expected_winners(3, 300)
     s = a.summary
-    assert (s["x_wins"], s["o_wins"], s["draws"]) == (int((w == 0).sum()), int((w == 1).sum()),
-                                                     int((w == -1).sum()))
+    assert (s["x_wins"], s["o_wins"], s["draws"]) == (
+        int((w == 0).sum()),
+        int((w == 1).sum()),
+        int((w == -1).sum()),
+    )
     assert a.table["winner"].to_pylist() == [("X", "O", "draw")[int(v)] for v in w]
     assert s["game"] == "coin" and s["x_bot"] == "fair" and s["x_spec"] == {"name": "fair"}
     lo, hi = s["x_win_ci"]
     assert lo <= s["x_win_rate"] <= hi
-    assert "rounds" not in s and "powerups" not in s         # no Blitz metric leaks in
+    assert "rounds" not in s and "powerups" not in s  # no Blitz metric leaks in
     moves = a.table["moves"].to_numpy()
     assert s["columns"]["moves"]["mean"] == pytest.approx(moves.mean())
     assert s["columns"]["pair_o"]["total"] == 2 * int(moves.sum())
@@ -144,19 +148,31 @@ def test_simulate_any_game_through_the_hook_defaults(coin):
     text = format_summary(s)
     assert "Coin Flip" in text and "moves a match: mean [95 % interval]" in text
     assert [r["metric"] for r in metric_rows(s)] == [
-        "x_win_rate", "o_win_rate", "draw_rate", "x_share_of_decided", "moves_mean",
-        "pair_x_mean", "pair_o_mean", "matches_per_s"]
+        "x_win_rate",
+        "o_win_rate",
+        "draw_rate",
+        "x_share_of_decided",
+        "moves_mean",
+        "pair_x_mean",
+        "pair_o_mean",
+        "matches_per_s",
+    ]
     cheat = simulate(300, "cheat", "fair", {"bias": 0.5}, seed=3, game="coin", workers=1).summary
     assert cheat["x_wins"] > s["x_wins"] and cheat["rules"] == {}
-    assert simulate(20, game="coin", rules={"bias": 0.9}, workers=1).summary["rules"] == {"bias": 0.9}
+    assert simulate(20, game="coin", rules={"bias": 0.9}, workers=1).summary["rules"] == {
+        "bias": 0.9
+    }
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"game": "nosuchgame"}, "unknown game"),
-    ({"game": "coin", "x": "greedy"}, "unknown bot 'greedy'"),
-    ({"game": "coin", "rules": {"bias": 2}}, "bias"),
-    ({"game": "coin", "rules": {"speed": 2}}, "unknown rule"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"game": "nosuchgame"}, "unknown game"),
+        ({"game": "coin", "x": "greedy"}, "unknown bot 'greedy'"),
+        ({"game": "coin", "rules": {"bias": 2}}, "bias"),
+        ({"game": "coin", "rules": {"speed": 2}}, "unknown rule"),
+    ],
+)
 def test_bad_arguments_name_the_game_s_facts(coin, kwargs, message):
     with pytest.raises(ValueError, match=message):
         simulate(10, workers=1, **kwargs)
@@ -164,30 +180,59 @@ def test_bad_arguments_name_the_game_s_facts(coin, kwargs, message):
 
 def test_simulate_command_takes_game_and_rule(coin, capsys, tmp_path):
     out = tmp_path / "r.csv"
-    status, stdout, _ = run(sim, ["simulate", "--game", "coin", "--rule", "bias=0.8", "--matches",
-                                  "100", "--seed", "2", "--out", str(out), "--json",
-                                  "--no-progress"], capsys)
+    status, stdout, _ = run(
+        sim,
+        [
+            "simulate",
+            "--game",
+            "coin",
+            "--rule",
+            "bias=0.8",
+            "--matches",
+            "100",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 0
     s = json.loads(stdout)
     assert s["game"] == "coin" and s["rules"] == {"bias": 0.8}
     assert s["x_wins"] == int((expected_winners(2, 100, 0.8) == 0).sum())
     assert out.read_text().splitlines()[0] == '"match","seed","winner","moves","pair_x","pair_o"'
-    for argv, message in ((["--game", "nosuch"], "--game: unknown game 'nosuch'"),
-                          (["--game", "coin", "--x", "greedy"], "--x 'greedy': unknown bot"),
-                          (["--game", "coin", "--rule", "bias=3"], "--rule: rules.bias=3")):
+    for argv, message in (
+        (["--game", "nosuch"], "--game: unknown game 'nosuch'"),
+        (["--game", "coin", "--x", "greedy"], "--x 'greedy': unknown bot"),
+        (["--game", "coin", "--rule", "bias=3"], "--rule: rules.bias=3"),
+    ):
         status, stdout, err = run(sim, ["simulate", "--no-progress", *argv], capsys)
         assert status == 2 and stdout == "" and message in err
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_sweep_any_game(coin, tmp_path):
-    res = sw.sweep({"bias": [0.2, 0.8]}, matches=200, seed=1, game="coin", workers=1,
-                   out_dir=str(tmp_path / "out"))
+    res = sw.sweep(
+        {"bias": [0.2, 0.8]},
+        matches=200,
+        seed=1,
+        game="coin",
+        workers=1,
+        out_dir=str(tmp_path / "out"),
+    )
     shares = {r["bias"]: r["value"] for r in res.rows if r["metric"] == "x_win_rate"}
     assert shares[0.2] < shares[0.8]
     assert res.meta["game"] == "coin"
-    assert sorted(os.listdir(tmp_path / "out")) == ["report.html", "sweep.csv", "sweep.json",
-                                                    "sweep.parquet", "sweep_bias.png"]
+    assert sorted(os.listdir(tmp_path / "out")) == [
+        "report.html",
+        "sweep.csv",
+        "sweep.json",
+        "sweep.parquet",
+        "sweep_bias.png",
+    ]
     assert "Coin Flip" in (tmp_path / "out" / "report.html").read_text()
     assert set(sw.sweepable("coin")) == {"bias", "length"}
     with pytest.raises(ValueError, match="sweep point bias=1.5"):
@@ -201,10 +246,13 @@ def test_tournament_any_game(coin, capsys):
     assert pair["a_wins"] + pair["b_wins"] + pair["draws"] == 40
     assert result["elo"]["cheat"] > result["elo"]["fair"]
     assert "mean_rounds" not in pair
-    status, stdout, _ = run(tournament, ["tournament", "--game", "coin", "--matches", "10",
-                                         "--json"], capsys)
+    status, stdout, _ = run(
+        tournament, ["tournament", "--game", "coin", "--matches", "10", "--json"], capsys
+    )
     assert status == 0 and json.loads(stdout)["game"] == "coin"
-    status, _, err = run(tournament, ["tournament", "--game", "coin", "--bots", "fair,greedy"], capsys)
+    status, _, err = run(
+        tournament, ["tournament", "--game", "coin", "--bots", "fair,greedy"], capsys
+    )
     assert status == 2 and "unknown bot 'greedy'" in err
 
 
@@ -225,20 +273,51 @@ def test_every_other_registered_game_simulates_through_the_same_path(game):
 
 
 def test_sweep_and_tournament_commands_take_game_and_rule(coin, capsys, tmp_path):
-    status, stdout, err = run(sw, ["sweep", "--game", "coin", "--grid", "bias=0.3,0.7", "--matches",
-                                   "50", "--out", str(tmp_path / "s"), "--json", "--no-progress"],
-                              capsys)
+    status, stdout, err = run(
+        sw,
+        [
+            "sweep",
+            "--game",
+            "coin",
+            "--grid",
+            "bias=0.3,0.7",
+            "--matches",
+            "50",
+            "--out",
+            str(tmp_path / "s"),
+            "--json",
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 0, err
     assert {r["bias"] for r in json.loads(stdout)} == {0.3, 0.7}
-    status, _, err = run(sw, ["sweep", "--game", "coin", "--grid", "set_ms=1:2:1",
-                              "--out", str(tmp_path / "t")], capsys)
+    status, _, err = run(
+        sw,
+        ["sweep", "--game", "coin", "--grid", "set_ms=1:2:1", "--out", str(tmp_path / "t")],
+        capsys,
+    )
     assert status == 2 and "unknown rule 'set_ms'; sweepable: bias, length" in err
-    for argv, message in ((["--game", "nosuch"], "--game: unknown game 'nosuch'"),
-                          (["--rule", "max_rounds=17"], "max_rounds"),
-                          (["--rule", "bias=0.5"], "--rule: unknown rule 'bias'")):
+    for argv, message in (
+        (["--game", "nosuch"], "--game: unknown game 'nosuch'"),
+        (["--rule", "max_rounds=17"], "max_rounds"),
+        (["--rule", "bias=0.5"], "--rule: unknown rule 'bias'"),
+    ):
         status, stdout, err = run(tournament, ["tournament", "--matches", "2", *argv], capsys)
         assert status == 2 and stdout == "" and message in err and err.count("\n") == 1
-    status, stdout, _ = run(tournament, ["tournament", "--bots", "greedy,random", "--matches", "4",
-                                         "--rule", "round_ms=20000", "--json"], capsys)
+    status, stdout, _ = run(
+        tournament,
+        [
+            "tournament",
+            "--bots",
+            "greedy,random",
+            "--matches",
+            "4",
+            "--rule",
+            "round_ms=20000",
+            "--json",
+        ],
+        capsys,
+    )
     result = json.loads(stdout)
     assert status == 0 and result["rules"] == {"round_ms": 20000} and result["game"] == "blitz"

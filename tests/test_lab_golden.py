@@ -23,8 +23,15 @@ from tictacblitz.lab.tournament import run_tournament  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "data", "lab_golden_blitz.json"), encoding="utf-8") as _fh:
     GOLDEN = json.load(_fh)
-RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out",
-              "scheduler")
+RUN_FIELDS = (
+    "matches_per_s",
+    "seconds",
+    "cpu_seconds",
+    "workers",
+    "chunk_size",
+    "out",
+    "scheduler",
+)
 ADDED = {"game": "blitz"}
 """What the game-generic lab adds to a summary (a documented addition, not a change)."""
 
@@ -37,22 +44,34 @@ def outcome(summary):
     """The summary through JSON (as the golden file holds it), run fields dropped, and
     the added ``game`` checked and dropped."""
     assert {k: summary[k] for k in ADDED} == ADDED
-    return json.loads(json.dumps({k: v for k, v in summary.items()
-                                  if k not in RUN_FIELDS and k not in ADDED}))
+    return json.loads(
+        json.dumps({k: v for k, v in summary.items() if k not in RUN_FIELDS and k not in ADDED})
+    )
 
 
-@pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: f"{c['x']}-{c['o']}-seed{c['seed']}")
+@pytest.mark.parametrize(
+    "case", GOLDEN["cases"], ids=lambda c: f"{c['x']}-{c['o']}-seed{c['seed']}"
+)
 def test_simulate_writes_the_records_and_summary_of_before_the_move(case, tmp_path):
-    res = simulate(case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"],
-                   workers=2)
+    res = simulate(
+        case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"], workers=2
+    )
     assert str(res.table.schema) == case["schema"]
     rows = res.table.to_pylist()
     assert json.loads(json.dumps(rows[:3])) == case["first_rows"]
     assert sha(json.dumps(rows, sort_keys=True).encode()) == case["records_sha256"]
     assert outcome(res.summary) == case["summary"]
     out = tmp_path / "records.csv"
-    simulate(case["matches"], case["x"], case["o"], rules=case["rules"], seed=case["seed"],
-             workers=1, out=str(out), table=False)
+    simulate(
+        case["matches"],
+        case["x"],
+        case["o"],
+        rules=case["rules"],
+        seed=case["seed"],
+        workers=1,
+        out=str(out),
+        table=False,
+    )
     assert sha(out.read_bytes()) == case["csv_sha256"]
 
 
@@ -61,8 +80,13 @@ def test_the_simulate_command_writes_the_records_of_before_the_move(tmp_path):
     out = tmp_path / "records.csv"
     argv = [str(out) if a == "FILE.csv" else a for a in cli["argv"]]
     env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "python"))
-    proc = subprocess.run([sys.executable, "-m", "tictacblitz", *argv], capture_output=True,
-                          text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert sha(out.read_bytes()) == cli["csv_sha256"]
     summary = json.loads(proc.stdout)
@@ -77,7 +101,7 @@ def test_the_simulate_command_writes_the_records_of_before_the_move(tmp_path):
 def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
     t = GOLDEN["tournament"]
     result = run_tournament(t["bots"], matches=t["matches"], seed=t["seed"])
-    assert (result.pop("game"), result.pop("rules")) == ("blitz", {})      # added keys
+    assert (result.pop("game"), result.pop("rules")) == ("blitz", {})  # added keys
     assert json.loads(json.dumps(result)) == t["result"]
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)

@@ -13,8 +13,9 @@ from tictacblitz.games.blitz.reference import SplitMix64 as BlitzStream
 from tictacblitz.games.blitz.types import Player, PowerupKind, RoundEnd
 from tictacblitz.lab import stats
 
-LAB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                   "python", "tictacblitz", "lab")
+LAB = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python", "tictacblitz", "lab"
+)
 MODULES = sorted(f[:-3] for f in os.listdir(LAB) if f.endswith(".py"))
 MAX_LINES = 350
 
@@ -33,7 +34,9 @@ def lab_imports(name):
                 found.add(node.module.split(".")[0])
             else:
                 found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tictacblitz.lab."):
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "tictacblitz.lab."
+        ):
             found.add(node.module.split(".")[2])
     return found & set(MODULES)
 
@@ -94,7 +97,7 @@ def test_blitz_balance_facts_come_from_their_one_source():
     from blitz_core.blitz.bots import SEAT_COUNT_FIELDS
 
     assert balance.KINDS == tuple(k.key for k in PowerupKind)
-    assert SEAT_COUNT_FIELDS[-len(balance.KINDS):] == balance.KINDS      # native axis order
+    assert SEAT_COUNT_FIELDS[-len(balance.KINDS) :] == balance.KINDS  # native axis order
     assert balance.RESULTS[:2] == tuple(p.name for p in Player)
     assert balance.ENDS == tuple(e.value for e in RoundEnd)
     cols = balance.play_matches(None, "greedy", "greedy", np.arange(4, dtype=np.uint64))
@@ -114,7 +117,8 @@ def test_one_splitmix64_for_every_game_and_the_lab():
     assert [a.next() for _ in range(5)] == [b.next() for _ in range(5)]
     assert rng.SplitMix64(0).next() == rng.mix64(0) == 0xE220A8397B1DCDAF
     weights = (1.0, 0.0, 2.0, 1.0)
-    assert [rng.SplitMix64(s).weighted(weights) for s in range(200)] == \
-        [int(BlitzStream(s).kind(weights)) for s in range(200)]
+    assert [rng.SplitMix64(s).weighted(weights) for s in range(200)] == [
+        int(BlitzStream(s).kind(weights)) for s in range(200)
+    ]
     z = np.arange(100, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     assert [int(v) for v in rng.mix64_array(z)] == [rng.mix64(int(v)) for v in z]

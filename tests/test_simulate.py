@@ -12,13 +12,21 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from tictacblitz import PowerupKind, Rules  # noqa: E402
-from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.games.blitz.bots import play_matches  # noqa: E402
-from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
 from tictacblitz.games.rng import mix64 as _mix  # noqa: E402
+from tictacblitz.lab import simulation as sim  # noqa: E402
+from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
 from tictacblitz.lab.simulation import match_seeds, simulate  # noqa: E402
 
-RUN_FIELDS = ("matches_per_s", "seconds", "cpu_seconds", "workers", "chunk_size", "out", "scheduler")
+RUN_FIELDS = (
+    "matches_per_s",
+    "seconds",
+    "cpu_seconds",
+    "workers",
+    "chunk_size",
+    "out",
+    "scheduler",
+)
 
 
 def run_cli(argv, capsys):
@@ -56,19 +64,31 @@ def test_results_do_not_depend_on_how_work_is_split():
 def test_records_match_the_native_match_records():
     res = simulate(40, "greedy", "easy", rules=Rules(set_ms=1200), seed=2, workers=2, chunk_size=9)
     rows = res.table.to_pylist()
-    native = play_matches(Rules(set_ms=1200), "greedy", "easy", [r["seed"] for r in rows],
-                          records=True)["records"]
-    for row, rec in zip(rows, native):
+    native = play_matches(
+        Rules(set_ms=1200), "greedy", "easy", [r["seed"] for r in rows], records=True
+    )["records"]
+    for row, rec in zip(rows, native, strict=False):
         assert row["winner"] == rec["winner"]
         assert row["rounds"] == rec["rounds"]
-        assert [row["x_round_wins"], row["o_round_wins"]] == [rec["round_wins"]["X"], rec["round_wins"]["O"]]
+        assert [row["x_round_wins"], row["o_round_wins"]] == [
+            rec["round_wins"]["X"],
+            rec["round_wins"]["O"],
+        ]
         assert row["round_result"] == [r["result"] for r in rec["round_results"]]
         assert row["round_by"] == [r["by"] for r in rec["round_results"]]
         assert row["round_end_ms"] == [r["end_t"] for r in rec["round_results"]]
         assert row["match_ms"] == sum(r["end_t"] for r in rec["round_results"])
         for seat, key in (("x", "X"), ("o", "O")):
-            for name in ("placements", "knockouts", "retirements", "rejected", "bombed", "stolen",
-                         "decisions", "waits"):
+            for name in (
+                "placements",
+                "knockouts",
+                "retirements",
+                "rejected",
+                "bombed",
+                "stolen",
+                "decisions",
+                "waits",
+            ):
                 assert row[f"{seat}_{name}"] == rec[key][name]
             for kind in (k.key for k in PowerupKind):
                 assert row[f"{seat}_{kind}"] == rec[key]["powerups"][kind]
@@ -91,7 +111,11 @@ def test_summary_agrees_with_the_records():
     lengths = [x for r in t for x in r["round_end_ms"]]
     assert s["round_length_ms"]["mean"] == pytest.approx(np.mean(lengths))
     assert s["round_length_ms"]["median"] == pytest.approx(np.median(lengths), abs=10)
-    kos = [a + b for r in t for a, b in zip(r["round_knockouts_x"], r["round_knockouts_o"])]
+    kos = [
+        a + b
+        for r in t
+        for a, b in zip(r["round_knockouts_x"], r["round_knockouts_o"], strict=False)
+    ]
     assert s["knockouts_per_round"]["mean"] == pytest.approx(np.mean(kos))
     # Powerup impact from the records, for one kind.
     won = claimed = 0
@@ -109,7 +133,13 @@ def test_summary_agrees_with_the_records():
     lo, hi = s["x_win_ci"]
     assert lo <= s["x_win_rate"] <= hi
     names = {row["metric"] for row in metric_rows(s)}
-    assert {"x_win_rate", "draw_rate", "decisiveness", "freeze_impact", "knockouts_per_round"} <= names
+    assert {
+        "x_win_rate",
+        "draw_rate",
+        "decisiveness",
+        "freeze_impact",
+        "knockouts_per_round",
+    } <= names
     text = format_summary(s)
     assert "seat advantage" in text and "freeze" in text
 
@@ -150,23 +180,28 @@ def test_a_failed_run_leaves_nothing_written(tmp_path):
             raise RuntimeError("interrupted")
 
     with pytest.raises(RuntimeError):
-        simulate(100, "greedy", "greedy", seed=1, workers=2, chunk_size=10, out=str(out), on_chunk=boom)
+        simulate(
+            100, "greedy", "greedy", seed=1, workers=2, chunk_size=10, out=str(out), on_chunk=boom
+        )
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"x": "grandmaster"}, "unknown bot"),
-    ({"o": 3}, "a bot is a preset name"),
-    ({"matches": 0}, "matches must be"),
-    ({"matches": 2.5}, "matches must be"),
-    ({"workers": 0}, "workers must be"),
-    ({"chunk_size": 0}, "chunk_size must be"),
-    ({"rules": {"set_ms": -1}}, "set_ms"),
-    ({"rules": {"sett_ms": 1}}, "unknown rule"),
-    ({"rules": {"max_rounds": 17}}, "max_rounds"),
-    ({"out": "records.txt"}, ".parquet or .csv"),
-    ({"out": "/no/such/folder/r.parquet"}, "does not exist"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"x": "grandmaster"}, "unknown bot"),
+        ({"o": 3}, "a bot is a preset name"),
+        ({"matches": 0}, "matches must be"),
+        ({"matches": 2.5}, "matches must be"),
+        ({"workers": 0}, "workers must be"),
+        ({"chunk_size": 0}, "chunk_size must be"),
+        ({"rules": {"set_ms": -1}}, "set_ms"),
+        ({"rules": {"sett_ms": 1}}, "unknown rule"),
+        ({"rules": {"max_rounds": 17}}, "max_rounds"),
+        ({"out": "records.txt"}, ".parquet or .csv"),
+        ({"out": "/no/such/folder/r.parquet"}, "does not exist"),
+    ],
+)
 def test_bad_arguments_raise_before_any_work(kwargs, message):
     args = {"matches": 10, "x": "greedy", "o": "greedy", "workers": 1}
     args.update(kwargs)
@@ -176,49 +211,91 @@ def test_bad_arguments_raise_before_any_work(kwargs, message):
 
 def test_cli_json(capsys, tmp_path):
     out = tmp_path / "r.parquet"
-    status, stdout, _ = run_cli(["simulate", "--matches", "50", "--x", "greedy", "--o", "medium",
-                                 "--rule", "set_ms=1200", "--seed", "3", "--workers", "2",
-                                 "--out", str(out), "--json", "--no-progress"], capsys)
+    status, stdout, _ = run_cli(
+        [
+            "simulate",
+            "--matches",
+            "50",
+            "--x",
+            "greedy",
+            "--o",
+            "medium",
+            "--rule",
+            "set_ms=1200",
+            "--seed",
+            "3",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+            "--json",
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 0
     s = json.loads(stdout)
     for key in ("matches", "x_wins", "o_wins", "draws", "matches_per_s"):
         assert key in s
     assert s["matches"] == 50 and s["rules"] == {"set_ms": 1200}
     assert pq.read_table(out).num_rows == 50
-    api = simulate(50, "greedy", "medium", rules=Rules(set_ms=1200), seed=3, table=False,
-                   base={}, swap_seats=True).summary
+    api = simulate(
+        50,
+        "greedy",
+        "medium",
+        rules=Rules(set_ms=1200),
+        seed=3,
+        table=False,
+        base={},
+        swap_seats=True,
+    ).summary
     assert outcome(api) == outcome(s)
     # The A/B is there by default with a rule change, the seats swapped with two bots.
     assert s["comparison"]["base_rules"] == {} and s["comparison"]["paired_by_seed"]
     assert s["seat_swap"]["bots"] == ["greedy", "medium"]
     plain = simulate(50, "greedy", "medium", rules=Rules(set_ms=1200), seed=3, table=False).summary
-    assert {k: v for k, v in outcome(s).items() if k not in ("comparison", "seat_swap")} == outcome(plain)
+    assert {k: v for k, v in outcome(s).items() if k not in ("comparison", "seat_swap")} == outcome(
+        plain
+    )
 
 
 def test_cli_table(capsys):
     status, stdout, _ = run_cli(["simulate", "--matches", "20", "--no-progress"], capsys)
     assert status == 0
     assert "X wins the match" in stdout and "Powerup claims: a CORRELATION" in stdout
-    assert "A/B" not in stdout and "Seats:" not in stdout        # no rule change, one bot
+    assert "A/B" not in stdout and "Seats:" not in stdout  # no rule change, one bot
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--x", "nobody"], "unknown bot"),
-    (["--o", "nobody"], "unknown bot"),
-    (["--rule", "nope=3"], "unknown rule"),
-    (["--rule", "set_ms=-5"], "set_ms"),
-    (["--rule", "set_ms"], "NAME=VALUE"),
-    (["--matches", "0"], "--matches"),
-    (["--workers", "0"], "--workers"),
-    (["--chunk-size", "0"], "--chunk-size"),
-    (["--out", "OUT.json"], ".parquet or .csv"),
-    (["--scheduler", "nonsense://x"], "--scheduler"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--x", "nobody"], "unknown bot"),
+        (["--o", "nobody"], "unknown bot"),
+        (["--rule", "nope=3"], "unknown rule"),
+        (["--rule", "set_ms=-5"], "set_ms"),
+        (["--rule", "set_ms"], "NAME=VALUE"),
+        (["--matches", "0"], "--matches"),
+        (["--workers", "0"], "--workers"),
+        (["--chunk-size", "0"], "--chunk-size"),
+        (["--out", "OUT.json"], ".parquet or .csv"),
+        (["--scheduler", "nonsense://x"], "--scheduler"),
+    ],
+)
 def test_cli_bad_arguments_exit_2_and_write_nothing(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
     argv = [a.replace("OUT", str(tmp_path / "r")) for a in argv]
-    status, stdout, err = run_cli(["simulate", "--matches", "10", "--out", str(tmp_path / "r.parquet"),
-                                   "--no-progress", *argv], capsys)
+    status, stdout, err = run_cli(
+        [
+            "simulate",
+            "--matches",
+            "10",
+            "--out",
+            str(tmp_path / "r.parquet"),
+            "--no-progress",
+            *argv,
+        ],
+        capsys,
+    )
     assert status == 2
     assert message in err and err.startswith("tictacblitz simulate: error:")
     assert stdout == ""
@@ -226,7 +303,9 @@ def test_cli_bad_arguments_exit_2_and_write_nothing(capsys, tmp_path, monkeypatc
 
 
 def test_progress_bar_runs(capsys):
-    res = simulate(30, "greedy", "greedy", seed=1, workers=2, chunk_size=5, progress=True, table=False)
+    res = simulate(
+        30, "greedy", "greedy", seed=1, workers=2, chunk_size=5, progress=True, table=False
+    )
     assert res.table is None and res.summary["matches"] == 30
 
 

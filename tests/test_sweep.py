@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from tictacblitz import Rules  # noqa: E402
-from tictacblitz.lab import sweep as sw  # noqa: E402
-from tictacblitz.lab.simulation import simulate  # noqa: E402
-from tictacblitz.lab.sweep import parse_grid, sweep  # noqa: E402
+from tictacblitz import Rules
+from tictacblitz.lab import sweep as sw
+from tictacblitz.lab.simulation import simulate
+from tictacblitz.lab.sweep import parse_grid, sweep
 
 
 def run_cli(argv, capsys):
@@ -27,24 +27,33 @@ def run_cli(argv, capsys):
 
 
 def test_parse_grid():
-    assert parse_grid("set_ms=1200:2000:200") == ("set_ms", {"values": [1200, 1400, 1600, 1800, 2000]})
+    assert parse_grid("set_ms=1200:2000:200") == (
+        "set_ms",
+        {"values": [1200, 1400, 1600, 1800, 2000]},
+    )
     assert parse_grid("set_ms=1200:2100:400") == ("set_ms", {"values": [1200, 1600, 2000]})
     assert parse_grid("mark_limit=6,8,10") == ("mark_limit", {"values": [6, 8, 10]})
     assert parse_grid("freeze_factor=1.5:2.5:0.5") == ("freeze_factor", {"values": [1.5, 2.0, 2.5]})
-    assert parse_grid("powerup_weights.bomb=0,1,2") == ("powerup_weights.bomb", {"values": [0, 1, 2]})
+    assert parse_grid("powerup_weights.bomb=0,1,2") == (
+        "powerup_weights.bomb",
+        {"values": [0, 1, 2]},
+    )
     assert parse_grid("round_ms=20000:60000") == ("round_ms", {"range": (20000, 60000)})
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("set_ms", "expected NAME="),
-    ("sett_ms=1:2:1", "unknown rule"),
-    ("set_ms=1.5:3:1", "integers"),
-    ("set_ms=2000:1000:100", "below START"),
-    ("set_ms=1000:2000:0", "STEP must be > 0"),
-    ("set_ms=a,b", "not a number"),
-    ("set_ms=1,1", "twice"),
-    ("set_ms=1:2:3:4", "START:STOP"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("set_ms", "expected NAME="),
+        ("sett_ms=1:2:1", "unknown rule"),
+        ("set_ms=1.5:3:1", "integers"),
+        ("set_ms=2000:1000:100", "below START"),
+        ("set_ms=1000:2000:0", "STEP must be > 0"),
+        ("set_ms=a,b", "not a number"),
+        ("set_ms=1,1", "twice"),
+        ("set_ms=1:2:3:4", "START:STOP"),
+    ],
+)
 def test_parse_grid_errors(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_grid(spec)
@@ -52,10 +61,14 @@ def test_parse_grid_errors(spec, message):
 
 def test_grid_sweep_uses_the_same_match_seeds_at_every_point():
     res = sweep({"set_ms": [1200, 1600], "mark_limit": [6, 8]}, matches=40, seed=3, workers=2)
-    assert res.points == [{"set_ms": 1200, "mark_limit": 6}, {"set_ms": 1200, "mark_limit": 8},
-                          {"set_ms": 1600, "mark_limit": 6}, {"set_ms": 1600, "mark_limit": 8}]
+    assert res.points == [
+        {"set_ms": 1200, "mark_limit": 6},
+        {"set_ms": 1200, "mark_limit": 8},
+        {"set_ms": 1600, "mark_limit": 6},
+        {"set_ms": 1600, "mark_limit": 8},
+    ]
     default = simulate(40, seed=3, workers=1, table=False).summary
-    point = res.summaries[3]                       # set_ms 1600, mark_limit 8: the defaults
+    point = res.summaries[3]  # set_ms 1600, mark_limit 8: the defaults
     for key in ("x_wins", "o_wins", "draws", "rounds", "powerups", "knockouts_per_round"):
         assert point[key] == default[key]
     metrics = {row["metric"] for row in res.rows}
@@ -67,8 +80,20 @@ def test_grid_sweep_uses_the_same_match_seeds_at_every_point():
 
 
 def test_random_sweep_is_deterministic_and_in_range():
-    a = sweep({"round_ms": (10000, 20000), "freeze_factor": (1.5, 3.0)}, random=3, matches=5, seed=8, workers=1)
-    b = sweep({"round_ms": (10000, 20000), "freeze_factor": (1.5, 3.0)}, random=3, matches=5, seed=8, workers=1)
+    a = sweep(
+        {"round_ms": (10000, 20000), "freeze_factor": (1.5, 3.0)},
+        random=3,
+        matches=5,
+        seed=8,
+        workers=1,
+    )
+    b = sweep(
+        {"round_ms": (10000, 20000), "freeze_factor": (1.5, 3.0)},
+        random=3,
+        matches=5,
+        seed=8,
+        workers=1,
+    )
     assert a.points == b.points and len(a.points) == 3
     for p in a.points:
         assert 10000 <= p["round_ms"] <= 20000 and isinstance(p["round_ms"], int)
@@ -84,13 +109,33 @@ def test_sweep_weights():
 
 def test_cli_writes_table_plots_and_a_self_contained_report(capsys, tmp_path):
     out = tmp_path / "report"
-    status, stdout, err = run_cli(["sweep", "--grid", "set_ms=1000:2000:500", "--grid", "crater_ms=0,2000",
-                                   "--matches", "20", "--seed", "2", "--out", str(out), "--no-progress"],
-                                  capsys)
+    status, stdout, err = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=1000:2000:500",
+            "--grid",
+            "crater_ms=0,2000",
+            "--matches",
+            "20",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 0, err
     names = sorted(os.listdir(out))
-    assert names == ["report.html", "sweep.csv", "sweep.json", "sweep.parquet",
-                     "sweep_crater_ms.png", "sweep_set_ms.png"]
+    assert names == [
+        "report.html",
+        "sweep.csv",
+        "sweep.json",
+        "sweep.parquet",
+        "sweep_crater_ms.png",
+        "sweep_set_ms.png",
+    ]
     assert os.listdir(tmp_path) == ["report"]
     with open(out / "sweep.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -105,40 +150,79 @@ def test_cli_writes_table_plots_and_a_self_contained_report(capsys, tmp_path):
     assert meta["points"] == 6 and meta["params"] == ["set_ms", "crater_ms"]
     assert "set_ms" in stdout
     # An existing folder is refused without --overwrite, replaced with it.
-    status, _, err = run_cli(["sweep", "--grid", "set_ms=1000,1200", "--matches", "5", "--out", str(out),
-                              "--no-progress"], capsys)
+    status, _, err = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=1000,1200",
+            "--matches",
+            "5",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 2 and "--overwrite" in err
-    status, _, err = run_cli(["sweep", "--grid", "set_ms=1000,1200", "--matches", "5", "--out", str(out),
-                              "--no-progress", "--overwrite"], capsys)
+    status, _, err = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=1000,1200",
+            "--matches",
+            "5",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--overwrite",
+        ],
+        capsys,
+    )
     assert status == 0
     assert "sweep_crater_ms.png" not in os.listdir(out)
     assert sorted(os.listdir(tmp_path)) == ["report"]
 
 
 def test_cli_json(capsys, tmp_path):
-    status, stdout, _ = run_cli(["sweep", "--grid", "mark_limit=6,8", "--matches", "10",
-                                 "--out", str(tmp_path / "s"), "--json", "--no-progress"], capsys)
+    status, stdout, _ = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "mark_limit=6,8",
+            "--matches",
+            "10",
+            "--out",
+            str(tmp_path / "s"),
+            "--json",
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert status == 0
     rows = json.loads(stdout)
     assert {r["mark_limit"] for r in rows} == {6, 8}
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--grid", "nope=1,2"], "unknown rule"),
-    (["--grid", "set_ms=-400:400:400"], "set_ms"),                 # out of range at one point
-    (["--grid", "spawn_min_ms=1000,6000"], "spawn_min_ms"),        # 6000 > spawn_max_ms
-    (["--grid", "set_ms=1000:2000"], "needs --random"),
-    (["--grid", "set_ms=1,2", "--grid", "set_ms=3"], "twice"),
-    (["--grid", "set_ms=1,2", "--random", "0"], "--random"),
-    (["--grid", "set_ms=1,2", "--x", "nobody"], "unknown bot"),
-    (["--grid", "set_ms=1,2", "--rule", "bad=1"], "unknown rule"),
-    (["--grid", "set_ms=1,2", "--matches", "0"], "--matches"),
-    (["--grid", "set_ms=1,2", "--workers", "0"], "--workers"),
-    (["--grid", "max_rounds=7,20"], "max_rounds"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--grid", "nope=1,2"], "unknown rule"),
+        (["--grid", "set_ms=-400:400:400"], "set_ms"),  # out of range at one point
+        (["--grid", "spawn_min_ms=1000,6000"], "spawn_min_ms"),  # 6000 > spawn_max_ms
+        (["--grid", "set_ms=1000:2000"], "needs --random"),
+        (["--grid", "set_ms=1,2", "--grid", "set_ms=3"], "twice"),
+        (["--grid", "set_ms=1,2", "--random", "0"], "--random"),
+        (["--grid", "set_ms=1,2", "--x", "nobody"], "unknown bot"),
+        (["--grid", "set_ms=1,2", "--rule", "bad=1"], "unknown rule"),
+        (["--grid", "set_ms=1,2", "--matches", "0"], "--matches"),
+        (["--grid", "set_ms=1,2", "--workers", "0"], "--workers"),
+        (["--grid", "max_rounds=7,20"], "max_rounds"),
+    ],
+)
 def test_cli_bad_arguments_exit_2_and_write_nothing(capsys, tmp_path, argv, message):
-    status, stdout, err = run_cli(["sweep", "--matches", "5", "--out", str(tmp_path / "s"),
-                                   "--no-progress", *argv], capsys)
+    status, stdout, err = run_cli(
+        ["sweep", "--matches", "5", "--out", str(tmp_path / "s"), "--no-progress", *argv], capsys
+    )
     assert status == 2
     assert message in err and err.startswith("tictacblitz sweep: error:")
     assert stdout == "" and os.listdir(tmp_path) == []

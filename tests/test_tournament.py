@@ -19,17 +19,22 @@ def run_cli(argv, capsys):
 
 
 def test_json_report(capsys):
-    status, out, _ = run_cli(["tournament", "--bots", "random,greedy,easy", "--matches", "6",
-                              "--seed", "3", "--json"], capsys)
+    status, out, _ = run_cli(
+        ["tournament", "--bots", "random,greedy,easy", "--matches", "6", "--seed", "3", "--json"],
+        capsys,
+    )
     assert status == 0
     report = json.loads(out)
     assert [(p["a"], p["b"]) for p in report["pairs"]] == [
-        ("random", "greedy"), ("random", "easy"), ("greedy", "easy")]
+        ("random", "greedy"),
+        ("random", "easy"),
+        ("greedy", "easy"),
+    ]
     for p in report["pairs"]:
         assert p["a_wins"] + p["b_wins"] + p["draws"] == 6
         lo, hi = p["a_win_ci"]
         assert lo <= p["a_win_rate"] <= hi
-    assert report["pairs"][0]["b_wins"] == 6                     # greedy beats random
+    assert report["pairs"][0]["b_wins"] == 6  # greedy beats random
     assert report["elo"]["greedy"] > report["elo"]["random"]
     assert set(report["elo_ci"]) == {"random", "greedy", "easy"}
 
@@ -54,12 +59,15 @@ def test_text_table(capsys):
     assert "greedy vs random" in out and "Elo" in out
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--bots", "greedy,nope"], "unknown bot 'nope'"),
-    (["--bots", "greedy,random", "--matches", "0"], "--matches must be >= 1"),
-    (["--bots", "greedy"], "at least two"),
-    (["--bots", "greedy,greedy"], "twice"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--bots", "greedy,nope"], "unknown bot 'nope'"),
+        (["--bots", "greedy,random", "--matches", "0"], "--matches must be >= 1"),
+        (["--bots", "greedy"], "at least two"),
+        (["--bots", "greedy,greedy"], "twice"),
+    ],
+)
 def test_bad_arguments_exit_2(argv, message, capsys):
     status, _, err = run_cli(["tournament"] + argv, capsys)
     assert status == 2 and message in err

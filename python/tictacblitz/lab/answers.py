@@ -11,8 +11,7 @@ from typing import Any, Dict, List, Sequence
 from .hooks import hooks_for
 from .units import diff, label, metrics_of, pct, show, unit
 
-__all__ = ["format_comparison", "format_seats", "format_ablation", "ordered_metrics",
-           "rules_text"]
+__all__ = ["format_comparison", "format_seats", "format_ablation", "ordered_metrics", "rules_text"]
 
 STAR = "  *"
 
@@ -29,8 +28,10 @@ def ordered_metrics(names: Sequence[str], game: str) -> List[str]:
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
     width = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
-    out = ["  ".join(str(c).ljust(w) for c, w in zip(head, width)).rstrip()]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, width)).rstrip() for r in rows]
+    out = ["  ".join(str(c).ljust(w) for c, w in zip(head, width, strict=False)).rstrip()]
+    out += [
+        "  ".join(str(c).ljust(w) for c, w in zip(r, width, strict=False)).rstrip() for r in rows
+    ]
     return out
 
 
@@ -45,15 +46,24 @@ def format_comparison(s: Dict[str, Any]) -> List[str]:
     rows = []
     for m in ordered_metrics(list(diffs), game):
         d, u = diffs[m], unit(m, game)
-        rows.append([label(m, game), show(d["base"], d["base_ci"], u),
-                     show(d["variant"], d["variant_ci"], u),
-                     diff(d["difference"], d["ci"], u) + (STAR if d["significant"] else "")])
-    lines = ["", f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
-                 f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
-             "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
-             ""]
-    lines += _table(["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"],
-                    rows)
+        rows.append(
+            [
+                label(m, game),
+                show(d["base"], d["base_ci"], u),
+                show(d["variant"], d["variant_ci"], u),
+                diff(d["difference"], d["ci"], u) + (STAR if d["significant"] else ""),
+            ]
+        )
+    lines = [
+        "",
+        f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
+        f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
+        "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
+        "",
+    ]
+    lines += _table(
+        ["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"], rows
+    )
     lines += ["", "* the difference's 95 % interval excludes 0: the rule change moved this metric"]
     return lines
 
@@ -65,15 +75,26 @@ def format_seats(s: Dict[str, Any]) -> List[str]:
         return []
     a, b = c["bots"]
     bot, seat = c["bot_strength"], c["seat_advantage"]
-    rows = [[f"bot strength: {a}'s share of decided matches against {b}",
-             pct(bot["share_of_decided"], bot["ci"]) + (STAR if bot["significant"] else "")],
-            ["seat advantage: X's share of decided matches, both seatings",
-             pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else "")]]
-    return ["", f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength "
-                f"and seat.", f"Every seed was also played with the seats exchanged (X = {b}, "
-                f"O = {a}; {c['matches_each']:,} matches each way, paired by seed):", "",
-            *_table(["", ""], rows)[1:],
-            "", "50 % = even; * = the 95 % interval excludes 50 %"]
+    rows = [
+        [
+            f"bot strength: {a}'s share of decided matches against {b}",
+            pct(bot["share_of_decided"], bot["ci"]) + (STAR if bot["significant"] else ""),
+        ],
+        [
+            "seat advantage: X's share of decided matches, both seatings",
+            pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else ""),
+        ],
+    ]
+    return [
+        "",
+        f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength and seat.",
+        f"Every seed was also played with the seats exchanged (X = {b}, "
+        f"O = {a}; {c['matches_each']:,} matches each way, paired by seed):",
+        "",
+        *_table(["", ""], rows)[1:],
+        "",
+        "50 % = even; * = the 95 % interval excludes 50 %",
+    ]
 
 
 def format_ablation(s: Dict[str, Any]) -> List[str]:
@@ -86,11 +107,25 @@ def format_ablation(s: Dict[str, Any]) -> List[str]:
     rows = []
     for name, f in c["features"].items():
         e = f["effects"]
-        rows.append([name] + [diff(e[m]["difference"], e[m]["ci"], unit(m, game))
-                              + ("*" if e[m]["significant"] else "") for m in shown if m in e])
-    head = ["feature"] + [label(m, game) for m in shown if m in next(iter(c["features"].values()))["effects"]]
-    return ["", f"Effect of each feature (ablation: {c['how']}; the same {c['matches']:,} "
-                f"seeds with and without it,",
-            "paired by seed; effect = with it - without it; a cause, not a correlation):", "",
-            *_table(head, rows), "",
-            "* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)"]
+        rows.append(
+            [name]
+            + [
+                diff(e[m]["difference"], e[m]["ci"], unit(m, game))
+                + ("*" if e[m]["significant"] else "")
+                for m in shown
+                if m in e
+            ]
+        )
+    head = ["feature"] + [
+        label(m, game) for m in shown if m in next(iter(c["features"].values()))["effects"]
+    ]
+    return [
+        "",
+        f"Effect of each feature (ablation: {c['how']}; the same {c['matches']:,} "
+        f"seeds with and without it,",
+        "paired by seed; effect = with it - without it; a cause, not a correlation):",
+        "",
+        *_table(head, rows),
+        "",
+        "* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)",
+    ]

@@ -19,8 +19,14 @@ from .edges import whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, prepare
 
-__all__ = ["add_common_arguments", "ArgumentProblem", "job_arguments",
-           "connect", "report_error", "progress_wanted"]
+__all__ = [
+    "add_common_arguments",
+    "ArgumentProblem",
+    "job_arguments",
+    "connect",
+    "report_error",
+    "progress_wanted",
+]
 
 
 class ArgumentProblem(ValueError):
@@ -30,25 +36,58 @@ class ArgumentProblem(ValueError):
 def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> None:
     """The arguments ``simulate`` and ``sweep`` share (with ``--game`` and ``--rule``)."""
     default_bots = ", ".join(hooks_for(DEFAULT_GAME).bot_names)
-    parser.add_argument("--matches", type=whole_number(), default=matches, metavar="N",
-                        help=f"matches to play (default: {matches})")
+    parser.add_argument(
+        "--matches",
+        type=whole_number(),
+        default=matches,
+        metavar="N",
+        help=f"matches to play (default: {matches})",
+    )
     add_game_arguments(parser)
-    parser.add_argument("--x", default=None, metavar="BOT",
-                        help=f"the first seat's bot (default: the game's default; "
-                             f"{DEFAULT_GAME}: one of {default_bots})")
-    parser.add_argument("--o", default=None, metavar="BOT",
-                        help="the second seat's bot (default: the game's default)")
-    parser.add_argument("--seed", type=whole_number(), default=0, metavar="S",
-                        help="master seed; match i's seed is derived from S and i (default: 0)")
-    parser.add_argument("--workers", type=whole_number(), default=None, metavar="W",
-                        help="threads (default: every core); results do not depend on it")
-    parser.add_argument("--chunk-size", type=whole_number(), default=None, metavar="C",
-                        help="matches a task (default: chosen from N and W); results do not depend on it")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="run the chunks on this Dask scheduler (tcp://host:8786) instead of threads")
+    parser.add_argument(
+        "--x",
+        default=None,
+        metavar="BOT",
+        help=f"the first seat's bot (default: the game's default; "
+        f"{DEFAULT_GAME}: one of {default_bots})",
+    )
+    parser.add_argument(
+        "--o",
+        default=None,
+        metavar="BOT",
+        help="the second seat's bot (default: the game's default)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=whole_number(),
+        default=0,
+        metavar="S",
+        help="master seed; match i's seed is derived from S and i (default: 0)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number(),
+        default=None,
+        metavar="W",
+        help="threads (default: every core); results do not depend on it",
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=whole_number(),
+        default=None,
+        metavar="C",
+        help="matches a task (default: chosen from N and W); results do not depend on it",
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the chunks on this Dask scheduler (tcp://host:8786) instead of threads",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--explain", action="store_true",
-                        help="after the table, explain every metric and its unit")
+    parser.add_argument(
+        "--explain", action="store_true", help="after the table, explain every metric and its unit"
+    )
 
 
 def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
@@ -67,8 +106,9 @@ def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     for flag, name in (("--x", args.x), ("--o", args.o)):
         name = hooks.default_bot if name is None else name
         if name not in hooks.bot_names:
-            raise ArgumentProblem(f"{flag} {name!r}: unknown bot; expected one of "
-                                  f"{', '.join(hooks.bot_names)}")
+            raise ArgumentProblem(
+                f"{flag} {name!r}: unknown bot; expected one of {', '.join(hooks.bot_names)}"
+            )
         bots[flag] = name
     if args.matches < 1:
         raise ArgumentProblem(f"--matches must be >= 1, not {args.matches}")
@@ -77,9 +117,16 @@ def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     if args.chunk_size is not None and args.chunk_size < 1:
         raise ArgumentProblem(f"--chunk-size must be >= 1, not {args.chunk_size}")
     workers = args.workers if args.workers is not None else default_workers()
-    kwargs = {"matches": args.matches, "x": bots["--x"], "o": bots["--o"], "rules": game.rules,
-              "seed": args.seed, "game": hooks.name, "workers": workers,
-              "chunk_size": args.chunk_size}
+    kwargs = {
+        "matches": args.matches,
+        "x": bots["--x"],
+        "o": bots["--o"],
+        "rules": game.rules,
+        "seed": args.seed,
+        "game": hooks.name,
+        "workers": workers,
+        "chunk_size": args.chunk_size,
+    }
     try:
         prepare(**kwargs)
     except (TypeError, ValueError) as exc:
@@ -94,7 +141,9 @@ def connect(address: Optional[str]) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise ArgumentProblem("--scheduler needs dask[distributed]: pip install 'tictacblitz[cluster]'") from None
+        raise ArgumentProblem(
+            "--scheduler needs dask[distributed]: pip install 'tictacblitz[cluster]'"
+        ) from None
     try:
         return Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as exc:

@@ -43,8 +43,13 @@ def _threads(client: Any) -> int:
         return 4
 
 
-def run_on_client(client: Any, job: SimulationJob, on_chunk: Callable[[int, Dict[str, Any]], None],
-                  *, window: int = 0) -> None:
+def run_on_client(
+    client: Any,
+    job: SimulationJob,
+    on_chunk: Callable[[int, Dict[str, Any]], None],
+    *,
+    window: int = 0,
+) -> None:
     """Run every chunk of ``job`` (a :class:`~tictacblitz.lab.jobs.SimulationJob`) as a
     task on ``client``'s cluster, handing each result to ``on_chunk(index, cols)`` as it
     arrives. At most ``window`` tasks (default: twice the cluster's threads) are in
@@ -55,17 +60,25 @@ def run_on_client(client: Any, job: SimulationJob, on_chunk: Callable[[int, Dict
     run_many_on_client(client, [job], lambda k, i, cols: on_chunk(i, cols), window=window)
 
 
-def run_many_on_client(client: Any, jobs: Sequence[SimulationJob],
-                       on_chunk: Callable[[int, int, Dict[str, Any]], None], *,
-                       window: int = 0) -> None:
+def run_many_on_client(
+    client: Any,
+    jobs: Sequence[SimulationJob],
+    on_chunk: Callable[[int, int, Dict[str, Any]], None],
+    *,
+    window: int = 0,
+) -> None:
     """:func:`run_on_client` for several jobs over the same match indices (an A/B, an
     ablation, swapped seats): chunk 0 of every job, then chunk 1...;
     ``on_chunk(job, index, cols)``."""
     from distributed import as_completed
 
     payloads = [job.payload() for job in jobs]
-    tasks = [(k, i) for i in range(max(job.chunks for job in jobs)) for k in range(len(jobs))
-             if i < jobs[k].chunks]
+    tasks = [
+        (k, i)
+        for i in range(max(job.chunks for job in jobs))
+        for k in range(len(jobs))
+        if i < jobs[k].chunks
+    ]
     token = uuid.uuid4().hex[:12]
     if window <= 0:
         window = 2 * _threads(client)
@@ -86,7 +99,7 @@ def run_many_on_client(client: Any, jobs: Sequence[SimulationJob],
     pending = list(first)
     try:
         for fut in stream:
-            cols = fut.result()                  # raises the task's error, if it failed for good
+            cols = fut.result()  # raises the task's error, if it failed for good
             k, i = index.pop(fut.key)
             pending.remove(fut)
             fut.release()
@@ -96,5 +109,5 @@ def run_many_on_client(client: Any, jobs: Sequence[SimulationJob],
                 pending.append(new)
                 stream.add(new)
     finally:
-        for fut in pending:                      # an error or an interrupt: stop the rest
+        for fut in pending:  # an error or an interrupt: stop the rest
             fut.cancel()

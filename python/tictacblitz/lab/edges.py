@@ -27,6 +27,7 @@ INTERRUPTED = 130
 
 def whole_number(minimum: Optional[int] = None) -> Callable[[str], int]:
     """An argparse ``type``: a whole number (at least ``minimum``), else one line."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -43,17 +44,21 @@ def whole_number(minimum: Optional[int] = None) -> Callable[[str], int]:
 def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     """Make ``parser``'s own errors (an unknown option, a missing or malformed value)
     one line like the command's others: ``tictacblitz COMMAND: error: MESSAGE``, exit 2."""
+
     def error(message: str) -> NoReturn:
-        text = message[len("argument "):] if message.startswith("argument ") else message
-        print(f"tictacblitz {command}: error: {text} (see tictacblitz {command} --help)",
-              file=sys.stderr)
+        text = message[len("argument ") :] if message.startswith("argument ") else message
+        print(
+            f"tictacblitz {command}: error: {text} (see tictacblitz {command} --help)",
+            file=sys.stderr,
+        )
         raise SystemExit(2)
 
     parser.error = error  # type: ignore[method-assign]
     parse_known = parser.parse_known_args
 
-    def strict(args: Optional[Sequence[str]] = None, namespace: Optional[argparse.Namespace] = None
-               ) -> Tuple[argparse.Namespace, List[str]]:
+    def strict(
+        args: Optional[Sequence[str]] = None, namespace: Optional[argparse.Namespace] = None
+    ) -> Tuple[argparse.Namespace, List[str]]:
         # A subcommand's unknown option is its own error (argparse leaves it to the
         # top-level parser, which prints its usage too).
         parsed, extras = parse_known(args, namespace)
@@ -61,13 +66,15 @@ def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.A
             error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed, extras
 
-    parser.parse_known_args = strict  # type: ignore[method-assign]
+    parser.parse_known_args = strict  # type: ignore[method-assign,assignment]
     return parser
 
 
-def guarded(command: str, handler: Callable[[argparse.Namespace], int]
-            ) -> Callable[[argparse.Namespace], int]:
+def guarded(
+    command: str, handler: Callable[[argparse.Namespace], int]
+) -> Callable[[argparse.Namespace], int]:
     """``handler`` with Ctrl-C turned into one line on stderr and exit status 130."""
+
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
@@ -88,6 +95,3 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, done: int, total: int) -> None:
         super().__init__(f"interrupted after {done:,} of {total:,} matches; nothing written")
         self.done, self.total = done, total
-
-
-

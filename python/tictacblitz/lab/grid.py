@@ -32,7 +32,9 @@ def _number(text: str, name: str) -> Union[int, float]:
         raise ValueError(f"--grid {name}: {text!r} is not a number") from None
     if not math.isfinite(value):
         raise ValueError(f"--grid {name}: {text!r} is not a finite number")
-    return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+    return (
+        int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+    )
 
 
 def parse_grid(spec: str, game: str = DEFAULT_GAME) -> Tuple[str, Dict[str, Any]]:
@@ -52,7 +54,9 @@ def parse_grid(spec: str, game: str = DEFAULT_GAME) -> Tuple[str, Dict[str, Any]
         raise ValueError(f"--grid {spec!r}: expected NAME=START:STOP:STEP or NAME=V1,V2,...")
     kinds = sweepable(game)
     if name not in kinds:
-        raise ValueError(f"--grid {spec!r}: unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
+        raise ValueError(
+            f"--grid {spec!r}: unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}"
+        )
     integer = kinds[name] is int
     if ":" in text:
         parts = [p.strip() for p in text.split(":")]
@@ -105,8 +109,9 @@ def apply_point(base: Game, point: Dict[str, Any]) -> Game:
         raise ValueError(f"sweep point {shown}: {exc}") from None
 
 
-def make_points(axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: int,
-                game: str = DEFAULT_GAME) -> Tuple[List[Dict[str, Any]], str]:
+def make_points(
+    axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: int, game: str = DEFAULT_GAME
+) -> Tuple[List[Dict[str, Any]], str]:
     """The points of a sweep: the full grid, or ``random`` points drawn uniformly (ranges
     integer or real as the rule is; value lists picked from), seeded by ``seed``."""
     import numpy as np
@@ -115,7 +120,9 @@ def make_points(axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: in
     if random is None:
         for name, axis in axes.items():
             if "values" not in axis:
-                raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
+                raise ValueError(
+                    f"--grid {name}: a range START:STOP needs --random K (or give a STEP)"
+                )
         points: List[Dict[str, Any]] = [{}]
         for name in names:
             points = [dict(p, **{name: v}) for p in points for v in axes[name]["values"]]
@@ -136,6 +143,6 @@ def make_points(axes: Dict[str, Dict[str, Any]], random: Optional[int], seed: in
             elif kinds[name] is int:
                 point[name] = int(rng.integers(axis["range"][0], axis["range"][1] + 1))
             else:
-                point[name] = round(float(rng.uniform(*axis["range"])), 2)   # short fractions
+                point[name] = round(float(rng.uniform(*axis["range"])), 2)  # short fractions
         points.append(point)
     return points, "random sweep"

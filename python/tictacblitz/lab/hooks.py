@@ -31,7 +31,8 @@ Optional (default in brackets):
 - ``Metrics(rules, stats)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
   summary metrics, deep-merged into the lab's summary; ``stats`` is
   :mod:`tictacblitz.lab.stats` (Wilson, moments, quantiles), handed down so that a game
-  imports nothing of the lab [the mean of every integer runner column]; ``metric_rows(summary, add)``,
+  imports nothing of the lab [the mean of every integer runner column];
+  ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
   ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
 - ``sweepable(rules) -> {name: type}`` [every number of ``rules.to_dict()``, nested
@@ -68,7 +69,7 @@ class GameHooks:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.type: GameType = game_type(name)          # raises ValueError for an unknown game
+        self.type: GameType = game_type(name)  # raises ValueError for an unknown game
         self.modules: Dict[str, Any] = {}
         for module in HOOK_MODULES:
             path = f"tictacblitz.games.{name}.{module}"
@@ -89,8 +90,10 @@ class GameHooks:
     def play_matches(self) -> Callable[..., Dict[str, Any]]:
         runner = self.get(RUNNER)
         if runner is None:
-            raise ValueError(f"game {self.name!r} has no native batch runner: define "
-                             f"play_matches(rules, x_bot, o_bot, seeds) in games/{self.name}/game.py")
+            raise ValueError(
+                f"game {self.name!r} has no native batch runner: define "
+                f"play_matches(rules, x_bot, o_bot, seeds) in games/{self.name}/game.py"
+            )
         return runner
 
     @property

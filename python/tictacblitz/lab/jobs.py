@@ -21,8 +21,15 @@ from ..games.registry import DEFAULT_GAME, load_game
 from .hooks import GameHooks, hooks_for
 from .seeds import match_seeds
 
-__all__ = ["SimulationJob", "prepare", "play_chunk", "resolve_game", "default_workers",
-           "default_chunk_size", "int_arg"]
+__all__ = [
+    "SimulationJob",
+    "prepare",
+    "play_chunk",
+    "resolve_game",
+    "default_workers",
+    "default_chunk_size",
+    "int_arg",
+]
 
 
 @dataclass(frozen=True)
@@ -55,9 +62,16 @@ class SimulationJob:
 
     def payload(self) -> Dict[str, Any]:
         """Plain data for a worker (:func:`play_chunk`): picklable, no live objects."""
-        return {"game": self.game, "rules": self.rules.to_dict(), "x": self.x, "o": self.o,
-                "matches": self.matches, "seed": self.seed, "chunk_size": self.chunk_size,
-                "options": dict(self.options)}
+        return {
+            "game": self.game,
+            "rules": self.rules.to_dict(),
+            "x": self.x,
+            "o": self.o,
+            "matches": self.matches,
+            "seed": self.seed,
+            "chunk_size": self.chunk_size,
+            "options": dict(self.options),
+        }
 
 
 def int_arg(name: str, value: Any, minimum: int) -> int:
@@ -71,7 +85,7 @@ def default_workers() -> int:
     """Every core this process may run on."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:          # not Linux
+    except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
 
 
@@ -84,8 +98,9 @@ def default_chunk_size(matches: int, workers: int, slow: bool) -> int:
     return max(1, min(most, max(least, -(-matches // (workers * 8)))))
 
 
-def resolve_game(game: Union[str, Game] = DEFAULT_GAME,
-                 rules: Optional[Any] = None) -> Tuple[GameHooks, Game]:
+def resolve_game(
+    game: Union[str, Game] = DEFAULT_GAME, rules: Optional[Any] = None
+) -> Tuple[GameHooks, Game]:
     """(hooks, game) for a game name or object, with ``rules`` applied: ``None``, a dict
     of overrides, or the game's own rules object.
 
@@ -98,7 +113,9 @@ def resolve_game(game: Union[str, Game] = DEFAULT_GAME,
         hooks = hooks_for(game.type.name)
         base = game
     else:
-        raise ValueError(f"game must be a registered game's name or a Game, not {type(game).__name__}")
+        raise ValueError(
+            f"game must be a registered game's name or a Game, not {type(game).__name__}"
+        )
     try:
         if rules is None:
             return hooks, base
@@ -108,8 +125,10 @@ def resolve_game(game: Union[str, Game] = DEFAULT_GAME,
             return hooks, base.with_rules(rules.to_dict())
     except TypeError as exc:
         raise ValueError(str(exc)) from None
-    raise ValueError(f"rules must be a {type(base.rules).__name__} or a dict of overrides, "
-                     f"not {type(rules).__name__}")
+    raise ValueError(
+        f"rules must be a {type(base.rules).__name__} or a dict of overrides, "
+        f"not {type(rules).__name__}"
+    )
 
 
 def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:
@@ -119,10 +138,18 @@ def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:
         raise ValueError(f"{seat}: {exc}") from None
 
 
-def prepare(matches: int, x: Any = None, o: Any = None, rules: Optional[Any] = None,
-            seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME, workers: int = 1,
-            chunk_size: Optional[int] = None,
-            options: Optional[Mapping[str, Any]] = None) -> SimulationJob:
+def prepare(
+    matches: int,
+    x: Any = None,
+    o: Any = None,
+    rules: Optional[Any] = None,
+    seed: int = 0,
+    *,
+    game: Union[str, Game] = DEFAULT_GAME,
+    workers: int = 1,
+    chunk_size: Optional[int] = None,
+    options: Optional[Mapping[str, Any]] = None,
+) -> SimulationJob:
     """Validate a simulation's arguments and fix its chunks (no match is played).
     ``x``/``o`` default to the game's ``DEFAULT_BOT``; ``options`` are passed on to the
     game's ``play_matches`` as keywords.
@@ -141,8 +168,18 @@ def prepare(matches: int, x: Any = None, o: Any = None, rules: Optional[Any] = N
     if chunk_size is None:
         chunk_size = default_chunk_size(matches, workers, hooks.slow_bot(xs) or hooks.slow_bot(os_))
     chunk_size = int_arg("chunk_size", chunk_size, 1)
-    return SimulationJob(hooks.name, the_game.rules, xs, os_, xn, on, matches, int(seed),
-                         chunk_size, dict(options or {}))
+    return SimulationJob(
+        hooks.name,
+        the_game.rules,
+        xs,
+        os_,
+        xn,
+        on,
+        matches,
+        int(seed),
+        chunk_size,
+        dict(options or {}),
+    )
 
 
 _RULES_CACHE: Dict[Tuple[str, str], Any] = {}
@@ -160,8 +197,9 @@ def play_chunk(payload: Dict[str, Any], index: int) -> Dict[str, Any]:
     start = index * payload["chunk_size"]
     count = min(payload["chunk_size"], payload["matches"] - start)
     seeds = match_seeds(payload["seed"], start, count)
-    cols = hooks_for(name).play_matches(rules, payload["x"], payload["o"], seeds,
-                                        **payload.get("options", {}))
+    cols = hooks_for(name).play_matches(
+        rules, payload["x"], payload["o"], seeds, **payload.get("options", {})
+    )
     cols["start"] = start
     cols["seeds"] = seeds
     return cols

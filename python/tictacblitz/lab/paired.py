@@ -32,7 +32,9 @@ __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
 NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
 
 
-def match_values(cols: Dict[str, Any], game: str) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+def match_values(
+    cols: Dict[str, Any], game: str
+) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
     """``{metric: (num, den, scale)}``, one integer a match each: the metric is
     ``scale * sum(num) / sum(den)`` (same keys as the sweep's metric rows)."""
     w = np.asarray(cols["winner"]).astype(np.int64)
@@ -47,8 +49,11 @@ def match_values(cols: Dict[str, Any], game: str) -> Dict[str, Tuple[np.ndarray,
     if hook is not None:
         for name, value in hook(cols).items():
             num, den = value[0], value[1]
-            out[name] = (np.asarray(num).astype(np.int64), np.asarray(den).astype(np.int64),
-                         float(value[2]) if len(value) > 2 else 1.0)
+            out[name] = (
+                np.asarray(num).astype(np.int64),
+                np.asarray(den).astype(np.int64),
+                float(value[2]) if len(value) > 2 else 1.0,
+            )
         return out
     for name, values in cols.items():
         a = np.asarray(values)
@@ -66,10 +71,13 @@ class PairedRatios:
         self.sums: Dict[str, List[int]] = {}
         self.products: Dict[str, List[List[int]]] = {}
         self.scale: Dict[str, float] = {}
-        self.share: Dict[str, bool] = {}       # 0 <= num <= den in every match: a proportion
+        self.share: Dict[str, bool] = {}  # 0 <= num <= den in every match: a proportion
 
-    def add(self, a: Dict[str, Tuple[np.ndarray, np.ndarray, float]],
-            b: Dict[str, Tuple[np.ndarray, np.ndarray, float]]) -> None:
+    def add(
+        self,
+        a: Dict[str, Tuple[np.ndarray, np.ndarray, float]],
+        b: Dict[str, Tuple[np.ndarray, np.ndarray, float]],
+    ) -> None:
         """Fold in one chunk's per-match values of both runs (the same matches, in order)."""
         first = True
         for name in a:
@@ -88,8 +96,12 @@ class PairedRatios:
                 for j in range(4):
                     p[i][j] += prod[i][j]
             self.scale[name] = a[name][2]
-            bounded = bool((v[:, 0] >= 0).all() and (v[:, 0] <= v[:, 1]).all()
-                           and (v[:, 2] >= 0).all() and (v[:, 2] <= v[:, 3]).all())
+            bounded = bool(
+                (v[:, 0] >= 0).all()
+                and (v[:, 0] <= v[:, 1]).all()
+                and (v[:, 2] >= 0).all()
+                and (v[:, 2] <= v[:, 3]).all()
+            )
             self.share[name] = self.share.get(name, True) and bounded and a[name][2] == 1.0
 
     def merge(self, other: "PairedRatios") -> None:
@@ -108,8 +120,9 @@ class PairedRatios:
     def metrics(self) -> List[str]:
         return list(self.sums)
 
-    def _estimate(self, name: str, grad_of: Any, low: float = 0.0
-                  ) -> Tuple[Optional[float], Optional[List[float]]]:
+    def _estimate(
+        self, name: str, grad_of: Any, low: float = 0.0
+    ) -> Tuple[Optional[float], Optional[List[float]]]:
         n = self.n
         if n == 0 or name not in self.sums:
             return None, None
@@ -127,7 +140,7 @@ class PairedRatios:
         var = float(np.asarray(g) @ cov @ np.asarray(g)) / n
         half = Z95 * math.sqrt(max(var, 0.0))
         lo, hi = value - half, value + half
-        if self.share.get(name):                       # a proportion: its interval stays in range
+        if self.share.get(name):  # a proportion: its interval stays in range
             lo, hi = max(lo, low), min(hi, 1.0)
         return value * scale, [float(lo) * scale, float(hi) * scale]
 
@@ -137,39 +150,45 @@ class PairedRatios:
         interval; the delta method for a ratio of per-match sums)."""
         s, p = self.sums.get(name), self.products.get(name)
         den = 2 * which + 1
-        if s is not None and self.share.get(name) and s[den] == p[den][den] and s[den] > 0:
-            num = s[2 * which]                   # 0/1 a match: a share of (some) matches
+        if s and p and self.share.get(name) and s[den] == p[den][den] and s[den] > 0:
+            num = s[2 * which]  # 0/1 a match: a share of (some) matches
             return num / s[den], [float(v) for v in wilson(num, s[den])]
+
         def grad(m: np.ndarray) -> Any:
             num, den = m[2 * which], m[2 * which + 1]
             if den <= 0:
                 return None
             g = [0.0] * 4
-            g[2 * which], g[2 * which + 1] = 1 / den, -num / den ** 2
+            g[2 * which], g[2 * which + 1] = 1 / den, -num / den**2
             return num / den, g
+
         return self._estimate(name, grad)
 
     def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """A - B of ``name`` with its paired 95 % interval."""
+
         def grad(m: np.ndarray) -> Any:
             a, b, c, d = m
             if b <= 0 or d <= 0:
                 return None
-            return a / b - c / d, [1 / b, -a / b ** 2, -1 / d, c / d ** 2]
+            return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
+
         return self._estimate(name, grad, low=-1.0)
 
     def pooled(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """``(num_a + num_b) / (den_a + den_b)`` with its interval (matches clustered by
         seed): e.g. a seat's share over both seat assignments."""
+
         def grad(m: np.ndarray) -> Any:
             a, b, c, d = m
             if b + d <= 0:
                 return None
             r = (a + c) / (b + d)
             return r, [1 / (b + d), -r / (b + d), 1 / (b + d), -r / (b + d)]
+
         value, ci = self._estimate(name, grad)
         s = self.sums.get(name)
-        if ci is not None and ci[0] == ci[1] and self.share.get(name) and s[1] + s[3] > 0:
+        if s and ci is not None and ci[0] == ci[1] and self.share.get(name) and s[1] + s[3] > 0:
             # Every seed gave the same share (a bot that always wins): no spread to measure,
             # so the interval of the pooled counts (Wilson) rather than a zero-width one.
             ci = [float(v) for v in wilson(s[0] + s[2], s[1] + s[3])]
@@ -183,6 +202,13 @@ class PairedRatios:
             a, a_ci = self.side(name, 0)
             b, b_ci = self.side(name, 1)
             d, ci = self.difference(name)
-            out[name] = {"a": a, "a_ci": a_ci, "b": b, "b_ci": b_ci, "difference": d, "ci": ci,
-                         "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0))}
+            out[name] = {
+                "a": a,
+                "a_ci": a_ci,
+                "b": b,
+                "b_ci": b_ci,
+                "difference": d,
+                "ci": ci,
+                "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0)),
+            }
         return out

@@ -48,23 +48,42 @@ def _panels(rows: List[Dict[str, Any]], game: str) -> Tuple[Tuple[str, Tuple[str
     return panels
 
 
-def _draw(ax: Any, rows: List[Dict[str, Any]], param: str, metrics: Sequence[str], game: str,
-          default: Optional[float]) -> None:
+def _draw(
+    ax: Any,
+    rows: List[Dict[str, Any]],
+    param: str,
+    metrics: Sequence[str],
+    game: str,
+    default: Optional[float],
+) -> None:
     for metric in metrics:
         factor, _ = plot_scale(metric, game)
-        pts = sorted(((r[param], r) for r in rows if r["metric"] == metric and r["value"] is not None),
-                     key=lambda kv: kv[0])
+        pts = sorted(
+            ((r[param], r) for r in rows if r["metric"] == metric and r["value"] is not None),
+            key=lambda kv: kv[0],
+        )
         if not pts:
             continue
         xs = [kv[0] for kv in pts]
         ys = [kv[1]["value"] * factor for kv in pts]
         err = None
         if all(kv[1]["lo"] is not None for kv in pts):
-            err = [[y - kv[1]["lo"] * factor for y, kv in zip(ys, pts)],
-                   [kv[1]["hi"] * factor - y for y, kv in zip(ys, pts)]]
+            err = [
+                [y - kv[1]["lo"] * factor for y, kv in zip(ys, pts, strict=False)],
+                [kv[1]["hi"] * factor - y for y, kv in zip(ys, pts, strict=False)],
+            ]
         joined = len(set(xs)) == len(xs)
-        ax.errorbar(xs, ys, yerr=err, marker="o", ms=3, capsize=2, lw=1,
-                    linestyle="-" if joined else "none", label=label(metric, game))
+        ax.errorbar(
+            xs,
+            ys,
+            yerr=err,
+            marker="o",
+            ms=3,
+            capsize=2,
+            lw=1,
+            linestyle="-" if joined else "none",
+            label=label(metric, game),
+        )
     if any(m.endswith("share_of_decided") for m in metrics):
         ax.axhline(50.0, color="grey", lw=0.8, ls=":")
     if any(m.endswith("_impact") for m in metrics):
@@ -78,8 +97,13 @@ def _draw(ax: Any, rows: List[Dict[str, Any]], param: str, metrics: Sequence[str
     ax.tick_params(labelsize=7)
 
 
-def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
-               game: str = DEFAULT_GAME, metrics: Optional[Sequence[str]] = None) -> bytes:
+def plot_sweep(
+    rows: List[Dict[str, Any]],
+    params: Sequence[str],
+    param: str,
+    game: str = DEFAULT_GAME,
+    metrics: Optional[Sequence[str]] = None,
+) -> bytes:
     """One PNG (bytes) of every metric group against ``param`` (see the module doc);
     ``metrics``: these only, one panel each."""
     import matplotlib
@@ -87,7 +111,7 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = (tuple((label(m, game), (m,)) for m in metrics) if metrics else _panels(rows, game))
+    panels = tuple((label(m, game), (m,)) for m in metrics) if metrics else _panels(rows, game)
     others = [p for p in params if p != param]
     facets: List[Tuple[str, List[Dict[str, Any]]]] = [("", rows)]
     if len(others) == 1:
@@ -99,8 +123,14 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
     marked = f"; red dashed line: the default {param}={default}" if default is not None else ""
     if len(facets) > 1:
         nr, nc = len(panels), len(facets)
-        fig, axes = plt.subplots(nr, nc, figsize=(2.9 * nc + 1.2, 2.1 * nr + 0.8), squeeze=False,
-                                 sharex=True, sharey="row")
+        fig, axes = plt.subplots(
+            nr,
+            nc,
+            figsize=(2.9 * nc + 1.2, 2.1 * nr + 0.8),
+            squeeze=False,
+            sharex=True,
+            sharey="row",
+        )
         for i, (title, metrics) in enumerate(panels):
             for j, (facet, subset) in enumerate(facets):
                 ax = axes[i][j]
@@ -120,16 +150,18 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
         cols = min(3, len(panels))
         nrows = (len(panels) + cols - 1) // cols
         fig, axes = plt.subplots(nrows, cols, figsize=(4.4 * cols, 3.1 * nrows), squeeze=False)
-        for ax, (title, metrics) in zip(axes.flat, panels):
+        for ax, (title, metrics) in zip(axes.flat, panels, strict=False):
             _draw(ax, rows, param, metrics, game, default)
             ax.set_title(title, fontsize=9)
             ax.set_xlabel(param, fontsize=8)
             if len(metrics) > 1:
                 ax.legend(fontsize=6)
-        for ax in list(axes.flat)[len(panels):]:
+        for ax in list(axes.flat)[len(panels) :]:
             ax.axis("off")
-    fig.suptitle(f"{long_name} sweep: metrics against {param}\n(95 % intervals; shares in %{marked})",
-                 fontsize=10)
+    fig.suptitle(
+        f"{long_name} sweep: metrics against {param}\n(95 % intervals; shares in %{marked})",
+        fontsize=10,
+    )
     fig.tight_layout(rect=(0, 0, 1, 0.97 if len(facets) > 1 else 0.94))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80)
@@ -137,8 +169,12 @@ def plot_sweep(rows: List[Dict[str, Any]], params: Sequence[str], param: str,
     return buf.getvalue()
 
 
-def sweep_html(meta: Dict[str, Any], rows: List[Dict[str, Any]], params: Sequence[str],
-               images: Dict[str, bytes]) -> str:
+def sweep_html(
+    meta: Dict[str, Any],
+    rows: List[Dict[str, Any]],
+    params: Sequence[str],
+    images: Dict[str, bytes],
+) -> str:
     """The sweep report: one self-contained HTML page (images inlined as data URIs)."""
     esc = html.escape
     points: Dict[int, Dict[str, Any]] = {}
@@ -147,7 +183,10 @@ def sweep_html(meta: Dict[str, Any], rows: List[Dict[str, Any]], params: Sequenc
     game = meta.get("game", DEFAULT_GAME)
     hooks = hooks_for(game)
     shown = list(meta.get("metrics") or ()) or [
-        "x_share_of_decided", "draw_rate", *(hooks.get("REPORT_COLUMNS") or column_metrics(rows))]
+        "x_share_of_decided",
+        "draw_rate",
+        *(hooks.get("REPORT_COLUMNS") or column_metrics(rows)),
+    ]
 
     def cell(row: Optional[Dict[str, Any]], metric: str) -> str:
         if row is None or row["value"] is None:
@@ -157,14 +196,22 @@ def sweep_html(meta: Dict[str, Any], rows: List[Dict[str, Any]], params: Sequenc
         return "<td>" + text.replace("  [", " <small>[", 1) + ("</small>" if ci else "") + "</td>"
 
     head = "".join(f"<th>{esc(p)}</th>" for p in params) + "".join(
-        f"<th>{esc(label(m, game))}</th>" for m in shown)
+        f"<th>{esc(label(m, game))}</th>" for m in shown
+    )
     keys = sorted(points, key=lambda k: tuple(points[k][p] for p in params))
-    body = ["<tr>" + "".join(f"<td>{esc(str(points[k][p]))}</td>" for p in params)
-            + "".join(cell(points[k].get(m), m) for m in shown) + "</tr>" for k in keys]
+    body = [
+        "<tr>"
+        + "".join(f"<td>{esc(str(points[k][p]))}</td>" for p in params)
+        + "".join(cell(points[k].get(m), m) for m in shown)
+        + "</tr>"
+        for k in keys
+    ]
     figs = "".join(
         f"<h2>against {esc(p)}</h2><img alt='metrics against {esc(p)}' "
         f"src='data:image/png;base64,{base64.b64encode(images[p]).decode()}'>"
-        for p in params if p in images)
+        for p in params
+        if p in images
+    )
     rules = ", ".join(f"{k}={v}" for k, v in sorted(meta.get("rules", {}).items())) or "defaults"
     defaults = ", ".join(f"{p}={default_value(game, p)}" for p in params)
     explained = "".join(f"<li>{esc(line.strip())}</li>" for line in legend(game, shown)[1:])
@@ -178,14 +225,14 @@ th, td {{ border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }}
 th {{ background: #f4f4f4; }} small {{ color: #777; }} img {{ max-width: 100%; }}
 </style></head><body>
 <h1>{esc(hooks.type.long_name)} sweep</h1>
-<p>X = <b>{esc(str(meta['x_bot']))}</b>, O = <b>{esc(str(meta['o_bot']))}</b>,
-{meta['matches']:,} matches a point, master seed {meta['seed']} (the same match seeds at
-every point), base rules: {esc(rules)}; {esc(meta['mode'])} over {esc(', '.join(params))}
-(defaults: {esc(defaults)}), {len(points)} points, {meta['seconds']:.1f} s.</p>
-<p>{'Shares are percentages; ' if shares else ''}[a, b] is the 95 % interval (Wilson for
+<p>X = <b>{esc(str(meta["x_bot"]))}</b>, O = <b>{esc(str(meta["o_bot"]))}</b>,
+{meta["matches"]:,} matches a point, master seed {meta["seed"]} (the same match seeds at
+every point), base rules: {esc(rules)}; {esc(meta["mode"])} over {esc(", ".join(params))}
+(defaults: {esc(defaults)}), {len(points)} points, {meta["seconds"]:.1f} s.</p>
+<p>{"Shares are percentages; " if shares else ""}[a, b] is the 95 % interval (Wilson for
 shares, normal for means). Rows are sorted by the swept values. Every metric of every point
 is in <code>sweep.csv</code> (fractions), defined in docs/simulate.md.</p>
-<table><tr>{head}</tr>{''.join(body)}</table>
+<table><tr>{head}</tr>{"".join(body)}</table>
 <ul>{explained}</ul>
 {figs}
 </body></html>

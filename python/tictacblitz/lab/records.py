@@ -17,11 +17,19 @@ import numpy as np
 from ..games.registry import DEFAULT_GAME
 from .hooks import GameHooks, hooks_for
 
-__all__ = ["require_pyarrow", "record_schema", "chunk_table", "RecordWriter", "check_out_path",
-           "OUT_SUFFIXES", "WINNERS", "NOT_RECORDED"]
+__all__ = [
+    "require_pyarrow",
+    "record_schema",
+    "chunk_table",
+    "RecordWriter",
+    "check_out_path",
+    "OUT_SUFFIXES",
+    "WINNERS",
+    "NOT_RECORDED",
+]
 
 OUT_SUFFIXES = (".parquet", ".csv")
-WINNERS = ("X", "O", "draw")          # seat 0, seat 1, a draw: the dictionary of `winner`
+WINNERS = ("X", "O", "draw")  # seat 0, seat 1, a draw: the dictionary of `winner`
 NOT_RECORDED = ("match", "seed", "winner", "start", "seeds")
 """Runner columns a record without a hook leaves out: the lab's own columns (a seed the
 runner echoes is the lab's ``seed``) and what play_chunk adds."""
@@ -31,14 +39,19 @@ def require_pyarrow() -> Any:
     try:
         import pyarrow
     except ImportError:  # pragma: no cover - the sim extra
-        raise ImportError("records need pyarrow: pip install tictacblitz (it depends on pyarrow, "
-                          "rich and matplotlib)") from None
+        raise ImportError(
+            "records need pyarrow: pip install tictacblitz (it depends on pyarrow, "
+            "rich and matplotlib)"
+        ) from None
     return pyarrow
 
 
 def _lab_fields(pa: Any) -> List[Tuple[str, Any]]:
-    return [("match", pa.int64()), ("seed", pa.uint64()),
-            ("winner", pa.dictionary(pa.int8(), pa.string()))]
+    return [
+        ("match", pa.int64()),
+        ("seed", pa.uint64()),
+        ("winner", pa.dictionary(pa.int8(), pa.string())),
+    ]
 
 
 def _generic_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
@@ -85,7 +98,9 @@ def chunk_table(cols: Dict[str, Any], game: str = DEFAULT_GAME) -> Any:
     data: Dict[str, Any] = {
         "match": pa.array(np.arange(cols["start"], cols["start"] + n, dtype=np.int64)),
         "seed": pa.array(cols["seeds"], type=pa.uint64()),
-        "winner": pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int8()), pa.array(WINNERS)),
+        "winner": pa.DictionaryArray.from_arrays(
+            pa.array(codes, type=pa.int8()), pa.array(WINNERS)
+        ),
     }
     hook = hooks.get("record_columns")
     data.update(hook(cols, pa) if hook is not None else _generic_columns(cols, pa))

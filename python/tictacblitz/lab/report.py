@@ -12,20 +12,29 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..games.registry import DEFAULT_GAME
-from . import units
 from .answers import format_ablation, format_comparison, format_seats
 from .hooks import GameHooks, hooks_for
+from .units import METRICS as UNIT_METRICS
+from .units import RUN_METRICS as UNIT_RUN_METRICS
 from .units import label, legend, num, pct
+from .units import metrics_of as vocabulary
 
-__all__ = ["format_summary", "metric_rows", "metrics_of", "panels_of", "METRICS", "PANELS",
-           "column_metrics"]
+__all__ = [
+    "format_summary",
+    "metric_rows",
+    "metrics_of",
+    "panels_of",
+    "METRICS",
+    "PANELS",
+    "column_metrics",
+]
 
 # name -> (label, unit) of the lab's metrics (every game), in table order: the one
 # vocabulary is lab/units.py (with an explanation of each); a game's METRICS hook adds its
 # own after these, and matches_per_s comes last.
-METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in units.METRICS.items()}
-RUN_METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in units.RUN_METRICS.items()}
-MEAN = units.MEAN          # the suffix of a per-match column's mean (games without metric hooks)
+METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in UNIT_METRICS.items()}
+RUN_METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in UNIT_RUN_METRICS.items()}
+MEAN = "_mean"  # the suffix of a per-match column's mean (games without metric hooks)
 
 # The sweep report's panels: a title and the metrics drawn in it (a game's PANELS hook
 # adds metrics to a panel of the same title, or new panels after these).
@@ -41,7 +50,7 @@ def _hooks(summary_or_meta: Dict[str, Any]) -> GameHooks:
 
 def metrics_of(game: str = DEFAULT_GAME) -> Dict[str, Tuple[str, str]]:
     """Every metric a sweep of ``game`` tabulates: name -> (label, unit), in order."""
-    return {k: v[:2] for k, v in units.metrics_of(game).items()}
+    return {k: v[:2] for k, v in vocabulary(game).items()}
 
 
 def panels_of(game: str = DEFAULT_GAME) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
@@ -52,7 +61,9 @@ def panels_of(game: str = DEFAULT_GAME) -> Tuple[Tuple[str, Tuple[str, ...]], ..
     return tuple((title, tuple(metrics)) for title, metrics in panels.items())
 
 
-def _ci(pair: Optional[Sequence[float]], scale: float = 1.0) -> Tuple[Optional[float], Optional[float]]:
+def _ci(
+    pair: Optional[Sequence[float]], scale: float = 1.0
+) -> Tuple[Optional[float], Optional[float]]:
     if not pair:
         return None, None
     return pair[0] * scale, pair[1] * scale
@@ -65,10 +76,13 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
     s = summary
     rows: List[Dict[str, Any]] = []
 
-    def add(name: str, value: Any, ci: Optional[Sequence[float]] = None, scale: float = 1.0) -> None:
+    def add(
+        name: str, value: Any, ci: Optional[Sequence[float]] = None, scale: float = 1.0
+    ) -> None:
         lo, hi = _ci(ci, scale)
-        rows.append({"metric": name, "value": None if value is None else float(value),
-                     "lo": lo, "hi": hi})
+        rows.append(
+            {"metric": name, "value": None if value is None else float(value), "lo": lo, "hi": hi}
+        )
 
     add("x_win_rate", s["x_win_rate"], s["x_win_ci"])
     add("o_win_rate", s["o_win_rate"], s["o_win_ci"])
@@ -78,7 +92,7 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
     hook = _hooks(s).get("metric_rows")
     if hook is not None:
         hook(s, add)
-    for name, c in s.get("columns", {}).items():          # a game without the hook
+    for name, c in s.get("columns", {}).items():  # a game without the hook
         add(f"{name}{MEAN}", c["mean"], c["mean_ci"])
     add("matches_per_s", s.get("matches_per_s"))
     return rows
@@ -92,11 +106,17 @@ def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
     hooks = _hooks(s)
     game = s.get("game", DEFAULT_GAME)
     rules = ", ".join(f"{k}={v}" for k, v in sorted(s["rules"].items())) or "defaults"
-    where = (f"{s['workers']} worker thread(s)" if s.get("scheduler") is None
-             else f"Dask scheduler {s['scheduler']}")
+    where = (
+        f"{s['workers']} worker thread(s)"
+        if s.get("scheduler") is None
+        else f"Dask scheduler {s['scheduler']}"
+    )
     cpu = f", {s['cpu_seconds']:.1f} s CPU" if s.get("cpu_seconds") is not None else ""
-    runs = 1 + sum(1 for k in ("comparison", "seat_swap") if s.get(k)) + len(
-        (s.get("ablation") or {}).get("features", {}))
+    runs = (
+        1
+        + sum(1 for k in ("comparison", "seat_swap") if s.get(k))
+        + len((s.get("ablation") or {}).get("features", {}))
+    )
     lines = [
         f"simulate: {hooks.type.long_name}, {s['matches']:,} matches, X = {s['x_bot']}, "
         f"O = {s['o_bot']}, seed {s['seed']}, rules: {rules}",
@@ -107,31 +127,40 @@ def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
     ]
     sa = s["seat_advantage"]
     same = s["x_bot"] == s["o_bot"]
-    seat_label = ("seat advantage: X's share of decided matches" if same
-                  else "X's share of decided matches (bot strength and seat)")
+    seat_label = (
+        "seat advantage: X's share of decided matches"
+        if same
+        else "X's share of decided matches (bot strength and seat)"
+    )
     rows: List[Tuple[str, str]] = [
         ("matches: X wins / O wins / draws", f"{s['x_wins']:,} / {s['o_wins']:,} / {s['draws']:,}"),
         (f"{label('x_win_rate', game)} [95 % interval]", pct(s["x_win_rate"], s["x_win_ci"])),
         (label("o_win_rate", game), pct(s["o_win_rate"], s["o_win_ci"])),
         (label("draw_rate", game), pct(s["draw_rate"], s["draw_ci"])),
-        (seat_label, pct(sa["x_share_of_decided"], sa["x_share_ci"]) + ("  *" if sa["significant"] else "")),
+        (
+            seat_label,
+            pct(sa["x_share_of_decided"], sa["x_share_ci"]) + ("  *" if sa["significant"] else ""),
+        ),
     ]
     after: List[str] = []
     hook: Optional[Callable[..., Any]] = hooks.get("summary_lines")
     if hook is not None:
         more, after = hook(s, pct, num)
         rows += more
-    for name, c in s.get("columns", {}).items():          # a game without the hook
+    for name, c in s.get("columns", {}).items():  # a game without the hook
         rows.append((f"{name} a match: mean [95 % interval]", num(c["mean"], c["mean_ci"])))
     width = max(len(k) for k, _ in rows)
     lines += [f"{k:<{width}}  {v}" for k, v in rows]
-    if sa["significant"]:        # the footnote of the "*" above, only when it is there
-        lines += ["", "* X's share differs from 50 % at 95 % (Wilson)"
-                  + ("" if same else ": with two different bots, see 'Seats' below")]
+    if sa["significant"]:  # the footnote of the "*" above, only when it is there
+        lines += [
+            "",
+            "* X's share differs from 50 % at 95 % (Wilson)"
+            + ("" if same else ": with two different bots, see 'Seats' below"),
+        ]
     lines += after
     lines += format_comparison(s) + format_seats(s) + format_ablation(s)
     if explain:
-        shown = [m for m in units.metrics_of(game) if m != "matches_per_s"]
+        shown = [m for m in vocabulary(game) if m != "matches_per_s"]
         lines += ["", *legend(game, shown)]
     else:
         lines += ["", "(--explain prints what every metric means)"]
@@ -149,4 +178,3 @@ def column_metrics(rows: List[Dict[str, Any]], limit: int = 12) -> List[str]:
         if m.endswith(MEAN) and m not in found:
             found.append(m)
     return found[:limit]
-

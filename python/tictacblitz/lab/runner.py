@@ -7,10 +7,10 @@ hand each chunk's columns to the same ordered sink.
 
 from __future__ import annotations
 
-import sys
-import time
 import queue
+import sys
 import threading
+import time
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .jobs import SimulationJob, play_chunk
@@ -27,20 +27,35 @@ def run_local(job: SimulationJob, on_chunk: ChunkSink, workers: int) -> None:
     run_many([job], lambda k, i, cols: on_chunk(i, cols), workers)
 
 
-def run_many(jobs: Sequence[SimulationJob], on_chunk: Callable[[int, int, Dict[str, Any]], None],
-             workers: int) -> None:
+def run_many(
+    jobs: Sequence[SimulationJob],
+    on_chunk: Callable[[int, int, Dict[str, Any]], None],
+    workers: int,
+) -> None:
     """Play the chunks of several jobs over the same match indices (an A/B, an ablation,
     swapped seats), chunk 0 of every job first, then chunk 1...: ``on_chunk(job, index,
     cols)`` as each finishes."""
     payloads = [job.payload() for job in jobs]
-    tasks = [(k, i) for i in range(max(job.chunks for job in jobs)) for k in range(len(jobs))
-             if i < jobs[k].chunks]
-    daemon_map(lambda task: play_chunk(payloads[task[0]], task[1]), tasks, workers,
-               lambda n, cols: on_chunk(tasks[n][0], tasks[n][1], cols))
+    tasks = [
+        (k, i)
+        for i in range(max(job.chunks for job in jobs))
+        for k in range(len(jobs))
+        if i < jobs[k].chunks
+    ]
+    daemon_map(
+        lambda task: play_chunk(payloads[task[0]], task[1]),
+        tasks,
+        workers,
+        lambda n, cols: on_chunk(tasks[n][0], tasks[n][1], cols),
+    )
 
 
-def daemon_map(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int,
-               on_result: Callable[[int, Any], None]) -> None:
+def daemon_map(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    workers: int,
+    on_result: Callable[[int, Any], None],
+) -> None:
     """``on_result(n, fn(tasks[n]))`` for every task, run on ``workers`` threads (the
     games' native loops drop the GIL), as each finishes; at most ``2 × workers`` in
     flight. The threads are daemons and this thread waits in short slices, so Ctrl-C
@@ -60,8 +75,10 @@ def daemon_map(fn: Callable[[Any], Any], tasks: Sequence[Any], workers: int,
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
                 done.put((n, None, exc))
 
-    threads = [threading.Thread(target=work, daemon=True, name=f"tictacblitz-lab-{k}")
-               for k in range(max(1, min(workers, len(tasks))))]
+    threads = [
+        threading.Thread(target=work, daemon=True, name=f"tictacblitz-lab-{k}")
+        for k in range(max(1, min(workers, len(tasks))))
+    ]
     for t in threads:
         t.start()
     nxt = in_flight = 0
@@ -96,7 +113,7 @@ class Ordered:
 
     def __call__(self, index: int, cols: Dict[str, Any]) -> None:
         if index < self.next or index in self.waiting:
-            return                       # a duplicate (a retried task): already counted
+            return  # a duplicate (a retried task): already counted
         self.waiting[index] = cols
         while self.next in self.waiting:
             self.sink(self.next, self.waiting.pop(self.next))
@@ -127,28 +144,45 @@ class Joined:
             self.next += 1
 
 
-def progress_bar(total: int, enabled: bool, label: str = "simulate"
-                 ) -> Tuple[Callable[[int], None], Callable[[], None]]:
+def progress_bar(
+    total: int, enabled: bool, label: str = "simulate"
+) -> Tuple[Callable[[int], None], Callable[[], None]]:
     """(advance(n), close()) of a progress bar on stderr showing matches done, matches/s,
     elapsed time and time left: rich if installed, else tqdm, else nothing."""
     if not enabled:
         return (lambda n: None), (lambda: None)
     try:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
     except ImportError:
         try:
             from tqdm import tqdm
         except ImportError:
             return (lambda n: None), (lambda: None)
         bar = tqdm(total=total, unit="match", file=sys.stderr, smoothing=0.1, desc=label)
-        return bar.update, bar.close
+
+        def update(n: int) -> None:
+            bar.update(n)
+
+        return update, bar.close
     progress = Progress(
-        TextColumn(label), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} matches/s"), TimeElapsedColumn(),
-        TextColumn("left"), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=False)
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} matches/s"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
     task = progress.add_task(label, total=total, rate="-")
     started = time.perf_counter()
     done = [0]

@@ -26,8 +26,14 @@ import json
 from typing import Any, Dict, Optional
 
 from ..games.options import parse_rule_assignments
-from .command import (ArgumentProblem, add_common_arguments, connect, job_arguments,
-                      progress_wanted, report_error)
+from .command import (
+    ArgumentProblem,
+    add_common_arguments,
+    connect,
+    job_arguments,
+    progress_wanted,
+    report_error,
+)
 from .edges import guarded, one_line_errors
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
@@ -64,33 +70,54 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``simulate`` subcommand to an argparse subparsers object; its handler
     (``args.handler(args)``) returns the exit status."""
     parser = subparsers.add_parser(
-        "simulate", help="play many matches between two bots and summarise the game's balance",
+        "simulate",
+        help="play many matches between two bots and summarise the game's balance",
         description="Play N whole matches of a game between two bots under the given rules "
-                    "(on every core, or a Dask cluster) and print a balance summary with 95 % "
-                    "intervals, plus the game's own metrics (docs/simulate.md). With --rule, "
-                    "the same match seeds are also played under the base rules (the defaults, "
-                    "or --base) and both are shown side by side with the difference, paired by "
-                    "seed. With two different bots, every seed is also played with the seats "
-                    "exchanged, to separate bot strength from seat advantage. --ablate shows "
-                    "what each of the game's optional features (Blitz: powerups) causes. "
-                    "Per-match records of the main run go to --out.")
+        "(on every core, or a Dask cluster) and print a balance summary with 95 % "
+        "intervals, plus the game's own metrics (docs/simulate.md). With --rule, "
+        "the same match seeds are also played under the base rules (the defaults, "
+        "or --base) and both are shown side by side with the difference, paired by "
+        "seed. With two different bots, every seed is also played with the seats "
+        "exchanged, to separate bot strength from seat advantage. --ablate shows "
+        "what each of the game's optional features (Blitz: powerups) causes. "
+        "Per-match records of the main run go to --out.",
+    )
     add_common_arguments(parser, matches=1000)
-    parser.add_argument("--base", action="append", nargs="+", default=[], metavar="NAME=VALUE",
-                        help="the base rules of the A/B: the defaults with these changes "
-                             "(default: the game's defaults)")
-    parser.add_argument("--no-base", action="store_true",
-                        help="no A/B: play only the --rule rules")
-    parser.add_argument("--no-swap", action="store_true",
-                        help="with two different bots, do not also play the seats exchanged")
-    parser.add_argument("--ablate", nargs="?", const="all", default=None, metavar="FEATURES",
-                        help="also play the same seeds with each optional feature switched off "
-                             "(all, or a comma-separated list; Blitz: powerups) and show each "
-                             "one's effect")
-    parser.add_argument("--out", default=None, metavar="FILE",
-                        help="write per-match records to FILE.parquet or FILE.csv")
+    parser.add_argument(
+        "--base",
+        action="append",
+        nargs="+",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the base rules of the A/B: the defaults with these changes "
+        "(default: the game's defaults)",
+    )
+    parser.add_argument("--no-base", action="store_true", help="no A/B: play only the --rule rules")
+    parser.add_argument(
+        "--no-swap",
+        action="store_true",
+        help="with two different bots, do not also play the seats exchanged",
+    )
+    parser.add_argument(
+        "--ablate",
+        nargs="?",
+        const="all",
+        default=None,
+        metavar="FEATURES",
+        help="also play the same seeds with each optional feature switched off "
+        "(all, or a comma-separated list; Blitz: powerups) and show each "
+        "one's effect",
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write per-match records to FILE.parquet or FILE.csv",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
-    parser.add_argument("--json", action="store_true",
-                        help="print the summary as JSON (shares as fractions)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as JSON (shares as fractions)"
+    )
     one_line_errors(parser, "simulate")
     parser.set_defaults(handler=guarded("simulate", main))
     return parser
@@ -111,7 +138,11 @@ def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
             raise ArgumentProblem(f"--base: {exc}") from None
     ablate = None
     if args.ablate is not None:
-        ablate = "all" if args.ablate == "all" else [n.strip() for n in args.ablate.split(",") if n.strip()]
+        ablate = (
+            "all"
+            if args.ablate == "all"
+            else [n.strip() for n in args.ablate.split(",") if n.strip()]
+        )
     return {"base": base, "swap_seats": not args.no_swap, "ablate": ablate}
 
 
@@ -123,13 +154,23 @@ def main(args: argparse.Namespace) -> int:
     try:
         kwargs = job_arguments(args)
         extra = extra_arguments(args)
-        job = prepare(kwargs["matches"], kwargs["x"], kwargs["o"], kwargs["rules"], kwargs["seed"],
-                      game=kwargs["game"], workers=kwargs["workers"], chunk_size=kwargs["chunk_size"])
+        job = prepare(
+            kwargs["matches"],
+            kwargs["x"],
+            kwargs["o"],
+            kwargs["rules"],
+            kwargs["seed"],
+            game=kwargs["game"],
+            workers=kwargs["workers"],
+            chunk_size=kwargs["chunk_size"],
+        )
         try:
             plan_extras(job, **extra)
         except ValueError as exc:
             message = str(exc)
-            raise ArgumentProblem(message if message.startswith("--") else f"--base: {message}") from None
+            raise ArgumentProblem(
+                message if message.startswith("--") else f"--base: {message}"
+            ) from None
         if args.out is not None:
             check_out_path(args.out, overwrite=args.overwrite)
             require_pyarrow()
@@ -137,8 +178,15 @@ def main(args: argparse.Namespace) -> int:
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
     try:
-        _, summary = simulate(**kwargs, **extra, out=args.out, overwrite=args.overwrite, table=False,
-                              client=client, progress=progress_wanted(args))
+        _, summary = simulate(
+            **kwargs,
+            **extra,
+            out=args.out,
+            overwrite=args.overwrite,
+            table=False,
+            client=client,
+            progress=progress_wanted(args),
+        )
     finally:
         if client is not None:
             client.close()

@@ -33,8 +33,8 @@ from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .runner import Joined, progress_bar, run_many
 from .seeds import match_seeds
-from .study import Study, plan_extras
 from .stats import wilson
+from .study import Study, plan_extras
 from .summary import Summary
 
 __all__ = [
@@ -62,15 +62,27 @@ class SimulationResult(NamedTuple):
     summary: Dict[str, Any]
 
 
-def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[Any] = None,
-             seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME,
-             workers: Optional[int] = None, out: Optional[str] = None, table: bool = True,
-             client: Any = None, chunk_size: Optional[int] = None, progress: bool = False,
-             options: Optional[Mapping[str, Any]] = None,
-             on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
-             base: Optional[Any] = None, swap_seats: bool = False,
-             ablate: Union[None, str, Sequence[str]] = None,
-             overwrite: bool = True) -> SimulationResult:
+def simulate(
+    matches: int = 1000,
+    x: Any = None,
+    o: Any = None,
+    rules: Optional[Any] = None,
+    seed: int = 0,
+    *,
+    game: Union[str, Game] = DEFAULT_GAME,
+    workers: Optional[int] = None,
+    out: Optional[str] = None,
+    table: bool = True,
+    client: Any = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+    options: Optional[Mapping[str, Any]] = None,
+    on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
+    base: Optional[Any] = None,
+    swap_seats: bool = False,
+    ablate: Union[None, str, Sequence[str]] = None,
+    overwrite: bool = True,
+) -> SimulationResult:
     """Play ``matches`` whole matches of ``game`` (a registered name, default
     ``"blitz"``, or a Game) between bot ``x`` (seat 0) and bot ``o`` (seat 1), by name
     (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), under ``rules``
@@ -101,8 +113,17 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
     """
     if workers is None:
         workers = default_workers()
-    job = prepare(matches, x, o, rules, seed, game=game, workers=workers, chunk_size=chunk_size,
-                  options=options)
+    job = prepare(
+        matches,
+        x,
+        o,
+        rules,
+        seed,
+        game=game,
+        workers=workers,
+        chunk_size=chunk_size,
+        options=options,
+    )
     extras = plan_extras(job, base, swap_seats, ablate)
     if out is not None:
         check_out_path(out, overwrite=overwrite)
@@ -164,15 +185,24 @@ def simulate(matches: int = 1000, x: Any = None, o: Any = None, rules: Optional[
     result = summary.to_dict()
     hooks = job.hooks
     head = {
-        "matches": result.pop("matches"), "x_wins": result.pop("x_wins"),
-        "o_wins": result.pop("o_wins"), "draws": result.pop("draws"),
+        "matches": result.pop("matches"),
+        "x_wins": result.pop("x_wins"),
+        "o_wins": result.pop("o_wins"),
+        "draws": result.pop("draws"),
         "matches_per_s": total / wall if wall > 0 else None,
-        "seconds": wall, "cpu_seconds": None if client is not None else cpu,
+        "seconds": wall,
+        "cpu_seconds": None if client is not None else cpu,
         "workers": None if client is not None else workers,
-        "scheduler": _client_address(client), "chunk_size": job.chunk_size,
-        "seed": job.seed, "game": job.game, "x_bot": job.x_name, "o_bot": job.o_name,
-        "x_spec": hooks.describe_bot(job.x), "o_spec": hooks.describe_bot(job.o),
-        "rules": hooks.overrides(job.rules), "out": os.fspath(out) if out is not None else None,
+        "scheduler": _client_address(client),
+        "chunk_size": job.chunk_size,
+        "seed": job.seed,
+        "game": job.game,
+        "x_bot": job.x_name,
+        "o_bot": job.o_name,
+        "x_spec": hooks.describe_bot(job.x),
+        "o_spec": hooks.describe_bot(job.o),
+        "rules": hooks.overrides(job.rules),
+        "out": os.fspath(out) if out is not None else None,
     }
     head.update(result)
     head.update(study.result(hooks))

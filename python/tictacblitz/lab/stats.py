@@ -35,7 +35,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> Tuple[float, float]:
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)   # exact ends, no rounding dust
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact ends, no rounding dust
     hi = 1.0 if successes >= n else min(1.0, centre + half)
     return (lo, hi)
 
@@ -86,7 +86,7 @@ def quantiles(hist: Any, width: int, qs: Sequence[float]) -> List[Optional[int]]
     if total == 0:
         return [None for _ in qs]
     cum = np.cumsum(hist)
-    out = []
+    out: List[Optional[int]] = []
     for q in qs:
         k = int(np.searchsorted(cum, max(1, math.ceil(q * total)), side="left"))
         out.append(k * width)

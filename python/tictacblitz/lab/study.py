@@ -48,8 +48,12 @@ def _with(job: SimulationJob, **changes: Any) -> SimulationJob:
     return job.__class__(**{**job.__dict__, **changes})
 
 
-def plan_extras(job: SimulationJob, base: Optional[Any] = None, swap_seats: bool = False,
-                ablate: Union[None, str, Sequence[str]] = None) -> List[Extra]:
+def plan_extras(
+    job: SimulationJob,
+    base: Optional[Any] = None,
+    swap_seats: bool = False,
+    ablate: Union[None, str, Sequence[str]] = None,
+) -> List[Extra]:
     """The extra runs of :mod:`this module <tictacblitz.lab.study>` for ``job``.
 
     ``base``: ``None`` (no A/B), a dict of rule overrides (``{}``: the game's defaults)
@@ -66,8 +70,13 @@ def plan_extras(job: SimulationJob, base: Optional[Any] = None, swap_seats: bool
         hooks.check_rules(base_game.rules)
         extras.append(Extra("base", "base", _with(job, rules=base_game.rules)))
     if swap_seats and job.x_name != job.o_name:
-        extras.append(Extra("swapped", "swapped", _with(job, x=job.o, o=job.x, x_name=job.o_name,
-                                                        o_name=job.x_name)))
+        extras.append(
+            Extra(
+                "swapped",
+                "swapped",
+                _with(job, x=job.o, o=job.x, x_name=job.o_name, o_name=job.x_name),
+            )
+        )
     if ablate:
         features = ablation_names(hooks, job.rules)
         names = list(features) if ablate == "all" else list(ablate)
@@ -75,8 +84,9 @@ def plan_extras(job: SimulationJob, base: Optional[Any] = None, swap_seats: bool
             raise ValueError(f"game {hooks.name!r} has no feature to switch off under these rules")
         for name in names:
             if name not in features:
-                raise ValueError(f"--ablate {name!r}: unknown feature; expected one of "
-                                 f"{', '.join(features)}")
+                raise ValueError(
+                    f"--ablate {name!r}: unknown feature; expected one of {', '.join(features)}"
+                )
             _, game = resolve_game(hooks.name, job.rules)
             try:
                 off = game.with_rules(features[name]).rules
@@ -87,9 +97,18 @@ def plan_extras(job: SimulationJob, base: Optional[Any] = None, swap_seats: bool
 
 
 def _renamed(table: Dict[str, Dict[str, Any]], a: str, b: str) -> Dict[str, Dict[str, Any]]:
-    return {m: {a: r["a"], f"{a}_ci": r["a_ci"], b: r["b"], f"{b}_ci": r["b_ci"],
-                "difference": r["difference"], "ci": r["ci"], "significant": r["significant"]}
-            for m, r in table.items()}
+    return {
+        m: {
+            a: r["a"],
+            f"{a}_ci": r["a_ci"],
+            b: r["b"],
+            f"{b}_ci": r["b_ci"],
+            "difference": r["difference"],
+            "ci": r["ci"],
+            "significant": r["significant"],
+        }
+        for m, r in table.items()
+    }
 
 
 class Study:
@@ -107,23 +126,28 @@ class Study:
             return
         game = self.job.game
         mine = match_values(main, game)
-        for extra, summary, pair, cols in zip(self.extras, self.summaries, self.pairs, others):
+        for extra, summary, pair, cols in zip(
+            self.extras, self.summaries, self.pairs, others, strict=False
+        ):
             summary.add(cols)
             theirs = match_values(cols, game)
             if extra.role == "swapped":
                 xa, da = mine["x_share_of_decided"][:2]
                 xb, db = theirs["x_share_of_decided"][:2]
                 ob = theirs["o_win_rate"][0]
-                pair.add({"seat": (xa, da, 1.0), "bot": (xa, da, 1.0)},
-                         {"seat": (xb, db, 1.0), "bot": (ob, db, 1.0)})
+                pair.add(
+                    {"seat": (xa, da, 1.0), "bot": (xa, da, 1.0)},
+                    {"seat": (xb, db, 1.0), "bot": (ob, db, 1.0)},
+                )
             else:
                 pair.add(mine, theirs)
 
     def _side(self, k: int) -> Dict[str, Any]:
         extra, hooks = self.extras[k], self.job.hooks
         out = self.summaries[k].to_dict()
-        out.update(rules=hooks.overrides(extra.job.rules), x_bot=extra.job.x_name,
-                   o_bot=extra.job.o_name)
+        out.update(
+            rules=hooks.overrides(extra.job.rules), x_bot=extra.job.x_name, o_bot=extra.job.o_name
+        )
         return out
 
     def result(self, hooks: GameHooks) -> Dict[str, Any]:
@@ -134,7 +158,8 @@ class Study:
             pair = self.pairs[k]
             if extra.role == "base":
                 out["comparison"] = {
-                    "paired_by_seed": True, "matches": pair.n,
+                    "paired_by_seed": True,
+                    "matches": pair.n,
                     "variant_rules": hooks.overrides(self.job.rules),
                     "base_rules": hooks.overrides(extra.job.rules),
                     "base": self._side(k),
@@ -148,19 +173,33 @@ class Study:
                     return bool(ci is not None and (ci[0] > 0.5 or ci[1] < 0.5))
 
                 out["seat_swap"] = {
-                    "paired_by_seed": True, "matches_each": pair.n,
+                    "paired_by_seed": True,
+                    "matches_each": pair.n,
                     "bots": [self.job.x_name, self.job.o_name],
-                    "seat_advantage": {"x_share_of_decided": seat, "ci": seat_ci,
-                                       "significant": off_half(seat_ci)},
-                    "bot_strength": {"bot": self.job.x_name, "share_of_decided": bot,
-                                     "ci": bot_ci, "significant": off_half(bot_ci)},
+                    "seat_advantage": {
+                        "x_share_of_decided": seat,
+                        "ci": seat_ci,
+                        "significant": off_half(seat_ci),
+                    },
+                    "bot_strength": {
+                        "bot": self.job.x_name,
+                        "share_of_decided": bot,
+                        "ci": bot_ci,
+                        "significant": off_half(bot_ci),
+                    },
                     "swapped": self._side(k),
                 }
             else:
-                ab = out.setdefault("ablation", {
-                    "paired_by_seed": True, "matches": pair.n,
-                    "how": hooks.get("ABLATION_NOTE") or "the feature switched off by the game's rules",
-                    "features": {}})
+                ab = out.setdefault(
+                    "ablation",
+                    {
+                        "paired_by_seed": True,
+                        "matches": pair.n,
+                        "how": hooks.get("ABLATION_NOTE")
+                        or "the feature switched off by the game's rules",
+                        "features": {},
+                    },
+                )
                 ab["features"][extra.name] = {
                     "rules_off": hooks.overrides(extra.job.rules),
                     "effects": _renamed(pair.table(), "with", "without"),

@@ -73,7 +73,7 @@ class Summary:
         self.game = game
         self.rules = rules
         self.matches = 0
-        self.match_results = np.zeros(3, np.int64)          # seat 0 wins, seat 1 wins, draws
+        self.match_results = np.zeros(3, np.int64)  # seat 0 wins, seat 1 wins, draws
         self.metrics = hooks_for(game).new_metrics(rules) or ColumnMeans(rules)
 
     def add(self, cols: Dict[str, Any]) -> None:
@@ -96,14 +96,22 @@ class Summary:
         decided = xw + ow
         x_share_ci = wilson_or_none(xw, decided)
         out: Dict[str, Any] = {
-            "matches": n, "x_wins": xw, "o_wins": ow, "draws": dr,
-            "x_win_rate": xw / n if n else None, "x_win_ci": list(wilson(xw, n)),
-            "o_win_rate": ow / n if n else None, "o_win_ci": list(wilson(ow, n)),
-            "draw_rate": dr / n if n else None, "draw_ci": list(wilson(dr, n)),
+            "matches": n,
+            "x_wins": xw,
+            "o_wins": ow,
+            "draws": dr,
+            "x_win_rate": xw / n if n else None,
+            "x_win_ci": list(wilson(xw, n)),
+            "o_win_rate": ow / n if n else None,
+            "o_win_ci": list(wilson(ow, n)),
+            "draw_rate": dr / n if n else None,
+            "draw_ci": list(wilson(dr, n)),
             "seat_advantage": {
-                "x_share_of_decided": xw / decided if decided else None, "x_share_ci": x_share_ci,
-                "significant": bool(x_share_ci is not None
-                                    and (x_share_ci[0] > 0.5 or x_share_ci[1] < 0.5)),
+                "x_share_of_decided": xw / decided if decided else None,
+                "x_share_ci": x_share_ci,
+                "significant": bool(
+                    x_share_ci is not None and (x_share_ci[0] > 0.5 or x_share_ci[1] < 0.5)
+                ),
             },
         }
         return deep_merge(out, self.metrics.to_dict())

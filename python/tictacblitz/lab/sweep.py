@@ -23,27 +23,37 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
-from .command import (ArgumentProblem, add_common_arguments, connect, job_arguments,
-                      progress_wanted, report_error)
+from .command import (
+    ArgumentProblem,
+    add_common_arguments,
+    connect,
+    job_arguments,
+    progress_wanted,
+    report_error,
+)
 from .edges import Interrupted, guarded, one_line_errors, whole_number
-from .hooks import hooks_for
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .jobs import default_workers, prepare, resolve_game
-from .plots import plot_sweep, sorted_points, sweep_html
-from .report import column_metrics, metric_rows
-from .units import label, legend, metrics_of, show, unit
+from .report import metric_rows
 from .runner import progress_bar
 from .simulator import simulate
+from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
 
-__all__ = ["sweep", "SweepResult", "parse_grid", "sweepable", "write_outputs", "register",
-           "main", "MAX_POINTS"]
+__all__ = [
+    "sweep",
+    "SweepResult",
+    "parse_grid",
+    "sweepable",
+    "write_outputs",
+    "register",
+    "main",
+    "MAX_POINTS",
+]
 
 
 class SweepResult(NamedTuple):
@@ -63,11 +73,23 @@ class SweepResult(NamedTuple):
         return pa.Table.from_pylist(self.rows)
 
 
-def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = None,
-          rules: Optional[Any] = None, seed: int = 0, *, game: Union[str, Game] = DEFAULT_GAME,
-          random: Optional[int] = None, workers: Optional[int] = None, client: Any = None,
-          out_dir: Optional[str] = None, overwrite: bool = False,
-          progress: bool = False, metrics: Optional[List[str]] = None) -> SweepResult:
+def sweep(
+    grid: Dict[str, Any],
+    matches: int = 1000,
+    x: Any = None,
+    o: Any = None,
+    rules: Optional[Any] = None,
+    seed: int = 0,
+    *,
+    game: Union[str, Game] = DEFAULT_GAME,
+    random: Optional[int] = None,
+    workers: Optional[int] = None,
+    client: Any = None,
+    out_dir: Optional[str] = None,
+    overwrite: bool = False,
+    progress: bool = False,
+    metrics: Optional[List[str]] = None,
+) -> SweepResult:
     """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
     ranges with ``random`` = K points) of ``game`` under base ``rules`` (a dict of
     overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulator.simulate`
@@ -101,7 +123,7 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
     if workers is None:
         workers = default_workers()
     games = [apply_point(base, p) for p in points]
-    for g in games:                                # bots, N, workers, the rules: all up front
+    for g in games:  # bots, N, workers, the rules: all up front
         prepare(matches, x, o, seed=seed, game=g, workers=workers)
     if out_dir is not None:
         check_out_dir(out_dir, overwrite)
@@ -112,11 +134,19 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
     rows: List[Dict[str, Any]] = []
     started = time.perf_counter()
     try:
-        for k, (point, g) in enumerate(zip(points, games)):
+        for k, (point, g) in enumerate(zip(points, games, strict=False)):
             try:
-                _, summary = simulate(matches, x, o, seed=seed, game=g, workers=workers,
-                                      client=client, table=False,
-                                      on_chunk=lambda i, cols: advance(len(cols["winner"])))
+                _, summary = simulate(
+                    matches,
+                    x,
+                    o,
+                    seed=seed,
+                    game=g,
+                    workers=workers,
+                    client=client,
+                    table=False,
+                    on_chunk=lambda i, cols: advance(len(cols["winner"])),
+                )
             except Interrupted as exc:
                 raise Interrupted(k * matches + exc.done, total) from None
             summary["point"] = k
@@ -126,98 +156,27 @@ def sweep(grid: Dict[str, Any], matches: int = 1000, x: Any = None, o: Any = Non
                 rows.append({"point": k, **point, **row})
     finally:
         close()
-    meta = {"game": hooks.name, "mode": mode, "params": params, "points": len(points),
-            "matches": matches, "x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"],
-            "seed": seed, "rules": hooks.overrides(base.rules), "metrics": list(metrics or []),
-            "seconds": time.perf_counter() - started,
-            "grid": {n: ({"values": a["values"]} if "values" in a else {"range": list(a["range"])})
-                     for n, a in axes.items()}}
+    meta = {
+        "game": hooks.name,
+        "mode": mode,
+        "params": params,
+        "points": len(points),
+        "matches": matches,
+        "x_bot": summaries[0]["x_bot"],
+        "o_bot": summaries[0]["o_bot"],
+        "seed": seed,
+        "rules": hooks.overrides(base.rules),
+        "metrics": list(metrics or []),
+        "seconds": time.perf_counter() - started,
+        "grid": {
+            n: ({"values": a["values"]} if "values" in a else {"range": list(a["range"])})
+            for n, a in axes.items()
+        },
+    }
     result = SweepResult(points, summaries, rows, meta)
     if out_dir is not None:
         write_outputs(result, out_dir, overwrite=overwrite)
     return result
-
-
-def check_metrics(game: str, metrics: Optional[List[str]]) -> None:
-    """:raises ValueError: for a metric name a sweep of ``game`` does not tabulate."""
-    if not metrics:
-        return
-    known = [m for m in metrics_of(game) if m != "matches_per_s"]
-    for m in metrics:
-        if m not in known and not m.endswith("_mean"):
-            raise ValueError(f"--metrics {m!r}: unknown metric; expected names from {', '.join(known)}")
-
-
-def check_out_dir(path: str, overwrite: bool) -> None:
-    """:raises ValueError: if ``path`` is a file, its parent folder does not exist or
-    cannot be written to, or it is a non-empty folder and ``overwrite`` is off."""
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ValueError(f"--out {path!r}: folder {parent!r} does not exist")
-    if os.path.exists(path):
-        if not os.path.isdir(path):
-            raise ValueError(f"--out {path!r} is a file, not a folder")
-        if os.listdir(path) and not overwrite:
-            raise ValueError(f"--out {path!r} exists and is not empty (pass --overwrite to replace it)")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {path!r}: folder {parent!r} is not writable")
-
-
-def write_outputs(result: SweepResult, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
-    """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
-    which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
-    file names written, by kind."""
-    import csv
-
-    check_out_dir(out_dir, overwrite)
-    target = os.path.abspath(out_dir)
-    tmp = f"{target}.tmp-{os.getpid()}"
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp)
-    os.mkdir(tmp)
-    files: Dict[str, str] = {}
-    try:
-        params = result.meta["params"]
-        columns = ["point", *params, "metric", "value", "lo", "hi"]
-        with open(os.path.join(tmp, "sweep.csv"), "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=columns)
-            w.writeheader()
-            for row in result.rows:
-                w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
-        files["csv"] = "sweep.csv"
-        try:
-            import pyarrow.parquet as pq
-
-            pq.write_table(result.table(), os.path.join(tmp, "sweep.parquet"))
-            files["parquet"] = "sweep.parquet"
-        except ImportError:
-            pass
-        with open(os.path.join(tmp, "sweep.json"), "w", encoding="utf-8") as fh:
-            json.dump({"meta": result.meta, "points": result.summaries}, fh, indent=1)
-        files["json"] = "sweep.json"
-        images: Dict[str, bytes] = {}
-        for param in params:
-            images[param] = plot_sweep(result.rows, params, param,
-                                       result.meta.get("game", DEFAULT_GAME),
-                                       metrics=result.meta.get("metrics") or None)
-            name = f"sweep_{param.replace('.', '_')}.png"
-            with open(os.path.join(tmp, name), "wb") as fh:
-                fh.write(images[param])
-            files[f"png:{param}"] = name
-        with open(os.path.join(tmp, "report.html"), "w", encoding="utf-8") as fh:
-            fh.write(sweep_html(result.meta, result.rows, params, images))
-        files["html"] = "report.html"
-        old = None
-        if os.path.exists(target):
-            old = f"{target}.old-{os.getpid()}"
-            os.rename(target, old)
-        os.rename(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return files
 
 
 # -- the command line --------------------------------------------------------------------------
@@ -227,26 +186,48 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``sweep`` subcommand to an argparse subparsers object; its handler
     (``args.handler(args)``) returns the exit status."""
     parser = subparsers.add_parser(
-        "sweep", help="simulate over a grid (or random points) of rule values; table, plots, HTML",
+        "sweep",
+        help="simulate over a grid (or random points) of rule values; table, plots, HTML",
         description="Run `simulate` at every point of a grid over one or more rule numbers "
-                    "(or at --random K points of their ranges), with the same match seeds "
-                    "at every point, and write a tidy table (sweep.csv/.parquet), plots of "
-                    "every metric against every parameter (sweep_<param>.png) and a "
-                    "self-contained report.html into --out.")
-    parser.add_argument("--grid", action="append", default=[], metavar="NAME=SPEC", required=True,
-                        help="a swept rule: NAME=START:STOP:STEP (STOP included), NAME=V1,V2,... "
-                             "or NAME=START:STOP with --random; repeatable (the grid is the product)")
-    parser.add_argument("--random", type=whole_number(), default=None, metavar="K",
-                        help="K random points (uniform over each range) instead of the full grid")
+        "(or at --random K points of their ranges), with the same match seeds "
+        "at every point, and write a tidy table (sweep.csv/.parquet), plots of "
+        "every metric against every parameter (sweep_<param>.png) and a "
+        "self-contained report.html into --out.",
+    )
+    parser.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        required=True,
+        help="a swept rule: NAME=START:STOP:STEP (STOP included), NAME=V1,V2,... "
+        "or NAME=START:STOP with --random; repeatable (the grid is the product)",
+    )
+    parser.add_argument(
+        "--random",
+        type=whole_number(),
+        default=None,
+        metavar="K",
+        help="K random points (uniform over each range) instead of the full grid",
+    )
     add_common_arguments(parser, matches=500)
-    parser.add_argument("--out", default="sweep", metavar="DIR",
-                        help="folder for the table, plots and report (default: ./sweep)")
+    parser.add_argument(
+        "--out",
+        default="sweep",
+        metavar="DIR",
+        help="folder for the table, plots and report (default: ./sweep)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
-    parser.add_argument("--metrics", default=None, metavar="NAMES",
-                        help="comma-separated metric names to plot and tabulate, one panel each "
-                             "(default: the game's panels; names as in sweep.csv)")
-    parser.add_argument("--json", action="store_true",
-                        help="print the tidy rows as JSON (shares as fractions)")
+    parser.add_argument(
+        "--metrics",
+        default=None,
+        metavar="NAMES",
+        help="comma-separated metric names to plot and tabulate, one panel each "
+        "(default: the game's panels; names as in sweep.csv)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the tidy rows as JSON (shares as fractions)"
+    )
     one_line_errors(parser, "sweep")
     parser.set_defaults(handler=guarded("sweep", main))
     return parser
@@ -263,65 +244,60 @@ def main(args: argparse.Namespace) -> int:
         if args.random is None:
             for name, axis in grid.items():
                 if "values" not in axis:
-                    raise ValueError(f"--grid {name}: a range START:STOP needs --random K (or give a STEP)")
+                    raise ValueError(
+                        f"--grid {name}: a range START:STOP needs --random K (or give a STEP)"
+                    )
         _, base = resolve_game(kwargs["game"], kwargs["rules"])
         points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
         for p in points:
-            prepare(args.matches, kwargs["x"], kwargs["o"], seed=args.seed,
-                    game=apply_point(base, p), workers=kwargs["workers"])
-        metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",") if m.strip()]
+            prepare(
+                args.matches,
+                kwargs["x"],
+                kwargs["o"],
+                seed=args.seed,
+                game=apply_point(base, p),
+                workers=kwargs["workers"],
+            )
+        metrics = (
+            None
+            if args.metrics is None
+            else [m.strip() for m in args.metrics.split(",") if m.strip()]
+        )
         check_metrics(kwargs["game"], metrics)
         check_out_dir(args.out, args.overwrite)
         import matplotlib  # noqa: F401 - the report needs it: fail now, not after the run
+
         client = connect(args.scheduler)
     except ImportError as exc:
-        return report_error("sweep", f"{exc.name or exc}: pip install tictacblitz (it depends on "
-                                     "pyarrow, rich and matplotlib)")
+        return report_error(
+            "sweep",
+            f"{exc.name or exc}: pip install tictacblitz (it depends on "
+            "pyarrow, rich and matplotlib)",
+        )
     except (ArgumentProblem, ValueError) as exc:
         return report_error("sweep", str(exc))
     try:
-        result = sweep(grid, args.matches, kwargs["x"], kwargs["o"], kwargs["rules"], args.seed,
-                       metrics=metrics,
-                       game=kwargs["game"], random=args.random, workers=kwargs["workers"],
-                       client=client, out_dir=args.out, overwrite=args.overwrite,
-                       progress=progress_wanted(args))
+        result = sweep(
+            grid,
+            args.matches,
+            kwargs["x"],
+            kwargs["o"],
+            kwargs["rules"],
+            args.seed,
+            metrics=metrics,
+            game=kwargs["game"],
+            random=args.random,
+            workers=kwargs["workers"],
+            client=client,
+            out_dir=args.out,
+            overwrite=args.overwrite,
+            progress=progress_wanted(args),
+        )
     finally:
         if client is not None:
             client.close()
     if args.json:
         print(json.dumps(result.rows, indent=1))
     else:
-        print(_format(result, args.out, explain=args.explain))
+        print(format_sweep(result, args.out, explain=args.explain))
     return 0
-
-
-def _format(result: SweepResult, out: str, explain: bool = False) -> str:
-    params = result.meta["params"]
-    game = result.meta.get("game", DEFAULT_GAME)
-    shown = tuple(result.meta.get("metrics") or ()) or (
-        "x_share_of_decided", "draw_rate",
-        *(hooks_for(game).get("SWEEP_COLUMNS") or column_metrics(result.rows, 3)))
-    by_point: Dict[int, Dict[str, Any]] = {}
-    for row in result.rows:
-        by_point.setdefault(row["point"], {})[row["metric"]] = row
-    head = [*params, *(label(m, game) for m in shown)]
-    lines = [f"sweep: {result.meta['mode']}, {len(result.points)} points x {result.meta['matches']:,} "
-             f"matches, X = {result.meta['x_bot']}, O = {result.meta['o_bot']}, "
-             f"{result.meta['seconds']:.1f} s; the same match seeds at every point", ""]
-    table = []
-    for k in sorted_points(result.points, params):
-        cells = [str(result.points[k][p]) for p in params]
-        for m in shown:
-            r = by_point[k].get(m)
-            ci = (r["lo"], r["hi"]) if r is not None and r["lo"] is not None else None
-            cells.append("-" if r is None else show(r["value"], ci, unit(m, game)).replace("  [", " ["))
-        table.append(cells)
-    width = [max(len(h), *(len(c[i]) for c in table)) for i, h in enumerate(head)]
-    lines.append("  ".join(h.rjust(w) for h, w in zip(head, width)))
-    lines += ["  ".join(c.rjust(w) for c, w in zip(cells, width)) for cells in table]
-    lines += ["", "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values."]
-    if explain:
-        lines += legend(game, shown)
-    lines += ["", f"wrote {os.path.join(out, 'report.html')}, sweep.csv, sweep.parquet, sweep.json "
-                  f"and sweep_<param>.png in {out}"]
-    return "\n".join(lines)

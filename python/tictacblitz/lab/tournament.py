@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -29,60 +28,32 @@ from .command import progress_wanted, report_error
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import resolve_game
+from .ratings import elo_ratings, format_report
 from .runner import daemon_map, progress_bar
 from .seeds import pair_match_seed as match_seed
-from .stats import Z95, wilson
-from .units import pct
+from .stats import wilson
 
-__all__ = ["run_tournament", "format_report", "wilson", "elo_ratings", "match_seed",
-           "register", "main"]
-
-ELO_SCALE = 400.0 / math.log(10.0)
-
-
-def elo_ratings(names: Sequence[str], pairs: Sequence[Dict[str, Any]]
-                ) -> Tuple[Dict[str, float], Dict[str, Tuple[float, float]]]:
-    """Elo ratings (mean 0) and 95 % intervals from pairwise results.
-
-    A Bradley-Terry fit by Newton's method, a draw counting half a win to each side,
-    with one virtual draw per pair as a prior (so a 100 % score stays finite). The
-    intervals come from the inverse Fisher information (its pseudo-inverse: ratings
-    are only defined up to a constant, fixed by the mean-zero convention)."""
-    n = len(names)
-    index = {name: i for i, name in enumerate(names)}
-    wins = np.zeros((n, n))
-    games = np.zeros((n, n))
-    for pair in pairs:
-        i, j = index[pair["a"]], index[pair["b"]]
-        total = pair["a_wins"] + pair["b_wins"] + pair["draws"] + 1.0
-        wins[i, j] += pair["a_wins"] + 0.5 * pair["draws"] + 0.5
-        wins[j, i] += pair["b_wins"] + 0.5 * pair["draws"] + 0.5
-        games[i, j] += total
-        games[j, i] += total
-    r = np.zeros(n)
-    info = np.zeros((n, n))
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(r[None, :] - r[:, None]))   # p[i, j]: i beats j
-        grad = (wins - games * p).sum(axis=1)
-        w = games * p * (1.0 - p)
-        info = np.diag(w.sum(axis=1)) - w
-        step = np.linalg.pinv(info) @ grad
-        r = r + step
-        r -= r.mean()
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    cov = np.linalg.pinv(info)
-    ratings = {name: float(r[i] * ELO_SCALE) for i, name in enumerate(names)}
-    intervals = {}
-    for i, name in enumerate(names):
-        half = Z95 * math.sqrt(max(cov[i, i], 0.0)) * ELO_SCALE
-        intervals[name] = (ratings[name] - half, ratings[name] + half)
-    return ratings, intervals
+__all__ = [
+    "run_tournament",
+    "format_report",
+    "wilson",
+    "elo_ratings",
+    "match_seed",
+    "register",
+    "main",
+]
 
 
-def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *,
-                   rules: Optional[Any] = None, jobs: int = 1,
-                   game: Union[str, Game] = DEFAULT_GAME, progress: bool = False) -> Dict[str, Any]:
+def run_tournament(
+    bots: Optional[Sequence[str]],
+    matches: int,
+    seed: int = 0,
+    *,
+    rules: Optional[Any] = None,
+    jobs: int = 1,
+    game: Union[str, Game] = DEFAULT_GAME,
+    progress: bool = False,
+) -> Dict[str, Any]:
     """Play the round robin of ``game`` (default ``"blitz"``) under ``rules`` (a dict of
     overrides or the game's rules object) between ``bots`` (names; ``None``: the game's
     ``TOURNAMENT_BOTS``) and return the report as a JSON-ready dict. ``progress``: a
@@ -107,7 +78,7 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, not {jobs}")
     hooks.check_rules(the_game.rules)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     # Per pair two batches: the first bot as X (even k), then as O (odd k); each batch in
     # pieces (for the progress bar; a match's result depends on its seed alone).
     try:
@@ -118,8 +89,16 @@ def run_tournament(bots: Optional[Sequence[str]], matches: int, seed: int = 0, *
         raise Interrupted(0, matches * len(pairs)) from None
 
 
-def _play(hooks: Any, the_game: Game, names: List[str], pairs: List[Tuple[str, str]], matches: int,
-          seed: int, jobs: int, progress: bool) -> Dict[str, Any]:
+def _play(
+    hooks: Any,
+    the_game: Game,
+    names: List[str],
+    pairs: List[Tuple[str, str]],
+    matches: int,
+    seed: int,
+    jobs: int,
+    progress: bool,
+) -> Dict[str, Any]:
     play = hooks.play_matches
     batches = []
     for a, b in pairs:
@@ -129,13 +108,17 @@ def _play(hooks: Any, the_game: Game, names: List[str], pairs: List[Tuple[str, s
     tasks = []
     for n, (x, o, seeds) in enumerate(batches):
         piece = 8 if hooks.slow_bot(x) or hooks.slow_bot(o) else 512
-        tasks += [(n, x, o, seeds[i:i + piece]) for i in range(0, len(seeds), piece)]
+        tasks += [(n, x, o, seeds[i : i + piece]) for i in range(0, len(seeds), piece)]
     advance, close = progress_bar(matches * len(pairs), progress, "tournament")
 
     def run(task: Tuple[int, str, str, List[int]]) -> Dict[str, Any]:
         _, x, o, seeds = task
-        return play(the_game.rules, hooks.resolve_bot(x)[0], hooks.resolve_bot(o)[0],
-                    np.array(seeds, dtype=np.uint64))
+        return play(
+            the_game.rules,
+            hooks.resolve_bot(x)[0],
+            hooks.resolve_bot(o)[0],
+            np.array(seeds, dtype=np.uint64),
+        )
 
     parts: List[Any] = [None] * len(tasks)
     played = [0]
@@ -146,12 +129,15 @@ def _play(hooks: Any, the_game: Game, names: List[str], pairs: List[Tuple[str, s
         advance(len(tasks[n][3]))
 
     try:
-        daemon_map(run, tasks, jobs, got)      # the native loop drops the GIL
+        daemon_map(run, tasks, jobs, got)  # the native loop drops the GIL
     except KeyboardInterrupt:
         raise Interrupted(played[0], matches * len(pairs)) from None
     finally:
         close()
-    results = [_concat([c for t, c in zip(tasks, parts) if t[0] == n]) for n in range(len(batches))]
+    results = [
+        _concat([c for t, c in zip(tasks, parts, strict=False) if t[0] == n])
+        for n in range(len(batches))
+    ]
     out_pairs = []
     for n, (a, b) in enumerate(pairs):
         a_x, b_x = results[2 * n], results[2 * n + 1]
@@ -165,21 +151,31 @@ def _play(hooks: Any, the_game: Game, names: List[str], pairs: List[Tuple[str, s
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
-        out_pairs.append({
-            "a": a, "b": b, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
-            "a_win_rate": a_wins / matches, "a_win_ci": list(wilson(a_wins, matches)),
-            "b_win_rate": b_wins / matches, "b_win_ci": list(wilson(b_wins, matches)),
-            "a_score": score / matches,
-            "a_decided": a_wins / decided if decided else None,
-            "a_decided_ci": list(wilson(a_wins, decided)) if decided else None,
-            "significant": bool(decided) and (wilson(a_wins, decided)[0] > 0.5
-                                              or wilson(a_wins, decided)[1] < 0.5),
-        })
-        for key, column in hooks.pair_means.items():        # e.g. Blitz: mean_rounds
+        out_pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "a_wins": a_wins,
+                "b_wins": b_wins,
+                "draws": draws,
+                "a_win_rate": a_wins / matches,
+                "a_win_ci": list(wilson(a_wins, matches)),
+                "b_win_rate": b_wins / matches,
+                "b_win_ci": list(wilson(b_wins, matches)),
+                "a_score": score / matches,
+                "a_decided": a_wins / decided if decided else None,
+                "a_decided_ci": list(wilson(a_wins, decided)) if decided else None,
+                "significant": bool(decided)
+                and (wilson(a_wins, decided)[0] > 0.5 or wilson(a_wins, decided)[1] < 0.5),
+            }
+        )
+        for key, column in hooks.pair_means.items():  # e.g. Blitz: mean_rounds
             out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
     ratings, intervals = elo_ratings(names, out_pairs)
     return {
-        "game": hooks.name, "seed": seed, "matches": matches,
+        "game": hooks.name,
+        "seed": seed,
+        "matches": matches,
         "rules": hooks.overrides(the_game.rules),
         "bots": {n: hooks.describe_bot(n) for n in names},
         "pairs": out_pairs,
@@ -195,33 +191,6 @@ def _concat(parts: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in parts[0]}
 
 
-def format_report(result: Dict[str, Any]) -> str:
-    """The tournament as a text table (what the command prints without --json):
-    percentages with their 95 % intervals."""
-    lines = [f"tournament: {result.get('game', DEFAULT_GAME)}, {len(result['bots'])} bots, "
-             f"{result['matches']} matches a pair "
-             f"(seats alternated, so the seat cancels out), seed {result['seed']}", ""]
-    width = max(len(f"{p['a']} vs {p['b']}") for p in result["pairs"])
-    head = ["a wins the match", "a's share of decided matches"]
-    rows = []
-    for p in result["pairs"]:
-        dec = "-" if p["a_decided"] is None else (pct(p["a_decided"], p["a_decided_ci"])
-                                                   + (" *" if p["significant"] else ""))
-        rows.append((f"{p['a']} vs {p['b']}", f"{p['a_wins']:>6} {p['draws']:>5} {p['b_wins']:>6}",
-                     pct(p["a_win_rate"], p["a_win_ci"]), dec))
-    w1 = max(len(head[0]), *(len(r[2]) for r in rows))
-    lines.append(f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   "
-                 f"{head[0]:<{w1}}   {head[1]}")
-    for name, counts, rate, dec in rows:
-        lines.append(f"{name:<{width}}  {counts}   {rate:<{w1}}   {dec}")
-    lines += ["", "Shares in %, [a, b] the 95 % interval (Wilson); * a's share of decided matches "
-                  "differs from 50 %", "", "Elo (Bradley-Terry, mean 0) [95 % interval]:"]
-    for name in sorted(result["elo"], key=lambda n: -result["elo"][n]):
-        lo, hi = result["elo_ci"][name]
-        lines.append(f"  {name:<10} {result['elo'][name]:>+8.1f}  [{lo:+.1f}, {hi:+.1f}]")
-    return "\n".join(lines)
-
-
 # -- the command line ------------------------------------------------------------------
 
 
@@ -230,21 +199,37 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     (``args.handler(args)``) returns the exit status."""
     default_bots = ",".join(hooks_for(DEFAULT_GAME).tournament_bots)
     parser = subparsers.add_parser(
-        "tournament", help="round-robin matches between bots, with Wilson intervals and Elo",
+        "tournament",
+        help="round-robin matches between bots, with Wilson intervals and Elo",
         description="Round-robin tournament between a game's bots (seats alternated): wins, "
-                    "draws and losses with 95 % Wilson intervals, and Elo ratings with 95 % "
-                    f"intervals. Bots of {DEFAULT_GAME}: "
-                    f"{', '.join(hooks_for(DEFAULT_GAME).bot_names)}.")
+        "draws and losses with 95 % Wilson intervals, and Elo ratings with 95 % "
+        f"intervals. Bots of {DEFAULT_GAME}: "
+        f"{', '.join(hooks_for(DEFAULT_GAME).bot_names)}.",
+    )
     add_game_arguments(parser)
-    parser.add_argument("--bots", default=None,
-                        help=f"comma-separated bot names (default: the game's tournament bots; "
-                             f"{DEFAULT_GAME}: {default_bots})")
-    parser.add_argument("--matches", type=whole_number(), default=100, metavar="N",
-                        help="matches per pair (default: 100)")
-    parser.add_argument("--seed", type=whole_number(), default=0, metavar="S",
-                        help="tournament seed (default: 0)")
-    parser.add_argument("--jobs", type=whole_number(), default=1, metavar="J",
-                        help="threads playing matches in parallel (same result; default: 1)")
+    parser.add_argument(
+        "--bots",
+        default=None,
+        help=f"comma-separated bot names (default: the game's tournament bots; "
+        f"{DEFAULT_GAME}: {default_bots})",
+    )
+    parser.add_argument(
+        "--matches",
+        type=whole_number(),
+        default=100,
+        metavar="N",
+        help="matches per pair (default: 100)",
+    )
+    parser.add_argument(
+        "--seed", type=whole_number(), default=0, metavar="S", help="tournament seed (default: 0)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=whole_number(),
+        default=1,
+        metavar="J",
+        help="threads playing matches in parallel (same result; default: 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     one_line_errors(parser, "tournament")
@@ -262,11 +247,16 @@ def main(args: argparse.Namespace) -> int:
         game = None
     if game is not None:
         hooks = hooks_for(game.type.name)
-        names = (list(hooks.tournament_bots) if args.bots is None
-                 else [n.strip() for n in args.bots.split(",") if n.strip()])
+        names = (
+            list(hooks.tournament_bots)
+            if args.bots is None
+            else [n.strip() for n in args.bots.split(",") if n.strip()]
+        )
         unknown = [n for n in names if n not in hooks.bot_names]
         if unknown:
-            problem = f"unknown bot {unknown[0]!r}: expected names from {', '.join(hooks.bot_names)}"
+            problem = (
+                f"unknown bot {unknown[0]!r}: expected names from {', '.join(hooks.bot_names)}"
+            )
         elif args.matches < 1:
             problem = f"--matches must be >= 1, not {args.matches}"
         elif args.jobs < 1:
@@ -280,10 +270,11 @@ def main(args: argparse.Namespace) -> int:
                 hooks.check_rules(game.rules)
             except ValueError as exc:
                 problem = f"--rule: {exc}"
-    if problem is not None:
-        return report_error("tournament", problem)
-    result = run_tournament(names, args.matches, args.seed, jobs=args.jobs, game=game,
-                            progress=progress_wanted(args))
+    if problem is not None or game is None:
+        return report_error("tournament", problem or "no game")
+    result = run_tournament(
+        names, args.matches, args.seed, jobs=args.jobs, game=game, progress=progress_wanted(args)
+    )
     if args.json:
         print(json.dumps(result, indent=1))
     else:

@@ -22,8 +22,23 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .hooks import hooks_for
 
-__all__ = ["SHARE", "POINTS", "METRICS", "RUN_METRICS", "pct", "num", "show", "diff", "is_share",
-           "metrics_of", "label", "unit", "explanation", "legend", "plot_scale"]
+__all__ = [
+    "SHARE",
+    "POINTS",
+    "METRICS",
+    "RUN_METRICS",
+    "pct",
+    "num",
+    "show",
+    "diff",
+    "is_share",
+    "metrics_of",
+    "label",
+    "unit",
+    "explanation",
+    "legend",
+    "plot_scale",
+]
 
 SHARE = "share"
 """The unit of a proportion: shown as a percentage, a difference in percentage points."""
@@ -34,13 +49,20 @@ METRICS: Dict[str, Tuple[str, str, str]] = {
     "x_win_rate": ("X wins the match", SHARE, "matches the first seat (X) won, of all matches"),
     "o_win_rate": ("O wins the match", SHARE, "matches the second seat (O) won, of all matches"),
     "draw_rate": ("match drawn", SHARE, "matches neither seat won"),
-    "x_share_of_decided": ("X's share of decided matches", SHARE,
-                           "of the matches someone won, the share X won: 50 % is a fair seat "
-                           "(with the same bot in both seats); with two different bots it mixes "
-                           "bot strength and seat (simulate then swaps seats to separate them)"),
+    "x_share_of_decided": (
+        "X's share of decided matches",
+        SHARE,
+        "of the matches someone won, the share X won: 50 % is a fair seat "
+        "(with the same bot in both seats); with two different bots it mixes "
+        "bot strength and seat (simulate then swaps seats to separate them)",
+    ),
 }
 RUN_METRICS: Dict[str, Tuple[str, str, str]] = {
-    "matches_per_s": ("matches per second", "matches/s", "how fast the run was (not a balance metric)"),
+    "matches_per_s": (
+        "matches per second",
+        "matches/s",
+        "how fast the run was (not a balance metric)",
+    ),
 }
 MEAN = "_mean"
 
@@ -59,8 +81,13 @@ def pct(value: Optional[float], ci: Optional[Sequence[float]] = None) -> str:
     return text
 
 
-def num(value: Optional[float], ci: Optional[Sequence[float]] = None, scale: float = 1.0,
-        digits: int = 2, unit_name: str = "") -> str:
+def num(
+    value: Optional[float],
+    ci: Optional[Sequence[float]] = None,
+    scale: float = 1.0,
+    digits: int = 2,
+    unit_name: str = "",
+) -> str:
     """A number (times ``scale``) with its interval and unit; ``-`` for none."""
     if value is None:
         return "-"
@@ -119,7 +146,7 @@ def label(metric: str, game: str) -> str:
     if known is not None:
         return known[0]
     if metric.endswith(MEAN):
-        return f"{metric[:-len(MEAN)].replace('_', ' ')} a match (mean)"
+        return f"{metric[: -len(MEAN)].replace('_', ' ')} a match (mean)"
     return metric.replace("_", " ")
 
 
@@ -133,7 +160,7 @@ def explanation(metric: str, game: str) -> str:
     if known is not None and known[2]:
         return known[2]
     if metric.endswith(MEAN):
-        return f"the mean of the runner's per-match column {metric[:-len(MEAN)]!r}"
+        return f"the mean of the runner's per-match column {metric[: -len(MEAN)]!r}"
     return ""
 
 
@@ -148,9 +175,11 @@ def plot_scale(metric: str, game: str) -> Tuple[float, str]:
 def legend(game: str, metrics: Optional[Sequence[str]] = None) -> List[str]:
     """Lines explaining every column once (what ``--explain`` prints)."""
     names = list(metrics) if metrics is not None else list(metrics_of(game))
-    lines = ["Units: shares are percentages of matches (or of rounds, where the name says "
-             "so); [a, b] is the 95 % interval; a difference of shares is in percentage "
-             "points (pp). JSON output keeps fractions (0.5 = 50 %)."]
+    lines = [
+        "Units: shares are percentages of matches (or of rounds, where the name says "
+        "so); [a, b] is the 95 % interval; a difference of shares is in percentage "
+        "points (pp). JSON output keeps fractions (0.5 = 50 %)."
+    ]
     for m in names:
         text = explanation(m, game)
         lines.append(f"  {label(m, game)}: {text}" if text else f"  {label(m, game)}")
@@ -160,5 +189,8 @@ def legend(game: str, metrics: Optional[Sequence[str]] = None) -> List[str]:
 def rows_of(names: Sequence[str], values: Dict[str, Any], game: str) -> List[Tuple[str, str]]:
     """(label, shown value) rows for the metrics ``names`` of ``values`` (``{name:
     {"value", "ci"}}``)."""
-    return [(label(n, game), show(values[n]["value"], values[n].get("ci"), unit(n, game)))
-            for n in names if n in values]
+    return [
+        (label(n, game), show(values[n]["value"], values[n].get("ci"), unit(n, game)))
+        for n in names
+        if n in values
+    ]

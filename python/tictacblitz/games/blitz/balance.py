@@ -29,21 +29,41 @@ from .bots import BotSpec, resolve
 from .rules import Rules
 from .types import Player, PowerupKind, RoundEnd
 
-__all__ = ["play_matches", "record_fields", "record_columns", "Metrics", "metric_rows",
-           "summary_lines", "METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS",
-           "sweepable", "resolve_bot", "describe_bot", "slow_bot", "check_rules",
-           "DEFAULT_BOT", "TOURNAMENT_BOTS", "PAIR_MEANS", "MAX_RECORD_ROUNDS", "match_values",
-           "ablations", "ABLATION_NOTE", "EFFECT_METRICS"]
+__all__ = [
+    "play_matches",
+    "record_fields",
+    "record_columns",
+    "Metrics",
+    "metric_rows",
+    "summary_lines",
+    "METRICS",
+    "PANELS",
+    "SWEEP_COLUMNS",
+    "REPORT_COLUMNS",
+    "sweepable",
+    "resolve_bot",
+    "describe_bot",
+    "slow_bot",
+    "check_rules",
+    "DEFAULT_BOT",
+    "TOURNAMENT_BOTS",
+    "PAIR_MEANS",
+    "MAX_RECORD_ROUNDS",
+    "match_values",
+    "ablations",
+    "ABLATION_NOTE",
+    "EFFECT_METRICS",
+]
 
 MAX_RECORD_ROUNDS = 16
 """Rounds a record keeps per match (``MAX_RECORD_ROUNDS`` of bots.pxd; the second axis
 of the native per-round columns): ``max_rounds`` above it is refused."""
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)          # R14, in code order
-SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)      # "x", "o"
-RESULTS: Tuple[str, ...] = (*(p.name for p in Player), "draw")      # RESULT_* codes 0, 1, 2
-ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)            # BY_* codes 0, 1, 2
-KO_BINS = 512          # knock-outs in one round (both seats), larger counts clipped to the last
+KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
+SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)  # "x", "o"
+RESULTS: Tuple[str, ...] = (*(p.name for p in Player), "draw")  # RESULT_* codes 0, 1, 2
+ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
+KO_BINS = 512  # knock-outs in one round (both seats), larger counts clipped to the last
 
 DEFAULT_BOT = "greedy"
 TOURNAMENT_BOTS = ("random", "greedy", "search")
@@ -52,7 +72,7 @@ PAIR_MEANS = {"mean_rounds": "rounds"}
 
 
 def _seat_counts() -> Tuple[str, ...]:
-    from blitz_core.blitz.bots import SEAT_COUNT_FIELDS   # the native axis order: one source
+    from blitz_core.blitz.bots import SEAT_COUNT_FIELDS  # the native axis order: one source
 
     return tuple(SEAT_COUNT_FIELDS)
 
@@ -78,20 +98,32 @@ def slow_bot(bot: Union[str, BotSpec]) -> bool:
 
 def check_rules(rules: Rules) -> None:
     if rules.max_rounds > MAX_RECORD_ROUNDS:
-        raise ValueError(f"rules.max_rounds={rules.max_rounds}: a simulation records at most "
-                         f"{MAX_RECORD_ROUNDS} rounds a match")
+        raise ValueError(
+            f"rules.max_rounds={rules.max_rounds}: a simulation records at most "
+            f"{MAX_RECORD_ROUNDS} rounds a match"
+        )
 
 
-def play_matches(rules: Optional[Rules], x_bot: Union[str, BotSpec], o_bot: Union[str, BotSpec],
-                 seeds: np.ndarray, *, random_powerups: bool = True) -> Dict[str, np.ndarray]:
+def play_matches(
+    rules: Optional[Rules],
+    x_bot: Union[str, BotSpec],
+    o_bot: Union[str, BotSpec],
+    seeds: np.ndarray,
+    *,
+    random_powerups: bool = True,
+) -> Dict[str, np.ndarray]:
     """Whole matches in the native loop without the GIL
     (``blitz_core.blitz.bots.play_match_columns``): match i has seed ``seeds[i]``.
     ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native ones."""
     from blitz_core.blitz.bots import play_match_columns
 
-    cols = play_match_columns(rules if rules is not None else Rules(), resolve(x_bot).native(),
-                              resolve(o_bot).native(), np.asarray(seeds, dtype=np.uint64),
-                              random_powerups=random_powerups)
+    cols = play_match_columns(
+        rules if rules is not None else Rules(),
+        resolve(x_bot).native(),
+        resolve(o_bot).native(),
+        np.asarray(seeds, dtype=np.uint64),
+        random_powerups=random_powerups,
+    )
     winner = cols["winner"]
     cols["winner"] = np.where(winner == RESULTS.index("draw"), -1, winner).astype(winner.dtype)
     return cols
@@ -147,8 +179,13 @@ def ablations(rules: Optional[Rules]) -> Dict[str, Dict[str, Any]]:
 ABLATION_NOTE = "each powerup's spawn weight set to 0 in turn"
 """How the ablation switches a feature off, in the words reports print."""
 
-EFFECT_METRICS = ("x_win_rate", "o_win_rate", "decisiveness", "round_length_s",
-                  "knockouts_per_round")
+EFFECT_METRICS = (
+    "x_win_rate",
+    "o_win_rate",
+    "decisiveness",
+    "round_length_s",
+    "knockouts_per_round",
+)
 """The metrics an ablation table shows (every paired metric is in the JSON)."""
 
 
@@ -160,10 +197,15 @@ def record_fields(pa: Any) -> List[Tuple[str, Any]]:
     (docs/simulate.md, "Records")."""
     code = pa.dictionary(pa.int8(), pa.string())
     fields = [
-        ("rounds", pa.int8()), ("x_round_wins", pa.int8()), ("o_round_wins", pa.int8()),
-        ("match_ms", pa.int32()), ("round_result", pa.list_(code)), ("round_by", pa.list_(code)),
+        ("rounds", pa.int8()),
+        ("x_round_wins", pa.int8()),
+        ("o_round_wins", pa.int8()),
+        ("match_ms", pa.int32()),
+        ("round_result", pa.list_(code)),
+        ("round_by", pa.list_(code)),
         ("round_end_ms", pa.list_(pa.int32())),
-        ("round_knockouts_x", pa.list_(pa.int16())), ("round_knockouts_o", pa.list_(pa.int16())),
+        ("round_knockouts_x", pa.list_(pa.int16())),
+        ("round_knockouts_o", pa.list_(pa.int16())),
     ]
     for kind in KINDS:
         for seat in SEATS:
@@ -188,7 +230,9 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
         return pa.ListArray.from_arrays(offsets_arr, pa.array(values[played], type=type_))
 
     def listed_codes(values: np.ndarray, names: Tuple[str, ...]) -> Any:
-        coded = pa.DictionaryArray.from_arrays(pa.array(values[played], type=pa.int8()), pa.array(names))
+        coded = pa.DictionaryArray.from_arrays(
+            pa.array(values[played], type=pa.int8()), pa.array(names)
+        )
         return pa.ListArray.from_arrays(offsets_arr, coded)
 
     end = cols["round_end_t"]
@@ -218,15 +262,25 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
 # -- extra summary metrics -------------------------------------------------------------------------
 
 
-
 class Metrics:
     """Blitz's part of a simulation summary (docs/simulate.md): rounds, how they end,
     lengths, knock-outs, seats' counters and powerup impact, folded in chunk by chunk
     from exact integer counters (order-independent) and mergeable. ``stats`` is the lab's
     statistics module (``tictacblitz.lab.stats``), handed down by the lab."""
 
-    _ARRAYS = ("rounds_hist", "round_outcomes", "round_ms_hist", "match_ms_hist", "ko_hist",
-               "seat_totals", "simulations", "claimer", "non_claimer", "claims", "more_claims")
+    _ARRAYS = (
+        "rounds_hist",
+        "round_outcomes",
+        "round_ms_hist",
+        "match_ms_hist",
+        "ko_hist",
+        "seat_totals",
+        "simulations",
+        "claimer",
+        "non_claimer",
+        "claims",
+        "more_claims",
+    )
     _MOMENTS = ("round_ms", "match_ms", "match_rounds", "round_kos")
 
     def __init__(self, rules: Rules, stats: Any) -> None:
@@ -234,21 +288,23 @@ class Metrics:
         Moments, nice_width = stats.Moments, stats.nice_width
         k = len(KINDS)
         self.rounds_hist = np.zeros(rules.max_rounds + 1, np.int64)  # rounds per match
-        self.round_outcomes = np.zeros((3, 3), np.int64)            # [by, result]
+        self.round_outcomes = np.zeros((3, 3), np.int64)  # [by, result]
         self.round_ms_width = nice_width(rules.round_ms)
         self.round_ms_hist = np.zeros(rules.round_ms // self.round_ms_width + 1, np.int64)
         match_limit = rules.round_ms * rules.max_rounds
         self.match_ms_width = nice_width(match_limit)
         self.match_ms_hist = np.zeros(match_limit // self.match_ms_width + 1, np.int64)
-        self.ko_hist = np.zeros(KO_BINS, np.int64)                  # KOs per round, both seats
-        self.round_ms, self.match_ms, self.match_rounds, self.round_kos = (Moments() for _ in range(4))
+        self.ko_hist = np.zeros(KO_BINS, np.int64)  # KOs per round, both seats
+        self.round_ms, self.match_ms, self.match_rounds, self.round_kos = (
+            Moments() for _ in range(4)
+        )
         self.seat_totals = np.zeros((2, len(_seat_counts())), np.int64)
         self.simulations = np.zeros(2, np.int64)
         # Powerup impact, per kind: (round, seat) pairs where the seat claimed >= 1 of
         # that kind [claimed, of which won, of which lost]; the same for pairs that did not.
         self.claimer = np.zeros((k, 3), np.int64)
         self.non_claimer = np.zeros((k, 3), np.int64)
-        self.claims = np.zeros((2, k), np.int64)                    # by seat, by kind
+        self.claims = np.zeros((2, k), np.int64)  # by seat, by kind
         # Paired, per kind: decided rounds where one seat claimed more of that kind than
         # the other [such rounds, of which the seat with more claims won].
         self.more_claims = np.zeros((k, 2), np.int64)
@@ -257,7 +313,9 @@ class Metrics:
         """Fold in a chunk's columns (:func:`play_matches`)."""
         rounds = cols["rounds"].astype(np.int64)
         played = _played(cols)
-        self.rounds_hist += np.bincount(rounds, minlength=self.rounds_hist.size)[: self.rounds_hist.size]
+        self.rounds_hist += np.bincount(rounds, minlength=self.rounds_hist.size)[
+            : self.rounds_hist.size
+        ]
         self.match_rounds.add(rounds)
         result = cols["round_result"][played].astype(np.int64)
         by = cols["round_by"][played].astype(np.int64)
@@ -265,18 +323,20 @@ class Metrics:
         end = cols["round_end_t"]
         ends = end[played].astype(np.int64)
         self.round_ms.add(ends)
-        self.round_ms_hist += np.bincount(ends // self.round_ms_width,
-                                          minlength=self.round_ms_hist.size)[: self.round_ms_hist.size]
+        self.round_ms_hist += np.bincount(
+            ends // self.round_ms_width, minlength=self.round_ms_hist.size
+        )[: self.round_ms_hist.size]
         match_ms = np.where(played, end, 0).sum(axis=1).astype(np.int64)
         self.match_ms.add(match_ms)
-        self.match_ms_hist += np.bincount(match_ms // self.match_ms_width,
-                                          minlength=self.match_ms_hist.size)[: self.match_ms_hist.size]
+        self.match_ms_hist += np.bincount(
+            match_ms // self.match_ms_width, minlength=self.match_ms_hist.size
+        )[: self.match_ms_hist.size]
         per_round = cols["round_knockouts"][played].astype(np.int64).sum(axis=1)
         self.round_kos.add(per_round)
         self.ko_hist += np.bincount(np.minimum(per_round, KO_BINS - 1), minlength=KO_BINS)
         self.seat_totals += cols["seat_counts"].sum(axis=0)
         self.simulations += cols["simulations"].sum(axis=0)
-        pus = cols["round_powerups"][played].astype(np.int64)             # (rounds, seat, kind)
+        pus = cols["round_powerups"][played].astype(np.int64)  # (rounds, seat, kind)
         self.claims += pus.sum(axis=0)
         decided = result < 2
         for k in range(len(KINDS)):
@@ -288,11 +348,17 @@ class Metrics:
             won, lost = result == s, result == 1 - s
             for k in range(len(KINDS)):
                 claimed = pus[:, s, k] > 0
-                self.claimer[k] += (int(claimed.sum()), int((claimed & won).sum()),
-                                    int((claimed & lost).sum()))
+                self.claimer[k] += (
+                    int(claimed.sum()),
+                    int((claimed & won).sum()),
+                    int((claimed & lost).sum()),
+                )
                 other = ~claimed
-                self.non_claimer[k] += (int(other.sum()), int((other & won).sum()),
-                                        int((other & lost).sum()))
+                self.non_claimer[k] += (
+                    int(other.sum()),
+                    int((other & won).sum()),
+                    int((other & lost).sum()),
+                )
 
     def merge(self, other: "Metrics") -> None:
         for name in self._ARRAYS:
@@ -304,8 +370,8 @@ class Metrics:
         """The metrics, merged by the lab into the summary (``seat_advantage`` gains the
         round-level share)."""
         total_rounds = int(self.round_outcomes.sum())
-        by = self.round_outcomes.sum(axis=1)          # line, double_line, timeout
-        res = self.round_outcomes.sum(axis=0)         # X, O, draw
+        by = self.round_outcomes.sum(axis=1)  # line, double_line, timeout
+        res = self.round_outcomes.sum(axis=0)  # X, O, draw
         r_decided = int(res[0] + res[1])
         quantiles, wilson_or_none = self.stats.quantiles, self.stats.wilson_or_none
         round_share = res[0] / r_decided if r_decided else None
@@ -317,20 +383,29 @@ class Metrics:
             mean, ci = m.mean_ci()
             p10, p50, p90 = quantiles(hist, width, (0.1, 0.5, 0.9))
             nz = np.nonzero(hist)[0]
-            return {"mean": mean, "mean_ci": ci, "p10": p10, "median": p50, "p90": p90,
-                    "min": int(nz[0]) * width if nz.size else None,
-                    "max": int(nz[-1]) * width if nz.size else None, "bin_ms": width}
+            return {
+                "mean": mean,
+                "mean_ci": ci,
+                "p10": p10,
+                "median": p50,
+                "p90": p90,
+                "min": int(nz[0]) * width if nz.size else None,
+                "max": int(nz[-1]) * width if nz.size else None,
+                "bin_ms": width,
+            }
 
         rounds_mean, rounds_ci = self.match_rounds.mean_ci()
         ko_mean, ko_ci = self.round_kos.mean_ci()
         ko_q = quantiles(self.ko_hist, 1, (0.1, 0.5, 0.9))
-        seat = {}
+        seat: Dict[str, Dict[str, Any]] = {}
         for s, player in enumerate(Player):
             name = player.name
             seat[name] = {f: int(self.seat_totals[s, j]) for j, f in enumerate(_seat_counts())}
             seat[name]["simulations"] = int(self.simulations[s])
             for f in ("knockouts", "placements", "retirements"):
-                seat[name][f"{f}_per_round"] = seat[name][f] / total_rounds if total_rounds else None
+                seat[name][f"{f}_per_round"] = (
+                    seat[name][f] / total_rounds if total_rounds else None
+                )
         # Baseline: the round win rate of a seat in a round, whatever it claimed.
         baseline = r_decided / (2 * total_rounds) if total_rounds else None
         powerups = {}
@@ -340,10 +415,15 @@ class Metrics:
             uneven, more_won = (int(v) for v in self.more_claims[k])
             rate = c_w / c_n if c_n else None
             powerups[kind] = {
-                "claims": int(self.claims[:, k].sum()), "claims_x": int(self.claims[0, k]),
-                "claims_o": int(self.claims[1, k]), "claims_per_round": share(self.claims[:, k].sum()),
-                "claimer_rounds": c_n, "claimer_wins": c_w, "claimer_losses": c_l,
-                "claimer_win_rate": rate, "claimer_win_ci": wilson_or_none(c_w, c_n),
+                "claims": int(self.claims[:, k].sum()),
+                "claims_x": int(self.claims[0, k]),
+                "claims_o": int(self.claims[1, k]),
+                "claims_per_round": share(self.claims[:, k].sum()),
+                "claimer_rounds": c_n,
+                "claimer_wins": c_w,
+                "claimer_losses": c_l,
+                "claimer_win_rate": rate,
+                "claimer_win_ci": wilson_or_none(c_w, c_n),
                 "non_claimer_win_rate": o_w / o_n if o_n else None,
                 "non_claimer_win_ci": wilson_or_none(o_w, o_n),
                 "baseline_win_rate": baseline,
@@ -358,23 +438,38 @@ class Metrics:
                 "round_x_share_ci": wilson_or_none(int(res[0]), r_decided),
             },
             "rounds": {
-                "total": total_rounds, "x_wins": int(res[0]), "o_wins": int(res[1]),
-                "draws": int(res[2]), "by_line": int(by[0]), "by_double_line": int(by[1]),
+                "total": total_rounds,
+                "x_wins": int(res[0]),
+                "o_wins": int(res[1]),
+                "draws": int(res[2]),
+                "by_line": int(by[0]),
+                "by_double_line": int(by[1]),
                 "by_timeout": int(by[2]),
                 "timeout_decided": int(self.round_outcomes[2, 0] + self.round_outcomes[2, 1]),
                 "timeout_drawn": int(self.round_outcomes[2, 2]),
             },
-            "round_draw_rate": share(res[2]), "round_draw_ci": wilson_or_none(int(res[2]), total_rounds),
-            "decisiveness": share(by[0]), "decisiveness_ci": wilson_or_none(int(by[0]), total_rounds),
-            "timeout_share": share(by[2]), "timeout_share_ci": wilson_or_none(int(by[2]), total_rounds),
+            "round_draw_rate": share(res[2]),
+            "round_draw_ci": wilson_or_none(int(res[2]), total_rounds),
+            "decisiveness": share(by[0]),
+            "decisiveness_ci": wilson_or_none(int(by[0]), total_rounds),
+            "timeout_share": share(by[2]),
+            "timeout_share_ci": wilson_or_none(int(by[2]), total_rounds),
             "round_length_ms": dist(self.round_ms, self.round_ms_hist, self.round_ms_width),
             "match_length_ms": dist(self.match_ms, self.match_ms_hist, self.match_ms_width),
-            "match_rounds": {"mean": rounds_mean, "mean_ci": rounds_ci,
-                             "distribution": {str(k): int(v) for k, v in enumerate(self.rounds_hist) if v}},
-            "knockouts_per_round": {"mean": ko_mean, "mean_ci": ko_ci, "p10": ko_q[0],
-                                    "median": ko_q[1], "p90": ko_q[2],
-                                    "x_mean": seat["X"]["knockouts_per_round"],
-                                    "o_mean": seat["O"]["knockouts_per_round"]},
+            "match_rounds": {
+                "mean": rounds_mean,
+                "mean_ci": rounds_ci,
+                "distribution": {str(k): int(v) for k, v in enumerate(self.rounds_hist) if v},
+            },
+            "knockouts_per_round": {
+                "mean": ko_mean,
+                "mean_ci": ko_ci,
+                "p10": ko_q[0],
+                "median": ko_q[1],
+                "p90": ko_q[2],
+                "x_mean": seat["X"]["knockouts_per_round"],
+                "o_mean": seat["O"]["knockouts_per_round"],
+            },
             "powerups": powerups,
             "seats": seat,
         }
@@ -382,9 +477,14 @@ class Metrics:
 
 # -- how reports show them: balance_report.py (re-exported here, where the lab looks) --------
 
-from .balance_report import (METRICS, PANELS, REPORT_COLUMNS, SWEEP_COLUMNS,  # noqa: E402
-                             metric_rows, summary_lines)
-
+from .balance_report import (  # noqa: E402
+    METRICS,
+    PANELS,
+    REPORT_COLUMNS,
+    SWEEP_COLUMNS,
+    metric_rows,
+    summary_lines,
+)
 
 # -- sweeps -------------------------------------------------------------------------------------
 

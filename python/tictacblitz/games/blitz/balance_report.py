@@ -17,36 +17,70 @@ from .types import Player, PowerupKind
 
 __all__ = ["METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS", "metric_rows", "summary_lines"]
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)          # R14, in code order
+KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
     "round_x_share_of_decided": (
-        "X's share of decided rounds", "share",
+        "X's share of decided rounds",
+        "share",
         "of the rounds someone won, the share X won; 50 % is a fair seat when both seats have "
-        "the same bot"),
-    "round_draw_rate": ("rounds drawn", "share",
-                        "rounds with no winner (the clock ran out with equal marks, or a double line)"),
-    "decisiveness": ("rounds won by a line", "share",
-                     "rounds that ended in a line of marks before the clock (R17); the design "
-                     "promises that most rounds do"),
-    "timeout_share": ("rounds ended by the clock", "share",
-                      "rounds that ran to round_ms and were decided by marks held, or drawn"),
+        "the same bot",
+    ),
+    "round_draw_rate": (
+        "rounds drawn",
+        "share",
+        "rounds with no winner (the clock ran out with equal marks, or a double line)",
+    ),
+    "decisiveness": (
+        "rounds won by a line",
+        "share",
+        "rounds that ended in a line of marks before the clock (R17); the design "
+        "promises that most rounds do",
+    ),
+    "timeout_share": (
+        "rounds ended by the clock",
+        "share",
+        "rounds that ran to round_ms and were decided by marks held, or drawn",
+    ),
     "round_length_s": ("round length (mean)", "s", "game time of a round, in seconds"),
-    "match_rounds": ("rounds a match (mean)", "rounds", "rounds played before a seat won the match"),
+    "match_rounds": (
+        "rounds a match (mean)",
+        "rounds",
+        "rounds played before a seat won the match",
+    ),
     "match_length_s": ("match length (mean)", "s", "game time of a whole match, in seconds"),
-    "knockouts_per_round": ("knock-outs a round (mean)", "knock-outs",
-                            "marks knocked out in a round, both seats together"),
-    **{f"{k}_claims_per_round": (f"{k} claims a round", "claims",
-                                 f"{k} powerups claimed in a round, both seats") for k in KINDS},
-    **{f"{k}_impact": (f"{k}: claimer's round win rate - baseline (correlation)", "pp",
-                       f"in rounds where a seat claimed a {k}, its round win rate minus an "
-                       "average seat's; a seat that is ahead reaches more cells, so this is a "
-                       "correlation, not the powerup's effect (for that: simulate --ablate)")
-       for k in KINDS},
-    **{f"{k}_more_claims_win_share": (f"{k}: the seat with more claims wins (correlation)", "share",
-                                      f"of the decided rounds where one seat claimed more {k} "
-                                      "powerups, the share that seat won; a correlation too")
-       for k in KINDS},
+    "knockouts_per_round": (
+        "knock-outs a round (mean)",
+        "knock-outs",
+        "marks knocked out in a round, both seats together",
+    ),
+    **{
+        f"{k}_claims_per_round": (
+            f"{k} claims a round",
+            "claims",
+            f"{k} powerups claimed in a round, both seats",
+        )
+        for k in KINDS
+    },
+    **{
+        f"{k}_impact": (
+            f"{k}: claimer's round win rate - baseline (correlation)",
+            "pp",
+            f"in rounds where a seat claimed a {k}, its round win rate minus an "
+            "average seat's; a seat that is ahead reaches more cells, so this is a "
+            "correlation, not the powerup's effect (for that: simulate --ablate)",
+        )
+        for k in KINDS
+    },
+    **{
+        f"{k}_more_claims_win_share": (
+            f"{k}: the seat with more claims wins (correlation)",
+            "share",
+            f"of the decided rounds where one seat claimed more {k} "
+            "powerups, the share that seat won; a correlation too",
+        )
+        for k in KINDS
+    },
 }
 """name -> (label, unit, explanation) of the metrics :func:`metric_rows` adds, in table order."""
 
@@ -57,23 +91,34 @@ PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("rounds a match", ("match_rounds",)),
     ("knock-outs a round", ("knockouts_per_round",)),
     ("correlation, not effect: claimer - baseline", tuple(f"{k}_impact" for k in KINDS)),
-    ("correlation: the seat with more claims wins", tuple(f"{k}_more_claims_win_share" for k in KINDS)),
+    (
+        "correlation: the seat with more claims wins",
+        tuple(f"{k}_more_claims_win_share" for k in KINDS),
+    ),
 )
 """Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
 
 SWEEP_COLUMNS = ("decisiveness", "round_length_s", "knockouts_per_round")
 """The metrics the sweep command's text table shows after the lab's."""
 
-REPORT_COLUMNS = ("decisiveness", "round_length_s", "match_rounds", "knockouts_per_round",
-                  *(f"{k}_impact" for k in KINDS))
+REPORT_COLUMNS = (
+    "decisiveness",
+    "round_length_s",
+    "match_rounds",
+    "knockouts_per_round",
+    *(f"{k}_impact" for k in KINDS),
+)
 """The metrics the sweep's HTML table shows after the lab's."""
 
 
 def metric_rows(summary: Dict[str, Any], add: Any) -> None:
     """Add Blitz's headline metrics as rows: ``add(name, value, (lo, hi))``."""
     s = summary
-    add("round_x_share_of_decided", s["seat_advantage"]["round_x_share_of_decided"],
-        s["seat_advantage"]["round_x_share_ci"])
+    add(
+        "round_x_share_of_decided",
+        s["seat_advantage"]["round_x_share_of_decided"],
+        s["seat_advantage"]["round_x_share_ci"],
+    )
     add("round_draw_rate", s["round_draw_rate"], s["round_draw_ci"])
     add("decisiveness", s["decisiveness"], s["decisiveness_ci"])
     add("timeout_share", s["timeout_share"], s["timeout_share_ci"])
@@ -81,14 +126,19 @@ def metric_rows(summary: Dict[str, Any], add: Any) -> None:
     add("round_length_s", None if rl["mean"] is None else rl["mean"] / 1000, rl["mean_ci"], 1e-3)
     add("match_rounds", mr["mean"], mr["mean_ci"])
     add("match_length_s", None if ml["mean"] is None else ml["mean"] / 1000, ml["mean_ci"], 1e-3)
-    add("knockouts_per_round", s["knockouts_per_round"]["mean"], s["knockouts_per_round"]["mean_ci"])
+    add(
+        "knockouts_per_round", s["knockouts_per_round"]["mean"], s["knockouts_per_round"]["mean_ci"]
+    )
     for kind in KINDS:
         add(f"{kind}_claims_per_round", s["powerups"][kind]["claims_per_round"])
     for kind in KINDS:
         p = s["powerups"][kind]
         base, ci = p["baseline_win_rate"], p["claimer_win_ci"]
-        add(f"{kind}_impact", p["impact"],
-            [ci[0] - base, ci[1] - base] if ci and base is not None else None)
+        add(
+            f"{kind}_impact",
+            p["impact"],
+            [ci[0] - base, ci[1] - base] if ci and base is not None else None,
+        )
     for kind in KINDS:
         p = s["powerups"][kind]
         add(f"{kind}_more_claims_win_share", p["more_claims_win_share"], p["more_claims_win_ci"])
@@ -99,47 +149,74 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
     ``tictacblitz simulate`` prints for Blitz. ``pct``/``num`` format a share/number
     with its interval."""
     sa, r = s["seat_advantage"], s["rounds"]
-    seat = ("seat advantage: X's share of decided rounds" if s.get("x_bot") == s.get("o_bot")
-            else "X's share of decided rounds (bot strength and seat)")
+    seat = (
+        "seat advantage: X's share of decided rounds"
+        if s.get("x_bot") == s.get("o_bot")
+        else "X's share of decided rounds (bot strength and seat)"
+    )
     rows: List[Tuple[str, str]] = [
         (seat, pct(sa["round_x_share_of_decided"], sa["round_x_share_ci"])),
         ("rounds: X wins / O wins / draws", f"{r['x_wins']:,} / {r['o_wins']:,} / {r['draws']:,}"),
         ("rounds drawn", pct(s["round_draw_rate"], s["round_draw_ci"])),
         ("rounds won by a line (decisiveness)", pct(s["decisiveness"], s["decisiveness_ci"])),
-        ("rounds ended by the clock (decided / drawn)",
-         pct(s["timeout_share"], s["timeout_share_ci"])
-         + f"  ({r['timeout_decided']:,} / {r['timeout_drawn']:,})"),
+        (
+            "rounds ended by the clock (decided / drawn)",
+            pct(s["timeout_share"], s["timeout_share_ci"])
+            + f"  ({r['timeout_decided']:,} / {r['timeout_drawn']:,})",
+        ),
         ("double-line draws (rounds)", f"{r['by_double_line']:,}"),
     ]
-    rl, ml, mr, ko = s["round_length_ms"], s["match_length_ms"], s["match_rounds"], s["knockouts_per_round"]
+    rl, ml, mr, ko = (
+        s["round_length_ms"],
+        s["match_length_ms"],
+        s["match_rounds"],
+        s["knockouts_per_round"],
+    )
     if rl["mean"] is not None:
         rows += [
             ("round length: mean", num(rl["mean"], rl["mean_ci"], 1e-3, 2, "s")),
-            ("  p10 / median / p90", f"{rl['p10'] / 1000:.1f} / {rl['median'] / 1000:.1f} / "
-                                     f"{rl['p90'] / 1000:.1f} s"),
+            (
+                "  p10 / median / p90",
+                f"{rl['p10'] / 1000:.1f} / {rl['median'] / 1000:.1f} / {rl['p90'] / 1000:.1f} s",
+            ),
             ("match length: mean", num(ml["mean"], ml["mean_ci"], 1e-3, 1, "s")),
-            ("  p10 / median / p90", f"{ml['p10'] / 1000:.1f} / {ml['median'] / 1000:.1f} / "
-                                     f"{ml['p90'] / 1000:.1f} s"),
+            (
+                "  p10 / median / p90",
+                f"{ml['p10'] / 1000:.1f} / {ml['median'] / 1000:.1f} / {ml['p90'] / 1000:.1f} s",
+            ),
         ]
     dist = mr["distribution"]
     total = sum(dist.values()) or 1
     rows += [
         ("rounds a match: mean", num(mr["mean"], mr["mean_ci"])),
-        ("  share of matches by rounds", "  ".join(f"{k}: {100 * v / total:.0f} %" for k, v in dist.items())),
+        (
+            "  share of matches by rounds",
+            "  ".join(f"{k}: {100 * v / total:.0f} %" for k, v in dist.items()),
+        ),
         ("knock-outs a round: mean", num(ko["mean"], ko["mean_ci"])),
-        ("  X / O mean; median, p90", f"{num(ko['x_mean'])} / {num(ko['o_mean'])}; {ko['median']}, {ko['p90']}"),
+        (
+            "  X / O mean; median, p90",
+            f"{num(ko['x_mean'])} / {num(ko['o_mean'])}; {ko['median']}, {ko['p90']}",
+        ),
     ]
     for seat_name in (p.name for p in Player):
         c = s["seats"][seat_name]
-        rows.append((f"{seat_name} a round: placements / retirements (mean)",
-                     f"{num(c['placements_per_round'])} / {num(c['retirements_per_round'])}"))
-    lines = ["", "Powerup claims: a CORRELATION, not an effect (a seat that is ahead reaches more "
-                 "cells and claims more;",
-             "the effect of each powerup is the ablation: simulate --ablate). A claimer = a seat "
-             "that claimed the kind in a round.",
-             f"{'kind':<7} {'claims':>9} {'X / O':>15} {'a round':>8}  "
-             f"{'claimer wins the round':<24} {'baseline':>8} {'claimer - baseline':>19}  "
-             f"{'seat with more claims wins':<24}"]
+        rows.append(
+            (
+                f"{seat_name} a round: placements / retirements (mean)",
+                f"{num(c['placements_per_round'])} / {num(c['retirements_per_round'])}",
+            )
+        )
+    lines = [
+        "",
+        "Powerup claims: a CORRELATION, not an effect (a seat that is ahead reaches more "
+        "cells and claims more;",
+        "the effect of each powerup is the ablation: simulate --ablate). A claimer = a seat "
+        "that claimed the kind in a round.",
+        f"{'kind':<7} {'claims':>9} {'X / O':>15} {'a round':>8}  "
+        f"{'claimer wins the round':<24} {'baseline':>8} {'claimer - baseline':>19}  "
+        f"{'seat with more claims wins':<24}",
+    ]
     for kind in KINDS:
         p = s["powerups"][kind]
         ci, mci = p["claimer_win_ci"], p["more_claims_win_ci"]
@@ -148,6 +225,8 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         base = pct(p["baseline_win_rate"])
         impact = f"{100 * p['impact']:+.1f} pp" if p["impact"] is not None else "-"
         per_round = f"{p['claims_per_round']:.2f}" if p["claims_per_round"] is not None else "-"
-        lines.append(f"{kind:<7} {p['claims']:>9,} {p['claims_x']:>7,}/{p['claims_o']:<7,} "
-                     f"{per_round:>8}  {claimer:<24} {base:>8} {impact:>19}  {more}")
+        lines.append(
+            f"{kind:<7} {p['claims']:>9,} {p['claims_x']:>7,}/{p['claims_o']:<7,} "
+            f"{per_round:>8}  {claimer:<24} {base:>8} {impact:>19}  {more}"
+        )
     return rows, lines

@@ -1,0 +1,153 @@
+"""A sweep's files and console table: the output folder's checks
+(:func:`check_out_dir`, before any match is played), :func:`write_outputs` (the tidy
+table as CSV and Parquet, the JSON, the plots and the HTML page, written into a
+temporary folder renamed in one step), and :func:`format_sweep`, the table the command
+prints (percentages with intervals, rows sorted by the swept values).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from typing import Any, Dict, List, Optional
+
+from ..games.registry import DEFAULT_GAME
+from .hooks import hooks_for
+from .plots import plot_sweep, sorted_points, sweep_html
+from .report import column_metrics
+from .units import label, legend, metrics_of, show, unit
+
+__all__ = ["check_metrics", "check_out_dir", "write_outputs", "format_sweep"]
+
+
+def check_metrics(game: str, metrics: Optional[List[str]]) -> None:
+    """:raises ValueError: for a metric name a sweep of ``game`` does not tabulate."""
+    if not metrics:
+        return
+    known = [m for m in metrics_of(game) if m != "matches_per_s"]
+    for m in metrics:
+        if m not in known and not m.endswith("_mean"):
+            raise ValueError(
+                f"--metrics {m!r}: unknown metric; expected names from {', '.join(known)}"
+            )
+
+
+def check_out_dir(path: str, overwrite: bool) -> None:
+    """:raises ValueError: if ``path`` is a file, its parent folder does not exist or
+    cannot be written to, or it is a non-empty folder and ``overwrite`` is off."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"--out {path!r}: folder {parent!r} does not exist")
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise ValueError(f"--out {path!r} is a file, not a folder")
+        if os.listdir(path) and not overwrite:
+            raise ValueError(
+                f"--out {path!r} exists and is not empty (pass --overwrite to replace it)"
+            )
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {path!r}: folder {parent!r} is not writable")
+
+
+def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
+    """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
+    which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
+    file names written, by kind."""
+    import csv
+
+    check_out_dir(out_dir, overwrite)
+    target = os.path.abspath(out_dir)
+    tmp = f"{target}.tmp-{os.getpid()}"
+    if os.path.exists(tmp):
+        shutil.rmtree(tmp)
+    os.mkdir(tmp)
+    files: Dict[str, str] = {}
+    try:
+        params = result.meta["params"]
+        columns = ["point", *params, "metric", "value", "lo", "hi"]
+        with open(os.path.join(tmp, "sweep.csv"), "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=columns)
+            w.writeheader()
+            for row in result.rows:
+                w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
+        files["csv"] = "sweep.csv"
+        try:
+            import pyarrow.parquet as pq
+
+            pq.write_table(result.table(), os.path.join(tmp, "sweep.parquet"))
+            files["parquet"] = "sweep.parquet"
+        except ImportError:
+            pass
+        with open(os.path.join(tmp, "sweep.json"), "w", encoding="utf-8") as fh:
+            json.dump({"meta": result.meta, "points": result.summaries}, fh, indent=1)
+        files["json"] = "sweep.json"
+        images: Dict[str, bytes] = {}
+        for param in params:
+            images[param] = plot_sweep(
+                result.rows,
+                params,
+                param,
+                result.meta.get("game", DEFAULT_GAME),
+                metrics=result.meta.get("metrics") or None,
+            )
+            name = f"sweep_{param.replace('.', '_')}.png"
+            with open(os.path.join(tmp, name), "wb") as fh:
+                fh.write(images[param])
+            files[f"png:{param}"] = name
+        with open(os.path.join(tmp, "report.html"), "w", encoding="utf-8") as fh:
+            fh.write(sweep_html(result.meta, result.rows, params, images))
+        files["html"] = "report.html"
+        old = None
+        if os.path.exists(target):
+            old = f"{target}.old-{os.getpid()}"
+            os.rename(target, old)
+        os.rename(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return files
+
+
+def format_sweep(result: Any, out: str, explain: bool = False) -> str:
+    params = result.meta["params"]
+    game = result.meta.get("game", DEFAULT_GAME)
+    shown = tuple(result.meta.get("metrics") or ()) or (
+        "x_share_of_decided",
+        "draw_rate",
+        *(hooks_for(game).get("SWEEP_COLUMNS") or column_metrics(result.rows, 3)),
+    )
+    by_point: Dict[int, Dict[str, Any]] = {}
+    for row in result.rows:
+        by_point.setdefault(row["point"], {})[row["metric"]] = row
+    head = [*params, *(label(m, game) for m in shown)]
+    lines = [
+        f"sweep: {result.meta['mode']}, {len(result.points)} points x {result.meta['matches']:,} "
+        f"matches, X = {result.meta['x_bot']}, O = {result.meta['o_bot']}, "
+        f"{result.meta['seconds']:.1f} s; the same match seeds at every point",
+        "",
+    ]
+    table = []
+    for k in sorted_points(result.points, params):
+        cells = [str(result.points[k][p]) for p in params]
+        for m in shown:
+            r = by_point[k].get(m)
+            ci = (r["lo"], r["hi"]) if r is not None and r["lo"] is not None else None
+            cells.append(
+                "-" if r is None else show(r["value"], ci, unit(m, game)).replace("  [", " [")
+            )
+        table.append(cells)
+    width = [max(len(h), *(len(c[i]) for c in table)) for i, h in enumerate(head)]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(head, width, strict=False)))
+    lines += ["  ".join(c.rjust(w) for c, w in zip(cells, width, strict=False)) for cells in table]
+    lines += ["", "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values."]
+    if explain:
+        lines += legend(game, shown)
+    lines += [
+        "",
+        f"wrote {os.path.join(out, 'report.html')}, sweep.csv, sweep.parquet, sweep.json "
+        f"and sweep_<param>.png in {out}",
+    ]
+    return "\n".join(lines)
