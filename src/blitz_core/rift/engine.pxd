@@ -66,6 +66,10 @@ cdef enum:                        # policies of the native bots
     BOT_RANDOM = 0
     BOT_GREEDY = 1
     BOT_LOOKAHEAD = 2
+    BOT_SEARCH = 3                # SM-MCTS (decoupled UCT), see rift_search_move
+
+cdef enum:
+    SEARCH_K = 12                 # candidate moves per seat at a search node
 
 ctypedef struct RiftRulesC:
     int32_t sector_win_points     # G10
@@ -117,6 +121,21 @@ ctypedef struct TurnReport:
     uint16_t obj_new[2]           # hand items accomplished this turn, per seat
     int8_t revealed[2]            # the opponent's hand item each seat revealed, -1
 
+ctypedef struct SearchNode:       # one node of the SM-MCTS tree (decoupled UCT)
+    int32_t child                 # first child (node index), -1 for none
+    int32_t sibling               # next child of the same parent, -1
+    int16_t joint                 # the joint move from the parent: i * SEARCH_K + j
+    int8_t nk[2]                  # candidate moves per seat (0: not expanded yet)
+    int32_t visits
+    int16_t code[2][12]           # candidate action codes per seat
+    int32_t n[2][12]              # visits per candidate
+    float w[2][12]                # summed rewards (1 win, 1/2 draw, 0 loss) per candidate
+
+ctypedef struct SearchPool:       # the tree's storage, reused from decision to decision
+    SearchNode* nodes
+    int32_t cap
+    int32_t used
+
 cdef void rift_reset(RiftState* st, const RiftRulesC* r, uint64_t seed) noexcept nogil
 cdef void rift_judge_all(RiftState* st) noexcept nogil
 cdef int rift_rejection(const RiftState* st, const RiftRulesC* r, int p, int cell,
@@ -131,3 +150,7 @@ cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint6
                           double error_rate) noexcept nogil
 cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
                              double error_rate) noexcept nogil
+cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                          double error_rate, int simulations, SearchPool* pool) noexcept nogil
+cdef int rift_pool_init(SearchPool* pool, int simulations) noexcept nogil
+cdef void rift_pool_free(SearchPool* pool) noexcept nogil

@@ -9,6 +9,7 @@ from typing_extensions import disjoint_base
 RULES_SCALARS: Tuple[str, ...]
 STATE_BYTES: int
 NUM_ACTIONS: int
+MAX_SIMULATIONS: int
 SEAT_SALTS: Tuple[int, int]
 
 def line_table() -> bytes: ...
@@ -45,7 +46,7 @@ class Core:
         self, x_cell: int, x_ability: int, o_cell: int, o_ability: int
     ) -> Dict[str, Any]: ...
     def choose(
-        self, player: int, kind: int, error_rate: float, rng_state: int
+        self, player: int, kind: int, error_rate: float, rng_state: int, simulations: int = 0
     ) -> Tuple[int, int]: ...
     def clone(self) -> "Core": ...
     def state_bytes(self) -> bytes: ...
@@ -58,4 +59,6 @@ def play_matches(
     o_kind: int,
     o_error: float,
     seeds: Iterable[int],
+    x_simulations: int = 0,
+    o_simulations: int = 0,
 ) -> Dict[str, npt.NDArray[Any]]: ...

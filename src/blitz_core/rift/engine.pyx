@@ -13,6 +13,8 @@ points of every objective code).
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from libc.math cimport sqrtf, logf
 
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
@@ -29,6 +31,8 @@ RULES_SCALARS = (
 
 STATE_BYTES = sizeof(RiftState)
 NUM_ACTIONS = N_ACTIONS
+MAX_SIMULATIONS = 1_000_000
+"""The largest search budget a policy takes (simulations a decision)."""
 SEAT_SALTS = (0x243F6A8885A308D3, 0x13198A2E03707344)
 """Batch game i's X policy stream is SplitMix64 seeded with ``seeds[i] ^ SEAT_SALTS[0]``,
 O's with ``seeds[i] ^ SEAT_SALTS[1]``: what a bot made with ``seed = seeds[i] ^ salt``
@@ -600,12 +604,356 @@ cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, ui
     return best
 
 
+# -- SM-MCTS: the `search` policy (noexcept nogil) ------------------------------------------
+#
+# Decoupled UCT over joint moves (Lanctot et al., "Monte Carlo Tree Search in
+# Simultaneous Move Games"): one tree whose nodes hold, for each seat, a short list of
+# candidate moves with their own visit counts and reward sums; each seat picks its move by
+# UCB1 on its own statistics, the pair is resolved (G6), and the child of that joint move
+# is followed or created. A simulation starts by *determinizing* the opponent's hidden
+# objectives (below), goes down the tree, adds one node, finishes the game with the cheap
+# rollout policy and backs the result up (1 win, 1/2 draw, 0 loss, from each seat's view).
+
+cdef enum:
+    TOP_PLAIN = 6                 # candidates: the best 6 targets by the greedy score,
+    TOP_SHIELD = 3                # the best 3 shielded, the best 2 swapped
+    TOP_SWAP = 2                  # and the best 1 with reveal (when usable): at most 12
+
+cdef float UCB_C = 0.8            # exploration constant of UCB1 (rewards in [0, 1])
+
+
+cdef int rift_pool_init(SearchPool* pool, int simulations) noexcept nogil:
+    """Room for a tree of `simulations` simulations (one node each, plus the root);
+    returns 0, or -1 when memory is short (the search then plays greedy)."""
+    cdef int32_t need = simulations + 1
+    if pool.nodes != NULL and pool.cap >= need:
+        return 0
+    free(pool.nodes)
+    pool.nodes = <SearchNode*>malloc(need * sizeof(SearchNode))
+    pool.cap = need if pool.nodes != NULL else 0
+    return 0 if pool.nodes != NULL else -1
+
+
+cdef void rift_pool_free(SearchPool* pool) noexcept nogil:
+    free(pool.nodes)
+    pool.nodes = NULL
+    pool.cap = 0
+
+
+cdef inline int _new_node(SearchPool* pool, int joint) noexcept nogil:
+    cdef int i
+    cdef SearchNode* nd
+    if pool.used >= pool.cap:
+        return -1
+    i = pool.used
+    pool.used += 1
+    nd = &pool.nodes[i]
+    nd.child = -1
+    nd.sibling = -1
+    nd.joint = <int16_t>joint
+    nd.nk[0] = nd.nk[1] = 0
+    nd.visits = 0
+    return i
+
+
+cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexcept nogil:
+    """Every legal target of seat p with greedy's score (_greedy_scan's, without its
+    tie-breaking draws), in cell order; returns how many."""
+    cdef uint16_t targets[9]
+    cdef int s, q, i, k = 0, score
+    cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
+    if rift_targets(st, targets) == 0:
+        return 0
+    dec = _decided(st)
+    for s in range(9):
+        m = targets[s]
+        if not m:
+            continue
+        own = st.cells[p][s]
+        opp = st.cells[1 - p][s]
+        empty = ALL_SECTORS & ~(own | opp | st.cells[SYM_GREY][s])
+        mine = _win_cells(own, empty)
+        theirs = _win_cells(opp, empty)
+        while m:
+            q = lowest(m)
+            m &= m - 1
+            bit = <uint16_t>(1 << q)
+            score = 0
+            if mine & bit:
+                score += 100
+                if LINE_TABLE[st.won[p] | (1 << s)] & ~LINE_TABLE[st.won[p]]:
+                    score += 50
+            if theirs & bit:
+                score += 60
+            for i in range(8):
+                if (LINE_MASKS[i] & bit) and not (LINE_MASKS[i] & (opp | st.cells[SYM_GREY][s])):
+                    score += 2 + (3 if LINE_MASKS[i] & own else 0)
+            if p == 0:
+                if (dec >> q) & 1 or (q == s and (mine & bit)):
+                    score -= 6
+                else:
+                    nown = st.cells[1 - p][q]
+                    nempty = ALL_SECTORS & ~(st.cells[0][q] | st.cells[1][q] | st.cells[2][q])
+                    if q == s:
+                        nempty &= ~bit
+                    if _win_cells(nown, nempty):
+                        score -= 40
+                    if _win_cells(st.cells[p][q] | (bit if q == s else 0), nempty):
+                        score += 8
+            cells[k] = 9 * s + q
+            scores[k] = score
+            k += 1
+    return k
+
+
+cdef int _candidates(const RiftState* st, const RiftRulesC* r, int p,
+                     int16_t* out) noexcept nogil:
+    """The moves the search considers for seat p (at most SEARCH_K, the first one always
+    a plain move): the TOP_PLAIN best targets by greedy's score as plain moves, the
+    TOP_SHIELD best with shield, the TOP_SWAP best with swap and the best with reveal,
+    each ability only when usable (G5)."""
+    cdef int cells[81]
+    cdef int scores[81]
+    cdef int order[TOP_PLAIN]
+    cdef int n = _cell_scores(st, p, cells, scores)
+    cdef int i, j, k = 0, top = 0, am
+    for i in range(n):                          # insertion into the best TOP_PLAIN
+        j = top if top < TOP_PLAIN else TOP_PLAIN - 1
+        if top == TOP_PLAIN and scores[i] <= scores[order[j]]:
+            continue
+        while j > 0 and scores[order[j - 1]] < scores[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        if top < TOP_PLAIN:
+            top += 1
+    for i in range(top):
+        out[k] = <int16_t>cells[order[i]]
+        k += 1
+    am = _abilities(st, r, p)
+    if (am >> AB_SHIELD) & 1:
+        for i in range(min(top, TOP_SHIELD)):
+            out[k] = <int16_t>(N_CELLS * AB_SHIELD + cells[order[i]])
+            k += 1
+    if (am >> AB_SWAP) & 1:
+        for i in range(min(top, TOP_SWAP)):
+            out[k] = <int16_t>(N_CELLS * AB_SWAP + cells[order[i]])
+            k += 1
+    if (am >> AB_REVEAL) & 1 and top > 0:
+        out[k] = <int16_t>(N_CELLS * AB_REVEAL + cells[order[0]])
+        k += 1
+    return k
+
+
+cdef inline int _rollout_move(const RiftState* st, int p, uint64_t* rng) noexcept nogil:
+    """The rollouts' policy (plain moves only): in the active sector, a cell that wins it
+    for seat p if there is one, else (half the time) one that blocks the opponent's win,
+    else a uniform target; in a free turn a uniform target of any open sector."""
+    cdef int s, n, ti
+    cdef uint16_t m, w, dec
+    cdef uint16_t em[9]
+    cdef uint64_t word
+    if st.active >= 0:
+        s = st.active
+        m = _empty(st, s)
+        word = rng_next(rng)
+        w = _win_cells(st.cells[p][s], m)
+        if not w and (word & 1):
+            w = _win_cells(st.cells[1 - p][s], m)
+        if not w:
+            w = m
+        return 9 * s + NTH9[w][<int>(((word >> 32) * POP9[w]) >> 32)]
+    dec = _decided(st)
+    n = 0
+    for s in range(9):
+        em[s] = _empty(st, s) & <uint16_t>(0 - (((~dec) >> s) & 1))
+        n += POP9[em[s]]
+    ti = <int>_below(rng, <uint32_t>n)
+    for s in range(9):
+        if ti < POP9[em[s]]:
+            return 9 * s + NTH9[em[s]][ti]
+        ti -= POP9[em[s]]
+    return -1
+
+
+cdef inline float _reward_x(const RiftState* st) noexcept nogil:
+    """X's reward of a finished game: 1 win, 1/2 draw, 0 loss."""
+    if st.result == RESULT_X:
+        return 1.0
+    if st.result == RESULT_O:
+        return 0.0
+    return 0.5
+
+
+cdef void _rollout(RiftState* st, const RiftRulesC* r, uint64_t* rng) noexcept nogil:
+    cdef TurnReport rep
+    cdef int xc, oc
+    while not st.over:
+        xc = _rollout_move(st, 0, rng)
+        oc = _rollout_move(st, 1, rng)
+        _resolve(st, r, xc, AB_NONE, oc, AB_NONE, &rep)
+
+
+cdef void _determinize(RiftState* st, const RiftRulesC* r, int q, uint64_t* rng) noexcept nogil:
+    """Replace seat q's hidden objectives (neither revealed nor accomplished, G12/G15)
+    by a draw from what the other seat's information set allows: distinct catalogue ids,
+    none of q's known ones, and none whose condition already holds (those would have
+    been accomplished, G17's conditions only grow; full_energy after turn 1 too). The
+    draw is uniform over such hands, as the deal is (G12), in the hidden slots' order."""
+    cdef int8_t pool[12]
+    cdef int n = 0, i, j, k, code, hidden_n = 0
+    cdef int8_t tmp
+    cdef bint known
+    cdef uint16_t hidden = _unrevealed(st, q)
+    if not hidden:
+        return
+    hidden_n = popcount(hidden)
+    for i in range(r.n_catalogue):
+        code = r.catalogue[i]
+        known = False
+        for k in range(st.hand_n):
+            if not (hidden >> k) & 1 and st.hand[q][k] == code:
+                known = True
+        if known:
+            continue
+        if st.turn > 1 and code != OBJ_SHIELD_WIN and code != OBJ_SWAP_WIN \
+                and _holds(st, r, code, q, -1, -1, 0):
+            continue
+        pool[n] = <int8_t>code
+        n += 1
+    if n < hidden_n:                   # a setup the filter cannot explain: keep the deal
+        return
+    j = 0
+    for k in range(st.hand_n):
+        if not (hidden >> k) & 1:
+            continue
+        i = j + <int>_below(rng, <uint32_t>(n - j))
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+        st.hand[q][k] = pool[j]
+        j += 1
+
+
+cdef inline int _ucb_pick(const SearchNode* nd, int p, const RiftState* st,
+                          const RiftRulesC* r, float log_n) noexcept nogil:
+    """Seat p's move at a node: the first candidate not tried yet, else the best UCB1
+    value; a candidate this determinization makes illegal (reveal with nothing left to
+    reveal) is skipped (the first candidate, a plain move, is always legal)."""
+    cdef int i, best = 0, code
+    cdef float v, top = -1.0
+    for i in range(nd.nk[p]):
+        code = nd.code[p][i]
+        if code >= N_CELLS * AB_REVEAL and \
+                rift_rejection(st, r, p, code - N_CELLS * AB_REVEAL, AB_REVEAL) != ACCEPTED:
+            continue
+        if nd.n[p][i] == 0:
+            return i
+        v = nd.w[p][i] / nd.n[p][i] + UCB_C * sqrtf(log_n / nd.n[p][i])
+        if v > top:
+            top = v
+            best = i
+    return best
+
+
+cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                          double error_rate, int simulations, SearchPool* pool) noexcept nogil:
+    """The `search` policy for seat p: decoupled UCT (SM-MCTS) over joint moves with
+    `simulations` simulations, each on a fresh determinization of the opponent's hidden
+    objectives; the root candidate visited most is played. With probability `error_rate`
+    a uniformly random legal move instead; greedy when the pool has no room."""
+    cdef RiftState sim
+    cdef TurnReport rep
+    cdef SearchNode* nd
+    cdef int path_node[96]
+    cdef int path_i[96]
+    cdef int path_j[96]
+    cdef int depth, d, node, child, i, j, joint, best, _sim, code, other, xa, oa
+    cdef float rx, rw
+    if st.over:
+        return -1
+    if error_rate > 0.0 and rng_unit(rng) < error_rate:
+        return rift_random_move(st, r, p, rng)
+    if simulations < 1 or pool == NULL or rift_pool_init(pool, simulations) != 0:
+        return rift_greedy_move(st, r, p, rng, 0.0)
+    pool.used = 0
+    node = _new_node(pool, 0)
+    nd = &pool.nodes[node]
+    nd.nk[0] = <int8_t>_candidates(st, r, 0, nd.code[0])
+    nd.nk[1] = <int8_t>_candidates(st, r, 1, nd.code[1])
+    for d in range(2):
+        for i in range(nd.nk[d]):
+            nd.n[d][i] = 0
+            nd.w[d][i] = 0.0
+    if nd.nk[p] == 1:
+        return nd.code[p][0]
+    for _sim in range(simulations):
+        sim = st[0]
+        _determinize(&sim, r, 1 - p, rng)
+        node = 0
+        depth = 0
+        while True:
+            nd = &pool.nodes[node]
+            if nd.nk[0] == 0:                        # first visit: its candidates
+                nd.nk[0] = <int8_t>_candidates(&sim, r, 0, nd.code[0])
+                nd.nk[1] = <int8_t>_candidates(&sim, r, 1, nd.code[1])
+                for d in range(2):
+                    for i in range(nd.nk[d]):
+                        nd.n[d][i] = 0
+                        nd.w[d][i] = 0.0
+            rw = logf(<float>(nd.visits + 1))
+            i = _ucb_pick(nd, 0, &sim, r, rw)
+            j = _ucb_pick(nd, 1, &sim, r, rw)
+            path_node[depth] = node
+            path_i[depth] = i
+            path_j[depth] = j
+            depth += 1
+            code = nd.code[0][i]
+            other = nd.code[1][j]
+            xa = code // N_CELLS
+            oa = other // N_CELLS
+            _resolve(&sim, r, code - N_CELLS * xa, xa, other - N_CELLS * oa, oa, &rep)
+            if sim.over or depth >= 96:
+                break
+            joint = i * SEARCH_K + j
+            child = nd.child
+            while child >= 0 and pool.nodes[child].joint != joint:
+                child = pool.nodes[child].sibling
+            if child < 0:                            # a new leaf: add it, then roll out
+                child = _new_node(pool, joint)
+                if child >= 0:
+                    nd = &pool.nodes[node]
+                    pool.nodes[child].sibling = nd.child
+                    nd.child = child
+                break
+            node = child
+        _rollout(&sim, r, rng)
+        rx = _reward_x(&sim)
+        for d in range(depth):
+            nd = &pool.nodes[path_node[d]]
+            nd.visits += 1
+            nd.n[0][path_i[d]] += 1
+            nd.w[0][path_i[d]] += rx
+            nd.n[1][path_j[d]] += 1
+            nd.w[1][path_j[d]] += 1.0 - rx
+    nd = &pool.nodes[0]
+    best = 0
+    for i in range(1, nd.nk[p]):
+        if nd.n[p][i] > nd.n[p][best] or (nd.n[p][i] == nd.n[p][best]
+                                          and nd.w[p][i] > nd.w[p][best]):
+            best = i
+    return nd.code[p][best]
+
+
 cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kind,
-                        double error_rate, uint64_t* rng) noexcept nogil:
+                        double error_rate, uint64_t* rng, int simulations,
+                        SearchPool* pool) noexcept nogil:
     if kind == BOT_GREEDY:
         return rift_greedy_move(st, r, p, rng, error_rate)
     if kind == BOT_LOOKAHEAD:
         return rift_lookahead_move(st, r, p, rng, error_rate)
+    if kind == BOT_SEARCH:
+        return rift_search_move(st, r, p, rng, error_rate, simulations, pool)
     return _random_move(st, r, p, rng)
 
 
@@ -815,15 +1163,23 @@ cdef class Core:
                 "obj_new": (rep.obj_new[0], rep.obj_new[1]),
                 "revealed": (rep.revealed[0], rep.revealed[1])}
 
-    def choose(self, player, kind, double error_rate, rng_state):
-        """A native policy's action code for `player` (kind 0 random, 1 greedy, 2 lookahead) and the
-        policy stream's next state: ``(code, state)``; code -1 once the game is over."""
+    def choose(self, player, kind, double error_rate, rng_state, simulations=0):
+        """A native policy's action code for `player` (kind 0 random, 1 greedy,
+        2 lookahead, 3 search with `simulations`) and the policy stream's next state:
+        ``(code, state)``; code -1 once the game is over."""
         cdef int p = _int_arg(player, "player", 0, 1)
-        cdef int k = _int_arg(kind, "bot kind", 0, 2)
+        cdef int k = _int_arg(kind, "bot kind", 0, 3)
+        cdef int sims = _int_arg(simulations, "simulations", 0, MAX_SIMULATIONS)
         if not 0.0 <= error_rate <= 1.0:
             raise ValueError(f"error_rate={error_rate!r} is outside 0-1")
         cdef uint64_t rng = _seed64(rng_state)
-        cdef int code = _policy(&self.st, &self.r, p, k, error_rate, &rng)
+        cdef SearchPool pool
+        cdef int code
+        pool.nodes = NULL
+        pool.cap = pool.used = 0
+        with nogil:
+            code = _policy(&self.st, &self.r, p, k, error_rate, &rng, sims, &pool)
+            rift_pool_free(&pool)
         return code, rng
 
     def clone(self):
@@ -892,65 +1248,95 @@ cdef int _check_player(int player) except -1:
     return 0
 
 
-def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, seeds):
-    """Whole games between two native policies (kind 0 random, 1 greedy, 2 lookahead), without the
-    GIL. Game i is ``Core(rules, seeds[i])``; the policies' streams start as SEAT_SALTS
-    says. Returns NumPy columns: ``winner`` (0 X, 1 O, -1 draw), ``turns``,
-    ``collisions``, ``greys``, ``score_x``, ``score_o``, ``objectives_x``/``_o``
-    (accomplished), and ``shield_x``, ``swap_x``, ``reveal_x`` (and ``_o``) uses."""
+def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, seeds,
+                 int x_simulations=0, int o_simulations=0):
+    """Whole games between two native policies (kind 0 random, 1 greedy, 2 lookahead,
+    3 search with ``x_simulations``/``o_simulations``), without the GIL. Game i is
+    ``Core(rules, seeds[i])``; the policies' streams start as SEAT_SALTS says. Returns
+    NumPy columns: ``winner`` (0 X, 1 O, -1 draw), ``turns``, ``collisions``,
+    ``greys``, ``score_x``, ``score_o``, ``objectives_x``/``_o`` (accomplished),
+    ``shield_x``, ``swap_x``, ``reveal_x`` (and ``_o``) uses, ``shield_wins_x``/``_o``
+    (collisions won with a lone shield), ``swaps_x``/``_o`` (lone swaps that exchanged
+    the targets), ``dealt_x``/``_o`` and ``done_x``/``_o`` (the objective codes dealt and
+    accomplished, as bit masks by code) and ``points_x``/``_o`` (objective points)."""
     cdef RiftRulesC r
     cdef RiftState st
     cdef uint64_t xr, orr, seed
-    cdef int xc, oc, xa, oa
+    cdef int xc, oc, xa, oa, p, k
+    cdef int32_t dealt, done, pts
+    cdef int32_t shield_w[2]
+    cdef int32_t swaps[2]
+    cdef SearchPool pool
     for kind, what in ((x_kind, "x_kind"), (o_kind, "o_kind")):
-        if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD):
-            raise ValueError(f"{what}={kind!r}: expected 0 (random), 1 (greedy) or 2 (lookahead)")
+        if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH):
+            raise ValueError(f"{what}={kind!r}: expected 0 (random), 1 (greedy), "
+                             f"2 (lookahead) or 3 (search)")
     for err, what in ((x_error, "x_error"), (o_error, "o_error")):
         if not 0.0 <= err <= 1.0:
             raise ValueError(f"{what}={err!r} is outside 0-1")
+    for sims, what in ((x_simulations, "x_simulations"), (o_simulations, "o_simulations")):
+        if not 0 <= sims <= MAX_SIMULATIONS:
+            raise ValueError(f"{what}={sims!r} is outside 0-{MAX_SIMULATIONS}")
     _load_rules(&r, rules)
     seed_arr = np.ascontiguousarray(
         np.asarray([_seed64(s) for s in seeds] if not isinstance(seeds, np.ndarray) else seeds)
         .astype(np.uint64, casting="unsafe"))
     cdef const uint64_t[::1] sv = seed_arr
     cdef Py_ssize_t i, n = sv.shape[0]
-    cols = {name: np.zeros(n, dtype=np.int32) for name in (
-        "turns", "collisions", "greys", "score_x", "score_o", "objectives_x", "objectives_o",
-        "shield_x", "swap_x", "reveal_x", "shield_o", "swap_o", "reveal_o")}
+    names = ("turns", "collisions", "greys", "score_x", "score_o", "objectives_x",
+             "objectives_o", "shield_x", "swap_x", "reveal_x", "shield_o", "swap_o", "reveal_o",
+             "shield_wins_x", "shield_wins_o", "swaps_x", "swaps_o", "dealt_x", "dealt_o",
+             "done_x", "done_o", "points_x", "points_o")
+    cols = {}
+    out_arr = np.zeros((len(names), n), dtype=np.int32)
+    cdef int32_t[:, ::1] out = out_arr
     winner = np.zeros(n, dtype=np.int8)
     cdef int8_t[::1] w = winner
-    cdef int32_t[::1] turns = cols["turns"], coll = cols["collisions"], greys = cols["greys"]
-    cdef int32_t[::1] sx = cols["score_x"], so = cols["score_o"]
-    cdef int32_t[::1] ox = cols["objectives_x"], oo = cols["objectives_o"]
-    cdef int32_t[::1] u1x = cols["shield_x"], u2x = cols["swap_x"], u3x = cols["reveal_x"]
-    cdef int32_t[::1] u1o = cols["shield_o"], u2o = cols["swap_o"], u3o = cols["reveal_o"]
     cdef uint64_t sx0 = SEAT_SALTS[0], sx1 = SEAT_SALTS[1]
     cdef TurnReport rep
+    pool.nodes = NULL
+    pool.cap = pool.used = 0
     with nogil:
         for i in range(n):
             seed = sv[i]
             rift_reset(&st, &r, seed)
             xr = seed ^ sx0
             orr = seed ^ sx1
+            shield_w[0] = shield_w[1] = swaps[0] = swaps[1] = 0
             while not st.over:
-                xc = _policy(&st, &r, 0, x_kind, x_error, &xr)
-                oc = _policy(&st, &r, 1, o_kind, o_error, &orr)
+                xc = _policy(&st, &r, 0, x_kind, x_error, &xr, x_simulations, &pool)
+                oc = _policy(&st, &r, 1, o_kind, o_error, &orr, o_simulations, &pool)
                 xa = (xc >= N_CELLS) + (xc >= 2 * N_CELLS) + (xc >= 3 * N_CELLS)
                 oa = (oc >= N_CELLS) + (oc >= 2 * N_CELLS) + (oc >= 3 * N_CELLS)
                 _resolve(&st, &r, xc - N_CELLS * xa, xa, oc - N_CELLS * oa, oa, &rep)
+                if rep.shield_won >= 0:
+                    shield_w[rep.shield_won] += 1
+                if rep.swapped_by >= 0:
+                    swaps[rep.swapped_by] += 1
             w[i] = -1 if st.result == RESULT_DRAW else st.result
-            turns[i] = st.turn - 1
-            coll[i] = st.collisions
-            greys[i] = st.greys
-            sx[i] = st.score[0]
-            so[i] = st.score[1]
-            ox[i] = popcount(st.accomplished[0])
-            oo[i] = popcount(st.accomplished[1])
-            u1x[i] = st.uses[0][1]
-            u2x[i] = st.uses[0][2]
-            u3x[i] = st.uses[0][3]
-            u1o[i] = st.uses[1][1]
-            u2o[i] = st.uses[1][2]
-            u3o[i] = st.uses[1][3]
+            out[0, i] = st.turn - 1
+            out[1, i] = st.collisions
+            out[2, i] = st.greys
+            out[3, i] = st.score[0]
+            out[4, i] = st.score[1]
+            out[5, i] = popcount(st.accomplished[0])
+            out[6, i] = popcount(st.accomplished[1])
+            for p in range(2):
+                for k in range(1, N_ABILITIES):
+                    out[7 + 3 * p + k - 1, i] = st.uses[p][k]
+                out[13 + p, i] = shield_w[p]
+                out[15 + p, i] = swaps[p]
+                dealt = done = pts = 0
+                for k in range(st.hand_n):
+                    dealt |= 1 << st.hand[p][k]
+                    if (st.accomplished[p] >> k) & 1:
+                        done |= 1 << st.hand[p][k]
+                        pts += r.points[st.hand[p][k]]
+                out[17 + p, i] = dealt
+                out[19 + p, i] = done
+                out[21 + p, i] = pts
+        rift_pool_free(&pool)
+    for k, name in enumerate(names):
+        cols[name] = out_arr[k]
     cols["winner"] = winner
     return cols

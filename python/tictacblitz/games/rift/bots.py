@@ -18,8 +18,20 @@ function of that stream and the state, so games replay exactly.
   would win the sector (the opponent blocking it), it swaps from its best other cell
   and so takes it (G6.2); otherwise greedy's target and shield. It never reveals,
   keeping its energy for shields and swaps.
+- ``search``: a simultaneous-move Monte Carlo tree search (SM-MCTS, decoupled UCT over
+  joint moves; ``nogil`` in the native core) with a budget of ``simulations`` a
+  decision. Each simulation first *determinizes* the opponent's hidden objectives: it
+  draws them from what the searching seat's information set allows (distinct catalogue
+  ids, none of the opponent's revealed or accomplished ones, none whose condition
+  already holds), so the search never peeks at the real hand. At a node each seat
+  considers at most 12 moves: its 6 best targets by greedy's score, the best 3 with
+  shield, the best 2 with swap, the best with reveal (when usable). Leaves are played
+  out by a cheap rollout policy (win the active sector if possible, else block half
+  the time, else a random target). The root move visited most is played.
 - presets ``easy``, ``medium``: greedy playing a uniformly random legal move with
-  probability 0.5 and 0.2; ``hard``: the lookahead policy.
+  probability 0.5 and 0.2; ``hard``: ``search`` with 2,000 simulations a decision
+  (about 8 ms on the project's machine); ``lookahead`` as a preset of its own (it was
+  ``hard`` before the search).
 
 >>> from tictacblitz.games.rift.game import make_game
 >>> state = make_game().new_state(seed=3)
@@ -38,18 +50,27 @@ from .types import Player
 
 __all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
 
-KINDS = {"random": 0, "greedy": 1, "lookahead": 2}
-"""Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD)."""
+KINDS = {"random": 0, "greedy": 1, "lookahead": 2, "search": 3}
+"""Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD,
+BOT_SEARCH)."""
+
+HARD_SIMULATIONS = 2000
+"""The ``hard`` preset's search budget: simulations a decision (docs/rift.md, the ladder)."""
+
+MAX_SIMULATIONS = 1_000_000
+"""The largest budget the native search takes (``engine.MAX_SIMULATIONS``)."""
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """What a bot is: a native policy ``kind`` and the chance ``error_rate`` of a
-    uniformly random legal move instead of the policy's."""
+    """What a bot is: a native policy ``kind``, the chance ``error_rate`` of a
+    uniformly random legal move instead of the policy's, and (``search`` only) its
+    budget of ``simulations`` a decision."""
 
     kind: str
     error_rate: float = 0.0
     description: str = ""
+    simulations: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -58,9 +79,24 @@ class BotSpec:
             raise TypeError(f"error_rate={self.error_rate!r}: must be a number")
         if not 0.0 <= self.error_rate <= 1.0:
             raise ValueError(f"error_rate={self.error_rate!r}: must be from 0 to 1")
+        if isinstance(self.simulations, bool) or not isinstance(self.simulations, int):
+            raise TypeError(f"simulations={self.simulations!r}: must be an integer")
+        if not 0 <= self.simulations <= MAX_SIMULATIONS:
+            raise ValueError(
+                f"simulations={self.simulations!r}: must be from 0 to {MAX_SIMULATIONS}"
+            )
+        if self.kind == "search" and self.simulations < 1:
+            raise ValueError("a search bot needs simulations >= 1")
 
-    def native(self) -> Tuple[int, float]:
-        return KINDS[self.kind], float(self.error_rate)
+    def native(self) -> Tuple[int, float, int]:
+        """(policy code, error rate, simulations) as the native core takes them."""
+        return KINDS[self.kind], float(self.error_rate), int(self.simulations)
+
+    def to_dict(self) -> Dict[str, object]:
+        out: Dict[str, object] = {"kind": self.kind, "error_rate": self.error_rate}
+        if self.kind == "search":
+            out["simulations"] = self.simulations
+        return out
 
 
 PRESETS: Dict[str, BotSpec] = {
@@ -68,8 +104,13 @@ PRESETS: Dict[str, BotSpec] = {
     "easy": BotSpec("greedy", 0.5, description="greedy, half of its moves random"),
     "medium": BotSpec("greedy", 0.2, description="greedy, one move in five random"),
     "greedy": BotSpec("greedy", description="win, block, steer the next sector, shield, reveal"),
-    "hard": BotSpec(
+    "lookahead": BotSpec(
         "lookahead", description="greedy that answers the opponent's predicted block with a swap"
+    ),
+    "hard": BotSpec(
+        "search",
+        simulations=HARD_SIMULATIONS,
+        description=f"SM-MCTS (decoupled UCT), {HARD_SIMULATIONS:,} simulations a move",
     ),
 }
 """The one table of bot names (what a GUI shows), weakest first."""
@@ -107,8 +148,8 @@ class RiftBot:
         seat = Player.parse(player)
         if state.is_over():
             return None
-        kind, error = self.spec.native()
-        code, self._rng = state.engine.core.choose(int(seat), kind, error, self._rng)
+        kind, error, simulations = self.spec.native()
+        code, self._rng = state.engine.core.choose(int(seat), kind, error, self._rng, simulations)
         return None if code < 0 else code
 
     def __repr__(self) -> str:

@@ -424,18 +424,23 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> RiftGame:
     return RiftGame(RiftRules.from_dict(rules))
 
 
-def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndarray]:
+def play_matches(rules: Any, x_bot: Any, o_bot: Any, seeds) -> Dict[str, np.ndarray]:
     """Whole games between two bots (preset names) in the native loop, without the GIL.
 
     Game i is ``new_state(seeds[i])`` with the X bot seeded ``seeds[i] ^ SEAT_SALTS[0]``
     and the O bot ``seeds[i] ^ SEAT_SALTS[1]`` (``blitz_core.rift.engine.SEAT_SALTS``).
     Columns (NumPy, one entry per game): ``winner`` (0 X, 1 O, -1 draw), ``turns``,
     ``collisions``, ``greys``, ``score_x``/``score_o``, ``objectives_x``/``_o``
-    (accomplished), ``shield_x``, ``swap_x``, ``reveal_x`` and the same for O (uses).
+    (accomplished), ``shield_x``, ``swap_x``, ``reveal_x`` and the same for O (uses),
+    ``shield_wins_x``/``_o`` (collisions won by a lone shield), ``swaps_x``/``_o``
+    (lone swaps, which exchanged the targets), ``dealt_x``/``_o`` and ``done_x``/``_o``
+    (objective codes dealt and accomplished, bit ``c`` for catalogue code ``c``) and
+    ``points_x``/``_o`` (points from objectives). ``x_bot``/``o_bot``: preset names or
+    :class:`~.bots.BotSpec` values.
     """
     game = make_game(rules) if not isinstance(rules, RiftGame) else rules
-    x_kind, x_error = resolve_bot(x_bot).native()
-    o_kind, o_error = resolve_bot(o_bot).native()
+    x_kind, x_error, x_sims = resolve_bot(x_bot).native()
+    o_kind, o_error, o_sims = resolve_bot(o_bot).native()
     if isinstance(seeds, np.ndarray):
         if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
             raise TypeError(
@@ -450,7 +455,9 @@ def play_matches(rules: Any, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndar
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise TypeError(f"a seed is an integer, not {value!r}")
         seeds = np.array([int(v) % 2**64 for v in values], dtype=np.uint64)
-    return _engine.play_matches(game.rules.native(), x_kind, x_error, o_kind, o_error, seeds)
+    return _engine.play_matches(
+        game.rules.native(), x_kind, x_error, o_kind, o_error, seeds, x_sims, o_sims
+    )
 
 
 _ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)  # vocabulary for consumers
