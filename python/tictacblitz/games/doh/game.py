@@ -15,7 +15,8 @@ import numpy as np
 from blitz_core.doh.engine import REASONS as NATIVE_REASONS
 from blitz_core.doh.engine import Position
 
-from ..protocol import PLAYERS, GameType, TimeModel
+from ..base import GameBase, StateBase, check_seat
+from ..protocol import GameType, TimeModel
 from . import bots as _bots
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_string, check_action, decode_action
 from .replay import position_lines, position_summary, result_of, run_replay
@@ -28,33 +29,20 @@ GAME_TYPE = GameType(
     name="doh",
     long_name="Tic Tac Doh",
     time_model=TimeModel.ALTERNATING,
-    seeded=False,                   # nothing is random (the seed is ignored)
+    seeded=False,  # nothing is random (the seed is ignored)
+    seat_names=SEATS,  # D1: "first" and "second"
 )
 
 
 def _seat(player: object) -> int:
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"a seat is 0 or 1, not {player!r}")
-    if int(player) not in PLAYERS:
-        raise ValueError(f"unknown seat {player!r}: expected 0 (first) or 1 (second)")
-    return int(player)
+    return check_seat(player, GAME_TYPE.seat_names)
 
 
-class DohGame:
+class DohGame(GameBase):
     """Tic Tac Doh with one rules configuration."""
 
     type = GAME_TYPE
-
-    def __init__(self, rules: Optional[DohRules] = None) -> None:
-        if rules is None:
-            rules = DohRules()
-        if not isinstance(rules, DohRules):
-            raise TypeError(f"rules must be a DohRules, not {type(rules).__name__}")
-        self._rules = rules
-
-    @property
-    def rules(self) -> DohRules:
-        return self._rules
+    rules_type = DohRules
 
     @property
     def num_actions(self) -> int:
@@ -63,9 +51,6 @@ class DohGame:
     @property
     def observation_shape(self) -> Tuple[int, ...]:
         return OBSERVATION_SHAPE
-
-    def with_rules(self, overrides: Mapping[str, Any]) -> "DohGame":
-        return DohGame(DohRules.from_dict({**self._rules.overrides(), **dict(overrides)}))
 
     def new_state(self, seed: int = 0, *, record: bool = False) -> "DohState":
         """A fresh game (``seed`` is ignored: nothing is random)."""
@@ -93,21 +78,13 @@ class DohGame:
         """Play a replay file (replay.py); :raises ReplayError: for an invalid one."""
         return run_replay(data)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DohGame) and other._rules == self._rules
 
-    def __hash__(self) -> int:
-        return hash(("doh", self._rules))
-
-    def __repr__(self) -> str:
-        return f"DohGame({self._rules.overrides()})"
-
-
-class DohState:
+class DohState(StateBase):
     """One game of Tic Tac Doh behind the protocol (``position`` is the native one)."""
 
-    def __init__(self, game: DohGame, position: Position,
-                 record: Optional[List[Tuple[str, Tuple[int, int]]]]) -> None:
+    def __init__(
+        self, game: DohGame, position: Position, record: Optional[List[Tuple[str, Tuple[int, int]]]]
+    ) -> None:
         self._game = game
         self.position = position
         # record=True: the moves' squares in one absolute frame, whose (0, 0) is the
@@ -132,20 +109,11 @@ class DohState:
             return np.zeros(NUM_ACTIONS, dtype=bool)
         return self.position.legal_mask()
 
-    def legal_actions(self, player: int) -> list:
-        return np.flatnonzero(self.legal_mask(player)).tolist()
-
     def is_over(self) -> bool:
         return self.position.over
 
     def winner(self) -> Optional[int]:
         return self.position.winner
-
-    def returns(self) -> Tuple[float, float]:
-        won = self.position.winner
-        if won is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
 
     def observation(self, player: int) -> np.ndarray:
         """encoding.OBSERVATION_SHAPE planes from ``player``'s view (see encoding.py)."""
@@ -154,9 +122,9 @@ class DohState:
         planes = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
         for i, code in enumerate(position.contents()):
             row, col = divmod(i, 3)
-            planes[code, row, col] = 1.0                        # D4: what it holds
+            planes[code, row, col] = 1.0  # D4: what it holds
             for size in COUNTS_AS[CONTENTS[code]]:
-                planes[10 + int(size), row, col] = 1.0          # D5: what it counts as
+                planes[10 + int(size), row, col] = 1.0  # D5: what it counts as
         for size, left in zip(SIZES, position.stash, strict=True):
             planes[13, int(size), :] = left / position.pieces_per_size
         if not position.over and position.to_move == seat:
@@ -185,14 +153,17 @@ class DohState:
         action = check_action(action)
         position = self.position
         if not position.over and seat != position.to_move:
-            raise ValueError(f"seat {seat} is not to move: {SEATS[position.to_move]} "
-                             f"(seat {position.to_move}) is (D1)")
+            raise ValueError(
+                f"seat {seat} is not to move: {SEATS[position.to_move]} "
+                f"(seat {position.to_move}) is (D1)"
+            )
         size, dr, dc = decode_action(action)
         code = position.play(action)
         if code:
             reason = NATIVE_REASONS[code - 1]
-            self._events.append({"kind": "rejected", "player": seat, "action": action,
-                                 "reason": reason})
+            self._events.append(
+                {"kind": "rejected", "player": seat, "action": action, "reason": reason}
+            )
             return reason
         self._note_move(seat, action, size.letter, dr, dc)
         return None
@@ -202,14 +173,14 @@ class DohState:
         if isinstance(actions, (str, bytes)) or len(actions) != 2:
             raise ValueError(f"a joint action has one entry per seat, not {actions!r}")
         acting = [seat for seat, action in enumerate(actions) if action is not None]
-        if not self.position.over:               # once over, every action is game_over
+        if not self.position.over:  # once over, every action is game_over
             for seat in acting:
                 if seat != self.position.to_move:
                     raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
         out: List[Optional[str]] = [None, None]
         for seat in acting:
             action = actions[seat]
-            assert action is not None           # `acting` holds the seats that act
+            assert action is not None  # `acting` holds the seats that act
             out[seat] = self.apply(seat, action)
         return tuple(out)
 
@@ -226,8 +197,9 @@ class DohState:
         if self.position.over:
             lines = self.position.lines()
             by = "line" if lines else ("stash_empty" if self.position.winner is None else "no_move")
-            self._events.append({"kind": "end", "result": self.result(), "by": by,
-                                 "lines": self.lines()})
+            self._events.append(
+                {"kind": "end", "result": self.result(), "by": by, "lines": self.lines()}
+            )
 
     def clone(self) -> "DohState":
         twin = DohState(self._game, self.position.clone(), None)
@@ -238,10 +210,6 @@ class DohState:
 
     def to_bytes(self) -> bytes:
         return self.position.to_bytes()
-
-    def drain_events(self) -> list:
-        out, self._events = self._events, []
-        return out
 
     def to_replay(self) -> dict:
         """The replay file of the moves played (replay.py), translated so that the
@@ -257,13 +225,11 @@ class DohState:
         return {
             "game": GAME_TYPE.name,
             "rules": self._game.rules.overrides(),
-            "script": [{"piece": piece, "at": [r - r0, c - c0]}
-                       for piece, (r, c) in self._record],
+            "script": [{"piece": piece, "at": [r - r0, c - c0]} for piece, (r, c) in self._record],
         }
 
     def __reduce__(self):
-        return (_restore, (self._game.rules.to_dict(), self.to_bytes(), self._record,
-                           self._anchor))
+        return (_restore, (self._game.rules.to_dict(), self.to_bytes(), self._record, self._anchor))
 
     def __repr__(self) -> str:
         return f"DohState({self.summary()!r}, result={self.result()!r})"
@@ -278,11 +244,7 @@ def _restore(rules: dict, data: bytes, record, anchor) -> DohState:
 
 def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
     """The registry's entry: Tic Tac Doh with these rule overrides."""
-    if rules is None:
-        return DohGame()
-    if isinstance(rules, DohRules):
-        return DohGame(rules)
-    return DohGame(DohRules.from_dict(rules))
+    return DohGame.make(rules)
 
 
 def play_matches(rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
