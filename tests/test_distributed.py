@@ -136,3 +136,20 @@ def test_sweep_on_the_cluster(client):
     a = sweep({"set_ms": [1200, 1600]}, matches=60, seed=2, client=client)
     b = sweep({"set_ms": [1200, 1600]}, matches=60, seed=2, workers=1)
     assert [outcome(s) for s in a.summaries] == [outcome(s) for s in b.summaries]
+
+
+def test_the_ab_and_the_ablation_on_the_cluster_equal_the_local_ones(client):
+    kwargs = {
+        "rules": {"set_ms": 1200},
+        "seed": 3,
+        "base": {},
+        "ablate": ["bomb"],
+        "swap_seats": True,
+    }
+    local = simulate(200, "greedy", "medium", workers=2, **kwargs)
+    remote = simulate(200, "greedy", "medium", client=client, chunk_size=23, **kwargs)
+    assert remote.table.equals(local.table)
+    for key in ("comparison", "ablation", "seat_swap"):
+        assert json.dumps(outcome(remote.summary)[key], sort_keys=True, default=str) == json.dumps(
+            outcome(local.summary)[key], sort_keys=True, default=str
+        )

@@ -236,3 +236,87 @@ def test_sweep_api_refuses_a_bad_point_before_playing(tmp_path):
         sweep({"nope": [1]}, matches=5)
     with pytest.raises(ValueError, match="max_rounds"):
         sweep({"set_ms": [1000]}, matches=5, rules=Rules(max_rounds=20))
+
+
+def test_readable_plots_tables_and_report(capsys, tmp_path, monkeypatch):
+    """Issue 14: the default value marked, facets for two parameters, shares in percent
+    with intervals in the console and the HTML, random rows sorted, --metrics."""
+    from tictacblitz.lab import plots
+
+    drawn = []
+    real = plots._draw
+
+    def spy(ax, rows, param, metrics, game, default):
+        drawn.append((ax, param, tuple(metrics), default, {r.get("crater_ms") for r in rows}))
+        return real(ax, rows, param, metrics, game, default)
+
+    monkeypatch.setattr(plots, "_draw", spy)
+    out = tmp_path / "s"
+    metrics = "decisiveness,round_length_s"
+    status, stdout, err = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=1600,1000",
+            "--grid",
+            "crater_ms=0,2000",
+            "--matches",
+            "20",
+            "--metrics",
+            metrics,
+            "--out",
+            str(out),
+            "--no-progress",
+            "--explain",
+        ],
+        capsys,
+    )
+    assert status == 0, err
+    set_ms = [d for d in drawn if d[1] == "set_ms"]
+    assert len(set_ms) == 4  # 2 metrics x 2 crater_ms facets
+    assert {d[3] for d in set_ms} == {1600}  # the default marked
+    assert sorted(tuple(sorted(d[4])) for d in set_ms) == [(0,), (0,), (2000,), (2000,)]
+    assert {d[0].get_ylabel() for d in set_ms} >= {"rounds won by a line (%)"}
+    lines = stdout.splitlines()
+    assert "rounds won by a line" in lines[2] and "round length (mean)" in lines[2]
+    rows = [ln.split()[:2] for ln in lines[3:7]]
+    assert rows == [["1000", "0"], ["1000", "2000"], ["1600", "0"], ["1600", "2000"]]  # sorted
+    assert " % [" in lines[3] and " s [" in lines[3]
+    assert "rounds won by a line: rounds that ended in a line" in stdout  # --explain
+    page = (out / "report.html").read_text()
+    assert "defaults: set_ms=1600, crater_ms=2000" in page and " % <small>[" in page
+    assert page.index("<td>1000</td>") < page.index("<td>1600</td>")
+    status, _, err = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=1000,1600",
+            "--metrics",
+            "nosuch",
+            "--out",
+            str(tmp_path / "t"),
+        ],
+        capsys,
+    )
+    assert status == 2 and "--metrics 'nosuch': unknown metric" in err
+
+
+def test_random_rows_are_sorted(capsys, tmp_path):
+    status, stdout, _ = run_cli(
+        [
+            "sweep",
+            "--grid",
+            "set_ms=800:2000",
+            "--random",
+            "5",
+            "--matches",
+            "10",
+            "--out",
+            str(tmp_path / "r"),
+            "--no-progress",
+        ],
+        capsys,
+    )
+    assert status == 0
+    values = [int(ln.split()[0]) for ln in stdout.splitlines()[3:8]]
+    assert values == sorted(values) and len(values) == 5

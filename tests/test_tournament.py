@@ -83,3 +83,13 @@ def test_wilson_and_elo():
     assert ci["a"][0] < ratings["a"] < ci["a"][1]
     with pytest.raises(ValueError):
         run_tournament(["greedy", "random"], 0)
+
+
+def test_the_table_shows_percentages_with_intervals(capsys):
+    status, out, _ = run_cli(
+        ["tournament", "--bots", "greedy,random", "--matches", "10", "--no-progress"], capsys
+    )
+    assert status == 0
+    assert "100.0 %  [72.2, 100.0]" in out and "Shares in %" in out
+    data = run_tournament(["greedy", "random"], matches=10, seed=0)
+    assert data["pairs"][0]["a_win_rate"] == 1.0  # JSON keeps fractions
