@@ -32,7 +32,8 @@ def test_demo_quiet_prints_rounds_only(capsys):
         main(["demo", "--quiet", "--x", "greedy", "--o", "random", "--rule", "round_ms=20000"]) == 0
     )
     out = capsys.readouterr().out.splitlines()
-    assert all(" round over " in line or " match over " in line for line in out[:-8])
+    events = out[: next(i for i, line in enumerate(out) if line.startswith("final "))]
+    assert events and all(" round over " in line or " match over " in line for line in events)
 
 
 @pytest.mark.parametrize(

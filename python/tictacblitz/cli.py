@@ -129,12 +129,19 @@ def _demo(args: argparse.Namespace) -> int:
 
     state = play_out(game.new_state(args.seed), bots, on_events=show)
     summary = state.summary()
-    if "board" in summary:
-        print("final board:")
-        for row in summary["board"]:
+    # A picture where the game's summary has one (rows of text: Blitz's board, Rift's
+    # grid), then the rest of the summary as JSON.
+    pictures = {
+        k: v
+        for k, v in summary.items()
+        if isinstance(v, list) and v and all(isinstance(row, str) for row in v)
+    }
+    for key, rows in pictures.items():
+        print(f"final {key}:")
+        for row in rows:
             print("   " + row)
-    else:
-        print("final state: " + json.dumps(summary, sort_keys=True))
+    rest = {k: v for k, v in summary.items() if k not in pictures}
+    print("final state: " + json.dumps(rest, sort_keys=True))
     names = game.type.seat_names
     winner = state.winner()
     result = "a draw" if winner is None else f"{names[winner]} ({(args.x, args.o)[winner]}) wins"
