@@ -213,7 +213,7 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         "cells and claims more;",
         "the effect of each powerup is the ablation: simulate --ablate). A claimer = a seat "
         "that claimed the kind in a round.",
-        f"{'kind':<7} {'claims':>9} {'X / O':>15} {'a round':>8}  "
+        f"{'kind':<7} {'claims':>11} {'X / O':>21} {'a round':>8}  "
         f"{'claimer wins the round':<24} {'baseline':>8} {'claimer - baseline':>19}  "
         f"{'seat with more claims wins':<24}",
     ]
@@ -225,8 +225,9 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         base = pct(p["baseline_win_rate"])
         impact = f"{100 * p['impact']:+.1f} pp" if p["impact"] is not None else "-"
         per_round = f"{p['claims_per_round']:.2f}" if p["claims_per_round"] is not None else "-"
+        by_seat = f"{p['claims_x']:,} / {p['claims_o']:,}"
         lines.append(
-            f"{kind:<7} {p['claims']:>9,} {p['claims_x']:>7,}/{p['claims_o']:<7,} "
+            f"{kind:<7} {p['claims']:>11,} {by_seat:>21} "
             f"{per_round:>8}  {claimer:<24} {base:>8} {impact:>19}  {more}"
         )
     return rows, lines
