@@ -268,3 +268,35 @@ def test_the_blitz_words_carry_the_servers_rules():
     assert "<b>30 s a round.</b>" in changed["help"] and "Win two rounds" in changed["help"]
     assert "<b>Six marks at most.</b> Your seventh" in changed["help"]
     assert "<b>Haste</b>: you recharge 3× as fast for 4 s." in changed["legend"]
+
+
+def test_a_round_ended_on_time_says_why_with_both_scores_and_not_charged_goes_when_gold():
+    """R20: a timeout round names both scores and why it ended (issue 16); an empty seat
+    is empty, not "ready"; the view tells the shell when "not charged" stops being true."""
+    from tictacblitz.server.games.blitz_replay import scenario_frames
+
+    data = scenario_frames({"rules": {"round_ms": 3000, "rounds_to_win": 1, "max_rounds": 1, "powerup_max": 0},
+                            "seed": 1, "script": [{"t": 0, "player": "X", "place": [0, 0]},
+                                                  {"t": 100, "player": "O", "place": [5, 5]},
+                                                  {"t": 600, "player": "X", "place": [0, 1]},
+                                                  {"t": 1200, "player": "X", "place": [0, 2]}]})
+    assert data["rounds"][0]["by"] == "timeout"
+    view_js = json.dumps((BLITZ / "view.js").as_uri())
+    out = run_js(f"""
+      const V = await import({view_js});
+      const m = model(DATA.rules);
+      for (const f of DATA.frames) m.applyEvents(f);
+      const v = m.view(m.nowT(0));
+      const w = model(); w.applyState({{ type: 'state', phase: 'waiting', seq: 0, round: 1, t: 0, epoch_ms: 0,
+        board: Array(6).fill('......'), players: {{ X: {{ name: 'Ann', kind: 'human', connected: true }},
+        O: {{ name: '', kind: null, connected: false }} }}, rounds: [], round_wins: {{ X: 0, O: 0 }} }});
+      const full = {{ players: {{ X: {{ full: true }}, O: {{ full: false }} }} }};
+      return {{ end: S.describeRound(v.roundEnd), list: S.describeRound(m.rounds[0]),
+               empty: w.view(0).players.O.empty, taken: w.view(0).players.X.empty,
+               over: [V.reasonOver('not_charged', full, 'X'), V.reasonOver('not_charged', full, 'O'),
+                      V.reasonOver('occupied', full, 'X')] }};
+    """, data)
+    assert out["end"] == "Time up, X wins round 1: X 3 – O 1 (best open line)"
+    assert out["list"] == out["end"]
+    assert out["empty"] is True and out["taken"] is False
+    assert out["over"] == [True, False, False]

@@ -51,7 +51,7 @@ function show(screen) {
 
 function menuError(text) { $("menu-error").textContent = text || ""; }
 
-function say(text, ms = 2500) { app.status = text; app.statusUntil = performance.now() + ms; }
+function say(text, ms = 2500) { app.status = text; app.statusUntil = performance.now() + ms; app.statusReason = null; }
 
 // -- the connection -----------------------------------------------------------------------
 
@@ -89,7 +89,11 @@ async function handle(msg) {
       else say(msg.message || msg.code, 4000);
       if (msg.code === "room_closed") leaveToMenu();
       break;
-    case "rejected": say(app.ui.REASONS[msg.reason] || msg.reason, 1500); m.apply(msg); break;
+    case "rejected":
+      say(app.ui.REASONS[msg.reason] || msg.reason, 1500);
+      app.statusReason = { reason: msg.reason, seat: msg.seat };
+      m.apply(msg);
+      break;
     case "state": m.applyState(msg); break;
     default: m.apply(msg);
   }
@@ -239,8 +243,10 @@ for (const b of document.querySelectorAll(".speed")) {
 }
 function syncReplayButtons() {
   if (!app.replay) return;
-  $("rp-play").textContent = app.replay.playing ? "⏸ Pause" : "▶ Play";
-  $("rp-play").setAttribute("aria-label", app.replay.playing ? "Pause" : "Play");
+  const word = app.replay.playing ? "Pause" : "Play";
+  $("rp-play").querySelector("use").setAttribute("href", app.replay.playing ? "#i-pause" : "#i-play");
+  $("rp-play").querySelector("span").textContent = word;
+  $("rp-play").setAttribute("aria-label", word);
 }
 
 const isTyping = () => {
@@ -333,6 +339,13 @@ function updateDom(view, model) {
   $("btn-rematch").hidden = !canRematch;
   $("btn-rematch").textContent = app.replay ? "Watch again" : "Rematch";
   let status = "";
+  // A rejection's words go as soon as they stop being true (the view says when: for
+  // Blitz, "not charged" once the ring is gold).
+  const r = app.statusReason;
+  if (r && performance.now() < app.statusUntil && app.ui.reasonOver && app.ui.reasonOver(r.reason, view, r.seat)) {
+    app.statusUntil = 0;
+    app.statusReason = null;
+  }
   if (performance.now() < app.statusUntil) status = app.status;
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
   else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;

@@ -22,6 +22,8 @@ export const POWERUP_GLYPHS = {
   swap: (ctx, cx, cy, r, c) => drawSwap(ctx, cx, cy, r, c),
 };
 
+const LABEL = 16;    // the timer's label line ("Round 2 … 12 s") above its bar
+
 /** Where everything goes on a w×h canvas (CSS pixels). */
 export function layout(w, h, size) {
   const pad = Math.max(8, Math.min(w, h) * 0.02);
@@ -30,8 +32,9 @@ export function layout(w, h, size) {
   let board, panels;
   if (landscape) {
     const pw = Math.min(220, Math.max(120, w * 0.2));
-    const s = Math.max(60, Math.min(h - 2 * pad - bar - 10, w - 2 * pw - 4 * pad));
-    const x = (w - s) / 2, y = pad + bar + 10 + Math.max(0, (h - 2 * pad - bar - 10 - s) / 2);
+    const top = LABEL + bar + 8;
+    const s = Math.max(60, Math.min(h - 2 * pad - top, w - 2 * pw - 4 * pad));
+    const x = (w - s) / 2, y = pad + top + Math.max(0, (h - 2 * pad - top - s) / 2);
     board = { x, y, s };
     const ph = Math.min(s, 300);
     panels = {
@@ -39,9 +42,11 @@ export function layout(w, h, size) {
       O: { x: x + s + pad, y: y + (s - ph) / 2, w: pw, h: ph },
     };
   } else {
-    const ph = Math.min(130, h * 0.18);
-    const s = Math.max(60, Math.min(w - 2 * pad, h - 2 * ph - 4 * pad - bar - 10));
-    const x = (w - s) / 2, y = pad + ph + pad + bar + 10;
+    // Panels on top, then the timer with its label, then the board: nothing below it,
+    // so no gap (the page sizes the stage to fit, style.css).
+    const ph = Math.min(130, Math.max(96, h * 0.23));
+    const s = Math.max(60, Math.min(w - 2 * pad, h - ph - 3 * pad - LABEL - bar - 8));
+    const x = (w - s) / 2, y = pad + ph + pad + LABEL + bar + 8;
     board = { x, y, s };
     panels = {
       X: { x: x, y: pad, w: s / 2 - pad / 2, h: ph },
@@ -271,7 +276,8 @@ export function drawGame(ctx, view, lay, ui = {}) {
     ctx.restore();
   }
 
-  for (const p of ["X", "O"]) drawPanel(ctx, view.players[p], lay.panels[p], now);
+  lay.labels = { X: [], O: [] };       // where the panels' words went (the phone test reads them)
+  for (const p of ["X", "O"]) drawPanel(ctx, view.players[p], lay.panels[p], now, lay.labels[p]);
 }
 
 function drawTimer(ctx, view, lay) {
@@ -283,11 +289,27 @@ function drawTimer(ctx, view, lay) {
     ctx.fillStyle = view.timeLeft < 10000 ? COLORS.O : COLORS.dim; ctx.fill();
   }
   ctx.fillStyle = COLORS.text; ctx.font = "12px system-ui, sans-serif"; ctx.textBaseline = "bottom";
-  ctx.textAlign = "left"; ctx.fillText(`Round ${view.round}`, x, y - 2);
-  ctx.textAlign = "right"; ctx.fillText(`${Math.ceil(view.timeLeft / 1000)} s`, x + w, y - 2);
+  ctx.textAlign = "left"; ctx.fillText(`Round ${view.round}`, x, y - 3);
+  ctx.textAlign = "right"; ctx.fillText(`${Math.ceil(view.timeLeft / 1000)} s`, x + w, y - 3);
+  lay.timerLabel = { x, y: y - 3 - LABEL + 2, w, h: LABEL - 2 };
 }
 
-export function drawPanel(ctx, pl, box, now) {
+/** Text drawn inside ``box`` (shrunk, then cut with "…", to fit its width); its box is
+ *  recorded in ``boxes`` (the phone test checks they stay inside their panel). */
+function fitText(ctx, text, x, y, align, box, size, weight, boxes) {
+  let fs = size;
+  const room = align === "center" ? box.w - 12 : box.x + box.w - 8 - x;
+  ctx.font = `${weight}${fs}px system-ui, sans-serif`;
+  while (ctx.measureText(text).width > room && fs > 9) { fs -= 0.5; ctx.font = `${weight}${fs}px system-ui, sans-serif`; }
+  let shown = text;
+  while (ctx.measureText(shown).width > room && shown.length > 1) shown = shown.slice(0, -2) + "…";
+  ctx.fillText(shown, x, y);
+  const w = ctx.measureText(shown).width;
+  const left = align === "center" ? x - w / 2 : x;
+  if (boxes) boxes.push({ text: shown, x: left, y: y - fs * 0.6, w, h: fs * 1.2 });
+}
+
+export function drawPanel(ctx, pl, box, now, boxes = null) {
   if (!pl || !box) return;
   const { x, y, w, h } = box;
   ctx.save();
@@ -297,29 +319,40 @@ export function drawPanel(ctx, pl, box, now) {
   const compact = h < 200;
   const r = compact ? Math.min(h * 0.3, w * 0.17) : Math.min(w * 0.28, h * 0.2);
   const cx = compact ? x + r + 14 : x + w / 2, cy = compact ? y + h / 2 : y + 22 + r;
-  // The charge ring (R4, R5): grey track, filling; gold and thick when full; slate blue frozen.
+  // The charge ring (R4, R5): grey track, filling; gold and thick when full; slate blue
+  // frozen. A free seat has no ring to fill: only the track and a faded mark.
   ctx.beginPath(); ctx.strokeStyle = COLORS.track; ctx.lineWidth = r * 0.2; ctx.arc(cx, cy, r, 0, Math.PI * 2); ctx.stroke();
-  const ringColor = pl.frozen ? COLORS.frozen : pl.full ? COLORS.gold : COLORS[pl.symbol];
-  arcRing(ctx, cx, cy, r, pl.charge, ringColor, pl.full ? r * 0.28 : r * 0.2);
-  drawMark(ctx, pl.symbol, cx, cy, r * 0.62);
-  if (pl.full) {
+  const full = pl.full && !pl.empty;
+  if (!pl.empty) {
+    const ringColor = pl.frozen ? COLORS.frozen : full ? COLORS.gold : COLORS[pl.symbol];
+    arcRing(ctx, cx, cy, r, pl.charge, ringColor, full ? r * 0.28 : r * 0.2);
+  }
+  drawMark(ctx, pl.symbol, cx, cy, r * 0.62, { alpha: pl.empty ? 0.3 : 1, dashed: pl.empty });
+  if (full) {
     ctx.save(); ctx.globalAlpha = 0.35; ctx.beginPath(); ctx.strokeStyle = COLORS.gold; ctx.lineWidth = 2;
     ctx.arc(cx, cy, r * 1.22, 0, Math.PI * 2); ctx.stroke(); ctx.restore();
   }
-  if (pl.frozen) drawSnowflake(ctx, cx + r * 0.85, cy - r * 0.85, r * 0.32, COLORS.freeze);
-  if (pl.hasted) drawBolt(ctx, cx - r * 0.9, cy - r * 0.85, r * 0.38, COLORS.haste);
+  if (pl.frozen && !pl.empty) drawSnowflake(ctx, cx + r * 0.85, cy - r * 0.85, r * 0.32, COLORS.freeze);
+  if (pl.hasted && !pl.empty) drawBolt(ctx, cx - r * 0.9, cy - r * 0.85, r * 0.38, COLORS.haste);
 
   ctx.fillStyle = COLORS.text; ctx.textBaseline = "middle";
   const fs = Math.max(11, Math.min(16, w * 0.075));
-  ctx.font = `bold ${fs}px system-ui, sans-serif`;
   let tx, ty, align;
-  if (compact) { tx = cx + r + 16; ty = y + 18; align = "left"; } else { tx = x + w / 2; ty = cy + r + 22; align = "center"; }
+  if (compact) { tx = cx + r * 1.25 + 10; ty = y + 18; align = "left"; } else { tx = x + w / 2; ty = cy + r + 22; align = "center"; }
   ctx.textAlign = align;
+  if (pl.empty) {
+    fitText(ctx, pl.symbol, tx, ty, align, box, fs, "bold ", boxes);
+    ctx.fillStyle = COLORS.dim;
+    const words = compact ? ["waiting for", "a player"] : ["waiting for a player"];
+    words.forEach((line, i) => fitText(ctx, line, tx, ty + fs * (1.3 + 1.1 * i), align, box, fs * 0.85, "", boxes));
+    ctx.restore();
+    return;
+  }
   const name = (pl.name || pl.symbol).slice(0, 18) + (pl.mine ? " (you)" : "");
-  ctx.fillText(name, tx, ty);
-  ctx.font = `${fs * 0.85}px system-ui, sans-serif`; ctx.fillStyle = COLORS.dim;
+  fitText(ctx, name, tx, ty, align, box, fs, "bold ", boxes);
+  ctx.fillStyle = COLORS.dim;
   const status = pl.frozen ? "frozen" : pl.hasted ? "hasted" : pl.full ? "ready" : "charging";
-  ctx.fillText(`${status}${pl.connected === false ? " · offline" : ""}`, tx, ty + fs * 1.3);
+  fitText(ctx, `${status}${pl.connected === false ? " · offline" : ""}`, tx, ty + fs * 1.3, align, box, fs * 0.85, "", boxes);
   // Three round pips (R22).
   const pipR = Math.max(4, fs * 0.42), pipY = ty + fs * 2.7;
   const n = pl.roundsToWin;
@@ -330,9 +363,12 @@ export function drawPanel(ctx, pl, box, now) {
     if (i < pl.roundWins) { ctx.fillStyle = COLORS[pl.symbol]; ctx.fill(); }
     ctx.stroke();
   }
-  ctx.fillStyle = COLORS.text; ctx.font = `${fs * 0.9}px system-ui, sans-serif`;
-  ctx.fillText(`marks ${pl.marks}/${pl.markLimit}`, tx, pipY + fs * 1.5);
-  if (pl.rematch) { ctx.fillStyle = COLORS.gold; ctx.fillText("wants a rematch", tx, pipY + fs * 2.8); }
+  ctx.fillStyle = COLORS.text;
+  fitText(ctx, `marks ${pl.marks}/${pl.markLimit}`, tx, pipY + fs * 1.5, align, box, fs * 0.9, "", boxes);
+  if (pl.rematch) {
+    ctx.fillStyle = COLORS.gold;
+    fitText(ctx, "wants a rematch", tx, pipY + fs * 2.8, align, box, fs * 0.9, "", boxes);
+  }
   ctx.restore();
 }
 

@@ -298,6 +298,8 @@ export class GameModel {
       players[p] = {
         symbol: p, name: s.name || (s.kind === "bot" ? `bot (${s.level})` : p),
         kind: s.kind, level: s.level, connected: s.connected, graceUntil: s.grace_until,
+        empty: s.kind === null,                       // a free seat: nobody to charge
+
         charge, full: charge >= 1, frozen, hasted,
         frozenLeft: frozen && s.frozen_until !== null ? clamp01((s.frozen_until - nowT) / R.freeze_ms) : 0,
         hastedLeft: hasted && s.hasted_until !== null ? clamp01((s.hasted_until - nowT) / R.haste_ms) : 0,
@@ -338,8 +340,10 @@ export function describeRound(rec) {
   const who = rec.result === "draw" ? "Draw" : `${rec.result} wins round ${rec.round}`;
   if (rec.by === "line") return `${who}: four in a row`;
   if (rec.by === "double_line") return `Round ${rec.round} drawn: both lines set together`;
-  const s = rec.scores ? ` (${rec.scores.X}–${rec.scores.O})` : "";
-  return rec.result === "draw" ? `Round ${rec.round} drawn on time${s}` : `${who} on time${s}`;
+  // R20: time ran out; each side's score is its most set marks in a line the other
+  // side does not block. Both scores, and why the round ended.
+  const s = rec.scores ? `: X ${rec.scores.X} – O ${rec.scores.O} (best open line)` : "";
+  return rec.result === "draw" ? `Time up, round ${rec.round} drawn${s}` : `Time up, ${rec.result} wins round ${rec.round}${s}`;
 }
 
 /** Words for the match end. */

@@ -9,6 +9,7 @@
 //   layoutFor(w, h, view), draw(ctx, view, lay, ui), cellCenter(lay, rect, cell)
 //   Input                                               pointer and keys → act intents
 //   REASONS, describeRound, describeMatch, controlsHelp(seats)   words for the page
+//   reasonOver(reason, view, seat)                      (optional) when a rejection's words go
 
 import { GameModel } from "./model.js";
 import { drawGame, layout } from "./draw.js";
@@ -53,6 +54,13 @@ export const REASONS = {
   already_set: "Too late: that mark has set.",
   round_over: "The round is over.",
 };
+
+/** Whether a rejection's words stopped being true (the shell then clears them): "not
+ *  charged" goes once that seat's ring is gold. */
+export function reasonOver(reason, view, seat) {
+  const pl = view.players && view.players[seat];
+  return reason === "not_charged" && !!pl && pl.full;
+}
 
 export function legend(R) {
   return [
