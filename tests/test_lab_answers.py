@@ -242,3 +242,42 @@ def test_the_readme_command_answers_set_ms_1200_vs_1600(capsys):
     ):
         status, out, err = run_cli(["simulate", "--matches", "5", "--no-progress", *argv], capsys)
         assert status == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_the_html_report_holds_the_answers(capsys, tmp_path):
+    page = tmp_path / "report.html"
+    argv = [
+        "simulate",
+        "--matches",
+        "30",
+        "--x",
+        "greedy",
+        "--o",
+        "easy",
+        "--rule",
+        "set_ms=1200",
+        "--ablate",
+        "bomb",
+        "--html",
+        str(page),
+        "--no-progress",
+    ]
+    status, out, err = run_cli(argv, capsys)
+    assert status == 0, err
+    text = page.read_text()
+    for part in (
+        "A/B: the rule change against the base rules",
+        "Bot strength and seat advantage",
+        "What each feature causes (ablation)",
+        "What the metrics mean",
+        "difference (variant - base)",
+        " pp  [",
+        " %  [",
+    ):
+        assert part in text, part
+    status, out, err = run_cli(argv, capsys)  # the page exists now
+    assert status == 2 and "exists (pass --overwrite" in err and out == ""
+    status, _, err = run_cli(
+        ["simulate", "--matches", "5", "--html", str(tmp_path / "r.txt")], capsys
+    )
+    assert status == 2 and "must end in .html" in err

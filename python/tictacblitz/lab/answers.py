@@ -6,12 +6,23 @@ ablation. Units from :mod:`~tictacblitz.lab.units`: percentages, percentage poin
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from .hooks import hooks_for
 from .units import diff, label, metrics_of, pct, show, unit
 
-__all__ = ["format_comparison", "format_seats", "format_ablation", "ordered_metrics", "rules_text"]
+__all__ = [
+    "Section",
+    "comparison",
+    "seats",
+    "ablation",
+    "text",
+    "format_comparison",
+    "format_seats",
+    "format_ablation",
+    "ordered_metrics",
+    "rules_text",
+]
 
 STAR = "  *"
 
@@ -35,11 +46,30 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
     return out
 
 
-def format_comparison(s: Dict[str, Any]) -> List[str]:
-    """The A/B lines of a summary with ``comparison`` (empty without)."""
+class Section(NamedTuple):
+    """One answer as data: the sentences before it, a table (``head`` may be empty: a
+    table of label/value rows), and the notes after it; :func:`text` and the HTML page
+    (:mod:`~tictacblitz.lab.page`) render it."""
+
+    intro: List[str]
+    head: List[str]
+    rows: List[List[str]]
+    notes: List[str]
+
+
+def text(section: Optional[Section]) -> List[str]:
+    """A section as the lines ``simulate`` prints (empty for none)."""
+    if section is None:
+        return []
+    table = _table(section.head or ["", ""], section.rows)
+    return ["", *section.intro, "", *(table if section.head else table[1:]), "", *section.notes]
+
+
+def comparison(s: Dict[str, Any]) -> Optional[Section]:
+    """The A/B of a summary with ``comparison`` (None without)."""
     c = s.get("comparison")
     if not c:
-        return []
+        return None
     game = s["game"]
     variant, base = rules_text(c["variant_rules"]), rules_text(c["base_rules"])
     diffs = c["differences"]
@@ -54,25 +84,23 @@ def format_comparison(s: Dict[str, Any]) -> List[str]:
                 diff(d["difference"], d["ci"], u) + (STAR if d["significant"] else ""),
             ]
         )
-    lines = [
-        "",
-        f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
-        f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
-        "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
-        "",
-    ]
-    lines += _table(
-        ["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"], rows
+    return Section(
+        [
+            f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
+            f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
+            "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
+        ],
+        ["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"],
+        rows,
+        ["* the difference's 95 % interval excludes 0: the rule change moved this metric"],
     )
-    lines += ["", "* the difference's 95 % interval excludes 0: the rule change moved this metric"]
-    return lines
 
 
-def format_seats(s: Dict[str, Any]) -> List[str]:
-    """Bot strength and seat advantage of a summary with ``seat_swap`` (empty without)."""
+def seats(s: Dict[str, Any]) -> Optional[Section]:
+    """Bot strength and seat advantage of a summary with ``seat_swap`` (None without)."""
     c = s.get("seat_swap")
     if not c:
-        return []
+        return None
     a, b = c["bots"]
     bot, seat = c["bot_strength"], c["seat_advantage"]
     rows = [
@@ -85,25 +113,27 @@ def format_seats(s: Dict[str, Any]) -> List[str]:
             pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else ""),
         ],
     ]
-    return [
-        "",
-        f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength and seat.",
-        f"Every seed was also played with the seats exchanged (X = {b}, "
-        f"O = {a}; {c['matches_each']:,} matches each way, paired by seed):",
-        "",
-        *_table(["", ""], rows)[1:],
-        "",
-        "50 % = even; * = the 95 % interval excludes 50 %",
-    ]
+    return Section(
+        [
+            f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength "
+            "and seat.",
+            f"Every seed was also played with the seats exchanged (X = {b}, "
+            f"O = {a}; {c['matches_each']:,} matches each way, paired by seed):",
+        ],
+        [],
+        rows,
+        ["50 % = even; * = the 95 % interval excludes 50 %"],
+    )
 
 
-def format_ablation(s: Dict[str, Any]) -> List[str]:
-    """Each feature's effect of a summary with ``ablation`` (empty without)."""
+def ablation(s: Dict[str, Any]) -> Optional[Section]:
+    """Each feature's effect of a summary with ``ablation`` (None without)."""
     c = s.get("ablation")
     if not c:
-        return []
+        return None
     game = s["game"]
-    shown = hooks_for(game).get("EFFECT_METRICS") or ("x_win_rate", "o_win_rate", "draw_rate")
+    wanted = hooks_for(game).get("EFFECT_METRICS") or ("x_win_rate", "o_win_rate", "draw_rate")
+    shown = [m for m in wanted if m in next(iter(c["features"].values()))["effects"]]
     rows = []
     for name, f in c["features"].items():
         e = f["effects"]
@@ -113,19 +143,30 @@ def format_ablation(s: Dict[str, Any]) -> List[str]:
                 diff(e[m]["difference"], e[m]["ci"], unit(m, game))
                 + ("*" if e[m]["significant"] else "")
                 for m in shown
-                if m in e
             ]
         )
-    head = ["feature"] + [
-        label(m, game) for m in shown if m in next(iter(c["features"].values()))["effects"]
-    ]
-    return [
-        "",
-        f"Effect of each feature (ablation: {c['how']}; the same {c['matches']:,} "
-        f"seeds with and without it,",
-        "paired by seed; effect = with it - without it; a cause, not a correlation):",
-        "",
-        *_table(head, rows),
-        "",
-        "* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)",
-    ]
+    return Section(
+        [
+            f"Effect of each feature (ablation: {c['how']}; the same {c['matches']:,} "
+            "seeds with and without it,",
+            "paired by seed; effect = with it - without it; a cause, not a correlation):",
+        ],
+        ["feature", *(label(m, game) for m in shown)],
+        rows,
+        ["* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)"],
+    )
+
+
+def format_comparison(s: Dict[str, Any]) -> List[str]:
+    """The A/B lines of a summary with ``comparison`` (empty without)."""
+    return text(comparison(s))
+
+
+def format_seats(s: Dict[str, Any]) -> List[str]:
+    """Bot strength and seat advantage lines (empty without ``seat_swap``)."""
+    return text(seats(s))
+
+
+def format_ablation(s: Dict[str, Any]) -> List[str]:
+    """Each feature's effect, as lines (empty without ``ablation``)."""
+    return text(ablation(s))

@@ -21,6 +21,7 @@ from .units import metrics_of as vocabulary
 
 __all__ = [
     "format_summary",
+    "summary_table",
     "metric_rows",
     "metrics_of",
     "panels_of",
@@ -98,11 +99,10 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
-    """The summary as the text table ``tictacblitz simulate`` prints: the lab's rows,
-    then the game's (its ``summary_lines`` hook), then the answers of the extra runs
-    (A/B, seats, ablation; :mod:`~tictacblitz.lab.answers`); ``explain``: a legend of
-    every metric after it. Shares are percentages with their 95 % intervals."""
+def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], List[str]]:
+    """(heading lines, (label, value) rows, lines after the rows) of a summary: the lab's
+    rows, then the game's (its ``summary_lines`` hook). Shares are percentages with
+    their 95 % intervals."""
     hooks = _hooks(s)
     game = s.get("game", DEFAULT_GAME)
     rules = ", ".join(f"{k}={v}" for k, v in sorted(s["rules"].items())) or "defaults"
@@ -117,13 +117,13 @@ def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
         + sum(1 for k in ("comparison", "seat_swap") if s.get(k))
         + len((s.get("ablation") or {}).get("features", {}))
     )
-    lines = [
+    speed = f"{s['matches_per_s']:,.0f}" if s.get("matches_per_s") else "-"
+    head = [
         f"simulate: {hooks.type.long_name}, {s['matches']:,} matches, X = {s['x_bot']}, "
         f"O = {s['o_bot']}, seed {s['seed']}, rules: {rules}",
-        f"          {s['seconds']:.1f} s wall{cpu} on {where}: {s['matches_per_s']:,.0f} matches/s"
+        f"          {s['seconds']:.1f} s wall{cpu} on {where}: {speed} matches/s"
         + (f" ({runs} runs of the same seeds)" if runs > 1 else "")
         + (f"; records in {s['out']}" if s.get("out") else ""),
-        "",
     ]
     sa = s["seat_advantage"]
     same = s["x_bot"] == s["o_bot"]
@@ -149,15 +149,24 @@ def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
         rows += more
     for name, c in s.get("columns", {}).items():  # a game without the hook
         rows.append((f"{name} a match: mean [95 % interval]", num(c["mean"], c["mean_ci"])))
-    width = max(len(k) for k, _ in rows)
-    lines += [f"{k:<{width}}  {v}" for k, v in rows]
+    notes: List[str] = []
     if sa["significant"]:  # the footnote of the "*" above, only when it is there
-        lines += [
+        notes = [
             "",
             "* X's share differs from 50 % at 95 % (Wilson)"
             + ("" if same else ": with two different bots, see 'Seats' below"),
         ]
-    lines += after
+    return head, rows, notes + after
+
+
+def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
+    """The summary as the text table ``tictacblitz simulate`` prints (:func:`summary_table`),
+    then the answers of the extra runs (A/B, seats, ablation;
+    :mod:`~tictacblitz.lab.answers`); ``explain``: a legend of every metric after it."""
+    game = s.get("game", DEFAULT_GAME)
+    head, rows, after = summary_table(s)
+    width = max(len(k) for k, _ in rows)
+    lines = [*head, "", *(f"{k:<{width}}  {v}" for k, v in rows), *after]
     lines += format_comparison(s) + format_seats(s) + format_ablation(s)
     if explain:
         shown = [m for m in vocabulary(game) if m != "matches_per_s"]

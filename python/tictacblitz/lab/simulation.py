@@ -36,6 +36,7 @@ from .command import (
 )
 from .edges import guarded, one_line_errors
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
+from .page import check_html_path, write_html
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .seeds import match_seeds
 from .simulator import Interrupted, SimulationResult, simulate
@@ -114,7 +115,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help="write per-match records to FILE.parquet or FILE.csv",
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    parser.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE",
+        help="also write the report (summary, A/B, seats, ablation, legend) as one HTML page",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace --out or --html if it exists"
+    )
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (shares as fractions)"
     )
@@ -174,6 +183,8 @@ def main(args: argparse.Namespace) -> int:
         if args.out is not None:
             check_out_path(args.out, overwrite=args.overwrite)
             require_pyarrow()
+        if args.html is not None:
+            check_html_path(args.html, args.overwrite)
         client = connect(args.scheduler)
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
@@ -190,6 +201,8 @@ def main(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
+    if args.html is not None:
+        write_html(summary, args.html)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
