@@ -146,6 +146,9 @@ def test_an_existing_file_needs_overwrite(tmp_path):
         (["tournament", "--matches", "ten"], "--matches"),
         (["simulate", "--no-such-option"], "unrecognized arguments"),
         (["sweep"], "--grid"),
+        (["demo", "--seed", "x"], "--seed: invalid int value: 'x'"),
+        (["serve", "--port", "abc"], "--port: invalid int value: 'abc'"),
+        (["replay"], "FILE"),
     ],
 )
 def test_a_bad_option_value_is_one_line_exit_2(argv, option):

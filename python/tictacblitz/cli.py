@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_sweep(commands)
     add_tournament(commands)
     add_serve(commands)
+    # Every parser's own errors (a non-number for a number, an unknown option) are one
+    # line, `tictacblitz COMMAND: error: ...`, like the commands' other errors.
+    from .lab.edges import one_line_errors
+
+    one_line_errors(parser, "")
+    for name, sub in commands.choices.items():
+        one_line_errors(sub, name)
     return parser
 
 

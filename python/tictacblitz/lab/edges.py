@@ -47,10 +47,8 @@ def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.A
 
     def error(message: str) -> NoReturn:
         text = message[len("argument ") :] if message.startswith("argument ") else message
-        print(
-            f"tictacblitz {command}: error: {text} (see tictacblitz {command} --help)",
-            file=sys.stderr,
-        )
+        where = f"tictacblitz {command}" if command else "tictacblitz"
+        print(f"{where}: error: {text} (see {where} --help)", file=sys.stderr)
         raise SystemExit(2)
 
     parser.error = error  # type: ignore[method-assign]
