@@ -103,15 +103,21 @@ def plot_sweep(
     param: str,
     game: str = DEFAULT_GAME,
     metrics: Optional[Sequence[str]] = None,
+    same_bots: bool = True,
 ) -> bytes:
     """One PNG (bytes) of every metric group against ``param`` (see the module doc);
-    ``metrics``: these only, one panel each."""
+    ``metrics``: these only, one panel each. ``same_bots`` False (two different bots):
+    X's share is titled as what it then is, bot strength and seat together."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     panels = tuple((label(m, game), (m,)) for m in metrics) if metrics else _panels(rows, game)
+    if not same_bots:
+        panels = tuple(
+            (t.replace("seat advantage: ", "bot strength and seat: "), ms) for t, ms in panels
+        )
     others = [p for p in params if p != param]
     facets: List[Tuple[str, List[Dict[str, Any]]]] = [("", rows)]
     if len(others) == 1:

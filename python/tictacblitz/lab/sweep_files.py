@@ -90,6 +90,7 @@ def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict
                 param,
                 result.meta.get("game", DEFAULT_GAME),
                 metrics=result.meta.get("metrics") or None,
+                same_bots=result.meta.get("x_bot") == result.meta.get("o_bot"),
             )
             name = f"sweep_{param.replace('.', '_')}.png"
             with open(os.path.join(tmp, name), "wb") as fh:
@@ -143,6 +144,11 @@ def format_sweep(result: Any, out: str, explain: bool = False) -> str:
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, width, strict=False)))
     lines += ["  ".join(c.rjust(w) for c, w in zip(cells, width, strict=False)) for cells in table]
     lines += ["", "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values."]
+    if result.meta.get("x_bot") != result.meta.get("o_bot"):
+        lines.append(
+            "Two different bots: X's share mixes bot strength and seat "
+            "(simulate with both bots separates them)."
+        )
     if explain:
         lines += legend(game, shown)
     lines += [
