@@ -1,0 +1,375 @@
+"""End-to-end tests of Rift & Grid's browser view in a real headless Chromium
+(``tictacblitz serve --game rift``; docs/client.md, "Rift & Grid's view").
+
+As tests/test_browser.py: the server runs in a thread of this process (uvicorn on a free
+loopback port), Playwright drives Debian's ``chromium`` (no browser download), tests wait
+for the page's view model (``window.__blitz``), never for fixed sleeps, and any console
+error fails a test. Screenshots go to ``tests/artifacts/``; the README's to
+``docs/img/rift.png`` only with TICTACBLITZ_README_SHOT=1.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("blitz_core.rift")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+README_SHOT = (
+    ROOT / "docs" / "img" / "rift.png"
+    if os.environ.get("TICTACBLITZ_README_SHOT")
+    else ARTIFACTS / "rift_readme.png"
+)
+CHROMIUM = (
+    os.environ.get("TICTACBLITZ_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+if not CHROMIUM:
+    pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio"]
+WAIT = 30_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    from tictacblitz.games import load_game
+    from tictacblitz.server.app import create_app
+    from tictacblitz.server.settings import Settings
+
+    app = create_app(Settings(game=load_game("rift"), pause_ms=500, grace_ms=5_000))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    def __init__(self, browser, name: str, size=(1280, 780)) -> None:
+        # bypass_csp: the server's CSP forbids eval, which wait_for_function uses.
+        self.context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, bypass_csp=True
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(WAIT)
+        self.name = name
+        self.errors: list = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+    def js(self, expr: str, arg=None):
+        return self.page.evaluate(expr, arg)
+
+    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
+        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
+
+    def shot(self, label: str, path: Path | None = None) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(path or ARTIFACTS / f"rift_{self.name}_{label}.png"))
+
+    def view(self):
+        return self.js(
+            "() => { const v = window.__blitz.view; return v && {...v, anim: v.anim && "
+            "{p: v.anim.p, done: v.anim.done, turn: v.anim.report.turn}}; }"
+        )
+
+    def _box(self, fn: str, arg) -> None:
+        xy = self.js(
+            f"(a) => window.__blitz.ui.{fn}(window.__blitz.lay, "
+            "document.getElementById('board').getBoundingClientRect(), a)",
+            arg,
+        )
+        self.page.mouse.click(xy["x"], xy["y"])
+
+    def click_cell(self, cell: int) -> None:
+        xy = self.js("(c) => window.__blitz.cellCenter(c)", cell)
+        self.page.mouse.click(xy["x"], xy["y"])
+
+    def click_ability(self, ability: str) -> None:
+        self._box("abilityCenter", ability)
+
+    def click_tab(self, seat: str) -> None:
+        self._box("tabCenter", seat)
+
+    def cursors(self):
+        return self.js("() => window.__blitz.input.cursorList()")
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        self.wait("() => !document.querySelector('#play-bot').disabled")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"console errors in {self.name}: {self.errors}"
+
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def _aim(v: dict, seat: str, rng: random.Random) -> int:
+    """A target that completes a line of ``seat`` in its sector, else one next to its
+    symbols, else any (G7): games that score, for the pictures."""
+
+    def worth(cell: int) -> int:
+        base, pos = cell - cell % 9, cell % 9
+        best = 0
+        for line in LINES:
+            if pos in line:
+                mine = sum(v["cells"][base + q] == seat for q in line if q != pos)
+                free = all(v["cells"][base + q] in (".", seat) for q in line)
+                best = max(best, (10 if mine == 2 else mine) if free else 0)
+        return best
+
+    scored = [(worth(c), rng.random(), c) for c in v["targets"]]
+    return max(scored)[2]
+
+
+def _lock(p: Page, seat: str, rng: random.Random, aim: bool = False) -> int:
+    """Lock a legal move in for ``seat`` by clicking (an ability sometimes); the cell."""
+    v = p.view()
+    usable = [a for a, s in v["players"][seat]["abilities"].items() if s["usable"]]
+    if usable and rng.random() < 0.3:
+        p.click_ability(rng.choice(usable))
+    cell = _aim(v, seat, rng) if aim else rng.choice(v["targets"])
+    p.click_cell(cell)
+    return cell
+
+
+def test_against_a_bot_level_and_seat(server, browser) -> None:
+    p = Page(browser, "bot")
+    try:
+        p.open(server)
+        assert "Rift & Grid" in p.page.title()
+        levels = p.js("() => [...document.querySelectorAll('#bot-level option')].map(o => o.value)")
+        assert levels == ["easy", "medium", "hard"]
+        # The rules' numbers reach the page from the server (the legend: shield's cost).
+        assert "2 energy, cooldown 3" in p.js(
+            "() => document.getElementById('legend-list').textContent"
+        )
+        p.page.select_option("#bot-level", "hard")
+        p.page.check("#form-bot input[value=O]")
+        p.page.click("#play-bot")
+        p.wait("() => window.__blitz.view && window.__blitz.view.live")
+        v = p.view()
+        assert v["mine"] == ["O"] and v["players"]["X"]["kind"] == "bot" and v["free"]
+        assert len(v["highlighted"]) == 9 and len(v["players"]["O"]["hand"]["items"]) == 3
+        assert v["players"]["X"]["hand"]["full"] is False  # the bot's hand is secret
+        # The bot locks in first; its move does not show until the turn resolves.
+        p.wait("() => window.__blitz.view.locked.X")
+        assert p.view()["turns"] == 0
+        # A refused ability (reveal costs more than the starting energy) says why.
+        p.click_ability("reveal")
+        p.click_cell(40)
+        p.wait("() => /energy/.test(document.getElementById('status-line').textContent)")
+        assert p.view()["turn"] == 1
+        rng = random.Random(2)
+        for _ in range(90):
+            p.wait("() => window.__blitz.view.result || window.__blitz.view.locked.X")
+            v = p.view()
+            if v["result"]:
+                break
+            turn = v["turn"]
+            _lock(p, "O", rng)
+            p.wait("(t) => window.__blitz.view.turn > t || window.__blitz.view.result", turn)
+            if turn == 3:
+                p.wait("() => window.__blitz.view.anim && !window.__blitz.view.anim.done")
+                p.shot("resolution")
+                a = p.view()["anim"]
+                assert a["turn"] == 3 and 0 <= a["p"] < 1
+        p.wait("() => window.__blitz.view.result && !document.getElementById('banner').hidden")
+        v = p.view()
+        banner = p.js("() => document.getElementById('banner').textContent")
+        assert "wins" in banner or "Draw" in banner
+        assert v["result"]["score"] == {s: v["players"][s]["score"] for s in ("X", "O")}
+        assert (
+            sum(c["points"] for c in v["causes"] if c["seat"] == "O") == v["players"]["O"]["score"]
+        )
+        p.shot("end")
+        p.page.click("#btn-rematch")  # the bot always agrees
+        p.wait(
+            "() => window.__blitz.view.live && !window.__blitz.view.result "
+            "&& window.__blitz.view.turn === 1"
+        )
+    finally:
+        p.close()
+
+
+def test_local_view_switch_hides_the_other_move_and_resolves_when_both_lock(
+    server, browser
+) -> None:
+    p = Page(browser, "local", size=(1280, 800))
+    try:
+        p.open(server)
+        p.page.check("#form-local input[value=X]")
+        p.page.click("#play-local")
+        p.wait("() => window.__blitz.view && window.__blitz.view.live")
+        assert p.view()["mine"] == ["X", "O"]
+        assert [c["viewing"] for c in p.cursors()] == [True, False]
+        # X programs a shield on the centre cell; the view passes to O, which shows
+        # neither X's move nor X's objectives.
+        p.click_ability("shield")
+        p.click_cell(40)
+        p.wait("() => window.__blitz.view.locked.X")
+        cur = {c["seat"]: c for c in p.cursors()}
+        assert cur["O"]["viewing"] and cur["X"]["move"] == {
+            "cell": 40,
+            "ability": "shield",
+            "turn": 1,
+        }
+        p.shot("o_view")
+        # X changes its mind (back on X's view, with the tab), then O locks in: the turn
+        # resolves with X's last move.
+        p.click_tab("X")
+        p.click_cell(36)
+        p.wait("() => window.__blitz.input.cursorList()[0].move.cell === 36")
+        assert p.view()["turns"] == 0
+        assert p.js("() => window.__blitz.input.viewing") == "O"  # handed over again
+        p.page.keyboard.press("v")  # the key switches the view too
+        p.wait("() => window.__blitz.input.viewing === 'X'")
+        p.page.keyboard.press("Tab")
+        p.wait("() => window.__blitz.input.viewing === 'O'")
+        p.click_cell(44)
+        p.wait("() => window.__blitz.view.turns === 1")
+        v = p.view()
+        assert v["cells"][36] == "X" and v["cells"][44] == "O" and v["active"] == 0
+        # Keyboard: 1-4 pick the ability, Enter locks in the cell under the cursor.
+        p.click_tab("X")
+        for key in ("ArrowLeft", "ArrowUp", "ArrowUp", "ArrowLeft", "ArrowLeft", "1", "Enter"):
+            p.page.keyboard.press(key)  # the first arrow shows the cursor at the centre
+        p.wait("() => window.__blitz.view.locked.X && window.__blitz.input.viewing === 'O'")
+        assert p.cursors()[0]["move"]["cell"] == 8  # grid (2, 2): sector 0, position 8
+        p.click_cell(p.view()["targets"][0])
+        p.wait("() => window.__blitz.view.turns === 2")
+        rng = random.Random(4)
+        for _ in range(18):
+            v = p.view()
+            if v["result"]:
+                break
+            p.click_tab("X")
+            _lock(p, "X", rng, aim=True)
+            p.wait("() => window.__blitz.view.locked.X && window.__blitz.input.viewing === 'O'")
+            _lock(p, "O", rng, aim=True)
+            p.wait("(t) => window.__blitz.view.turn > t || window.__blitz.view.result", v["turn"])
+        v = p.view()
+        assert v["turns"] >= 8 and v["causes"] is not None
+        # The README's picture: a game under way, X's view, a programmed move pending.
+        p.wait("() => !window.__blitz.view.anim || window.__blitz.view.anim.done")
+        if not v["result"]:
+            p.click_tab("X")
+            if v["players"]["X"]["abilities"]["shield"]["usable"]:
+                p.click_ability("shield")
+            p.click_cell(v["targets"][len(v["targets"]) // 2])
+            p.wait("() => window.__blitz.view.locked.X")
+            p.click_tab("X")
+            xy = p.js("(c) => window.__blitz.cellCenter(c)", v["targets"][0])
+            p.page.mouse.move(xy["x"], xy["y"])
+        p.page.wait_for_timeout(150)
+        p.shot("readme", README_SHOT)
+    finally:
+        p.close()
+
+
+def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> None:
+    a, b, s = Page(browser, "host"), Page(browser, "guest"), Page(browser, "spectator")
+    try:
+        a.open(server)
+        a.page.fill("#online-name", "Ann")
+        a.page.check("#form-online input[value=X]")
+        a.page.click("#create-room")
+        a.wait("() => window.__blitz.model.room")
+        code = a.js("() => window.__blitz.model.room")
+        link = a.page.input_value("#room-link")
+        assert link.endswith(f"/r/{code}")
+        b.open(link)
+        b.page.click("#join-room")
+        s.page.goto(f"{server}/r/{code}?watch")
+        for page in (a, b, s):
+            page.wait("() => window.__blitz.view && window.__blitz.view.live")
+        assert s.view()["mine"] == [] and b.view()["mine"] == ["O"]
+        # Each page knows its own hand only; the spectator neither.
+        assert (
+            a.view()["players"]["X"]["hand"]["full"]
+            and not a.view()["players"]["O"]["hand"]["full"]
+        )
+        assert not s.view()["players"]["X"]["hand"]["full"]
+        rng = random.Random(5)
+        for _ in range(90):
+            v = a.view()
+            if v["result"]:
+                break
+            turn = v["turn"]
+            cell = _lock(a, "X", rng)
+            b.wait("() => window.__blitz.view.locked.X")
+            s.wait("() => window.__blitz.view.locked.X")
+            # Before O locks in, neither O's page nor the spectator's knows X's move.
+            for page in (b, s):
+                assert page.js("() => window.__blitz.model.priv.X") is None
+                assert all(c["move"] is None for c in page.cursors() if c["seat"] == "X")
+            assert a.cursors()[0]["move"]["cell"] == cell
+            _lock(b, "O", rng)
+            for page in (a, b, s):
+                page.wait("(t) => window.__blitz.view.turn > t || window.__blitz.view.result", turn)
+        s.wait("() => window.__blitz.view.result")
+        end = s.view()["result"]
+        assert end["result"] in ("X", "O", "draw")
+        assert s.view()["cells"] == a.view()["cells"] == b.view()["cells"]
+        s.shot("end")
+        # The replay, from its id: both hands show; step back and forth, 4x.
+        s.page.goto(f"{server}/?replay={end['replay_id']}")
+        s.wait("() => window.__blitz.replay && window.__blitz.replay.frames.length > 0")
+        frames = s.js("() => window.__blitz.replay.frames.length")
+        assert frames == a.view()["turns"] + 1
+        s.page.click("#rp-play")  # pause
+        s.page.click("#rp-step")
+        s.page.click("#rp-back")
+        s.page.click(".speed[data-speed='4']")
+        s.page.click("#rp-play")
+        s.wait("() => window.__blitz.replay.done && window.__blitz.view.result")
+        v = s.view()
+        assert v["cells"] == a.view()["cells"] and v["players"]["O"]["hand"]["full"]
+        # A rematch needs both players' consent.
+        a.page.click("#btn-rematch")
+        b.wait("() => window.__blitz.view.players.X.rematch")
+        assert b.view()["result"] is not None
+        b.page.click("#btn-rematch")
+        for page in (a, b):
+            page.wait("() => !window.__blitz.view.result && window.__blitz.view.live")
+        assert a.view()["turn"] == 1 and a.view()["turns"] == 0
+    finally:
+        for page in (a, b, s):
+            page.close()
