@@ -152,5 +152,9 @@ cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, ui
                              double error_rate) noexcept nogil
 cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
                           double error_rate, int simulations, SearchPool* pool) noexcept nogil
+cdef int rift_policy(const RiftState* st, const RiftRulesC* r, int p, int kind,
+                     double error_rate, uint64_t* rng, int simulations,
+                     SearchPool* pool) noexcept nogil
+cdef int rift_load_rules(RiftRulesC* r, object rules) except -1
 cdef int rift_pool_init(SearchPool* pool, int simulations) noexcept nogil
 cdef void rift_pool_free(SearchPool* pool) noexcept nogil

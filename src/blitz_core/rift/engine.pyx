@@ -957,6 +957,14 @@ cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kin
     return _random_move(st, r, p, rng)
 
 
+cdef int rift_policy(const RiftState* st, const RiftRulesC* r, int p, int kind,
+                     double error_rate, uint64_t* rng, int simulations,
+                     SearchPool* pool) noexcept nogil:
+    """A native policy's action code (BOT_* kind; -1 once the game is over), for the other
+    native modules (the RL stepper)."""
+    return _policy(st, r, p, kind, error_rate, rng, simulations, pool)
+
+
 # -- the Python boundary ------------------------------------------------------------------
 
 cdef int _int_arg(object value, str what, long low, long high) except? -1:
@@ -1009,6 +1017,11 @@ cdef int _load_rules(RiftRulesC* r, object rules) except -1:
     for i in range(N_OBJECTIVES):
         r.points[i] = _int_arg(values[base + i], "rules objective points", 0, 1_000_000)
     return 0
+
+
+cdef int rift_load_rules(RiftRulesC* r, object rules) except -1:
+    """_load_rules for the other native modules (checks every number)."""
+    return _load_rules(r, rules)
 
 
 def _seed64(seed):

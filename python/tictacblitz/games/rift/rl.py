@@ -1,0 +1,516 @@
+"""Rift & Grid's RL hook: environments over its native batched stepper (docs/rift.md, "RL").
+
+``tictacblitz.envs`` serves these for ``game="rift"``: it looks for ``make_env``,
+``make_vector_env`` and ``parallel_env`` here (the AEC face is PettingZoo's
+``parallel_to_aec`` over :func:`parallel_env`).
+
+- :class:`RiftVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
+  a native bot (any preset, ``hard``'s search included), stepped in one ``nogil`` call
+  (``blitz_core.rift.batch``, threads with OpenMP); masks included; Gymnasium's
+  NEXT_STEP autoreset.
+- :class:`RiftEnv`: one game (``gymnasium.make("tictacblitz/Rift-v0")``), the same
+  stepper with one env.
+- :class:`RiftParallelEnv`: both seats as agents, a PettingZoo ``ParallelEnv`` (the
+  game is simultaneous: each step takes both seats' moves), on the same stepper.
+
+Observations, rewards, flags and infos are those of the protocol envs
+(``tictacblitz.envs.GameEnv``, ``GameParallelEnv``) for the same match seed: ``{"observation":
+float32 (513,), "action_mask": int8 (324,)}`` (``game.OBS_*`` layout, the encoding of
+:mod:`.encoding`), reward +1 / -1 / 0 at the end, a rejected move (G5) ends the episode
+with -1 for its seat. A game of seed ``s`` has its bot seeded ``mix64(s)``, as the protocol
+env seeds it; ``tests/test_rift_rl.py`` holds the paths equal step by step.
+
+>>> env = RiftVectorEnv(4, opponent="greedy")
+>>> obs, info = env.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].sum(axis=1).tolist()  # 81 x 3 abilities
+((4, 513), [243, 243, 243, 243])
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
+    raise ImportError(
+        "tictacblitz.games.rift.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+    ) from exc
+
+from blitz_core.rift import batch as _native
+
+from .bots import BOT_NAMES, resolve_bot
+from .encoding import NUM_ACTIONS
+from .game import GAME_TYPE, OBSERVATION_SIZE
+from .native import NativeRift
+from .rules import RiftRules
+from .types import Reason
+
+__all__ = [
+    "RiftVectorEnv",
+    "RiftEnv",
+    "RiftParallelEnv",
+    "observation_space",
+    "make_env",
+    "make_vector_env",
+    "parallel_env",
+    "info_of",
+]
+
+REASONS = tuple(r.value for r in Reason)
+SEATS = GAME_TYPE.seat_names
+
+
+def observation_space(mask: bool = True) -> spaces.Dict:
+    """One seat's observation space (the protocol env's)."""
+    fields: Dict[str, spaces.Space] = {
+        "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
+    }
+    if mask:
+        fields["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+    return spaces.Dict(fields)
+
+
+def _rules(rules: Any) -> RiftRules:
+    if rules is None:
+        return RiftRules()
+    return rules if isinstance(rules, RiftRules) else RiftRules.from_dict(rules)
+
+
+def _seat(seat: Any) -> int:
+    if isinstance(seat, bool) or seat not in (0, 1, "X", "O"):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    return {"X": 0, "O": 1}.get(seat, seat)
+
+
+def _opponent(name: Any) -> tuple:
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    return resolve_bot(name).native()
+
+
+def _max_steps(max_steps: Any) -> int:
+    if max_steps is None:
+        return 0
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
+    return max_steps
+
+
+def info_of(reason: int, steps: int) -> Dict[str, Any]:
+    """The protocol env's info of one step (docs/rl.md): ``reason`` -1 no action, 0
+    accepted, else G5's code (1-based, ``Reason`` order); ``rejected`` the reason."""
+    return {
+        "round": 1,
+        "t": int(steps),
+        "round_wins": (0, 0),
+        "reason": int(reason),
+        "rejected": REASONS[reason - 1] if reason > 0 else None,
+        "steps": int(steps),
+    }
+
+
+def _summary(rules: RiftRules, state: bytes) -> Dict[str, Any]:
+    engine = NativeRift(rules, 0)
+    engine.core.load_state_bytes(state)
+    return engine.summary()
+
+
+class RiftVectorEnv(VectorEnv):
+    """``num_envs`` games of Rift & Grid as one Gymnasium ``VectorEnv`` (see the module).
+
+    :param num_envs: N.
+    :param opponent: the other seat's bot, a name of ``bots.BOT_NAMES`` (native).
+    :param seat: the agent's seat, 0 (X) or 1 (O).
+    :param rules: a :class:`RiftRules` or a mapping of overrides.
+    :param max_steps: truncate an episode after this many agent steps (None: never).
+    :param mask_in_info: the mask in ``info["action_mask"]`` instead of the observation.
+    :param num_threads: threads of a step (default 1; results never depend on it).
+    :param copy: return copies (default) rather than the stepper's in-place buffers.
+    :param seed: seeds the first :meth:`reset` (done here).
+
+    ``reset(seed=s)`` starts env i on the game of seed ``s + i`` (as Gymnasium's
+    ``SyncVectorEnv`` seeds its envs); an env that ended restarts at the next step
+    (NEXT_STEP) on a seed drawn from the env's generator; :attr:`episode_seeds` holds
+    each env's current game seed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        num_threads: Optional[int] = None,
+        copy: bool = True,
+        seed: Optional[int] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = _rules(rules)
+        self.seat = _seat(seat)
+        self.opponent = opponent
+        self.batch = _native.RiftBatch(
+            num_envs,
+            self.rules.native(),
+            _opponent(opponent),
+            self.seat,
+            _max_steps(max_steps),
+            1 if num_threads is None else num_threads,
+        )
+        self.num_envs = num_envs
+        self.copy = copy
+        self.mask_in_info = mask_in_info
+        self.render_mode = render_mode
+        self.single_observation_space = observation_space(mask=not mask_in_info)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
+        self._rng = np.random.default_rng(seed)
+        self._all = np.ones(num_envs, dtype=bool)
+        self.reset(seed=seed)
+
+    # -- buffers -----------------------------------------------------------------------------
+    def _obs(self) -> Dict[str, np.ndarray]:
+        out: Dict[str, np.ndarray] = {"observation": self.batch.obs}
+        if not self.mask_in_info:
+            out["action_mask"] = self.batch.masks
+        return {k: v.copy() for k, v in out.items()} if self.copy else out
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.batch
+        info: Dict[str, Any] = {
+            "reason": b.reasons.astype(np.int64),
+            "_reason": self._all,
+            "steps": b.steps.astype(np.int64),
+            "_steps": self._all,
+            "winner": b.winners.astype(np.int64),
+            "_winner": self._all,
+            "seed": self.episode_seeds.copy(),
+            "_seed": self._all,
+        }
+        if self.mask_in_info:
+            info["action_mask"], info["_action_mask"] = b.masks.copy(), self._all
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """Every env's legal actions now, bool (num_envs, 324) (MaskablePPO's convention);
+        an env whose episode ended has every action allowed (its next step is the reset)."""
+        masks = self.batch.masks.astype(bool)
+        masks[~masks.any(axis=1)] = True
+        return masks
+
+    def set_opponent(self, opponent: str) -> None:
+        """Another bot from the next step on (between episodes, for a league)."""
+        self.batch.set_bot(_opponent(opponent))
+        self.opponent = opponent
+
+    # -- gymnasium ---------------------------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: Union[None, int, Sequence[int], np.ndarray] = None,
+        options: Optional[dict] = None,
+    ):
+        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
+        those envs. ``seed``: an int ``s`` (env i plays ``s + i``), one seed per env, or
+        None (drawn from the env's generator)."""
+        mask = None
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape "
+                    f"({self.num_envs},), not {mask.dtype} {mask.shape}"
+                )
+        idx = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._rng = np.random.default_rng(int(seed))
+            seeds = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64)
+        elif seed is None:
+            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
+        else:
+            all_seeds = np.asarray(seed)
+            if all_seeds.shape != (self.num_envs,) or all_seeds.dtype.kind not in "iu":
+                raise ValueError(
+                    f"seed must be an int, None or {self.num_envs} integers, not {seed!r}"
+                )
+            seeds = all_seeds.astype(np.uint64)[idx]
+        if len(idx):
+            self.episode_seeds[idx] = seeds
+            self.batch.reset(seeds, idx)
+        return self._obs(), self._info()
+
+    def step(self, actions):
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, not {arr.dtype} {arr.shape}"
+            )
+        done = self.batch.done()
+        reset_seeds = np.zeros(self.num_envs, dtype=np.uint64)
+        if done.any():
+            reset_seeds[done] = self._rng.integers(0, 2**63, size=int(done.sum()), dtype=np.uint64)
+            self.episode_seeds[done] = reset_seeds[done]
+        self.batch.step(arr.astype(np.int64), reset_seeds)
+        b = self.batch
+        rewards = b.rewards.astype(np.float64) if self.copy else b.rewards
+        terminated = b.terminated.copy() if self.copy else b.terminated
+        truncated = b.truncated.copy() if self.copy else b.truncated
+        return self._obs(), rewards, terminated, truncated, self._info()
+
+    def summary(self, i: int) -> Dict[str, Any]:
+        """Env i's state as the replay result's ``state`` (``RiftState.summary``)."""
+        return _summary(self.rules, self.batch.state_bytes(i))
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        return (
+            "\n".join(
+                f"env {i}: {json.dumps(self.summary(i), sort_keys=True)}"
+                for i in range(self.num_envs)
+            )
+            + "\n"
+        )
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+class RiftEnv(gymnasium.Env):
+    """One game of Rift & Grid against a bot (the stepper with one env); options as
+    :class:`RiftVectorEnv`'s. ``reset(seed=s)`` plays the game of seed ``s`` (the protocol
+    env's ``GameEnv.reset(seed=s)``), its bot seeded ``mix64(s)``."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        *,
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.vec = RiftVectorEnv(
+            1,
+            opponent=opponent,
+            seat=seat,
+            rules=rules,
+            max_steps=max_steps,
+            mask_in_info=mask_in_info,
+            num_threads=1,
+            render_mode=render_mode,
+        )
+        self.render_mode = render_mode
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+        self.seat, self.rules = self.vec.seat, self.vec.rules
+        self._over = True
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
+        obs, _ = self.vec.reset(seed=[match_seed])
+        self._over = False
+        return self._one(obs), self._info()
+
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
+        self._over = bool(terminated[0] or truncated[0])
+        return (
+            self._one(obs),
+            float(rewards[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
+
+    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: v[0] for k, v in obs.items()}
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.vec.batch
+        info = info_of(int(b.reasons[0]), int(b.steps[0]))
+        if self.vec.mask_in_info:
+            info["action_mask"] = b.masks[0].copy()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        return self.vec.batch.masks[0].astype(bool)
+
+    def set_opponent(self, opponent: str) -> None:
+        self.vec.set_opponent(opponent)
+
+    @property
+    def match_seed(self) -> int:
+        return int(self.vec.episode_seeds[0])
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        return json.dumps(self.vec.summary(0), sort_keys=True)
+
+
+def _pettingzoo() -> Any:
+    try:
+        import pettingzoo
+    except ImportError:
+        raise ImportError(
+            "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
+        ) from None
+    return pettingzoo
+
+
+def RiftParallelEnv(
+    *,
+    rules: Any = None,
+    max_steps: Optional[int] = None,
+    mask_in_info: bool = False,
+    render_mode: Optional[str] = None,
+    interval_ms: Optional[int] = None,
+) -> Any:
+    """Both seats of Rift & Grid as a PettingZoo ``ParallelEnv`` over the native stepper
+    (``GameParallelEnv``'s behaviour: agents ``"X"`` and ``"O"``; a seat whose action is
+    missing does not act, and the turn resolves once both have locked a move; a rejected
+    move ends the episode, -1 for its seat and +1 for the other). ``interval_ms`` is
+    accepted for the generic signature and ignored (the game has no clock)."""
+    pettingzoo = _pettingzoo()
+    if render_mode is not None and render_mode != "ansi":
+        raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    game_rules = _rules(rules)
+    limit = _max_steps(max_steps)
+
+    class _Parallel(pettingzoo.ParallelEnv):  # type: ignore[name-defined]
+        metadata = {
+            "render_modes": ["ansi"],
+            "is_parallelizable": True,
+            "render_fps": 4,
+            "name": "tictacblitz_rift_v0",
+        }
+
+        def __init__(self) -> None:
+            self.rules = game_rules
+            self.render_mode = render_mode
+            self.mask_in_info = mask_in_info
+            self.max_steps = max_steps
+            self.possible_agents: List[str] = list(SEATS)
+            self.agents: List[str] = []
+            self._space = observation_space(mask=not mask_in_info)
+            self._actions = spaces.Discrete(NUM_ACTIONS)
+            self.state_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
+            self.batch = _native.RiftBatch(1, game_rules.native(), (0, 0.0, 0), 0, limit, 1)
+            self.batch.reset(np.zeros(1, dtype=np.uint64))
+
+        def observation_space(self, agent: str) -> spaces.Space:
+            return self._space
+
+        def action_space(self, agent: str) -> spaces.Space:
+            return self._actions
+
+        def seat_of(self, agent: str) -> int:
+            return self.possible_agents.index(agent)
+
+        def _obs_of(self, seat: int) -> Dict[str, np.ndarray]:
+            b = self.batch
+            out = {"observation": (b.obs if seat == 0 else b.obs_other)[0].copy()}
+            if not self.mask_in_info:
+                out["action_mask"] = (b.masks if seat == 0 else b.masks_other)[0].copy()
+            return out
+
+        def _info_of(self, seat: int) -> Dict[str, Any]:
+            b = self.batch
+            info = info_of(int((b.reasons if seat == 0 else b.reasons_other)[0]), int(b.steps[0]))
+            if self.mask_in_info:
+                info["action_mask"] = (b.masks if seat == 0 else b.masks_other)[0].copy()
+            return info
+
+        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+            self.batch.reset(np.array([0 if seed is None else int(seed)], dtype=np.uint64))
+            self.agents = self.possible_agents[:]
+            return (
+                {a: self._obs_of(i) for i, a in enumerate(self.agents)},
+                {a: self._info_of(i) for i, a in enumerate(self.agents)},
+            )
+
+        def step(self, actions: Dict[str, Any]):
+            joint = [
+                -1 if actions.get(a) is None else int(actions[a]) for a in self.possible_agents
+            ]
+            for code in joint:
+                if code >= NUM_ACTIONS:
+                    raise ValueError(f"action code {code!r} out of range [0, {NUM_ACTIONS})")
+            b = self.batch
+            b.step_joint(np.array([joint[0]]), np.array([joint[1]]))
+            rewards = {"X": float(b.rewards[0]), "O": float(b.rewards_other[0])}
+            done, truncated = bool(b.terminated[0]), bool(b.truncated[0])
+            observations = {a: self._obs_of(i) for i, a in enumerate(self.possible_agents)}
+            infos = {a: self._info_of(i) for i, a in enumerate(self.possible_agents)}
+            terminations = dict.fromkeys(self.agents, done)
+            truncations = dict.fromkeys(self.agents, truncated)
+            if done or truncated:
+                self.agents = []
+            return observations, rewards, terminations, truncations, infos
+
+        def state(self) -> np.ndarray:
+            """The global state (``state_space``): X's observation tensor."""
+            return self.batch.obs[0].copy()
+
+        def action_masks(self) -> Dict[str, np.ndarray]:
+            b = self.batch
+            return {"X": b.masks[0].astype(bool), "O": b.masks_other[0].astype(bool)}
+
+        def locked(self) -> tuple:
+            """The seats' locked moves this turn ``(x, o)``, None where not locked."""
+            return self.batch.locked(0)
+
+        def summary(self) -> Dict[str, Any]:
+            return _summary(self.rules, self.batch.state_bytes(0))
+
+        def render(self):
+            if self.render_mode != "ansi":
+                return None
+            return json.dumps(self.summary(), sort_keys=True)
+
+        def close(self) -> None:
+            pass
+
+    return _Parallel()
+
+
+# -- the hook ------------------------------------------------------------------------------
+
+
+def make_env(**options: Any) -> RiftEnv:
+    """One seat against a bot (:class:`RiftEnv`)."""
+    return RiftEnv(**options)
+
+
+def make_vector_env(num_envs: int = 1, **options: Any) -> RiftVectorEnv:
+    """The native vector env (:class:`RiftVectorEnv`)."""
+    return RiftVectorEnv(num_envs, **options)
+
+
+def parallel_env(**options: Any) -> Any:
+    """Both seats as a PettingZoo ``ParallelEnv`` (:func:`RiftParallelEnv`)."""
+    return RiftParallelEnv(**options)
