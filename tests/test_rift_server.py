@@ -7,6 +7,8 @@ the mover only; changing one's mind; rematch by consent; replays (file and frame
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -251,3 +253,69 @@ def test_replay_frames_of_a_file_and_bad_files() -> None:
         replay_frames(game, {"game": "rift", "script": [{"turn": 1, "X": {"cell": 99}}]})
     with pytest.raises(ReplayError):
         replay_frames(game, {"game": "doh"})
+
+
+# -- one source of truth between the adapter and the browser view ---------------------------
+
+RIFT_JS = Path(__file__).resolve().parent.parent / "python/tictacblitz/server/static/js/games/rift"
+
+
+def _js(name: str) -> str:
+    return (RIFT_JS / name).read_text(encoding="utf-8")
+
+
+def _js_keys(text: str, name: str) -> list:
+    found = re.search(rf"export const {name} = \{{(.*?)\n\}};", text, re.S)
+    assert found, name
+    return re.findall(r"^\s*(\w+):", found.group(1), re.M)
+
+
+def _js_list(text: str, name: str) -> list:
+    found = re.search(rf"export const {name} = \[(.*?)\];", text, re.S)
+    assert found, name
+    return re.findall(r'"(\w+)"', found.group(1))
+
+
+def test_the_rift_view_names_the_vocabulary_of_the_game_and_no_rule_numbers() -> None:
+    from tictacblitz.games.rift.rules import RiftRules
+    from tictacblitz.games.rift.types import OBJECTIVE_IDS, Reason
+    from tictacblitz.server.games import rift as adapter
+
+    view, model, draw = _js("view.js"), _js("model.js"), _js("draw.js")
+    assert set(_js_keys(view, "REASONS")) == {r.value for r in Reason}  # G5 (game_over too)
+    assert _js_list(view, "SEATS") == list(adapter.SEATS)
+    assert _js_list(draw, "ABILITIES") == list(adapter.ABILITIES)  # G3
+    assert _js_keys(model, "OBJECTIVE_TEXT") == list(OBJECTIVE_IDS)  # G17
+    default_bot = re.search(r'export const DEFAULT_BOT = "(\w+)";', view).group(1)
+    assert default_bot in adapter.BOT_LEVELS
+    rule_names = [name for name in RiftRules().to_dict() if name != "objectives"]
+    for path in sorted(RIFT_JS.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for name in rule_names:  # every number comes from the server's rules
+            assert not re.search(rf"\b{name}\s*[:=]\s*\d", text), (path.name, name)
+        for oid, points in RiftRules().objective_points.items():
+            assert not re.search(rf"\b{oid}\s*:\s*{points}\b", text), (path.name, oid)
+        sent = set(re.findall(r'\btype: "(\w+)"', text))
+        assert sent <= set(P.CLIENT_MESSAGES), (path.name, sent)
+    cases = set(re.findall(r'case "(\w+)"', model))
+    assert cases <= set(P.SERVER_MESSAGES), cases - set(P.SERVER_MESSAGES)
+
+
+def test_serve_game_rift_runs_the_rift_adapter() -> None:
+    import argparse
+
+    from tictacblitz.server import game_from_serve_arguments
+    from tictacblitz.server.games import adapter_games
+
+    assert "rift" in adapter_games() and "blitz" in adapter_games()
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    from tictacblitz.server import register
+
+    register(sub)
+    args = parser.parse_args(["serve", "--game", "rift", "--rule", "shield_cost=1"])
+    game = game_from_serve_arguments(args)
+    assert game.type.name == "rift" and game.rules.shield_cost == 1
+    lobby = Lobby(Settings(game=game, pause_ms=0, bot_threads=0), ManualClock())
+    assert lobby.welcome()["rules"]["shield_cost"] == 1
+    assert lobby.adapter.describe()["view"] == "/static/js/games/rift/view.js"

@@ -17,6 +17,7 @@ docs/client.md). Part of the Rift adapter (:mod:`.rift`).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List, Optional
 
 from ...games.protocol import ReplayError
@@ -25,6 +26,7 @@ from ...games.rift.game import RiftGame
 from ...games.rift.native import NativeRift
 from ...games.rift.replay import grid_rows, load_replay, play_replay
 from ...games.rift.types import Ability, Player
+from ..budget import current_budget
 
 __all__ = [
     "picture",
@@ -131,6 +133,7 @@ def replay_frames(game: RiftGame, data: Any) -> Dict[str, Any]:
             "hands": _hands_by_seat(state),
         }
     ]
+    budget = current_budget()  # a request's work budget (docs/server.md, "Limits")
     for report in result["turns"]:
         moves = report["moves"]
         codes = [
@@ -138,15 +141,16 @@ def replay_frames(game: RiftGame, data: Any) -> Dict[str, Any]:
             for p in Player
         ]
         state.apply_joint(codes)
-        frames.append(
-            {
-                "round": 1,
-                "t": report["turn"] * TURN_MS,
-                "events": public_events(state.drain_events()),
-                **picture(state),
-                "hands": _hands_by_seat(state),
-            }
-        )
+        frame = {
+            "round": 1,
+            "t": report["turn"] * TURN_MS,
+            "events": public_events(state.drain_events()),
+            **picture(state),
+            "hands": _hands_by_seat(state),
+        }
+        # Charged before it is kept: a request over its work budget stops here.
+        budget.charge(events=len(frame["events"]), nbytes=len(json.dumps(frame)))
+        frames.append(frame)
     last = frames[-1]["t"]
     return {
         "rules": replay.rules.to_dict(),
