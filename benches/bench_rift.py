@@ -6,7 +6,10 @@ records the figures).
 - a whole random game in the native nogil loop (target <= 3 µs per game);
 - whole greedy games, and greedy decisions from Python;
 - one turn through the protocol (two ``apply`` calls), and the reference engine's game;
-- clone and to_bytes of a mid-game state.
+- clone and to_bytes of a mid-game state;
+- a ``hard`` decision (SM-MCTS at the preset budget; target <= 50 ms), at the first,
+  free turn (the most candidates) and mid-game;
+- the native RL stepper (games/rift/rl.py): agent steps per second of 1,024 envs.
 
 Every figure is a median and is also put in ``extra_info`` and the session's table.
 """
@@ -123,6 +126,51 @@ def test_copies(benchmark, figures, what):
     med = median_s(benchmark)
     if med is not None:
         figures.add("us_per_call", med * 1e6, unit="µs")
+
+
+@pytest.mark.parametrize("when", ["first_turn", "midgame"])
+def test_hard_decision(benchmark, figures, when):
+    """One ``hard`` decision from Python (``bot.choose``: the native search, nogil)."""
+    from tictacblitz.games.rift.bots import HARD_SIMULATIONS
+
+    state = make_game().new_state(7) if when == "first_turn" else _midgame()
+    bot = state.game.make_bot("hard", 3)
+    benchmark.pedantic(bot.choose, args=(state, 0), rounds=9, iterations=1, warmup_rounds=1)
+    med = median_s(benchmark)
+    if med is not None:
+        ms = med * 1e3
+        figures.add("ms_per_decision", ms, unit="ms", target="<= 50", met=ms <= 50)
+        figures.add("simulations", HARD_SIMULATIONS)
+        figures.add("us_per_simulation", med / HARD_SIMULATIONS * 1e6, unit="µs")
+        best = min(_cpu_seconds(lambda: bot.choose(state, 0)) for _ in range(5))
+        figures.add("cpu_ms_per_decision", best * 1e3, unit="ms")
+
+
+@pytest.mark.parametrize(("opponent", "threads"), [("random", 1), ("greedy", 1), ("greedy", 2)])
+def test_rift_vector_env_steps(benchmark, figures, opponent, threads):
+    """The native vector env: 1,024 envs, the agent plays random legal moves (sampled
+    natively), the bot answers inside the same nogil step; agent steps per second,
+    Python's step() included, and the native step alone."""
+    from tictacblitz.games.rift.rl import RiftVectorEnv
+
+    n, steps = 1024, 50
+    env = RiftVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
+    counter = iter(range(10**9))
+    native = []
+
+    def run():
+        for _ in range(steps):
+            actions = env.batch.sample_actions(next(counter))
+            t0 = time.perf_counter()
+            env.batch.step(actions, np.zeros(n, dtype=np.uint64) + np.uint64(next(counter)))
+            native.append(time.perf_counter() - t0)
+            env.step(env.batch.sample_actions(next(counter)))
+
+    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("env_steps_per_s", 2 * steps * n / med, unit="steps/s")
+        figures.add("native_steps_per_s", n / float(np.median(native)), unit="steps/s")
 
 
 _ = Ability

@@ -403,7 +403,7 @@ cdef class RiftBatch:
                 for i in range(n):
                     self._step_one(i, av[i], rv[i], &self.pools[0])
         else:
-            for i in prange(n, nogil=True, num_threads=nt, schedule="dynamic"):
+            for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 self._step_one(i, av[i], rv[i], &self.pools[threadid()])
 
     def step_joint(self, x_actions, o_actions):
