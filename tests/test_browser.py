@@ -29,9 +29,16 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
 # The README's screenshot is refreshed only on request (TICTACBLITZ_README_SHOT=1), so
 # an ordinary test run never rewrites a tracked file.
-README_SHOT = (ROOT / "docs" / "img" / "match.png" if os.environ.get("TICTACBLITZ_README_SHOT")
-               else ARTIFACTS / "readme.png")
-CHROMIUM = os.environ.get("TICTACBLITZ_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+README_SHOT = (
+    ROOT / "docs" / "img" / "match.png"
+    if os.environ.get("TICTACBLITZ_README_SHOT")
+    else ARTIFACTS / "readme.png"
+)
+CHROMIUM = (
+    os.environ.get("TICTACBLITZ_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
 if not CHROMIUM:
     pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
 
@@ -55,9 +62,13 @@ def server():
     from tictacblitz.server.app import create_app
     from tictacblitz.server.settings import Settings
 
-    app = create_app(Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000))
+    app = create_app(
+        Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000)
+    )
     port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -119,7 +130,7 @@ def _free_cells(view, prefer):
     return [cell for cell in prefer if not cells[cell]["mark"] and not cells[cell]["crater"]]
 
 
-LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"
+LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"  # noqa: E501
 
 
 def test_bot_match_place_knockout_recharge_round_end(server, browser):
@@ -134,12 +145,18 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
     # Place a mark with the mouse: the charge ring empties, then refills to gold.
     cell = _free_cells(p.view(), [(2, 2), (2, 3), (3, 2), (3, 3)])[0]
     p.click_cell(cell)
-    p.wait("(c) => { const v = window.__blitz.view; return v.cells[c[0]*v.size+c[1]].mark === 'X'; }", list(cell))
+    p.wait(
+        "(c) => { const v = window.__blitz.view; return v.cells[c[0]*v.size+c[1]].mark === 'X'; }",
+        list(cell),
+    )
     p.wait("() => window.__blitz.view.players.X.charge < 1 || window.__blitz.view.roundEnd")
     p.wait("() => window.__blitz.view.players.X.full || window.__blitz.view.roundEnd")
     # A new mark sets after 1.6 s: its ring fills.
-    p.wait("(c) => { const v = window.__blitz.view; const x = v.cells[c[0]*v.size+c[1]];"
-           " return (x.mark === 'X' && !x.setting) || v.roundEnd; }", list(cell))
+    p.wait(
+        "(c) => { const v = window.__blitz.view; const x = v.cells[c[0]*v.size+c[1]];"
+        " return (x.mark === 'X' && !x.setting) || v.roundEnd; }",
+        list(cell),
+    )
 
     # Keyboard play: move the cursor and act.
     page.keyboard.press("ArrowRight")
@@ -158,8 +175,11 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
         if target and v["players"]["X"]["full"]:
             p.shot("target")
             p.click_cell((target["row"], target["col"]))
-            p.wait("() => window.__blitz.view.players.X.charge < 1 || "
-                   "(window.__blitz.model.tally['knocked_out:X'] || 0) > 0", timeout=3000)
+            p.wait(
+                "() => window.__blitz.view.players.X.charge < 1 || "
+                "(window.__blitz.model.tally['knocked_out:X'] || 0) > 0",
+                timeout=3000,
+            )
         else:
             page.wait_for_timeout(40)
     p.wait("() => window.__blitz.view.cells.some((c) => c.crater)")
@@ -175,9 +195,13 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
             if free:
                 p.click_cell(free[0])
         # The README's screenshot: a busy board, best with a target and a powerup on it.
-        busy = p.js("() => window.__blitz.model.tally['placed:X'] >= 5 && !window.__blitz.view.roundEnd")
-        rich = busy and p.js("() => window.__blitz.view.cells.some((c) => c.knockable)"
-                             " && window.__blitz.view.cells.some((c) => c.powerup)")
+        busy = p.js(
+            "() => window.__blitz.model.tally['placed:X'] >= 5 && !window.__blitz.view.roundEnd"
+        )
+        rich = busy and p.js(
+            "() => window.__blitz.view.cells.some((c) => c.knockable)"
+            " && window.__blitz.view.cells.some((c) => c.powerup)"
+        )
         if (busy and not shot_taken) or (rich and shot_taken != "rich"):
             README_SHOT.parent.mkdir(parents=True, exist_ok=True)
             p.shot("readme", README_SHOT)
@@ -185,7 +209,10 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
         page.wait_for_timeout(300)
     p.wait("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'")
     page.wait_for_selector("#banner:not([hidden])")
-    assert "round" in page.inner_text("#banner").lower() or "match" in page.inner_text("#banner").lower()
+    assert (
+        "round" in page.inner_text("#banner").lower()
+        or "match" in page.inner_text("#banner").lower()
+    )
     p.shot("round_end")
     p.close()
 
@@ -214,8 +241,10 @@ def test_online_match_through_a_room_code_and_its_replay(server, browser):
     s = Page(browser, "spectator")
     s.page.goto(link)
     s.page.click("#watch-room")
-    s.wait("() => !!window.__blitz.model && !!window.__blitz.view && window.__blitz.model.role === 'spectator'"
-           " && window.__blitz.view.phase === 'live'")
+    s.wait(
+        "() => !!window.__blitz.model && !!window.__blitz.view && window.__blitz.model.role === 'spectator'"  # noqa: E501
+        " && window.__blitz.view.phase === 'live'"
+    )
     assert s.js("() => window.__blitz.view.mine") == []
     assert a.js("() => window.__blitz.view.mine") == ["X"]
     assert b.js("() => window.__blitz.view.mine") == ["O"]
@@ -224,7 +253,9 @@ def test_online_match_through_a_room_code_and_its_replay(server, browser):
     for _ in range(3):
         a.wait(LIVE)
         b.wait(LIVE)
-        while not a.js("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'"):
+        while not a.js(
+            "() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'"
+        ):
             va = a.view()
             if va["players"]["X"]["full"]:
                 free = _free_cells(va, [(0, c) for c in range(6)])
@@ -269,7 +300,9 @@ def test_online_match_through_a_room_code_and_its_replay(server, browser):
     a.page.click("#btn-rematch")
     b.page.click("#btn-rematch")
     for p in (a, b):
-        p.wait("() => window.__blitz.view.phase === 'countdown' || window.__blitz.view.phase === 'live'")
+        p.wait(
+            "() => window.__blitz.view.phase === 'countdown' || window.__blitz.view.phase === 'live'"  # noqa: E501
+        )
     for p in (a, b, s, r):
         p.close()
 
@@ -281,16 +314,16 @@ def test_local_match_mouse_and_keyboard(server, browser):
     p.page.click("#play-local")
     p.wait(LIVE)
     assert sorted(p.js("() => window.__blitz.view.mine")) == ["O", "X"]
-    kb.press("ArrowDown")                                  # the keyboard plays O: cursor, Enter
+    kb.press("ArrowDown")  # the keyboard plays O: cursor, Enter
     kb.press("Enter")
     p.wait("() => window.__blitz.model.tally['placed:O'] >= 1")
-    for key in ["ArrowUp"] * 4 + ["ArrowLeft"] * 3:        # the cursor to the corner
+    for key in ["ArrowUp"] * 4 + ["ArrowLeft"] * 3:  # the cursor to the corner
         kb.press(key)
     assert p.js("() => window.__blitz.input.cursors.O") == [0, 0]
-    p.click_cell((0, 0))                                   # the mouse plays X
+    p.click_cell((0, 0))  # the mouse plays X
     p.wait("() => window.__blitz.model.tally['placed:X'] >= 1")
     p.wait("() => window.__blitz.view.players.O.full")
-    kb.press("Enter")                                      # O knocks X's setting mark out
+    kb.press("Enter")  # O knocks X's setting mark out
     p.wait("() => (window.__blitz.model.tally['knocked_out:O'] || 0) >= 1")
     p.wait("() => !!window.__blitz.view.cells[0].crater")
     p.shot("local")

@@ -12,15 +12,16 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from test_browser import LIVE, WAIT, ARTIFACTS, server, browser  # noqa: E402,F401
+from test_browser import ARTIFACTS, LIVE, WAIT, browser, server  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 
 
 class PhonePage:
-    def __init__(self, browser, name: str) -> None:
-        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                           bypass_csp=True)
+    def __init__(self, chromium, name: str) -> None:
+        self.context = chromium.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
+        )
         self.page = self.context.new_page()
         self.page.set_default_timeout(WAIT)
         self.name = name
@@ -60,32 +61,44 @@ BOXES = """() => {
     words: { X: (L.labels.X || []).map((b) => b.text), O: (L.labels.O || []).map((b) => b.text) },
     side: [...document.querySelectorAll('.side > :not([hidden])')].map((el) => ({ id: el.id || el.className, ...dom(el) })),
   };
-}"""
+}"""  # noqa: E501
 
 
 def _inside(inner, outer, slack=0.5) -> bool:
-    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
-            and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + slack
-            and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + slack)
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + slack
+        and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + slack
+    )
 
 
 def _overlap(a, b) -> bool:
-    return not (a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"]
-                or a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"])
+    return not (
+        a["x"] + a["w"] <= b["x"]
+        or b["x"] + b["w"] <= a["x"]
+        or a["y"] + a["h"] <= b["y"]
+        or b["y"] + b["h"] <= a["y"]
+    )
 
 
 def check_layout(p: PhonePage) -> dict:
     box = p.js(BOXES)
-    page = {"x": 0, "y": 0, "w": box["vw"], "h": 10 ** 6}
+    page = {"x": 0, "y": 0, "w": box["vw"], "h": 10**6}
     assert box["pageW"] <= box["vw"], f"the page scrolls sideways: {box['pageW']} > {box['vw']}"
     assert _inside(box["canvas"], page), box["canvas"]
-    parts = {"board": box["board"], "timer": box["timer"], "timer label": box["timerLabel"],
-             "panel X": box["panels"]["X"], "panel O": box["panels"]["O"]}
+    parts = {
+        "board": box["board"],
+        "timer": box["timer"],
+        "timer label": box["timerLabel"],
+        "panel X": box["panels"]["X"],
+        "panel O": box["panels"]["O"],
+    }
     for name, part in parts.items():
         assert _inside(part, box["canvas"]), (name, part, box["canvas"])
     names = list(parts)
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             assert not _overlap(parts[a], parts[b]), f"{a} overlaps {b}: {parts[a]} {parts[b]}"
     for seat in ("X", "O"):
         assert box["labels"][seat], f"no words in panel {seat}"
@@ -100,7 +113,7 @@ def check_layout(p: PhonePage) -> dict:
     return box
 
 
-def test_phone_layout_bot_match_and_waiting_seat(server, browser):
+def test_phone_layout_bot_match_and_waiting_seat(server, browser):  # noqa: F811 (the fixtures of test_browser)
     p = PhonePage(browser, "phone")
     p.page.goto(server + "/")
     p.page.select_option("#bot-level", "easy")
@@ -119,8 +132,10 @@ def test_phone_layout_bot_match_and_waiting_seat(server, browser):
 
     # An online room: the free seat waits for a player (no gold ring, no "offline").
     p.page.click("#create-room")
-    p.wait("() => window.__blitz.view && window.__blitz.view.phase === 'waiting' && window.__blitz.lay"
-           " && window.__blitz.lay.labels")
+    p.wait(
+        "() => window.__blitz.view && window.__blitz.view.phase === 'waiting' && window.__blitz.lay"
+        " && window.__blitz.lay.labels"
+    )
     p.page.evaluate("() => window.scrollTo(0, 0)")
     p.page.wait_for_timeout(200)
     box = check_layout(p)
@@ -132,18 +147,35 @@ def test_phone_layout_bot_match_and_waiting_seat(server, browser):
 
 
 # A round that ends on time (R20): X sets three marks in row 0, O one in the corner.
-TIMEOUT_REPLAY = {"rules": {"round_ms": 3000, "rounds_to_win": 1, "max_rounds": 1, "powerup_max": 0}, "seed": 1,
-                  "script": [{"t": 0, "player": "X", "place": [0, 0]}, {"t": 100, "player": "O", "place": [5, 5]},
-                             {"t": 600, "player": "X", "place": [0, 1]}, {"t": 1200, "player": "X", "place": [0, 2]}]}
+TIMEOUT_REPLAY = {
+    "rules": {"round_ms": 3000, "rounds_to_win": 1, "max_rounds": 1, "powerup_max": 0},
+    "seed": 1,
+    "script": [
+        {"t": 0, "player": "X", "place": [0, 0]},
+        {"t": 100, "player": "O", "place": [5, 5]},
+        {"t": 600, "player": "X", "place": [0, 1]},
+        {"t": 1200, "player": "X", "place": [0, 2]},
+    ],
+}
 
 
-def test_phone_replay_icons_and_a_round_ended_on_time(server, browser):
+def test_phone_replay_icons_and_a_round_ended_on_time(server, browser):  # noqa: F811 (the fixtures of test_browser)
     p = PhonePage(browser, "phone_replay")
     p.page.goto(server + "/")
     p.page.wait_for_selector("#replay-file:not([disabled])")
-    p.page.set_input_files("#replay-file", files=[{"name": "timeout.json", "mimeType": "application/json",
-                                                   "buffer": json.dumps(TIMEOUT_REPLAY).encode()}])
-    p.wait("() => window.__blitz.replay && window.__blitz.view && window.__blitz.lay && window.__blitz.lay.labels")
+    p.page.set_input_files(
+        "#replay-file",
+        files=[
+            {
+                "name": "timeout.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(TIMEOUT_REPLAY).encode(),
+            }
+        ],
+    )
+    p.wait(
+        "() => window.__blitz.replay && window.__blitz.view && window.__blitz.lay && window.__blitz.lay.labels"  # noqa: E501
+    )
     # The controls are drawn icons (SVG), not font glyphs, and they have a size.
     for button in ("#rp-play", "#rp-back", "#rp-step"):
         icon = p.page.locator(f"{button} svg.icon").bounding_box()
@@ -154,9 +186,11 @@ def test_phone_replay_icons_and_a_round_ended_on_time(server, browser):
     p.page.wait_for_selector("#banner:not([hidden])")
     p.page.evaluate("() => window.scrollTo(0, 0)")
     p.page.wait_for_timeout(200)
-    check_layout(p)                     # the banner (in the side column) is not over the board
+    check_layout(p)  # the banner (in the side column) is not over the board
     rounds = p.page.inner_text("#rounds-list")
     assert "Time up" in rounds and "X 3 – O 1" in rounds, rounds
-    assert p.js("() => window.__blitz.view.cells.filter((c) => c.mark).length") == 4   # the final board shows
+    assert (
+        p.js("() => window.__blitz.view.cells.filter((c) => c.mark).length") == 4
+    )  # the final board shows
     p.shot("timeout", full_page=True)
     p.close()

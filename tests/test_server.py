@@ -16,18 +16,17 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("blitz_core.blitz.engine")
 
-import anyio  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
+import anyio
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-from tictacblitz.games import load_game  # noqa: E402
-from tictacblitz.games.blitz.scenario import load_scenario, run_scenario  # noqa: E402
-from tictacblitz.server import protocol as P  # noqa: E402
-from tictacblitz.server.app import create_app  # noqa: E402
-from tictacblitz.server.clock import ManualClock  # noqa: E402
-from tictacblitz.server.settings import Settings  # noqa: E402
-
-from tictacblitz.games.blitz import Match  # noqa: E402
+from tictacblitz.games import load_game
+from tictacblitz.games.blitz import Match
+from tictacblitz.games.blitz.scenario import load_scenario, run_scenario
+from tictacblitz.server import protocol as P
+from tictacblitz.server.app import create_app
+from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.settings import Settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,8 +35,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def server():
     clock = ManualClock()
     seeds = iter(range(1, 100_000))
-    settings = Settings(game=load_game("blitz", dict(round_ms=3000, rounds_to_win=1, max_rounds=2, powerup_max=0)),
-                        pause_ms=0, grace_ms=2000, bot_threads=0, seed_source=seeds.__next__)
+    settings = Settings(
+        game=load_game(
+            "blitz", {"round_ms": 3000, "rounds_to_win": 1, "max_rounds": 2, "powerup_max": 0}
+        ),
+        pause_ms=0,
+        grace_ms=2000,
+        bot_threads=0,
+        seed_source=seeds.__next__,
+    )
     app = create_app(settings, clock)
     with TestClient(app) as client:
         client.sessions = []
@@ -55,6 +61,7 @@ def recv(ws, timeout: float = 5.0) -> dict:
     async def get():
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
+
     message = ws.portal.call(get)
     if message["type"] == "websocket.close":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -76,6 +83,7 @@ def nothing_pending(ws) -> bool:
         except anyio.WouldBlock:
             return True
         return False
+
     return ws.portal.call(check)
 
 
@@ -144,7 +152,7 @@ def test_local_mode_rejections_and_seat_checks(server) -> None:
     ws = open_ws(client)
     joined = create(ws, mode="local")
     assert joined["seats"] == ["X", "O"]
-    recv_until(ws, "events")                      # round_started
+    recv_until(ws, "events")  # round_started
     ws.send_json({"type": "act", "action": "place", "cell": [0, 0]})
     assert recv(ws)["code"] == "seat_required"
     ws.send_json({"type": "act", "action": "place", "cell": [0, 0], "seat": "X", "ref": 1})
@@ -152,8 +160,16 @@ def test_local_mode_rejections_and_seat_checks(server) -> None:
     assert placed["type"] == "events" and placed["events"][0]["kind"] == "placed"
     clock.advance(1)
     ws.send_json({"type": "act", "action": "place", "cell": [0, 0], "seat": "O", "ref": 2})
-    assert recv(ws) == {"type": "rejected", "seat": "O", "action": "place", "cell": [0, 0],
-                        "reason": "occupied", "round": 1, "t": 1, "ref": 2}
+    assert recv(ws) == {
+        "type": "rejected",
+        "seat": "O",
+        "action": "place",
+        "cell": [0, 0],
+        "reason": "occupied",
+        "round": 1,
+        "t": 1,
+        "ref": 2,
+    }
     clock.advance(1)
     ws.send_json({"type": "act", "action": "place", "cell": [1, 1], "seat": "X", "ref": 3})
     assert recv(ws)["reason"] == "not_charged"
@@ -167,7 +183,7 @@ def test_local_mode_rejections_and_seat_checks(server) -> None:
     clock.advance(500)
     ws.send_json({"type": "act", "action": "place", "cell": [0, 0], "seat": "X"})
     assert recv_until(ws, "rejected")["reason"] == "crater"
-    clock.advance(3000)                           # the round times out: a draw, round 2 follows
+    clock.advance(3000)  # the round times out: a draw, round 2 follows
     ws.send_json({"type": "sync", "ref": 9})
     state = recv_until(ws, "state")
     while "ref" not in state:
@@ -215,24 +231,27 @@ def test_online_join_watch_spectator_and_presence(server) -> None:
     assert recv(c) == unknown
 
 
-@pytest.mark.parametrize("frame, code", [
-    ("{not json", "bad_json"),
-    ("[1, 2]", "bad_json"),
-    ('{"type": "act", "action": "place", "cell": [0, 0], "v": 2}', "bad_version"),
-    ('{"type": "teleport"}', "unknown_type"),
-    ('{"kind": "act"}', "unknown_type"),
-    ('{"type": "act", "action": "place", "cell": "a1"}', "bad_field"),
-    ('{"type": "act", "action": "place", "cell": [0, true]}', "bad_field"),
-    ('{"type": "act", "action": "place", "cell": [0, 9]}', "bad_field"),
-    ('{"type": "act", "action": "fly", "cell": [0, 0]}', "bad_field"),
-    ('{"type": "act", "action": "place"}', "bad_field"),
-    ('{"type": "act", "action": "place", "cell": [0, 0], "extra": 1}', "bad_field"),
-    ('{"type": "create", "mode": "bot"}', "bad_field"),
-    ('{"type": "rematch", "agree": "yes"}', "bad_field"),
-    ('{"type": "ping", "ref": [1]}', "bad_field"),
-    ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "too_large"),
-    ('{"type": "act", "action": "place", "cell": [0, NaN]}', "bad_json"),
-])
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('{"type": "act", "action": "place", "cell": [0, 0], "v": 2}', "bad_version"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"kind": "act"}', "unknown_type"),
+        ('{"type": "act", "action": "place", "cell": "a1"}', "bad_field"),
+        ('{"type": "act", "action": "place", "cell": [0, true]}', "bad_field"),
+        ('{"type": "act", "action": "place", "cell": [0, 9]}', "bad_field"),
+        ('{"type": "act", "action": "fly", "cell": [0, 0]}', "bad_field"),
+        ('{"type": "act", "action": "place"}', "bad_field"),
+        ('{"type": "act", "action": "place", "cell": [0, 0], "extra": 1}', "bad_field"),
+        ('{"type": "create", "mode": "bot"}', "bad_field"),
+        ('{"type": "rematch", "agree": "yes"}', "bad_field"),
+        ('{"type": "ping", "ref": [1]}', "bad_field"),
+        ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "too_large"),
+        ('{"type": "act", "action": "place", "cell": [0, NaN]}', "bad_json"),
+    ],
+)
 def test_malformed_frames_get_an_error_and_change_nothing(server, frame: str, code: str) -> None:
     client, clock, _ = server
     ws = open_ws(client)
@@ -251,8 +270,12 @@ def test_binary_frames_and_outside_a_room(server) -> None:
     ws = open_ws(client)
     ws.send_bytes(b'{"type": "ping"}')
     assert recv(ws)["code"] == "bad_frame"
-    for message in ({"type": "act", "action": "place", "cell": [0, 0]}, {"type": "rematch", "agree": True},
-                    {"type": "leave"}, {"type": "sync"}):
+    for message in (
+        {"type": "act", "action": "place", "cell": [0, 0]},
+        {"type": "rematch", "agree": True},
+        {"type": "leave"},
+        {"type": "sync"},
+    ):
         ws.send_json(message)
         assert recv(ws)["code"] == "not_in_room"
 
@@ -302,7 +325,7 @@ def test_reconnect_within_grace_then_forfeit(server) -> None:
     joined = create(a, mode="online", symbol="X")
     b.send_json({"type": "join", "code": joined["room"]})
     recv(b)
-    a.__exit__(None, None, None)                 # X drops
+    a.__exit__(None, None, None)  # X drops
     presence = recv_until(b, "presence")
     while presence["players"]["X"]["connected"]:
         presence = recv_until(b, "presence")
@@ -332,7 +355,7 @@ def test_rematch_needs_both_and_leave_forfeits(server) -> None:
     b.send_json({"type": "join", "code": joined["room"]})
     recv(b)
     clock.advance(3000)
-    clock.advance(3000)                           # two drawn rounds: max_rounds 2
+    clock.advance(3000)  # two drawn rounds: max_rounds 2
     first = recv_until(a, "match_end")
     assert first["result"] == "draw" and first["by"] == "rounds"
     a.send_json({"type": "rematch", "agree": True})
@@ -364,8 +387,11 @@ def test_load_script_smoke() -> None:
 
 
 def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
-    settings = Settings(game=load_game("blitz", dict(round_ms=1500, rounds_to_win=1, max_rounds=1)), pause_ms=0,
-                        bot_threads=1)
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 1500, "rounds_to_win": 1, "max_rounds": 1}),
+        pause_ms=0,
+        bot_threads=1,
+    )
     with TestClient(create_app(settings)) as client:
         with client.websocket_connect("/ws") as ws:
             assert recv(ws)["type"] == "welcome"
@@ -374,7 +400,9 @@ def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
             for _ in range(2000):
                 msg = recv(ws)
                 if msg["type"] == "events":
-                    bot_moves += sum(e["kind"] == "placed" and e["player"] == "O" for e in msg["events"])
+                    bot_moves += sum(
+                        e["kind"] == "placed" and e["player"] == "O" for e in msg["events"]
+                    )
                 if msg["type"] == "match_end":
                     break
             assert msg["type"] == "match_end" and bot_moves > 0
@@ -385,8 +413,13 @@ def test_bots_in_the_thread_pool_on_the_real_clock() -> None:
 def test_connections_per_address_and_spectators_are_bounded() -> None:
     """One address cannot hold every room, and a room has at most max_spectators."""
     clock = ManualClock()
-    settings = Settings(game=load_game("blitz", dict(round_ms=3000, powerup_max=0)), pause_ms=0, bot_threads=0,
-                        max_connections_per_ip=3, max_spectators=1)
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 3000, "powerup_max": 0}),
+        pause_ms=0,
+        bot_threads=0,
+        max_connections_per_ip=3,
+        max_spectators=1,
+    )
     with TestClient(create_app(settings, clock)) as client:
         client.sessions = []
         try:
@@ -395,8 +428,11 @@ def test_connections_per_address_and_spectators_are_bounded() -> None:
             spectator.send_json({"type": "watch", "code": code})
             assert recv(spectator)["type"] == "joined"
             third.send_json({"type": "watch", "code": code})
-            assert recv(third) == {"type": "error", "code": "spectators_full",
-                                   "message": f"room {code} has 1 spectators already"}
+            assert recv(third) == {
+                "type": "error",
+                "code": "spectators_full",
+                "message": f"room {code} has 1 spectators already",
+            }
             fourth = client.websocket_connect("/ws")
             fourth.__enter__()
             client.sessions.append(fourth)

@@ -24,19 +24,29 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("blitz_core.blitz.engine")
 
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-from tictacblitz.games import load_game  # noqa: E402
-from tictacblitz.server.app import create_app  # noqa: E402
-from tictacblitz.server.budget import BudgetExceeded, WorkBudget, run_budgeted  # noqa: E402
-from tictacblitz.server.clock import ManualClock  # noqa: E402
-from tictacblitz.server.settings import Settings  # noqa: E402
+from test_server import create, open_ws, recv
+from tictacblitz.games import load_game
+from tictacblitz.server.app import create_app
+from tictacblitz.server.budget import BudgetExceeded, WorkBudget, run_budgeted
+from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.settings import Settings
 
-from test_server import create, open_ws, recv  # noqa: E402
-
-ATTACK = {"name": "issue 16: unbounded replay", "seed": 1, "script": [], "until": 99000,
-          "rules": {"round_ms": 10000000, "spawn_min_ms": 1, "spawn_max_ms": 1, "powerup_ms": 1, "size": 8}}
+ATTACK = {
+    "name": "issue 16: unbounded replay",
+    "seed": 1,
+    "script": [],
+    "until": 99000,
+    "rules": {
+        "round_ms": 10000000,
+        "spawn_min_ms": 1,
+        "spawn_max_ms": 1,
+        "powerup_ms": 1,
+        "size": 8,
+    },
+}
 ATTACK_BODY = json.dumps(ATTACK).encode()
 
 
@@ -59,8 +69,11 @@ def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
     try:
         before = _rss_kib(proc.pid, "VmHWM")
         started = time.monotonic()
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/replay-events", data=ATTACK_BODY,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/replay-events",
+            data=ATTACK_BODY,
+            headers={"Content-Type": "application/json"},
+        )
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=60)
         took = time.monotonic() - started
@@ -70,14 +83,21 @@ def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
         proc.terminate()
         proc.wait(timeout=10)
     assert refused.value.code == 422 and body["error"] == "too_much_work", body
-    assert took < 5.0, took                        # the CPU budget is 2 s
-    assert peak - before < 100 * 1024, (before, peak)   # KiB: under 100 MiB more, not 370
+    assert took < 5.0, took  # the CPU budget is 2 s
+    assert peak - before < 100 * 1024, (before, peak)  # KiB: under 100 MiB more, not 370
 
 
 @pytest.fixture
 def app():
-    settings = Settings(game=load_game("blitz", dict(round_ms=3000, powerup_max=0)), pause_ms=0, grace_ms=2000,
-                        bot_threads=0, max_rooms=300, work_burst=3, connect_burst=400)
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 3000, "powerup_max": 0}),
+        pause_ms=0,
+        grace_ms=2000,
+        bot_threads=0,
+        max_rooms=300,
+        work_burst=3,
+        connect_burst=400,
+    )
     return create_app(settings, ManualClock())
 
 
@@ -87,13 +107,17 @@ def test_replay_requests_need_json_and_a_small_body(app) -> None:
         plain = client.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
         assert plain.status_code == 415 and plain.json()["error"] == "unsupported_media_type"
         # Refused by its Content-Length, before a byte of the body is read.
-        declared = client.post(url, content=b"{}", headers={"Content-Type": "application/json",
-                                                              "Content-Length": str(3 * 1024 * 1024)})
+        declared = client.post(
+            url,
+            content=b"{}",
+            headers={"Content-Type": "application/json", "Content-Length": str(3 * 1024 * 1024)},
+        )
         assert declared.status_code == 413 and declared.json()["error"] == "too_large"
 
-        def chunks():                      # no Content-Length: refused while it streams in
+        def chunks():  # no Content-Length: refused while it streams in
             for _ in range(40):
                 yield b" " * 65536
+
         streamed = client.post(url, content=chunks(), headers={"Content-Type": "application/json"})
         assert streamed.status_code == 413
         bad = client.post(url, content=b"{nope", headers={"Content-Type": "application/json"})
@@ -104,7 +128,9 @@ def test_replay_requests_need_json_and_a_small_body(app) -> None:
         assert int(limited.headers["retry-after"]) >= 1
         # A static file carries the same security headers as the page.
         js = client.get("/static/js/main.js")
-        assert js.status_code == 200 and "default-src 'self'" in js.headers["content-security-policy"]
+        assert (
+            js.status_code == 200 and "default-src 'self'" in js.headers["content-security-policy"]
+        )
         assert js.headers["x-content-type-options"] == "nosniff"
 
 
@@ -117,7 +143,7 @@ def test_one_job_per_address_and_a_few_at_once(app) -> None:
         gate.admit("10.0.0.1")
     assert busy.value.response.status_code == 429 and b'"busy"' in busy.value.response.body
     gate.admit("10.0.0.2")
-    with pytest.raises(Refused) as full:       # work_jobs = 2 server-wide
+    with pytest.raises(Refused) as full:  # work_jobs = 2 server-wide
         gate.admit("10.0.0.3")
     assert full.value.response.status_code == 503
 
@@ -135,13 +161,14 @@ def test_the_budget_stops_work_that_never_checks_it() -> None:
     """A game whose replay code never charges the budget is stopped at its CPU time
     anyway (its worker process runs under RLIMIT_CPU), and an answer over the bytes
     budget is refused."""
+
     async def go() -> float:
         started = time.monotonic()
         with pytest.raises(BudgetExceeded):
             await run_budgeted(f"{__name__}:spin", (), WorkBudget(max_cpu_s=0.2, max_wall_s=30))
         return time.monotonic() - started
 
-    assert asyncio.run(go()) < 15.0      # RLIMIT_CPU: 2 s of CPU at nice 10, on shared cores
+    assert asyncio.run(go()) < 15.0  # RLIMIT_CPU: 2 s of CPU at nice 10, on shared cores
     with pytest.raises(BudgetExceeded):
         asyncio.run(run_budgeted(f"{__name__}:big", (), WorkBudget(max_bytes=100_000)))
 
@@ -179,13 +206,19 @@ def test_create_and_abort_flood_cannot_fill_the_server(app) -> None:
 
 def test_room_quota_counts_rooms_in_grace_and_the_rate() -> None:
     from test_rooms import FakePeer
-
-    from tictacblitz.server.lobby import Lobby
     from tictacblitz.server import protocol as P
+    from tictacblitz.server.lobby import Lobby
 
     clock = ManualClock()
-    settings = Settings(game=load_game("blitz", dict(round_ms=3000)), pause_ms=0, grace_ms=1000, bot_threads=0,
-                        max_rooms_per_ip=2, room_burst=3, room_rate_per_s=0.5)
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 3000}),
+        pause_ms=0,
+        grace_ms=1000,
+        bot_threads=0,
+        max_rooms_per_ip=2,
+        room_burst=3,
+        room_rate_per_s=0.5,
+    )
     lobby = Lobby(settings, clock)
 
     def attempt(address: str) -> dict:
@@ -194,14 +227,14 @@ def test_room_quota_counts_rooms_in_grace_and_the_rate() -> None:
         lobby.connected(peer)
         lobby.handle(peer, lobby.parse('{"type": "create", "mode": "online"}'))
         answer = peer.out[1]
-        lobby.disconnected(peer)             # the room stays, in its creator's grace
+        lobby.disconnected(peer)  # the room stays, in its creator's grace
         return answer
 
     assert attempt("a")["type"] == "joined" and attempt("a")["type"] == "joined"
     third = attempt("a")
     assert third["code"] == "too_many_rooms" and "at most 2 rooms" in third["message"]
-    assert attempt("b")["type"] == "joined"   # another address is not affected
-    clock.advance(1001)                       # the graces run out: the rooms close
+    assert attempt("b")["type"] == "joined"  # another address is not affected
+    clock.advance(1001)  # the graces run out: the rooms close
     assert not lobby.rooms and not lobby.rooms_by_address
     # The rate: a burst of 3 (2 spent), then 0.5 a second.
     assert attempt("a")["type"] == "joined"
@@ -214,12 +247,15 @@ def test_room_quota_counts_rooms_in_grace_and_the_rate() -> None:
 
 def test_bots_pause_while_no_person_is_connected() -> None:
     from test_rooms import FakePeer
-
     from tictacblitz.server.lobby import Lobby
 
     clock = ManualClock()
-    settings = Settings(game=load_game("blitz", dict(round_ms=30000, powerup_max=0)), pause_ms=0,
-                        grace_ms=10_000, bot_threads=0)
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 30000, "powerup_max": 0}),
+        pause_ms=0,
+        grace_ms=10_000,
+        bot_threads=0,
+    )
     lobby = Lobby(settings, clock)
     peer = FakePeer()
     lobby.connected(peer)
@@ -235,7 +271,7 @@ def test_bots_pause_while_no_person_is_connected() -> None:
     token = peer.member.token
     lobby.disconnected(peer)
     asked.clear()
-    for _ in range(50):                      # 5 s of the 10 s grace
+    for _ in range(50):  # 5 s of the 10 s grace
         clock.advance(100)
     assert not asked and room.bots == [None, None]
     back = FakePeer()
@@ -247,7 +283,9 @@ def test_bots_pause_while_no_person_is_connected() -> None:
 
 
 def test_websocket_origin_is_checked() -> None:
-    settings = Settings(game=load_game("blitz"), bot_threads=0, allowed_origins=("https://friends.example",))
+    settings = Settings(
+        game=load_game("blitz"), bot_threads=0, allowed_origins=("https://friends.example",)
+    )
     with TestClient(create_app(settings, ManualClock())) as client:
         with pytest.raises(WebSocketDisconnect):
             with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}) as ws:
@@ -270,8 +308,11 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
     port = load._free_port()
     proc = load.start_server(port, [json.dumps({"rules": {"round_ms": 8000}, "pause_ms": 500})])
     try:
-        result = anyio.run(lambda: load.run_load("127.0.0.1", port, 20, 8.0, proc.pid, 2.0, 2.0,
-                                                 abuse=True, abuse_rate=50.0))
+        result = anyio.run(
+            lambda: load.run_load(
+                "127.0.0.1", port, 20, 8.0, proc.pid, 2.0, 2.0, abuse=True, abuse_rate=50.0
+            )
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=10)

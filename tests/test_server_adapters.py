@@ -16,19 +16,33 @@ import pytest
 
 pytest.importorskip("blitz_core.blitz")
 
-from tictacblitz import server as server_package  # noqa: E402
-from tictacblitz.games.protocol import GameType, TimeModel  # noqa: E402
-from tictacblitz.server import games as adapters  # noqa: E402
-from tictacblitz.server import lobby as lobby_module  # noqa: E402
-from tictacblitz.server import protocol as P  # noqa: E402
-from tictacblitz.server.clock import ManualClock  # noqa: E402
-from tictacblitz.server.games import GameAdapter, MatchSession, NoAdapter, adapter_for  # noqa: E402
-from tictacblitz.server.lobby import Lobby  # noqa: E402
-from tictacblitz.server.settings import Settings  # noqa: E402
+from tictacblitz import server as server_package
+from tictacblitz.games.protocol import GameType, TimeModel
+from tictacblitz.server import games as adapters
+from tictacblitz.server import lobby as lobby_module
+from tictacblitz.server import protocol as P
+from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.games import GameAdapter, MatchSession, NoAdapter, adapter_for
+from tictacblitz.server.lobby import Lobby
+from tictacblitz.server.settings import Settings
 
 SERVER = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server"
-GENERIC = ["__init__.py", "app.py", "clock.py", "lobby.py", "protocol.py", "replay_events.py",
-           "replay_store.py", "room.py", "settings.py", "games/__init__.py", "budget.py", "limits.py"]
+GENERIC = [
+    "__init__.py",
+    "app.py",
+    "clock.py",
+    "lobby.py",
+    "protocol.py",
+    "replay_events.py",
+    "replay_store.py",
+    "room.py",
+    "settings.py",
+    "games/__init__.py",
+    "budget.py",
+    "limits.py",
+    "seats.py",
+    "load_procs.py",
+]
 MAX_LINES = 400
 
 
@@ -47,13 +61,28 @@ def test_generic_modules_never_name_a_game(name: str) -> None:
     path = SERVER / name
     text = path.read_text(encoding="utf-8")
     for module in _imports(path):
-        assert "blitz" not in module and "doh" not in module and "rift" not in module, (name, module)
+        assert "blitz" not in module and "doh" not in module and "rift" not in module, (
+            name,
+            module,
+        )
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     tree = ast.parse(code)
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    for blitz_word in ("Match", "Rules", "Player", "Action", "ActionKind", "EventKind", "PowerupKind",
-                       "Reason", "board_text", "round_wins", "act_both", "match_result"):
+    for blitz_word in (
+        "Match",
+        "Rules",
+        "Player",
+        "Action",
+        "ActionKind",
+        "EventKind",
+        "PowerupKind",
+        "Reason",
+        "board_text",
+        "round_wins",
+        "act_both",
+        "match_result",
+    ):
         assert blitz_word not in names, (name, blitz_word)
 
 
@@ -62,9 +91,14 @@ def test_no_module_over_400_lines_and_no_private_calls_across_modules() -> None:
         lines = path.read_text(encoding="utf-8").count("\n")
         assert lines <= MAX_LINES, f"{path.relative_to(SERVER)} has {lines} lines"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
-                assert isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"), \
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                assert isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"), (
                     f"{path.relative_to(SERVER)}:{node.lineno}: {ast.unparse(node)}"
+                )
 
 
 # -- a toy game of another time model, through the same lobby and rooms ---------------------
@@ -126,12 +160,15 @@ class ToySession(MatchSession):
 
     def tick(self) -> None:
         bots = self.host.bots
-        while self.host.live and bots[self.state.turn] is not None:   # a bot moves at once
+        while self.host.live and bots[self.state.turn] is not None:  # a bot moves at once
             seat = self.state.turn
-            self.host.run_job(lambda: 1, lambda step, error: self.intent(seat, {"step": step}, None, None))
+            self.host.run_job(
+                lambda: 1,
+                lambda step, error, seat=seat: self.intent(seat, {"step": step}, None, None),
+            )
 
     def wake_at(self) -> Optional[float]:
-        return None                       # no clock: nothing is timed
+        return None  # no clock: nothing is timed
 
     def next_round(self) -> None:
         raise AssertionError("the toy has one round")
@@ -197,9 +234,15 @@ class Peer:
 
 @pytest.fixture
 def toy_lobby(monkeypatch):
-    monkeypatch.setattr(lobby_module, "adapter_for", lambda game, settings: ToyAdapter(game, settings))
-    lobby = Lobby(Settings(game=ToyGame(), pause_ms=0, bot_threads=0, seed_source=iter(range(1, 99)).__next__),
-                  ManualClock())
+    monkeypatch.setattr(
+        lobby_module, "adapter_for", lambda game, settings: ToyAdapter(game, settings)
+    )
+    lobby = Lobby(
+        Settings(
+            game=ToyGame(), pause_ms=0, bot_threads=0, seed_source=iter(range(1, 99)).__next__
+        ),
+        ManualClock(),
+    )
 
     def say(peer: Peer, **message: Any) -> None:
         lobby.handle(peer, lobby.parse(json.dumps(message)))
@@ -208,6 +251,7 @@ def toy_lobby(monkeypatch):
         peer = Peer()
         lobby.connected(peer)
         return peer
+
     return lobby, say, connect
 
 
@@ -224,7 +268,12 @@ def test_an_alternating_toy_game_plays_through_the_generic_lobby_and_rooms(toy_l
     room = a.room
     assert room.phase == "live" and a.last("state")["turn"] == 0
     say(b, type="act", step=1, ref=7)
-    assert b.last("rejected") == {"type": "rejected", "seat": "B", "reason": "not_your_turn", "ref": 7}
+    assert b.last("rejected") == {
+        "type": "rejected",
+        "seat": "B",
+        "reason": "not_your_turn",
+        "ref": 7,
+    }
     say(a, type="act", step=2, seat="A")
     say(b, type="act", step=2)
     end = a.last("match_end")
@@ -232,7 +281,7 @@ def test_an_alternating_toy_game_plays_through_the_generic_lobby_and_rooms(toy_l
     assert [m["seq"] for m in a.out if m["type"] == "events"] == [1, 2, 3]
     replay = lobby.replays.get(end["replay_id"])
     assert replay["moves"] == [[0, 2], [1, 2]] and replay["players"]["A"]["name"] == "Ann"
-    with pytest.raises(P.ProtocolError) as bad:                   # the adapter's act fields
+    with pytest.raises(P.ProtocolError) as bad:  # the adapter's act fields
         lobby.parse(json.dumps({"type": "act", "step": 3}))
     assert bad.value.code == "bad_field" and "act.step" in bad.value.message
     say(a, type="rematch", agree=True)
@@ -246,10 +295,16 @@ def test_a_toy_bot_moves_through_run_job_and_a_forfeit_is_generic(toy_lobby) -> 
     say(a, type="create", mode="bot", bot="first", symbol="B")
     assert a.last("events")["events"] == [{"kind": "added", "seat": 0, "total": 1}]
     say(a, type="sync")
-    assert a.last("state")["players"]["A"] == {"name": "first", "kind": "bot", "level": "first",
-                                               "connected": True, "grace_until": None, "to_move": False}
+    assert a.last("state")["players"]["A"] == {
+        "name": "first",
+        "kind": "bot",
+        "level": "first",
+        "connected": True,
+        "grace_until": None,
+        "to_move": False,
+    }
     room = a.room
-    say(a, type="leave")                          # the person leaves: the bot wins by forfeit
+    say(a, type="leave")  # the person leaves: the bot wins by forfeit
     assert room.result["by"] == "forfeit" and room.result["result"] == "A"
     assert room.result["forfeited_by"] == "B" and room.closed
 
@@ -273,11 +328,16 @@ def test_a_game_without_a_server_adapter_is_one_clear_line_and_exit_2(monkeypatc
 def test_serve_options_go_through_the_one_game_parser() -> None:
     parser = argparse.ArgumentParser()
     server_package.register(parser.add_subparsers())
-    args = parser.parse_args(["serve", "--rules", '{"round_ms": 30000, "set_ms": 1000}', "--rule", "set_ms=1200"])
+    args = parser.parse_args(
+        ["serve", "--rules", '{"round_ms": 30000, "set_ms": 1000}', "--rule", "set_ms=1200"]
+    )
     game = server_package.game_from_serve_arguments(args)
     assert game.type.name == "blitz"
-    assert game.rules.round_ms == 30000 and game.rules.set_ms == 1200      # --rule wins
-    for bad, words in ((["--rules", "[1]"], "--rules must be a JSON object"),
-                       (["--rules", "{"], "is not JSON"), (["--game", "nope"], "--game: unknown game")):
+    assert game.rules.round_ms == 30000 and game.rules.set_ms == 1200  # --rule wins
+    for bad, words in (
+        (["--rules", "[1]"], "--rules must be a JSON object"),
+        (["--rules", "{"], "is not JSON"),
+        (["--game", "nope"], "--game: unknown game"),
+    ):
         with pytest.raises(ValueError, match=words):
             server_package.game_from_serve_arguments(parser.parse_args(["serve", *bad]))

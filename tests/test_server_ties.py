@@ -14,15 +14,15 @@ import pytest
 
 pytest.importorskip("blitz_core.blitz")
 
-from tictacblitz.games import load_game  # noqa: E402
-from tictacblitz.games.blitz import Action, Match, Player, Rules  # noqa: E402
-from tictacblitz.games.blitz.bots import PRESETS, make_bot, reaction_due_t  # noqa: E402
-from tictacblitz.games.blitz.types import ActionKind, EventKind, PowerupKind, Reason  # noqa: E402
-from tictacblitz.server import protocol as P  # noqa: E402
-from tictacblitz.server.clock import ManualClock  # noqa: E402
-from tictacblitz.server.games import blitz as blitz_adapter  # noqa: E402
-from tictacblitz.server.lobby import Lobby  # noqa: E402
-from tictacblitz.server.settings import Settings  # noqa: E402
+from tictacblitz.games import load_game
+from tictacblitz.games.blitz import Action, Match, Player, Rules
+from tictacblitz.games.blitz.bots import PRESETS, make_bot, reaction_due_t
+from tictacblitz.games.blitz.types import ActionKind, EventKind, PowerupKind, Reason
+from tictacblitz.server import protocol as P
+from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.games import blitz as blitz_adapter
+from tictacblitz.server.lobby import Lobby
+from tictacblitz.server.settings import Settings
 
 STATIC = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static"
 JS = STATIC / "js"
@@ -50,7 +50,9 @@ def test_protocol_names_are_the_same_in_python_and_javascript() -> None:
     text = js(JS / "protocol.js")
     assert js_list(text, "CLIENT_MESSAGES") == list(P.CLIENT_MESSAGES)
     assert js_list(text, "SERVER_MESSAGES") == list(P.SERVER_MESSAGES)
-    codes = dict(re.findall(r"(\w+): (\d+)", re.search(r"CLOSE_CODES = \{(.*?)\};", text, re.S).group(1)))
+    codes = dict(
+        re.findall(r"(\w+): (\d+)", re.search(r"CLOSE_CODES = \{(.*?)\};", text, re.S).group(1))
+    )
     assert {k: int(v) for k, v in codes.items()} == P.CLOSE_CODES
     assert re.search(r"export const VERSION = (\d+);", text).group(1) == str(P.VERSION)
 
@@ -70,14 +72,18 @@ def test_the_page_sends_and_handles_only_messages_of_the_protocol() -> None:
 
 def test_the_blitz_view_names_the_vocabulary_of_the_game() -> None:
     view = js(BLITZ_JS / "view.js")
-    assert set(js_object_keys(view, "REASONS")) == {reason.value for reason in Reason}   # R7
+    assert set(js_object_keys(view, "REASONS")) == {reason.value for reason in Reason}  # R7
     glyphs = js_object_keys(js(BLITZ_JS / "draw.js"), "POWERUP_GLYPHS")
-    assert sorted(glyphs) == sorted(kind.key for kind in PowerupKind)                     # R14
+    assert sorted(glyphs) == sorted(kind.key for kind in PowerupKind)  # R14
     icons = re.findall(r'icon: "(\w+)"', view)
     assert {kind.key for kind in PowerupKind} <= set(icons)
     assert js_list(view, "SEATS") == list(blitz_adapter.SEATS) == [p.letter for p in Player]
-    actions = {a for path in BLITZ_JS.glob("*.js") for a in re.findall(r'action: "(\w+)"', js(path))}
-    assert actions == {kind.name.lower() for kind in ActionKind} == set(blitz_adapter.ACTIONS)  # R6, R9
+    actions = {
+        a for path in BLITZ_JS.glob("*.js") for a in re.findall(r'action: "(\w+)"', js(path))
+    }
+    assert (
+        actions == {kind.name.lower() for kind in ActionKind} == set(blitz_adapter.ACTIONS)
+    )  # R6, R9
     default_bot = re.search(r'export const DEFAULT_BOT = "(\w+)";', view).group(1)
     assert default_bot in blitz_adapter.BOT_LEVELS
     assert set(blitz_adapter.BOT_LEVELS) <= set(PRESETS)
@@ -99,21 +105,36 @@ def test_no_rules_or_powerup_list_in_the_client() -> None:
 
 
 def _lobby(**rules) -> Lobby:
-    return Lobby(Settings(game=load_game("blitz", rules), pause_ms=0, bot_threads=0,
-                          seed_source=iter(range(1, 999)).__next__), ManualClock())
+    return Lobby(
+        Settings(
+            game=load_game("blitz", rules),
+            pause_ms=0,
+            bot_threads=0,
+            seed_source=iter(range(1, 999)).__next__,
+        ),
+        ManualClock(),
+    )
 
 
 def test_the_client_gets_rules_seats_bots_and_powerups_from_the_server() -> None:
     lobby = _lobby(round_ms=20_000)
     welcome = lobby.welcome()
     assert welcome["rules"] == Rules(round_ms=20_000).to_dict()
-    assert welcome["game"] == {"name": "blitz", "long_name": "Tic Tac Blitz", "time_model": "real_time",
-                               "seats": ["X", "O"], "view": "/static/js/games/blitz/view.js",
-                               "powerups": [{"key": k.key, "letter": k.letter} for k in PowerupKind]}
+    assert welcome["game"] == {
+        "name": "blitz",
+        "long_name": "Tic Tac Blitz",
+        "time_model": "real_time",
+        "seats": ["X", "O"],
+        "view": "/static/js/games/blitz/view.js",
+        "powerups": [{"key": k.key, "letter": k.letter} for k in PowerupKind],
+    }
     assert welcome["bots"] == ["easy", "medium", "hard"]
     assert (JS / "games" / "blitz" / "view.js").exists()
-    assert lobby.rules() == {"game": "blitz", "defaults": Rules().to_dict(),
-                             "rules": Rules(round_ms=20_000).to_dict()}
+    assert lobby.rules() == {
+        "game": "blitz",
+        "defaults": Rules().to_dict(),
+        "rules": Rules(round_ms=20_000).to_dict(),
+    }
 
 
 def test_rules_endpoint_and_the_rooms_state_carry_the_rules() -> None:
@@ -126,7 +147,11 @@ def test_rules_endpoint_and_the_rooms_state_carry_the_rules() -> None:
     settings = Settings(game=load_game("blitz", {"set_ms": 1200}), pause_ms=0, bot_threads=0)
     with TestClient(create_app(settings, ManualClock())) as client:
         body = client.get("/api/rules").json()
-        assert body == {"game": "blitz", "defaults": Rules().to_dict(), "rules": Rules(set_ms=1200).to_dict()}
+        assert body == {
+            "game": "blitz",
+            "defaults": Rules().to_dict(),
+            "rules": Rules(set_ms=1200).to_dict(),
+        }
         assert client.get("/api/info").json()["rules"]["set_ms"] == 1200
         with client.websocket_connect("/ws") as ws:
             assert ws.receive_json()["rules"]["set_ms"] == 1200
@@ -150,10 +175,10 @@ def test_server_bots_act_exactly_their_presets_reaction_after_the_charge_fills()
             base_url, member, room = "http://t", None, None
 
             def send(self, message: dict) -> None:
-                out.append(message)
+                out.append(message)  # noqa: B023 (one Peer per lobby, used in its iteration)
 
             def send_text(self, text: str) -> None:
-                out.append(json.loads(text))
+                out.append(json.loads(text))  # noqa: B023
 
             def close(self, code: int) -> None:
                 pass
@@ -163,7 +188,9 @@ def test_server_bots_act_exactly_their_presets_reaction_after_the_charge_fills()
         lobby.handle(peer, lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": level})))
         for _ in range(100):
             lobby.clock.advance(5)
-        placed = [e for m in out if m["type"] == "events" for e in m["events"] if e["kind"] == "placed"]
+        placed = [
+            e for m in out if m["type"] == "events" for e in m["events"] if e["kind"] == "placed"
+        ]
         assert placed[0]["player"] == "O" and placed[0]["t"] == PRESETS[level].reaction_ms
 
 
@@ -180,6 +207,8 @@ def test_load_clients_time_their_reactions_with_the_bots_rule() -> None:
     assert client.reaction_ms == PRESETS["medium"].reaction_ms
     for seat in (Player.X, Player.O):
         client.take_status(match.status(seat).to_dict())
-        assert reaction_due_t(client.status, client.reaction_ms) == make_bot("medium").due_t(match, seat)
+        assert reaction_due_t(client.status, client.reaction_ms) == make_bot("medium").due_t(
+            match, seat
+        )
     assert blitz_load.reaction_due_t is reaction_due_t
     assert blitz_load.POWERUP_LETTERS == "".join(kind.letter for kind in PowerupKind)

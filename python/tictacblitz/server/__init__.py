@@ -33,33 +33,67 @@ def register(subparsers: Any) -> None:
     from ..games.options import add_game_arguments
 
     parser = subparsers.add_parser(
-        "serve", help="run the match server (WebSocket protocol, browser client, replays)",
+        "serve",
+        help="run the match server (WebSocket protocol, browser client, replays)",
         description="Run the game server: an ASGI app (Starlette on uvicorn). It binds "
-                    "to 127.0.0.1 unless told otherwise; see docs/server.md for a reverse proxy.")
+        "to 127.0.0.1 unless told otherwise; see docs/server.md for a reverse proxy.",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--public-url", default=None,
-                        help="base URL of room links, e.g. https://blitz.example.org "
-                             "(default: taken from each request)")
-    parser.add_argument("--replay-dir", default=None, help="also write each replay here as {id}.json")
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="base URL of room links, e.g. https://blitz.example.org "
+        "(default: taken from each request)",
+    )
+    parser.add_argument(
+        "--replay-dir", default=None, help="also write each replay here as {id}.json"
+    )
     add_game_arguments(parser)
-    parser.add_argument("--rules", default=None, metavar="JSON",
-                        help='rules overrides as one JSON object, e.g. \'{"round_ms": 30000}\' '
-                             "(--rule wins where both name a rule)")
-    parser.add_argument("--grace-ms", type=int, default=15_000, help="reconnect window (default 15000)")
-    parser.add_argument("--pause-ms", type=int, default=3_000,
-                        help="countdown and pause between rounds (default 3000)")
-    parser.add_argument("--bot-threads", type=int, default=2, help="threads for bot decisions (default 2)")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="JSON",
+        help="rules overrides as one JSON object, e.g. '{\"round_ms\": 30000}' "
+        "(--rule wins where both name a rule)",
+    )
+    parser.add_argument(
+        "--grace-ms", type=int, default=15_000, help="reconnect window (default 15000)"
+    )
+    parser.add_argument(
+        "--pause-ms",
+        type=int,
+        default=3_000,
+        help="countdown and pause between rounds (default 3000)",
+    )
+    parser.add_argument(
+        "--bot-threads", type=int, default=2, help="threads for bot decisions (default 2)"
+    )
     parser.add_argument("--max-rooms", type=int, default=2_000, help="room limit (default 2000)")
-    parser.add_argument("--max-rooms-per-ip", type=int, default=8,
-                        help="live rooms (grace included) one address may have created (default 8)")
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                        help="also accept WebSockets from pages of ORIGIN, e.g. https://games.example.org "
-                             "(repeatable; default: this server's own origin only)")
-    parser.add_argument("--proxy-headers", action="store_true",
-                        help="trust X-Forwarded-Proto/For from --forwarded-allow-ips (behind a proxy)")
-    parser.add_argument("--forwarded-allow-ips", default="127.0.0.1",
-                        help="proxies trusted for --proxy-headers (default 127.0.0.1)")
+    parser.add_argument(
+        "--max-rooms-per-ip",
+        type=int,
+        default=8,
+        help="live rooms (grace included) one address may have created (default 8)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept WebSockets from pages of ORIGIN, e.g. https://games.example.org "
+        "(repeatable; default: this server's own origin only)",
+    )
+    parser.add_argument(
+        "--proxy-headers",
+        action="store_true",
+        help="trust X-Forwarded-Proto/For from --forwarded-allow-ips (behind a proxy)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        help="proxies trusted for --proxy-headers (default 127.0.0.1)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     parser.set_defaults(handler=_serve)
 
@@ -100,10 +134,14 @@ def _serve(args: argparse.Namespace) -> int:
         game = game_from_serve_arguments(args)
     except ValueError as exc:
         return fail(str(exc))
-    for name, value, low in (("--port", args.port, 0), ("--grace-ms", args.grace_ms, 0),
-                             ("--pause-ms", args.pause_ms, 0), ("--bot-threads", args.bot_threads, 1),
-                             ("--max-rooms", args.max_rooms, 1),
-                             ("--max-rooms-per-ip", args.max_rooms_per_ip, 1)):
+    for name, value, low in (
+        ("--port", args.port, 0),
+        ("--grace-ms", args.grace_ms, 0),
+        ("--pause-ms", args.pause_ms, 0),
+        ("--bot-threads", args.bot_threads, 1),
+        ("--max-rooms", args.max_rooms, 1),
+        ("--max-rooms-per-ip", args.max_rooms_per_ip, 1),
+    ):
         if value < low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
     import re
@@ -113,27 +151,57 @@ def _serve(args: argparse.Namespace) -> int:
             return fail(f"--allow-origin {origin!r}: an origin is scheme://host[:port]")
     from .settings import Settings
 
-    settings = Settings(game=game, grace_ms=args.grace_ms, pause_ms=args.pause_ms,
-                        bot_threads=args.bot_threads, max_rooms=args.max_rooms,
-                        max_rooms_per_ip=args.max_rooms_per_ip, allowed_origins=tuple(args.allow_origin),
-                        replay_dir=args.replay_dir, public_url=args.public_url)
+    settings = Settings(
+        game=game,
+        grace_ms=args.grace_ms,
+        pause_ms=args.pause_ms,
+        bot_threads=args.bot_threads,
+        max_rooms=args.max_rooms,
+        max_rooms_per_ip=args.max_rooms_per_ip,
+        allowed_origins=tuple(args.allow_origin),
+        replay_dir=args.replay_dir,
+        public_url=args.public_url,
+    )
     try:
         adapter_for(game, settings)
     except NoAdapter as exc:
         return fail(f"--game {args.game}: {exc}")
     try:
-        serve(settings, host=args.host, port=args.port, proxy_headers=args.proxy_headers,
-              forwarded_allow_ips=args.forwarded_allow_ips, log_level=args.log_level)
+        serve(
+            settings,
+            host=args.host,
+            port=args.port,
+            proxy_headers=args.proxy_headers,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            log_level=args.log_level,
+        )
     except ImportError as exc:
-        return fail(f"{exc.name or exc} is missing: the server needs pip install 'tictacblitz[server]'")
+        return fail(
+            f"{exc.name or exc} is missing: the server needs pip install 'tictacblitz[server]'"
+        )
     return 0
 
 
-def serve(settings: Any = None, *, host: str = "127.0.0.1", port: int = 8000, proxy_headers: bool = False,
-          forwarded_allow_ips: str = "127.0.0.1", log_level: str = "info") -> None:
+def serve(
+    settings: Any = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    proxy_headers: bool = False,
+    forwarded_allow_ips: str = "127.0.0.1",
+    log_level: str = "info",
+) -> None:
     """Run the server until interrupted."""
     import uvicorn
 
     app = create_app(settings)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME_BYTES, proxy_headers=proxy_headers,
-                forwarded_allow_ips=forwarded_allow_ips, log_level=log_level, access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_FRAME_BYTES,
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_level=log_level,
+        access_log=False,
+    )

@@ -1,10 +1,11 @@
 """The ASGI application: static client, replays, and the WebSocket game protocol.
 
 ``create_app(settings=None, clock=None)`` builds a Starlette app around one
-:class:`~.lobby.Lobby` (which plays ``settings.game`` through its server adapter). Each WebSocket gets a :class:`WsPeer`: frames are counted by the
-flood rule, validated by :mod:`.protocol` and handed to the lobby; what the lobby sends
-goes through a bounded per-connection queue drained by a writer task, so a slow client
-never blocks a room. Bots decide in a thread pool (``settings.bot_threads``).
+:class:`~.lobby.Lobby` (which plays ``settings.game`` through its server adapter).
+Each WebSocket gets a :class:`WsPeer`: frames are counted by the flood rule, validated
+by :mod:`.protocol` and handed to the lobby; what the lobby sends goes through a
+bounded per-connection queue drained by a writer task, so a slow client never blocks a
+room. Bots decide in a thread pool (``settings.bot_threads``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from .budget import warm_up
 from .clock import Clock, RealClock
 from .limits import Buckets
 from .lobby import Lobby
-from .replay_events import WorkGate, routes as replay_event_routes
+from .replay_events import WorkGate
+from .replay_events import routes as replay_event_routes
 from .settings import Settings
 
 __all__ = ["create_app", "WsPeer", "STATIC_DIR", "SecurityHeaders", "origin_allowed"]
@@ -40,8 +42,8 @@ _SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     # Nothing from a CDN: the page may load only what this server serves.
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+    "img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
 }
 
 
@@ -61,8 +63,11 @@ class SecurityHeaders:
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
-                message = {**message, "headers": list(message.get("headers", []))
-                           + [(k, v) for k, v in self.headers if k not in present]}
+                message = {
+                    **message,
+                    "headers": list(message.get("headers", []))
+                    + [(k, v) for k, v in self.headers if k not in present],
+                }
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -81,6 +86,7 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     allowed.update(o.rstrip("/").lower() for o in settings.allowed_origins)
     if settings.public_url:
         from urllib.parse import urlsplit
+
         parts = urlsplit(settings.public_url)
         allowed.add(f"{parts.scheme}://{parts.netloc}".lower())
     return origin in allowed
@@ -143,10 +149,14 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
         if hasattr(clock, "bind"):
-            clock.bind(loop)  # type: ignore[attr-defined]
-        executor = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot") if settings.bot_threads else None
+            clock.bind(loop)
+        executor = (
+            ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
+            if settings.bot_threads
+            else None
+        )
         lobby.executor = executor
-        lobby.post = loop.call_soon_threadsafe
+        lobby.post = loop.call_soon_threadsafe  # type: ignore[assignment]
         # The replay workers' process server, with the game's adapter imported once.
         loop.run_in_executor(None, warm_up, [f"{__package__}.games.{settings.game.type.name}"])
         try:
@@ -167,7 +177,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         return JSONResponse(lobby.rules())
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(lobby.rooms), "connections": lobby.connections})
+        return JSONResponse(
+            {"ok": True, "rooms": len(lobby.rooms), "connections": lobby.connections}
+        )
 
     async def replay(request: Request) -> Response:
         found = lobby.replays.get(request.path_params["replay_id"])
@@ -179,19 +191,24 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
 
     async def game(websocket: WebSocket) -> None:
         if not origin_allowed(websocket, settings):
-            await websocket.close(P.CLOSE_CODES["flood"])       # before accept: HTTP 403
+            await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         address = websocket.client.host if websocket.client is not None else ""
         if not connection_buckets.take(address):
-            await websocket.close(P.CLOSE_CODES["flood"])       # before accept: HTTP 403
+            await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         await websocket.accept()
         # Bounded per address, so that one client cannot hold every room (with
         # --proxy-headers the address is the forwarded one).
         if per_address.get(address, 0) >= settings.max_connections_per_ip:
-            await websocket.send_text(P.encode(P.error_message(
-                "too_many_connections",
-                f"at most {settings.max_connections_per_ip} connections from one address")))
+            await websocket.send_text(
+                P.encode(
+                    P.error_message(
+                        "too_many_connections",
+                        f"at most {settings.max_connections_per_ip} connections from one address",
+                    )
+                )
+            )
             await websocket.close(P.CLOSE_CODES["flood"])
             return
         per_address[address] = per_address.get(address, 0) + 1
@@ -205,8 +222,12 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     async def _play(websocket: WebSocket) -> None:
         peer = WsPeer(websocket, settings.max_queue)
         writer = asyncio.create_task(peer.writer())
-        limiter = P.RateLimiter(clock.now_ms, rate=settings.rate_per_s, burst=settings.burst,
-                                close_after=settings.flood_close_drops)
+        limiter = P.RateLimiter(
+            clock.now_ms,
+            rate=settings.rate_per_s,
+            burst=settings.burst,
+            close_after=settings.flood_close_drops,
+        )
         lobby.connected(peer)
         try:
             while peer.closing is None:
@@ -216,8 +237,13 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 admitted, notify, close = limiter.admit()
                 if not admitted:
                     if notify:
-                        peer.send(P.error_message("rate_limited", f"over {settings.rate_per_s:g} messages a second: "
-                                                  "messages are being dropped"))
+                        peer.send(
+                            P.error_message(
+                                "rate_limited",
+                                f"over {settings.rate_per_s:g} messages a second: "
+                                "messages are being dropped",
+                            )
+                        )
                     if close:
                         peer.close(P.CLOSE_CODES["flood"])
                         break
@@ -225,7 +251,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 text = message.get("text")
                 try:
                     if text is not None and len(text) > settings.max_message_bytes:
-                        raise P.ProtocolError("too_large", f"a frame is at most {settings.max_message_bytes} bytes")
+                        raise P.ProtocolError(
+                            "too_large", f"a frame is at most {settings.max_message_bytes} bytes"
+                        )
                     parsed = lobby.parse(text)
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
@@ -244,7 +272,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 await writer
 
     routes = [
-        *replay_event_routes(),          # /replays/{id}/events first: it is more specific
+        *replay_event_routes(),  # /replays/{id}/events first: it is more specific
         Route("/", page),
         Route("/r/{code}", page),
         Route("/api/info", info),

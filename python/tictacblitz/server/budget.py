@@ -89,8 +89,8 @@ def _child(conn: Any, target: str, args: Tuple[Any, ...], budget: WorkBudget) ->
     import resource
 
     cpu = int(math.ceil(budget.max_cpu_s))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu + 1, cpu + 2))   # past it the kernel stops it
-    os.nice(10)          # below the live rooms: the CPU goes to them first
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu + 1, cpu + 2))  # past it the kernel stops it
+    os.nice(10)  # below the live rooms: the CPU goes to them first
     _local.budget = budget
     budget.start()
     try:
@@ -143,9 +143,9 @@ def _run(target: str, args: Tuple[Any, ...], budget: WorkBudget) -> bytes:
             raise BudgetExceeded(f"more than {budget.max_wall_s:g} s")
         try:
             answer = parent.recv_bytes(budget.max_bytes + 1)
-        except EOFError:           # the kernel stopped it at its CPU time (or it died)
+        except EOFError:  # the kernel stopped it at its CPU time (or it died)
             raise BudgetExceeded(f"more than {budget.max_cpu_s:g} s of CPU time") from None
-        except OSError:            # recv_bytes' maxlength: a longer answer
+        except OSError:  # recv_bytes' maxlength: a longer answer
             raise BudgetExceeded(f"more than {budget.max_bytes} bytes") from None
     finally:
         parent.close()

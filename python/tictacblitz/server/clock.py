@@ -94,8 +94,10 @@ class ManualClock:
             except RuntimeError:
                 running = None
             if running is not self.loop:
+
                 async def run() -> None:
                     self._advance(target)
+
                 asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=30)
                 return
         self._advance(target)

@@ -13,7 +13,7 @@ from typing import Callable, Dict, Tuple
 
 __all__ = ["Buckets"]
 
-PRUNE_AT = 1024          # prune full buckets once the table has this many addresses
+PRUNE_AT = 1024  # prune full buckets once the table has this many addresses
 
 
 class Buckets:
@@ -23,7 +23,7 @@ class Buckets:
         self.clock_ms = clock_ms
         self.rate = rate_per_s
         self.burst = burst
-        self.table: Dict[str, Tuple[float, float]] = {}       # address: (tokens, at ms)
+        self.table: Dict[str, Tuple[float, float]] = {}  # address: (tokens, at ms)
 
     def _level(self, address: str, now: float) -> float:
         tokens, at = self.table.get(address, (float(self.burst), now))

@@ -27,9 +27,8 @@ At the end it reports, as JSON:
 - ``lost_events``: gaps in the ``seq`` numbers of ``events`` messages; ``errors``;
 - ``memory``: the server's resident memory (MiB) sampled over the run.
 
-Loopback only: the host must be a loopback address. Every run is bounded: at most
-``--matches`` 500 rooms and ``--seconds`` 900; the attacker makes at most
-``MAX_ABUSE_CREATES`` rooms attempts and ``MAX_ABUSE_REPLAYS`` replay requests.
+Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
+900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts.
 """
 
 from __future__ import annotations
@@ -49,15 +48,32 @@ import time
 from array import array
 from typing import Any, Dict, List, Optional
 
+from .load_procs import (
+    ATTACK_REPLAY,
+    ATTACKER,
+    MAX_ABUSE_CREATES,
+    MAX_ABUSE_RATE,
+    MAX_ABUSE_REPLAYS,
+    attack,
+    child_env,
+    start_server,
+)
+
+__all__ = [
+    "run_load",
+    "main",
+    "start_server",
+    "attack",
+    "ATTACKER",
+    "ATTACK_REPLAY",
+    "MAX_ABUSE_CREATES",
+    "MAX_ABUSE_REPLAYS",
+    "MAX_ABUSE_RATE",
+    "Stats",
+]
+
 MAX_MATCHES = 500
 MAX_SECONDS = 900
-MAX_ABUSE_CREATES = 20_000
-MAX_ABUSE_REPLAYS = 20_000
-MAX_ABUSE_RATE = 500.0
-ATTACKER = "127.66.0.1"
-ATTACK_REPLAY = json.dumps({"name": "issue 16: unbounded replay", "seed": 1, "script": [], "until": 99000,
-                            "rules": {"round_ms": 10000000, "spawn_min_ms": 1, "spawn_max_ms": 1,
-                                      "powerup_ms": 1, "size": 8}}).encode()
 
 
 def _loopback(host: str) -> bool:
@@ -96,13 +112,21 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started: List[int],
-                     clients: Any, bot: str, address: str) -> None:
+async def _run_match(
+    url: str,
+    stats: Stats,
+    seed: int,
+    deadline: float,
+    started: List[int],
+    clients: Any,
+    bot: str,
+    address: str,
+) -> None:
     import websockets
 
     a = clients.BotClient(url, stats, random.Random(seed), deadline, bot)
     b = clients.BotClient(url, stats, random.Random(seed + 1), deadline, bot)
-    own = {"max_size": 2 ** 20, "local_addr": (address, 0)}
+    own: Dict[str, Any] = {"max_size": 2**20, "local_addr": (address, 0)}
     try:
         async with websockets.connect(url, **own) as wa, websockets.connect(url, **own) as wb:
             a.ws, b.ws = wa, wb
@@ -124,7 +148,9 @@ async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started
                     stats.error(msg.get("code", "?"))
                     return
             started[0] += 1
-            tasks = [asyncio.ensure_future(t) for t in (a.receive(), b.receive(), a.play(), b.play())]
+            tasks = [
+                asyncio.ensure_future(t) for t in (a.receive(), b.receive(), a.play(), b.play())
+            ]
             await asyncio.sleep(max(0.0, deadline - time.time()))
             for task in tasks:
                 task.cancel()
@@ -132,65 +158,6 @@ async def _run_match(url: str, stats: Stats, seed: int, deadline: float, started
     except Exception as exc:  # a dropped connection counts as an error
         stats.closed_early += 1
         stats.error(type(exc).__name__)
-
-
-async def _abuse(host: str, port: int, deadline: float, report: Dict[str, Any], rate: float,
-                 replay_workers: int = 4) -> None:
-    """One address floods room creation and replay requests until ``deadline``, each
-    at up to ``rate`` attempts a second."""
-    import websockets
-
-    rooms = report.setdefault("creates", {})
-    replays = report.setdefault("replays", {})
-    counts = {"creates": 0, "replays": 0}
-    start = time.time()
-
-    async def pace(kind: str) -> None:
-        ahead = start + counts[kind] / rate - time.time()
-        if ahead > 0:
-            await asyncio.sleep(ahead)
-
-    async def create_and_abort() -> None:
-        while time.time() < deadline and counts["creates"] < MAX_ABUSE_CREATES:
-            await pace("creates")
-            counts["creates"] += 1
-            try:
-                async with websockets.connect(f"ws://{host}:{port}/ws", local_addr=(ATTACKER, 0),
-                                              open_timeout=5) as ws:
-                    await ws.recv()
-                    await ws.send(json.dumps({"type": "create", "mode": "online"}))
-                    answer = json.loads(await ws.recv())
-                    what = answer.get("code", answer["type"])
-            except Exception as exc:
-                what = type(exc).__name__
-            rooms[what] = rooms.get(what, 0) + 1
-
-    async def replay() -> None:
-        head = (f"POST /api/replay-events HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(ATTACK_REPLAY)}\r\nConnection: close\r\n\r\n").encode()
-        while time.time() < deadline and counts["replays"] < MAX_ABUSE_REPLAYS:
-            await pace("replays")
-            counts["replays"] += 1
-            try:
-                reader, writer = await asyncio.open_connection(host, port, local_addr=(ATTACKER, 0))
-                writer.write(head + ATTACK_REPLAY)
-                await writer.drain()
-                status = (await asyncio.wait_for(reader.readline(), timeout=30)).split()[1].decode()
-                writer.close()
-            except Exception as exc:
-                status = type(exc).__name__
-            replays[status] = replays.get(status, 0) + 1
-
-    await asyncio.gather(create_and_abort(), *(replay() for _ in range(replay_workers)))
-    elapsed = max(1e-3, time.time() - start)
-    report["per_s"] = {kind: round(n / elapsed, 1) for kind, n in counts.items()}
-
-
-def _env() -> Dict[str, str]:
-    env = dict(os.environ)
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
-    return env
 
 
 def _rss_mib(pid: int) -> float:
@@ -210,32 +177,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
-    """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
-    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``."""
-    code = ("import sys; from tictacblitz.server import serve; from tictacblitz.server.settings import Settings; "
-            "from tictacblitz.games import load_game; import json; "
-            "a = json.loads(sys.argv[1]); "
-            "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms']), "
-            "host='127.0.0.1', port=a['port'], log_level='warning')")
-    args = json.loads(extra[0]) if extra else {}
-    payload = {"port": port, "rules": args.get("rules", {}), "pause_ms": args.get("pause_ms", 1000),
-               "game": args.get("game", "blitz")}
-    proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=_env())
-    import urllib.request
-
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5).read()
-            return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError("the server did not start") from None
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("the server did not answer /healthz")
-
-
 def _percentiles(values: List[float]) -> Dict[str, Optional[float]]:
     lat = sorted(values)
 
@@ -245,9 +186,19 @@ def _percentiles(values: List[float]) -> Dict[str, Optional[float]]:
     return {"p50": pct(0.50), "p99": pct(0.99), "max": round(lat[-1], 2) if lat else None}
 
 
-async def run_load(host: str, port: int, matches: int, seconds: float, server_pid: Optional[int],
-                   sample_s: float = 10.0, ramp_s: float = 5.0, bot: Optional[str] = None,
-                   game: str = "blitz", abuse: bool = False, abuse_rate: float = 100.0) -> Dict[str, Any]:
+async def run_load(
+    host: str,
+    port: int,
+    matches: int,
+    seconds: float,
+    server_pid: Optional[int],
+    sample_s: float = 10.0,
+    ramp_s: float = 5.0,
+    bot: Optional[str] = None,
+    game: str = "blitz",
+    abuse: bool = False,
+    abuse_rate: float = 100.0,
+) -> Dict[str, Any]:
     url = f"ws://{host}:{port}/ws"
     clients = client_module(game)
     bot = bot or clients.DEFAULT_BOT
@@ -261,30 +212,49 @@ async def run_load(host: str, port: int, matches: int, seconds: float, server_pi
     async def sampler() -> None:
         while time.time() < deadline:
             if server_pid is not None:
-                memory.append({"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)})
+                memory.append(
+                    {"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)}
+                )
             await asyncio.sleep(min(sample_s, max(0.05, deadline - time.time())))
 
     async def launch(i: int) -> None:
         await asyncio.sleep(ramp_s * i / max(1, matches))
-        await _run_match(url, stats, 1000 + 2 * i, deadline, started, clients, bot, honest_address(i))
+        await _run_match(
+            url, stats, 1000 + 2 * i, deadline, started, clients, bot, honest_address(i)
+        )
 
     attacker = None
     if abuse:
         # The attacker is a process of its own, as it would be: its flood never delays
         # the honest clients' own loop (which measures their latency).
         attacker = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tictacblitz.server.load", "--attack-only", "--host", host, "--port", str(port),
-            "--seconds", str(seconds), "--abuse-rate", str(abuse_rate), stdout=asyncio.subprocess.PIPE, env=_env())
+            sys.executable,
+            "-m",
+            "tictacblitz.server.load",
+            "--attack-only",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--seconds",
+            str(seconds),
+            "--abuse-rate",
+            str(abuse_rate),
+            stdout=asyncio.subprocess.PIPE,
+            env=child_env(),
+        )
     sample = asyncio.ensure_future(sampler())
     await asyncio.gather(*(launch(i) for i in range(matches)))
     if attacker is not None:
-        out, _ = await attacker.communicate()
-        if attacker.returncode != 0 or not out:
+        said, _ = await attacker.communicate()
+        if attacker.returncode != 0 or not said:
             raise RuntimeError("the attacker process failed")
-        attack.update(json.loads(out))
+        attack.update(json.loads(said))
     sample.cancel()
     if server_pid is not None:
-        memory.append({"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)})
+        memory.append(
+            {"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)}
+        )
     elapsed = time.time() - start
     windows = []
     step = max(1.0, sample_s)
@@ -293,38 +263,77 @@ async def run_load(host: str, port: int, matches: int, seconds: float, server_pi
         lo, hi = start * 1000 + w * step * 1000, start * 1000 + (w + 1) * step * 1000
         chunk = sorted(v for at, v in pairs if lo <= at < hi)
         if chunk:
-            windows.append({"s": round(w * step), "events": len(chunk), "p50": round(chunk[len(chunk) // 2], 2),
-                            "p99": round(chunk[min(len(chunk) - 1, int(0.99 * len(chunk)))], 2)})
-    out = {
-        "matches": started[0], "seconds": round(elapsed, 1), "matches_finished": stats.finished,
+            windows.append(
+                {
+                    "s": round(w * step),
+                    "events": len(chunk),
+                    "p50": round(chunk[len(chunk) // 2], 2),
+                    "p99": round(chunk[min(len(chunk) - 1, int(0.99 * len(chunk)))], 2),
+                }
+            )
+    out: Dict[str, Any] = {
+        "matches": started[0],
+        "seconds": round(elapsed, 1),
+        "matches_finished": stats.finished,
         "messages": stats.received + stats.sent,
         "messages_per_s": round((stats.received + stats.sent) / elapsed, 1),
-        "actions": stats.actions, "rejected": stats.rejected, "events": len(stats.latency),
+        "actions": stats.actions,
+        "rejected": stats.rejected,
+        "events": len(stats.latency),
         "latency_ms": _percentiles(list(stats.latency)),
-        "lost_events": stats.lost, "errors": stats.errors, "closed_early": stats.closed_early,
-        "memory": memory, "latency_by_window": windows,
+        "lost_events": stats.lost,
+        "errors": stats.errors,
+        "closed_early": stats.closed_early,
+        "memory": memory,
+        "latency_by_window": windows,
     }
     if abuse:
         out["abuse"] = attack
-        out["honest_refused"] = sum(stats.errors.values()) + stats.closed_early + (matches - started[0])
+        out["honest_refused"] = (
+            sum(stats.errors.values()) + stats.closed_early + (matches - started[0])
+        )
     return out
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tictacblitz.server.load", description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=100, help=f"concurrent matches (at most {MAX_MATCHES})")
-    parser.add_argument("--seconds", type=float, default=60, help=f"run time (at most {MAX_SECONDS})")
+    parser = argparse.ArgumentParser(
+        prog="python -m tictacblitz.server.load", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--matches", type=int, default=100, help=f"concurrent matches (at most {MAX_MATCHES})"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=60, help=f"run time (at most {MAX_SECONDS})"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="a loopback address only")
-    parser.add_argument("--port", type=int, default=0, help="a running server's port (0: start one)")
-    parser.add_argument("--game", default="blitz", help="the game (its server/games/<game>_load.py clients)")
-    parser.add_argument("--round-ms", type=int, default=None, help="rules.round_ms of the started server")
+    parser.add_argument(
+        "--port", type=int, default=0, help="a running server's port (0: start one)"
+    )
+    parser.add_argument(
+        "--game", default="blitz", help="the game (its server/games/<game>_load.py clients)"
+    )
+    parser.add_argument(
+        "--round-ms", type=int, default=None, help="rules.round_ms of the started server"
+    )
     parser.add_argument("--sample-s", type=float, default=10.0, help="memory sampling period")
-    parser.add_argument("--bot", default=None, help="the bot preset the clients play like (Blitz: default medium)")
-    parser.add_argument("--abuse", action="store_true",
-                        help="one more address floods room creation and replay requests meanwhile")
-    parser.add_argument("--abuse-rate", type=float, default=100.0,
-                        help=f"the attacker's room creations and replay requests a second, each (at most {MAX_ABUSE_RATE:g})")
-    parser.add_argument("--attack-only", action="store_true", help=argparse.SUPPRESS)   # --abuse's process
+    parser.add_argument(
+        "--bot", default=None, help="the bot preset the clients play like (Blitz: default medium)"
+    )
+    parser.add_argument(
+        "--abuse",
+        action="store_true",
+        help="one more address floods room creation and replay requests meanwhile",
+    )
+    parser.add_argument(
+        "--abuse-rate",
+        type=float,
+        default=100.0,
+        help="the attacker's room creations and replay requests a second, each "
+        f"(at most {MAX_ABUSE_RATE:g})",
+    )
+    parser.add_argument(
+        "--attack-only", action="store_true", help=argparse.SUPPRESS
+    )  # --abuse's process
     args = parser.parse_args(argv)
     if not _loopback(args.host):
         parser.error(f"--host {args.host}: the load test runs on loopback only")
@@ -337,7 +346,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         # it yields the shared cores first (nice 10), so that the figures are the server's.
         os.nice(10)
         report: Dict[str, Any] = {}
-        asyncio.run(_abuse(args.host, args.port, time.time() + args.seconds, report, args.abuse_rate))
+        asyncio.run(
+            attack(args.host, args.port, time.time() + args.seconds, report, args.abuse_rate)
+        )
         print(json.dumps(report))
         return 0
     if not 1 <= args.matches <= MAX_MATCHES:
@@ -359,9 +370,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         proc = start_server(port, [json.dumps({"rules": rules, "game": args.game})])
         pid = proc.pid
     try:
-        result = asyncio.run(run_load(args.host, port, args.matches, args.seconds, pid, args.sample_s,
-                                       bot=args.bot, game=args.game, abuse=args.abuse,
-                                       abuse_rate=args.abuse_rate))
+        result = asyncio.run(
+            run_load(
+                args.host,
+                port,
+                args.matches,
+                args.seconds,
+                pid,
+                args.sample_s,
+                bot=args.bot,
+                game=args.game,
+                abuse=args.abuse,
+                abuse_rate=args.abuse_rate,
+            )
+        )
     finally:
         if proc is not None:
             proc.terminate()

@@ -14,9 +14,9 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from ..games.registry import load_game
 from . import protocol as P
 from .clock import Clock, RealClock
-from ..games.registry import load_game
 from .games import GameAdapter, adapter_for
 from .limits import Buckets
 from .replay_store import ReplayStore
@@ -35,15 +35,21 @@ class Lobby:
     :raises NoAdapter: when the server has no adapter for ``settings.game``.
     """
 
-    def __init__(self, settings: Optional[Settings] = None, clock: Optional[Clock] = None,
-                 executor: Optional[Executor] = None,
-                 post: Optional[Callable[[Callable[[], None]], None]] = None) -> None:
+    def __init__(
+        self,
+        settings: Optional[Settings] = None,
+        clock: Optional[Clock] = None,
+        executor: Optional[Executor] = None,
+        post: Optional[Callable[[Callable[[], None]], None]] = None,
+    ) -> None:
         self.settings = settings or Settings()
         self.clock: Clock = clock or RealClock()
         self.executor = executor
         self.post = post
         self.adapter: GameAdapter = adapter_for(self.settings.game, self.settings)
-        self.schema = P.MessageSchema(self.adapter.seats, self.adapter.bot_levels, self.adapter.act_fields)
+        self.schema = P.MessageSchema(
+            self.adapter.seats, self.adapter.bot_levels, self.adapter.act_fields
+        )
         self.rooms: Dict[str, Room] = {}
         self.tokens: Dict[str, Member] = {}
         self.replays = ReplayStore(self.settings.replay_keep, self.settings.replay_dir)
@@ -51,7 +57,9 @@ class Lobby:
         # Rooms per creating address, live or in grace (a room counts until it closes),
         # and the creations' token buckets: no one address can fill the server.
         self.rooms_by_address: Dict[str, int] = {}
-        self.room_buckets = Buckets(self.clock.now_ms, self.settings.room_rate_per_s, self.settings.room_burst)
+        self.room_buckets = Buckets(
+            self.clock.now_ms, self.settings.room_rate_per_s, self.settings.room_burst
+        )
 
     def parse(self, frame: Any) -> P.ClientMessage:
         """One frame validated against this server's game (``ProtocolError`` if bad)."""
@@ -61,26 +69,37 @@ class Lobby:
         """The game's default rules and the rules every room of this server plays
         (``GET /api/rules``; the client takes its numbers from here, never its own)."""
         game = self.settings.game
-        return {"game": game.type.name, "defaults": load_game(game.type.name).rules.to_dict(),
-                "rules": game.rules.to_dict()}
+        return {
+            "game": game.type.name,
+            "defaults": load_game(game.type.name).rules.to_dict(),
+            "rules": game.rules.to_dict(),
+        }
 
     def welcome(self) -> Dict[str, Any]:
         from .. import __version__
 
-        return {"type": "welcome", "v": P.VERSION, "server": f"tictacblitz/{__version__}",
-                "modes": list(P.MODES), "bots": list(self.adapter.bot_levels),
-                "game": self.adapter.describe(), "rules": self.settings.game.rules.to_dict(),
-                "limits": self.settings.limits()}
+        return {
+            "type": "welcome",
+            "v": P.VERSION,
+            "server": f"tictacblitz/{__version__}",
+            "modes": list(P.MODES),
+            "bots": list(self.adapter.bot_levels),
+            "game": self.adapter.describe(),
+            "rules": self.settings.game.rules.to_dict(),
+            "limits": self.settings.limits(),
+        }
 
     # -- thinking off the loop ----------------------------------------------------------------
 
-    def run_job(self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]) -> bool:
+    def run_job(
+        self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]
+    ) -> bool:
         """Run ``job`` in the executor and ``done(result, error)`` back on the loop; with
         no executor, both at once (returns True then)."""
         if self.executor is None:
             try:
                 result = job()
-            except Exception as exc:   # a failed decision: the session decides what then
+            except Exception as exc:  # a failed decision: the session decides what then
                 done(None, exc)
             else:
                 done(result, None)
@@ -95,6 +114,7 @@ class Lobby:
                     done(None, exc)
                 else:
                     done(result, None)
+
             assert self.post is not None
             self.post(back)
 
@@ -124,9 +144,11 @@ class Lobby:
         if member.conn is not conn or member.gone:
             return
         member.conn = None
-        room.tick()     # the timer again, without the bots if no person is left connected
+        room.tick()  # the timer again, without the bots if no person is left connected
         member.grace_until = self.clock.now_ms() + self.settings.grace_ms
-        member.grace_handle = self.clock.call_at(member.grace_until, lambda: self._grace_over(member))
+        member.grace_handle = self.clock.call_at(
+            member.grace_until, lambda: self._grace_over(member)
+        )
         room.broadcast(room.presence())
 
     def _grace_over(self, member: Member) -> None:
@@ -172,10 +194,15 @@ class Lobby:
 
     def _joined(self, conn: Peer, room: Room, ref: Any) -> None:
         member = conn.member
-        out: Dict[str, Any] = {"type": "joined", "room": room.code, "link": room.link(conn.base_url),
-                               "mode": room.mode, "role": "player" if member else "spectator",
-                               "seats": room.seat_names(member.seats) if member else [],
-                               "match_id": room.match_id}
+        out: Dict[str, Any] = {
+            "type": "joined",
+            "room": room.code,
+            "link": room.link(conn.base_url),
+            "mode": room.mode,
+            "role": "player" if member else "spectator",
+            "seats": room.seat_names(member.seats) if member else [],
+            "match_id": room.match_id,
+        }
         if member is not None:
             out["token"] = member.token
         if ref is not None:
@@ -198,12 +225,17 @@ class Lobby:
         if len(self.rooms) >= settings.max_rooms:
             raise P.ProtocolError("server_full", "the server has no room for another room")
         if self.rooms_by_address.get(address, 0) >= settings.max_rooms_per_ip:
-            raise P.ProtocolError("too_many_rooms", f"at most {settings.max_rooms_per_ip} rooms from one "
-                                  "address (a room left counts until its grace runs out)")
+            raise P.ProtocolError(
+                "too_many_rooms",
+                f"at most {settings.max_rooms_per_ip} rooms from one "
+                "address (a room left counts until its grace runs out)",
+            )
         if not self.room_buckets.take(address):
             wait = self.room_buckets.retry_after_s(address)
-            raise P.ProtocolError("too_many_rooms", f"too many new rooms from this address: try again in "
-                                  f"{max(1, round(wait))} s")
+            raise P.ProtocolError(
+                "too_many_rooms",
+                f"too many new rooms from this address: try again in {max(1, round(wait))} s",
+            )
 
     def _new_member(self, room: Room, seats: Tuple[int, ...], name: str) -> Member:
         member = Member(room, seats, name)
@@ -230,7 +262,9 @@ class Lobby:
 
     def _not_in_room(self, conn: Peer) -> None:
         if conn.room is not None:
-            raise P.ProtocolError("already_in_room", f"already in room {conn.room.code}: leave it first")
+            raise P.ProtocolError(
+                "already_in_room", f"already in room {conn.room.code}: leave it first"
+            )
 
     def _room_by_code(self, code: str) -> Room:
         room = self.rooms.get(code) if P.is_code(code) else None
@@ -275,8 +309,10 @@ class Lobby:
         self._not_in_room(conn)
         room = self._room_by_code(msg.get("code"))
         if len(room.spectators) >= self.settings.max_spectators:
-            raise P.ProtocolError("spectators_full",
-                                  f"room {room.code} has {self.settings.max_spectators} spectators already")
+            raise P.ProtocolError(
+                "spectators_full",
+                f"room {room.code} has {self.settings.max_spectators} spectators already",
+            )
         self._attach(conn, room, None)
         self._joined(conn, room, msg.ref)
         conn.send(room.state(conn))
@@ -314,11 +350,15 @@ class Lobby:
         if "seat" in msg.fields:
             seat = self._seat(msg.get("seat"))
             if seat not in member.seats:
-                raise P.ProtocolError("not_your_seat", f"this connection does not hold seat {msg.get('seat')}")
+                raise P.ProtocolError(
+                    "not_your_seat", f"this connection does not hold seat {msg.get('seat')}"
+                )
         elif len(member.seats) == 1:
             seat = member.seats[0]
         else:
-            raise P.ProtocolError("seat_required", "this connection holds both seats: say which acts")
+            raise P.ProtocolError(
+                "seat_required", "this connection holds both seats: say which acts"
+            )
         game_fields = {k: v for k, v in msg.fields.items() if k != "seat"}
         member.room.intent(seat, game_fields, msg.ref, conn)
 

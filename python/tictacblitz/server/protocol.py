@@ -48,16 +48,16 @@ __all__ = [
 ]
 
 VERSION = 1
-MAX_MESSAGE_BYTES = 4096          # a bigger frame gets `too_large`
-RATE_PER_S = 50.0                 # token bucket refill (messages per second)
-BURST = 50                        # token bucket size
-FLOOD_CLOSE_DROPS = 100           # dropped messages within FLOOD_WINDOW_MS -> close 1008
+MAX_MESSAGE_BYTES = 4096  # a bigger frame gets `too_large`
+RATE_PER_S = 50.0  # token bucket refill (messages per second)
+BURST = 50  # token bucket size
+FLOOD_CLOSE_DROPS = 100  # dropped messages within FLOOD_WINDOW_MS -> close 1008
 FLOOD_WINDOW_MS = 10_000
 MAX_NAME = 24
 MAX_REF = 64
 MODES = ("bot", "local", "online")
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"   # Crockford base 32
-CODE_LENGTH = 10                                     # 50 bits
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32
+CODE_LENGTH = 10  # 50 bits
 _CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 
 CLOSE_CODES: Dict[str, int] = {
@@ -155,6 +155,7 @@ def _string(max_len: int) -> Checker:
         if len(value) > max_len:
             raise ValueError(f"must be at most {max_len} characters")
         return value
+
     return check
 
 
@@ -163,6 +164,7 @@ def choice(options: Tuple[str, ...]) -> Checker:
         if not isinstance(value, str) or value not in options:
             raise ValueError(f"must be one of {', '.join(options)}")
         return value
+
     return check
 
 
@@ -175,8 +177,11 @@ def _bool(value: Any) -> bool:
 def grid_cell(value: Any) -> Tuple[int, int]:
     """A ``[row, col]`` pair of small ints (the board's size is the game adapter's to
     check: it knows the rules)."""
-    if (not isinstance(value, list) or len(value) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+    ):
         raise ValueError("a cell is a [row, col] pair of ints")
     if not all(0 <= v < 64 for v in value):
         raise ValueError("a cell is a [row, col] pair of ints on the board")
@@ -215,7 +220,7 @@ def _ref(value: Any) -> Any:
         return None
     if isinstance(value, bool):
         raise ValueError("must be a string or an integer")
-    if isinstance(value, int) and abs(value) < 2 ** 53:
+    if isinstance(value, int) and abs(value) < 2**53:
         return value
     if isinstance(value, str) and len(value) <= MAX_REF:
         return value
@@ -234,15 +239,20 @@ class MessageSchema:
     :raises ValueError: when the adapter's act fields clash with the generic ``seat``.
     """
 
-    def __init__(self, seats: Sequence[str], bot_levels: Sequence[str],
-                 act_fields: Mapping[str, Field]) -> None:
+    def __init__(
+        self, seats: Sequence[str], bot_levels: Sequence[str], act_fields: Mapping[str, Field]
+    ) -> None:
         if "seat" in act_fields:
             raise ValueError("act.seat is the protocol's own field: an adapter may not redefine it")
         self.seats = tuple(seats)
         self.bot_levels = tuple(bot_levels)
         self.fields: Dict[str, Dict[str, Field]] = {
-            "create": {"mode": (choice(MODES), True), "bot": (choice(self.bot_levels), False),
-                       "symbol": (choice(self.seats), False), "name": (_name, False)},
+            "create": {
+                "mode": (choice(MODES), True),
+                "bot": (choice(self.bot_levels), False),
+                "symbol": (choice(self.seats), False),
+                "name": (_name, False),
+            },
             "join": {"code": (_code, True), "name": (_name, False)},
             "watch": {"code": (_code, True)},
             "resume": {"token": (_string(64), True)},
@@ -262,7 +272,10 @@ class MessageSchema:
         """
         if not isinstance(frame, str):
             raise ProtocolError("bad_frame", "frames are JSON text, not binary")
-        if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        if (
+            len(frame) > MAX_MESSAGE_BYTES
+            or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+        ):
             raise ProtocolError("too_large", f"a frame is at most {MAX_MESSAGE_BYTES} bytes")
         try:
             data = json.loads(frame, parse_constant=_no_constants)
@@ -275,11 +288,17 @@ class MessageSchema:
         except ValueError as exc:
             raise ProtocolError("bad_field", f"ref: {exc}") from None
         if "v" in data and (isinstance(data["v"], bool) or data["v"] != VERSION):
-            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}", ref)
+            raise ProtocolError(
+                "bad_version", f"this server speaks protocol version {VERSION}", ref
+            )
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in self.fields:
-            raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}; expected one of "
-                                f"{', '.join(self.fields)}", ref)
+            raise ProtocolError(
+                "unknown_type",
+                f"unknown message type {str(kind)[:40]!r}; expected one of "
+                f"{', '.join(self.fields)}",
+                ref,
+            )
         schema = self.fields[kind]
         fields: Dict[str, Any] = {}
         for name in data:
@@ -295,8 +314,11 @@ class MessageSchema:
             except ValueError as exc:
                 raise ProtocolError("bad_field", f"{kind}.{name}: {exc}", ref) from None
         if kind == "create" and fields["mode"] == "bot" and "bot" not in fields:
-            raise ProtocolError("bad_field", "create.bot is required for mode bot: one of "
-                                f"{', '.join(self.bot_levels)}", ref)
+            raise ProtocolError(
+                "bad_field",
+                f"create.bot is required for mode bot: one of {', '.join(self.bot_levels)}",
+                ref,
+            )
         return ClientMessage(kind, fields, ref)
 
 
@@ -335,8 +357,15 @@ class RateLimiter:
     ``now_ms`` is a clock in ms (injectable for tests).
     """
 
-    def __init__(self, now_ms: Callable[[], float], *, rate: float = RATE_PER_S, burst: int = BURST,
-                 close_after: int = FLOOD_CLOSE_DROPS, window_ms: float = FLOOD_WINDOW_MS) -> None:
+    def __init__(
+        self,
+        now_ms: Callable[[], float],
+        *,
+        rate: float = RATE_PER_S,
+        burst: int = BURST,
+        close_after: int = FLOOD_CLOSE_DROPS,
+        window_ms: float = FLOOD_WINDOW_MS,
+    ) -> None:
         self._now = now_ms
         self.rate = rate
         self.burst = burst
@@ -351,7 +380,9 @@ class RateLimiter:
         """Count one message: ``(admitted, notify, close)``. ``notify`` asks for one
         ``rate_limited`` error (at most one a second); ``close`` for the 1008 close."""
         now = self._now()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate / 1000.0)
+        self._tokens = min(
+            float(self.burst), self._tokens + (now - self._last) * self.rate / 1000.0
+        )
         self._last = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0

@@ -26,13 +26,21 @@ from typing import Any, Dict, Optional, Set
 from .budget import BudgetExceeded, JobFailed, run_budgeted
 from .limits import Buckets
 
-__all__ = ["replay_events", "replay_events_post", "routes", "MAX_REPLAY_BYTES", "WorkGate", "play_replay"]
+__all__ = [
+    "replay_events",
+    "replay_events_post",
+    "routes",
+    "MAX_REPLAY_BYTES",
+    "WorkGate",
+    "play_replay",
+]
 
-MAX_REPLAY_BYTES = 2 * 1024 * 1024   # a 7-round Blitz match of busy players is ~100 KiB
+MAX_REPLAY_BYTES = 2 * 1024 * 1024  # a 7-round Blitz match of busy players is ~100 KiB
 
 
 def _json(body: Any, status: int = 200, headers: Optional[Dict[str, str]] = None) -> Any:
     from starlette.responses import JSONResponse
+
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -56,19 +64,37 @@ class WorkGate:
     def __init__(self, settings: Any, clock_ms: Any) -> None:
         self.settings = settings
         self.buckets = Buckets(clock_ms, settings.work_rate_per_s, settings.work_burst)
-        self.busy: Set[str] = set()          # addresses with a job running
+        self.busy: Set[str] = set()  # addresses with a job running
 
     def admit(self, address: str) -> None:
         if address in self.busy:
-            raise Refused(_error(429, "busy", "one replay at a time from one address: wait for the last one",
-                                 retry_after=1))
+            raise Refused(
+                _error(
+                    429,
+                    "busy",
+                    "one replay at a time from one address: wait for the last one",
+                    retry_after=1,
+                )
+            )
         if len(self.busy) >= self.settings.work_jobs:
-            raise Refused(_error(503, "server_busy", "the server is playing other replays: try again soon",
-                                 retry_after=1))
+            raise Refused(
+                _error(
+                    503,
+                    "server_busy",
+                    "the server is playing other replays: try again soon",
+                    retry_after=1,
+                )
+            )
         if not self.buckets.take(address):
             wait = self.buckets.retry_after_s(address)
-            raise Refused(_error(429, "rate_limited", f"too many replays from this address: try again in "
-                                 f"{max(1, round(wait))} s", retry_after=wait))
+            raise Refused(
+                _error(
+                    429,
+                    "rate_limited",
+                    f"too many replays from this address: try again in {max(1, round(wait))} s",
+                    retry_after=wait,
+                )
+            )
         self.busy.add(address)
 
     async def run(self, address: str, replay: Any) -> Any:
@@ -78,17 +104,24 @@ class WorkGate:
 
         game = self.settings.game
         try:
-            body = await run_budgeted(f"{__name__}:play_replay", (game.type.name, game.rules.to_dict(), replay),
-                                      self.settings.work_budget())
+            body = await run_budgeted(
+                f"{__name__}:play_replay",
+                (game.type.name, game.rules.to_dict(), replay),
+                self.settings.work_budget(),
+            )
         except BudgetExceeded as exc:
             s = self.settings
-            return _error(422, "too_much_work", f"the replay needs too much work to play back ({exc}); the viewer "
-                          f"plays at most {s.work_max_events} events, {s.work_max_bytes} bytes of frames and "
-                          f"{s.work_max_cpu_s:g} s of CPU time")
+            return _error(
+                422,
+                "too_much_work",
+                f"the replay needs too much work to play back ({exc}); the viewer "
+                f"plays at most {s.work_max_events} events, {s.work_max_bytes} bytes of frames and "
+                f"{s.work_max_cpu_s:g} s of CPU time",
+            )
         except JobFailed as exc:
             if exc.kind == "BadJson":
                 return _error(400, "bad_json", str(exc))
-            return _error(422, "bad_replay", str(exc))       # ReplayError, and what else it raised
+            return _error(422, "bad_replay", str(exc))  # ReplayError, and what else it raised
         finally:
             self.busy.discard(address)
         return Response(body, media_type="application/json")
@@ -160,7 +193,9 @@ async def replay_events_post(request: Any) -> Any:
     gate: WorkGate = request.app.state.work_gate
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
-        return _error(415, "unsupported_media_type", "send the replay file as Content-Type: application/json")
+        return _error(
+            415, "unsupported_media_type", "send the replay file as Content-Type: application/json"
+        )
     address = _address(request)
     try:
         gate.admit(address)
@@ -171,7 +206,7 @@ async def replay_events_post(request: Any) -> Any:
     except Refused as refused:
         gate.busy.discard(address)
         return refused.response
-    except BaseException:           # the client went away mid-body
+    except BaseException:  # the client went away mid-body
         gate.busy.discard(address)
         raise
     # Parsed in the worker too: a 2 MiB body is no work for the event loop.
@@ -181,6 +216,7 @@ async def replay_events_post(request: Any) -> Any:
 def routes() -> list:
     """The two routes, ready to add to the app's route list (before ``/replays/{id}``)."""
     from starlette.routing import Route
+
     return [
         Route("/replays/{id}/events", replay_events, methods=["GET"]),
         Route("/api/replay-events", replay_events_post, methods=["POST"]),

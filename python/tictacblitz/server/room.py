@@ -11,86 +11,36 @@ loop's thread; the room's one :class:`~.clock.Timer` is set on the session's
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
 
 from . import protocol as P
-from .clock import Handle, Timer
+from .clock import Timer
 from .games import MatchSession
+from .seats import Member, Peer, Seat, new_code, new_match_id, new_token
 
 if TYPE_CHECKING:
     from .lobby import Lobby
 
-__all__ = ["Peer", "Member", "Seat", "Room", "new_code", "new_token", "new_match_id",
-           "WAITING", "COUNTDOWN", "LIVE", "BREAK", "OVER", "RUNNING"]
+__all__ = [
+    "Peer",
+    "Member",
+    "Seat",
+    "Room",
+    "new_code",
+    "new_token",
+    "new_match_id",
+    "WAITING",
+    "COUNTDOWN",
+    "LIVE",
+    "BREAK",
+    "OVER",
+    "RUNNING",
+]
 
 # Room phases (docs/protocol.md).
 WAITING, COUNTDOWN, LIVE, BREAK, OVER = "waiting", "countdown", "live", "break", "over"
 RUNNING = (COUNTDOWN, LIVE, BREAK)
 SEATS = (0, 1)
-
-
-class Peer(Protocol):
-    """A client connection as the lobby sees it (the web layer implements it)."""
-
-    member: Optional["Member"]
-    room: Optional["Room"]
-    base_url: str
-
-    def send(self, message: Dict[str, Any]) -> None: ...
-
-    def send_text(self, text: str) -> None: ...
-
-    def close(self, code: int) -> None: ...
-
-
-def new_code() -> str:
-    """A room code: 10 Crockford base-32 characters, 50 bits from ``secrets``."""
-    return "".join(secrets.choice(P.CODE_ALPHABET) for _ in range(P.CODE_LENGTH))
-
-
-def new_token() -> str:
-    """A seat token: 192 bits from ``secrets``."""
-    return secrets.token_urlsafe(24)
-
-
-def new_match_id() -> str:
-    """A match (and replay) id: 96 bits from ``secrets``."""
-    return secrets.token_urlsafe(12)
-
-
-class Member:
-    """A player's hold on a room: its token, the seat(s) it holds and its connection."""
-
-    def __init__(self, room: "Room", seats: Tuple[int, ...], name: str) -> None:
-        self.room = room
-        self.seats = seats
-        self.name = name
-        self.token = new_token()
-        self.conn: Optional[Peer] = None
-        self.grace_handle: Optional[Handle] = None
-        self.grace_until: Optional[float] = None
-        self.gone = False
-
-    @property
-    def present(self) -> bool:
-        """Connected, or within its grace period."""
-        return not self.gone and (self.conn is not None or self.grace_handle is not None)
-
-
-@dataclass
-class Seat:
-    kind: Optional[str] = None          # "human", "bot", or None while free
-    name: str = ""
-    member: Optional[Member] = None
-    bot: Any = None                     # the adapter's bot driver
-
-    def presence(self) -> Dict[str, Any]:
-        connected = self.kind == "bot" or (self.member is not None and self.member.conn is not None)
-        grace = self.member.grace_until if self.member is not None and self.member.grace_handle else None
-        return {"name": self.name, "kind": self.kind, "level": self.bot.level if self.bot else None,
-                "connected": connected, "grace_until": grace}
 
 
 class Room:
@@ -110,7 +60,7 @@ class Room:
         self.votes = [False, False]
         self.result: Optional[Dict[str, Any]] = None
         self.timer = Timer(lobby.clock)
-        self.owner_address: Optional[str] = None     # who created it (the lobby's quotas)
+        self.owner_address: Optional[str] = None  # who created it (the lobby's quotas)
         self.session: MatchSession
         self.new_match()
 
@@ -144,7 +94,9 @@ class Room:
     def match_ended(self, result: str) -> None:
         self.finish("rounds", result)
 
-    def run_job(self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]) -> bool:
+    def run_job(
+        self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]
+    ) -> bool:
         return self.lobby.run_job(job, done)
 
     # -- who is here --------------------------------------------------------------------------
@@ -159,8 +111,11 @@ class Room:
             conn.send_text(text)
 
     def presence(self) -> Dict[str, Any]:
-        return {"type": "presence", "players": {self.names[p]: self.seats[p].presence() for p in SEATS},
-                "spectators": len(self.spectators)}
+        return {
+            "type": "presence",
+            "players": {self.names[p]: self.seats[p].presence() for p in SEATS},
+            "spectators": len(self.spectators),
+        }
 
     def is_empty(self) -> bool:
         return not self.spectators and not any(m.present for m in self.members)
@@ -203,8 +158,9 @@ class Room:
         pause = self.lobby.settings.pause_ms
         self.resume_at = self.now_ms() + pause
         self.send_state_all()
-        self.broadcast({"type": "round_break", "round": round_, "resume_at": self.resume_at,
-                        "pause_ms": pause})
+        self.broadcast(
+            {"type": "round_break", "round": round_, "resume_at": self.resume_at, "pause_ms": pause}
+        )
         if pause <= 0:
             then()
         else:
@@ -251,58 +207,83 @@ class Room:
         if self.phase == OVER:
             return
         if self.phase == LIVE and by != "rounds":
-            self.tick()        # the match to now first, so the replay stops here
+            self.tick()  # the match to now first, so the replay stops here
             if self.phase == OVER:
                 return
         self.timer.cancel()
         self.phase = OVER
         self.resume_at = None
         self.session.close()
-        body: Dict[str, Any] = {"type": "match_end", "match_id": self.match_id, "result": result, "by": by,
-                                **self.session.result_fields(),
-                                "replay_id": self.match_id, "replay_url": f"/replays/{self.match_id}"}
+        body: Dict[str, Any] = {
+            "type": "match_end",
+            "match_id": self.match_id,
+            "result": result,
+            "by": by,
+            **self.session.result_fields(),
+            "replay_id": self.match_id,
+            "replay_url": f"/replays/{self.match_id}",
+        }
         if forfeited_by is not None:
             body["forfeited_by"] = forfeited_by
         self.result = body
         self.lobby.replays.put(self.match_id, self.replay(body))
-        self.votes = [self.seats[p].kind == "bot" for p in SEATS]   # a bot always agrees
+        self.votes = [self.seats[p].kind == "bot" for p in SEATS]  # a bot always agrees
         self.broadcast(body)
 
     def replay(self, result: Dict[str, Any]) -> Dict[str, Any]:
         """The game's replay file plus who played and how it ended (keys the game's
         format ignores)."""
-        out = self.session.replay_file(f"{self.adapter.game.type.name} {self.mode} match {self.match_id}")
-        out.update({
-            "match_id": self.match_id,
-            "mode": self.mode,
-            "players": {self.names[p]: {"kind": self.seats[p].kind, "name": self.seats[p].name,
-                                        "level": self.seats[p].bot.level if self.seats[p].bot else None}
-                        for p in SEATS},
-            "result": {k: result[k] for k in ("result", "by", "forfeited_by") if k in result},
-        })
+        out = self.session.replay_file(
+            f"{self.adapter.game.type.name} {self.mode} match {self.match_id}"
+        )
+        out.update(
+            {
+                "match_id": self.match_id,
+                "mode": self.mode,
+                "players": {
+                    self.names[p]: {
+                        "kind": self.seats[p].kind,
+                        "name": self.seats[p].name,
+                        "level": self.seats[p].bot.level if self.seats[p].bot else None,
+                    }
+                    for p in SEATS
+                },
+                "result": {k: result[k] for k in ("result", "by", "forfeited_by") if k in result},
+            }
+        )
         return out
 
     # -- snapshots ----------------------------------------------------------------------------
 
     def state(self, conn: Peer, ref: Any = None) -> Dict[str, Any]:
         """The full ``state`` message for ``conn`` (its role and seats)."""
-        self.tick()     # the snapshot is of now, not of the last timed event
+        self.tick()  # the snapshot is of now, not of the last timed event
         players = {}
         for p in SEATS:
             entry = self.seats[p].presence()
             entry.update(self.session.seat_status(p))
             players[self.names[p]] = entry
         member = conn.member
-        out = {"type": "state", "room": self.code, "mode": self.mode, "match_id": self.match_id,
-               "phase": self.phase, "seq": self.seq, "resume_at": self.resume_at,
-               "you": {"role": "player" if member is not None else "spectator",
-                       "seats": self.seat_names(member.seats) if member is not None else []},
-               "rules": self.adapter.game.rules.to_dict(),
-               **self.session.snapshot(),
-               **self.session.private(tuple(member.seats) if member is not None else ()),
-               "players": players, "result": self.result,
-               "rematch": {self.names[p]: self.votes[p] for p in SEATS},
-               "spectators": len(self.spectators)}
+        out = {
+            "type": "state",
+            "room": self.code,
+            "mode": self.mode,
+            "match_id": self.match_id,
+            "phase": self.phase,
+            "seq": self.seq,
+            "resume_at": self.resume_at,
+            "you": {
+                "role": "player" if member is not None else "spectator",
+                "seats": self.seat_names(member.seats) if member is not None else [],
+            },
+            "rules": self.adapter.game.rules.to_dict(),
+            **self.session.snapshot(),
+            **self.session.private(tuple(member.seats) if member is not None else ()),
+            "players": players,
+            "result": self.result,
+            "rematch": {self.names[p]: self.votes[p] for p in SEATS},
+            "spectators": len(self.spectators),
+        }
         if ref is not None:
             out["ref"] = ref
         return out
@@ -329,14 +310,18 @@ class Room:
             winner = None
             for p in SEATS:
                 seat = self.seats[p]
-                if p not in member.seats and (seat.kind == "bot" or (seat.member is not None
-                                                                     and seat.member.present)):
+                if p not in member.seats and (
+                    seat.kind == "bot" or (seat.member is not None and seat.member.present)
+                ):
                     winner = p
             if winner is None:
                 self.finish("abandoned", "draw")
             else:
-                self.finish("forfeit", self.names[winner],
-                            forfeited_by="".join(self.seat_names(member.seats)))
+                self.finish(
+                    "forfeit",
+                    self.names[winner],
+                    forfeited_by="".join(self.seat_names(member.seats)),
+                )
         self.broadcast(self.presence())
         self.lobby.maybe_expire(self)
 

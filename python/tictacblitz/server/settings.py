@@ -19,31 +19,31 @@ class Settings:
     (``load_game(name, overrides)``)."""
 
     game: Game = field(default_factory=lambda: load_game(DEFAULT_GAME))
-    grace_ms: int = 15_000            # reconnect window before a forfeit
-    pause_ms: int = 3_000             # countdown before round 1 and break between rounds
+    grace_ms: int = 15_000  # reconnect window before a forfeit
+    pause_ms: int = 3_000  # countdown before round 1 and break between rounds
     max_rooms: int = 2_000
-    max_spectators: int = 64          # per room
+    max_spectators: int = 64  # per room
     max_connections_per_ip: int = 32  # one address cannot take the server's rooms alone
-    connect_rate_per_s: float = 5.0   # new WebSockets per address, after a burst of
+    connect_rate_per_s: float = 5.0  # new WebSockets per address, after a burst of
     connect_burst: int = 20
-    max_rooms_per_ip: int = 8         # live rooms created from one address (grace included)
-    room_rate_per_s: float = 0.2      # room creations per address: 12 a minute,
-    room_burst: int = 6               # after a burst of 6
-    allowed_origins: Tuple[str, ...] = ()   # WebSocket Origins besides the server's own
-    max_body_bytes: int = 2 * 1024 * 1024   # a POSTed replay file
-    work_jobs: int = 2                # engine-running requests at once, server-wide
-    work_rate_per_s: float = 0.2      # such requests per address: 12 a minute,
-    work_burst: int = 3               # after a burst of 3; one at a time per address
-    work_max_events: int = 20_000     # the work budget of one such request (a 7-round
-    work_max_bytes: int = 4 * 1024 * 1024   # match of busy players: ~1,300 events, ~0.5 MB)
+    max_rooms_per_ip: int = 8  # live rooms created from one address (grace included)
+    room_rate_per_s: float = 0.2  # room creations per address: 12 a minute,
+    room_burst: int = 6  # after a burst of 6
+    allowed_origins: Tuple[str, ...] = ()  # WebSocket Origins besides the server's own
+    max_body_bytes: int = 2 * 1024 * 1024  # a POSTed replay file
+    work_jobs: int = 2  # engine-running requests at once, server-wide
+    work_rate_per_s: float = 0.2  # such requests per address: 12 a minute,
+    work_burst: int = 3  # after a burst of 3; one at a time per address
+    work_max_events: int = 20_000  # the work budget of one such request (a 7-round
+    work_max_bytes: int = 4 * 1024 * 1024  # match of busy players: ~1,300 events, ~0.5 MB)
     work_max_cpu_s: float = 2.0
     work_max_wall_s: float = 10.0
-    replay_keep: int = 256            # replays kept in memory (bounded: memory stays flat)
+    replay_keep: int = 256  # replays kept in memory (bounded: memory stays flat)
     replay_dir: Optional[str] = None  # also written here, as {id}.json
     public_url: Optional[str] = None  # base of room links; else from the request
-    bot_threads: int = 2              # 0: bots decide inline (deterministic tests)
-    bot_retry_ms: int = 50            # a bot that chose to wait asks again after this
-    max_queue: int = 512              # messages queued for a slow client before closing it
+    bot_threads: int = 2  # 0: bots decide inline (deterministic tests)
+    bot_retry_ms: int = 50  # a bot that chose to wait asks again after this
+    max_queue: int = 512  # messages queued for a slow client before closing it
     max_message_bytes: int = P.MAX_MESSAGE_BYTES
     rate_per_s: float = P.RATE_PER_S
     burst: int = P.BURST
@@ -51,13 +51,21 @@ class Settings:
     seed_source: Callable[[], int] = field(default=lambda: secrets.randbits(63))
 
     def limits(self) -> Dict[str, Any]:
-        return {"max_message_bytes": self.max_message_bytes, "rate_per_s": self.rate_per_s,
-                "burst": self.burst, "flood_close_drops": self.flood_close_drops,
-                "grace_ms": self.grace_ms, "pause_ms": self.pause_ms, "max_name": P.MAX_NAME,
-                "max_rooms_per_ip": self.max_rooms_per_ip}
+        return {
+            "max_message_bytes": self.max_message_bytes,
+            "rate_per_s": self.rate_per_s,
+            "burst": self.burst,
+            "flood_close_drops": self.flood_close_drops,
+            "grace_ms": self.grace_ms,
+            "pause_ms": self.pause_ms,
+            "max_name": P.MAX_NAME,
+            "max_rooms_per_ip": self.max_rooms_per_ip,
+        }
 
     def work_budget(self) -> Any:
         """A fresh budget for one engine-running request (:mod:`.budget`)."""
         from .budget import WorkBudget
 
-        return WorkBudget(self.work_max_events, self.work_max_bytes, self.work_max_cpu_s, self.work_max_wall_s)
+        return WorkBudget(
+            self.work_max_events, self.work_max_bytes, self.work_max_cpu_s, self.work_max_wall_s
+        )

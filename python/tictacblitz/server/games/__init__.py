@@ -69,8 +69,14 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Seque
 from ...games.protocol import Game, State, TimeModel
 from ..protocol import Field
 
-__all__ = ["GameAdapter", "MatchSession", "SessionHost", "NoAdapter", "adapter_for",
-           "adapter_games"]
+__all__ = [
+    "GameAdapter",
+    "MatchSession",
+    "SessionHost",
+    "NoAdapter",
+    "adapter_for",
+    "adapter_games",
+]
 
 
 class SessionHost(Protocol):
@@ -101,7 +107,14 @@ class SessionHost(Protocol):
         """The match ended by the rules; ``result`` is a seat name or ``"draw"``."""
         ...
 
-    def run_job(self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]) -> bool:
+    def tick(self) -> None:
+        """Bring the match to now and set the timer again (after work that came back
+        from ``run_job`` off the loop)."""
+        ...
+
+    def run_job(
+        self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]
+    ) -> bool:
         """Run ``job`` off the loop; ``done(result, error)`` on the loop. True when it
         ran inline (``done`` was already called)."""
         ...
@@ -147,7 +160,7 @@ class MatchSession(ABC):
         objectives), merged into its ``state``; nothing by default."""
         return {}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional: most sessions have nothing to drop)
         """Drop pending work (a late bot decision of this match is then ignored)."""
 
 
@@ -167,8 +180,13 @@ class GameAdapter(ABC):
     def describe(self) -> Dict[str, Any]:
         """The ``game`` section of ``welcome`` (a game adds its own vocabulary)."""
         kind = self.game.type
-        return {"name": kind.name, "long_name": kind.long_name, "time_model": kind.time_model.value,
-                "seats": list(self.seats), "view": self.view}
+        return {
+            "name": kind.name,
+            "long_name": kind.long_name,
+            "time_model": kind.time_model.value,
+            "seats": list(self.seats),
+            "view": self.view,
+        }
 
     @abstractmethod
     def make_bot(self, level: str, seed: int) -> Any: ...
@@ -199,10 +217,14 @@ def adapter_for(game: Game, settings: Any) -> GameAdapter:
     """
     name = game.type.name
     if name not in adapter_games():
-        raise NoAdapter(f"the server cannot run {game.type.long_name} ({name!r}) yet: no server "
-                        f"adapter (server/games/{name}.py); it runs {', '.join(adapter_games())}")
+        raise NoAdapter(
+            f"the server cannot run {game.type.long_name} ({name!r}) yet: no server "
+            f"adapter (server/games/{name}.py); it runs {', '.join(adapter_games())}"
+        )
     adapter = importlib.import_module(f"{__name__}.{name}").make_adapter(game, settings)
-    if adapter.time_model != game.type.time_model:      # the adapter drives the game's clock
-        raise RuntimeError(f"server/games/{name}.py drives a {adapter.time_model.value} game, but "
-                           f"{name!r} is {game.type.time_model.value}")
+    if adapter.time_model != game.type.time_model:  # the adapter drives the game's clock
+        raise RuntimeError(
+            f"server/games/{name}.py drives a {adapter.time_model.value} game, but "
+            f"{name!r} is {game.type.time_model.value}"
+        )
     return adapter

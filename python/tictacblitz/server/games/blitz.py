@@ -26,64 +26,33 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ...games.blitz.bots import PRESETS, make_bot as make_native_bot
+from ...games.blitz.bots import PRESETS
+from ...games.blitz.bots import make_bot as make_native_bot
 from ...games.blitz.encoding import action_code, decode_action
-from ...games.protocol import ReplayError, TimeModel
 from ...games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind
+from ...games.protocol import ReplayError, TimeModel
 from .. import protocol as P
 from . import GameAdapter, MatchSession, SessionHost
+from .blitz_timers import TimerBook
 
-__all__ = ["BlitzAdapter", "BlitzSession", "BotSeat", "TimerBook", "Intent", "BOT_LEVELS",
-           "make_adapter"]
+__all__ = [
+    "BlitzAdapter",
+    "BlitzSession",
+    "BotSeat",
+    "TimerBook",
+    "Intent",
+    "BOT_LEVELS",
+    "make_adapter",
+]
 
 SEATS: Tuple[str, str] = (Player.X.letter, Player.O.letter)
 BOT_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
 """The difficulty levels a player may pick: presets of ``games/blitz/bots.PRESETS``."""
-for _level in BOT_LEVELS:        # one source: a level is a preset, or the server fails to start
+for _level in BOT_LEVELS:  # one source: a level is a preset, or the server fails to start
     if _level not in PRESETS:
         raise RuntimeError(f"bot level {_level!r} is not a preset of tictacblitz.games.blitz.bots")
-ACTIONS = {kind.name.lower(): kind for kind in ActionKind}   # "place" (R6), "knockout" (R9)
+ACTIONS = {kind.name.lower(): kind for kind in ActionKind}  # "place" (R6), "knockout" (R9)
 VIEW = "/static/js/games/blitz/view.js"
-
-
-class TimerBook:
-    """Setting marks, craters and powerups with their end times (engine ms), kept from
-    the engine's events: what a client needs to draw rings between messages."""
-
-    def __init__(self) -> None:
-        self.setting: Dict[Tuple[int, int], Tuple[str, int]] = {}
-        self.craters: Dict[Tuple[int, int], Optional[int]] = {}
-        self.powerups: Dict[Tuple[int, int], Tuple[str, Optional[int]]] = {}
-
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """One event as ``Event.to_dict()`` gives it."""
-        kind = EventKind[event["kind"].upper()]
-        cell = tuple(event["cell"]) if "cell" in event else None
-        if kind == EventKind.ROUND_STARTED:
-            self.setting.clear()
-            self.craters.clear()
-            self.powerups.clear()
-        elif kind in (EventKind.PLACED, EventKind.STOLEN):            # R6, R17
-            self.setting[cell] = (event["player"], event["until"])
-        elif kind in (EventKind.SET, EventKind.RETIRED, EventKind.BOMBED):
-            self.setting.pop(cell, None)
-        elif kind == EventKind.KNOCKED_OUT:                            # R9
-            self.setting.pop(cell, None)
-            if event.get("until") is not None:
-                self.craters[cell] = event["until"]
-        elif kind == EventKind.CRATER_CLEARED:
-            self.craters.pop(cell, None)
-        elif kind == EventKind.POWERUP_SPAWNED:                        # R16
-            self.powerups[cell] = (event["powerup"], event.get("until"))
-        elif kind in (EventKind.POWERUP_CLAIMED, EventKind.POWERUP_BURNED_OUT):
-            self.powerups.pop(cell, None)
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "setting": [{"cell": list(c), "player": p, "until": u} for c, (p, u) in sorted(self.setting.items())],
-            "craters": [{"cell": list(c), "until": u} for c, u in sorted(self.craters.items())],
-            "powerups": [{"cell": list(c), "powerup": k, "until": u} for c, (k, u) in sorted(self.powerups.items())],
-        }
 
 
 class BotSeat:
@@ -102,26 +71,28 @@ class BotSeat:
     def reset(self) -> None:
         """A new round or match: no retry pending (a decision still out is dropped when
         it comes back, by the session's round check)."""
-        self.not_before = 0    # after a refused intent or a decision to wait
+        self.not_before = 0  # after a refused intent or a decision to wait
 
     def due_t(self, match: Any, seat: int) -> Optional[int]:
         """The engine ms at which to let the bot decide next (None: nothing to do)."""
         if self.busy:
             return None
-        due = self.native.due_t(match, seat)      # R5: its reaction after the charge filled
+        due = self.native.due_t(match, seat)  # R5: its reaction after the charge filled
         return None if due is None else max(due, self.not_before)
 
 
 @dataclass
 class Intent:
     seat: int
-    code: int                 # games/blitz/encoding.py
+    code: int  # games/blitz/encoding.py
     ref: Any = None
-    conn: Any = None          # None for a bot
+    conn: Any = None  # None for a bot
 
 
 class BlitzSession(MatchSession):
     """One Blitz match of a room, in real time (see the module docstring)."""
+
+    state: Any  # Blitz's State (games/blitz/game.py): its native match, advance
 
     def __init__(self, adapter: "BlitzAdapter", host: SessionHost, seed: int) -> None:
         self.host = host
@@ -136,7 +107,7 @@ class BlitzSession(MatchSession):
         self.book = TimerBook()
         self.epoch = host.now_ms()
         self.pending: List[Intent] = []
-        self.last_act: Optional[Tuple[int, int]] = None   # (round, t) of the last action
+        self.last_act: Optional[Tuple[int, int]] = None  # (round, t) of the last action
         self.closed = False
 
     # -- time ---------------------------------------------------------------------------------
@@ -156,11 +127,11 @@ class BlitzSession(MatchSession):
         for bot in self.host.bots:
             if bot is not None:
                 bot.reset()
-        self.state.advance(0)             # the protocol's way to R21's next round
+        self.state.advance(0)  # the protocol's way to R21's next round
         self._emit(self.state.drain_events())
 
     def tick(self) -> None:
-        for _ in range(4):   # an inline bot's decision comes back as a pending intent
+        for _ in range(4):  # an inline bot's decision comes back as a pending intent
             now = self.engine_now()
             if now > self.match.t:
                 self.state.advance(now - self.match.t)
@@ -193,7 +164,9 @@ class BlitzSession(MatchSession):
     def intent(self, seat: int, fields: Mapping[str, Any], ref: Any, conn: Any) -> None:
         row, col = fields["cell"]
         if not (0 <= row < self.size and 0 <= col < self.size):
-            raise P.ProtocolError("bad_field", f"act.cell: [{row}, {col}] is off the {self.size}x{self.size} board")
+            raise P.ProtocolError(
+                "bad_field", f"act.cell: [{row}, {col}] is off the {self.size}x{self.size} board"
+            )
         action = Action(ACTIONS[fields["action"]], (row, col))
         intent = Intent(seat, action_code(action, self.size), ref, conn)
         if not self.host.live or self.match.round_over:
@@ -245,8 +218,16 @@ class BlitzSession(MatchSession):
 
     def _rejected(self, intent: Intent, reason: str) -> Dict[str, Any]:
         action = decode_action(intent.code, self.size)
-        out = {"type": "rejected", "seat": SEATS[intent.seat], "action": action.kind.name.lower(),
-               "cell": list(action.cell), "reason": reason, "round": self.match.round, "t": self.match.t}
+        assert action is not None  # an intent's code is a valid action of this board
+        out = {
+            "type": "rejected",
+            "seat": SEATS[intent.seat],
+            "action": action.kind.name.lower(),
+            "cell": list(action.cell),
+            "reason": reason,
+            "round": self.match.round,
+            "t": self.match.t,
+        }
         if intent.ref is not None:
             out["ref"] = intent.ref
         return out
@@ -267,15 +248,15 @@ class BlitzSession(MatchSession):
     def _ask(self, seat: int, bot: BotSeat) -> bool:
         bot.busy = True
         round_ = self.match.round
-        snapshot = self.match.clone()           # it thinks on a copy, off the loop
-        waiting = [True]                        # still inside run_job: the tick goes on
+        snapshot = self.match.clone()  # it thinks on a copy, off the loop
+        waiting = [True]  # still inside run_job: the tick goes on
         added = [False]
 
         def done(decision: Any, error: Optional[BaseException]) -> None:
             bot.busy = False
             if self.closed or not self.host.live or self.match.round != round_:
                 return
-            if error is not None or decision.action is None:    # wait, then ask again
+            if error is not None or decision.action is None:  # wait, then ask again
                 bot.not_before = self.engine_now() + self.retry_ms
             else:
                 self.pending.append(Intent(seat, action_code(decision.action, self.size)))
@@ -298,15 +279,22 @@ class BlitzSession(MatchSession):
         for event in shown:
             self.book.apply(event)
         match = self.match
-        self.host.emit({"round": match.round, "t": match.t, "epoch_ms": self.epoch, "events": shown,
-                        "players": {SEATS[p]: self.seat_status(p) for p in (0, 1)}})
+        self.host.emit(
+            {
+                "round": match.round,
+                "t": match.t,
+                "epoch_ms": self.epoch,
+                "events": shown,
+                "players": {SEATS[p]: self.seat_status(p) for p in (0, 1)},
+            }
+        )
         if match.round_over and self.host.live:
             # Intents still waiting belong to the round that ended: refuse them, never
             # carry them into the next round.
             waiting, self.pending = self.pending, []
             for intent in waiting:
                 self._answer(intent, "round_over")
-            if match.match_over:                                      # R22
+            if match.match_over:  # R22
                 result = match.match_result
                 self.host.match_ended(result.letter if result is not None else "draw")
             else:
@@ -321,15 +309,22 @@ class BlitzSession(MatchSession):
     def snapshot(self) -> Dict[str, Any]:
         match = self.match
         wins = match.round_wins
-        return {"round": match.round, "t": match.t, "epoch_ms": self.epoch,
-                "board": match.board_text(), **self.book.to_dict(),
-                "round_wins": {"X": wins[0], "O": wins[1]},
-                "rounds": [r.to_dict() for r in match.rounds]}
+        return {
+            "round": match.round,
+            "t": match.t,
+            "epoch_ms": self.epoch,
+            "board": match.board_text(),
+            **self.book.to_dict(),
+            "round_wins": {"X": wins[0], "O": wins[1]},
+            "rounds": [r.to_dict() for r in match.rounds],
+        }
 
     def result_fields(self) -> Dict[str, Any]:
         wins = self.match.round_wins
-        return {"round_wins": {"X": wins[0], "O": wins[1]},
-                "rounds": [r.to_dict() for r in self.match.rounds]}
+        return {
+            "round_wins": {"X": wins[0], "O": wins[1]},
+            "rounds": [r.to_dict() for r in self.match.rounds],
+        }
 
     def replay_file(self, name: str) -> Dict[str, Any]:
         """The match as a scenario file (docs/replay-format.md), with ``expect``."""
@@ -343,8 +338,11 @@ class BlitzSession(MatchSession):
         engine_result = None
         if match.match_over:
             engine_result = match.match_result.letter if match.match_result is not None else "draw"
-        scenario["expect"] = {"rounds": [r.to_dict() for r in match.rounds],
-                              "round_wins": self.result_fields()["round_wins"], "match": engine_result}
+        scenario["expect"] = {
+            "rounds": [r.to_dict() for r in match.rounds],
+            "round_wins": self.result_fields()["round_wins"],
+            "match": engine_result,
+        }
         return scenario
 
     def close(self) -> None:
@@ -364,8 +362,10 @@ class BlitzAdapter(GameAdapter):
     def describe(self) -> Dict[str, Any]:
         # The powerup kinds (R14) in their draw order, with their board letters: the
         # client's only list of them.
-        return {**super().describe(),
-                "powerups": [{"key": kind.key, "letter": kind.letter} for kind in PowerupKind]}
+        return {
+            **super().describe(),
+            "powerups": [{"key": kind.key, "letter": kind.letter} for kind in PowerupKind],
+        }
 
     def make_bot(self, level: str, seed: int) -> BotSeat:
         return BotSeat(level, seed)
@@ -378,7 +378,7 @@ class BlitzAdapter(GameAdapter):
 
         try:
             return scenario_frames(data)
-        except (TypeError, ValueError) as exc:          # ScenarioError is a ValueError
+        except (TypeError, ValueError) as exc:  # ScenarioError is a ValueError
             raise ReplayError(str(exc)) from None
 
 

@@ -24,14 +24,15 @@ __all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT"]
 
 DEFAULT_BOT = "medium"
 STATUS_FIELDS = tuple(f.name for f in fields(PlayerStatus))
-POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)     # R14, as the board shows them
+POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)  # R14, as the board shows them
 
 
 class BotClient:
     """One seat: keeps the board from the server's messages and acts when charged."""
 
-    def __init__(self, url: str, stats: Any, rng: random.Random, deadline: float,
-                 bot: str = DEFAULT_BOT) -> None:
+    def __init__(
+        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = DEFAULT_BOT
+    ) -> None:
         self.url = url
         self.reaction_ms = resolve(bot).reaction_ms
         self.status: Optional[PlayerStatus] = None
@@ -76,7 +77,12 @@ class BotClient:
         elif kind == "state":
             self.match_id, self.last_seq = msg["match_id"], msg["seq"]
             self.size = len(msg["board"])
-            self.cells = {(r, c): ch for r, row in enumerate(msg["board"]) for c, ch in enumerate(row) if ch != "."}
+            self.cells = {
+                (r, c): ch
+                for r, row in enumerate(msg["board"])
+                for c, ch in enumerate(row)
+                if ch != "."
+            }
             self.live = msg["phase"] == "live"
             self.epoch = msg["epoch_ms"]
             self.take_status(msg["players"][self.seat])
@@ -99,7 +105,7 @@ class BotClient:
 
     def apply(self, event: Dict[str, Any]) -> None:
         kind = event["kind"]
-        cell = tuple(event["cell"]) if "cell" in event else None
+        cell: Any = tuple(event["cell"]) if "cell" in event else None
         if kind == "round_started":
             self.cells.clear()
             self.live = True
@@ -121,8 +127,12 @@ class BotClient:
         targets = [c for c, ch in self.cells.items() if ch == other]
         if targets and self.rng.random() < 0.35:
             return {"type": "act", "action": "knockout", "cell": list(self.rng.choice(targets))}
-        free = [(r, c) for r in range(self.size) for c in range(self.size)
-                if self.cells.get((r, c), ".") in "." + POWERUP_LETTERS]
+        free = [
+            (r, c)
+            for r in range(self.size)
+            for c in range(self.size)
+            if self.cells.get((r, c), ".") in "." + POWERUP_LETTERS
+        ]
         if not free:
             return None
         return {"type": "act", "action": "place", "cell": list(self.rng.choice(free))}
@@ -131,7 +141,7 @@ class BotClient:
         while time.time() < self.deadline:
             self.wake.clear()
             if self.live and self.status is not None:
-                due = reaction_due_t(self.status, self.reaction_ms)     # R5, as every bot
+                due = reaction_due_t(self.status, self.reaction_ms)  # R5, as every bot
                 wait = (due - self.now_t()) / 1000.0
                 if wait <= 0:
                     action = self.choose()
@@ -143,7 +153,9 @@ class BotClient:
             else:
                 wait = 0.5
             try:
-                await asyncio.wait_for(self.wake.wait(), timeout=max(0.001, min(wait, self.deadline - time.time())))
+                await asyncio.wait_for(
+                    self.wake.wait(), timeout=max(0.001, min(wait, self.deadline - time.time()))
+                )
             except asyncio.TimeoutError:
                 pass
 

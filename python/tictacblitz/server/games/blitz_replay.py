@@ -20,8 +20,8 @@ from ..budget import current_budget
 
 __all__ = ["scenario_frames", "MAX_FRAMES", "MAX_ROUNDS"]
 
-MAX_FRAMES = 100_000                 # a guard: a script cannot make the answer unbounded
-MAX_ROUNDS = 16                      # and none asks for more rounds than a match can show
+MAX_FRAMES = 100_000  # a guard: a script cannot make the answer unbounded
+MAX_ROUNDS = 16  # and none asks for more rounds than a match can show
 
 
 class _Frames:
@@ -29,7 +29,7 @@ class _Frames:
 
     def __init__(self) -> None:
         self.frames: List[Dict[str, Any]] = []
-        self.budget = current_budget()     # a request's work budget (docs/server.md, "Limits")
+        self.budget = current_budget()  # a request's work budget (docs/server.md, "Limits")
 
     def take(self, match: Any) -> None:
         events = [event.to_dict() for event in match.events if event.reason is None]
@@ -48,7 +48,9 @@ class _Frames:
         self.frames.append(frame)
 
 
-def scenario_frames(data: Any, match_factory: Optional[Callable[..., Any]] = None) -> Dict[str, Any]:
+def scenario_frames(
+    data: Any, match_factory: Optional[Callable[..., Any]] = None
+) -> Dict[str, Any]:
     """Play a replay / scenario object and return its frames.
 
     Returns ``{"rules", "seed", "frames", "rounds", "round_wins", "match", "end"}``:
@@ -61,6 +63,7 @@ def scenario_frames(data: Any, match_factory: Optional[Callable[..., Any]] = Non
         raise ScenarioError(f"the viewer plays at most {MAX_ROUNDS} rounds")
     if match_factory is None:
         from ...games.blitz import Match  # the native engine, loaded on first use
+
         match_factory = Match
     frames = _Frames()
     result = run_scenario(scenario, match_factory, on_call=frames.take)

@@ -1,0 +1,148 @@
+"""The load tool's two processes besides its clients (docs/server.md, "Load"): the
+server it starts (:func:`start_server`), and the attacker of ``--abuse``
+(:func:`attack`): one address (127.66.0.1) that floods room creation and replay
+requests, bounded in count and time. Generic: nothing here names a game. Part of
+:mod:`.load` (which re-exports these names)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+__all__ = [
+    "attack",
+    "start_server",
+    "child_env",
+    "ATTACKER",
+    "ATTACK_REPLAY",
+    "MAX_ABUSE_CREATES",
+    "MAX_ABUSE_REPLAYS",
+    "MAX_ABUSE_RATE",
+]
+
+MAX_ABUSE_CREATES = 20_000
+MAX_ABUSE_REPLAYS = 20_000
+MAX_ABUSE_RATE = 500.0
+ATTACKER = "127.66.0.1"
+ATTACK_REPLAY = json.dumps(
+    {
+        "name": "issue 16: unbounded replay",
+        "seed": 1,
+        "script": [],
+        "until": 99000,
+        "rules": {
+            "round_ms": 10000000,
+            "spawn_min_ms": 1,
+            "spawn_max_ms": 1,
+            "powerup_ms": 1,
+            "size": 8,
+        },
+    }
+).encode()
+
+
+async def attack(
+    host: str,
+    port: int,
+    deadline: float,
+    report: Dict[str, Any],
+    rate: float,
+    replay_workers: int = 4,
+) -> None:
+    """One address floods room creation and replay requests until ``deadline``, each
+    at up to ``rate`` attempts a second."""
+    import websockets
+
+    rooms = report.setdefault("creates", {})
+    replays = report.setdefault("replays", {})
+    counts = {"creates": 0, "replays": 0}
+    start = time.time()
+
+    async def pace(kind: str) -> None:
+        ahead = start + counts[kind] / rate - time.time()
+        if ahead > 0:
+            await asyncio.sleep(ahead)
+
+    async def create_and_abort() -> None:
+        while time.time() < deadline and counts["creates"] < MAX_ABUSE_CREATES:
+            await pace("creates")
+            counts["creates"] += 1
+            try:
+                async with websockets.connect(
+                    f"ws://{host}:{port}/ws", local_addr=(ATTACKER, 0), open_timeout=5
+                ) as ws:
+                    await ws.recv()
+                    await ws.send(json.dumps({"type": "create", "mode": "online"}))
+                    answer = json.loads(await ws.recv())
+                    what = answer.get("code", answer["type"])
+            except Exception as exc:
+                what = type(exc).__name__
+            rooms[what] = rooms.get(what, 0) + 1
+
+    async def replay() -> None:
+        head = (
+            f"POST /api/replay-events HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            "Content-Type: application/json\r\n"
+            f"Content-Length: {len(ATTACK_REPLAY)}\r\nConnection: close\r\n\r\n"
+        ).encode()
+        while time.time() < deadline and counts["replays"] < MAX_ABUSE_REPLAYS:
+            await pace("replays")
+            counts["replays"] += 1
+            try:
+                reader, writer = await asyncio.open_connection(host, port, local_addr=(ATTACKER, 0))
+                writer.write(head + ATTACK_REPLAY)
+                await writer.drain()
+                status = (await asyncio.wait_for(reader.readline(), timeout=30)).split()[1].decode()
+                writer.close()
+            except Exception as exc:
+                status = type(exc).__name__
+            replays[status] = replays.get(status, 0) + 1
+
+    await asyncio.gather(create_and_abort(), *(replay() for _ in range(replay_workers)))
+    elapsed = max(1e-3, time.time() - start)
+    report["per_s"] = {kind: round(n / elapsed, 1) for kind, n in counts.items()}
+
+
+def child_env() -> Dict[str, str]:
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
+    """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
+    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``."""
+    code = (
+        "import sys; from tictacblitz.server import serve; "
+        "from tictacblitz.server.settings import Settings; "
+        "from tictacblitz.games import load_game; import json; "
+        "a = json.loads(sys.argv[1]); "
+        "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms']), "
+        "host='127.0.0.1', port=a['port'], log_level='warning')"
+    )
+    args = json.loads(extra[0]) if extra else {}
+    payload = {
+        "port": port,
+        "rules": args.get("rules", {}),
+        "pause_ms": args.get("pause_ms", 1000),
+        "game": args.get("game", "blitz"),
+    }
+    proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=child_env())
+    import urllib.request
+
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not answer /healthz")
