@@ -29,7 +29,7 @@ export function layout(w, h, seatNames = ["X", "O"]) {
     const pw = Math.min(390, Math.max(260, w * 0.36));
     const s = Math.max(120, Math.min(h - 2 * pad, w - pw - 3 * pad));
     const x = Math.max(pad, (w - s - pw - pad) / 2);
-    board = { x, y: (h - s) / 2, s };
+    board = { x, y: pad + 6, s };
     panel = { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad };
   } else {
     const ph = Math.max(300, h * 0.45);
@@ -197,7 +197,7 @@ function drawBoard(ctx, view, lay, ui, acting) {
       hatch(ctx, q.x, q.y, q.s, "rgba(200,205,215,0.25)", q.s / 7);
       ctx.fillStyle = COLORS.text; ctx.font = `700 ${Math.round(q.s * 0.2)}px system-ui, sans-serif`;
       ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.fillText("tie", q.x + q.s / 2, q.y + q.s / 2);
-    } else drawMark(ctx, res, q.x + q.s / 2, q.y + q.s / 2, q.s * 1.05, { alpha: 0.7 });
+    } else drawMark(ctx, res, q.x + q.s / 2, q.y + q.s / 2, q.s * 0.95, { alpha: 0.5, thin: true });
     ctx.restore();
   });
   // The active sector (G9), or every open sector in a free turn.
