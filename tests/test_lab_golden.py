@@ -102,6 +102,14 @@ def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
     t = GOLDEN["tournament"]
     result = run_tournament(t["bots"], matches=t["matches"], seed=t["seed"])
     assert (result.pop("game"), result.pop("rules")) == ("blitz", {})  # added keys
+    # the seats over the whole tournament (added keys): each pair plays both orders
+    first = result.pop("first_seat_decided")
+    lo, hi = result.pop("first_seat_decided_ci")
+    assert lo <= first <= hi
+    assert result.pop("draw_rate") == pytest.approx(
+        sum(p["draws"] for p in result["pairs"]) / (result["matches"] * len(result["pairs"]))
+    )
+    result.pop("draw_ci")
     assert json.loads(json.dumps(result)) == t["result"]
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)

@@ -93,3 +93,21 @@ def test_the_table_shows_percentages_with_intervals(capsys):
     assert "100.0 %  [72.2, 100.0]" in out and "Shares in %" in out
     data = run_tournament(["greedy", "random"], matches=10, seed=0)
     assert data["pairs"][0]["a_win_rate"] == 1.0  # JSON keeps fractions
+
+
+def test_the_seat_facts_of_a_tournament():
+    """Over every pair and both seat orders: perfect Doh players always draw (D8, the
+    solved value), so there is no decided match to share out; and the first seat's
+    share of decided matches is its advantage, bot strength cancelled."""
+    from tictacblitz.lab.tournament import run_tournament
+
+    solved = run_tournament(["perfect", "hard"], 20, seed=1, game="doh")
+    pair = solved["pairs"][0]
+    assert pair["b_wins"] == 0  # perfect never loses (the solver)
+    assert solved["draw_rate"] == pytest.approx(pair["draws"] / 20)
+    if solved["first_seat_decided"] is None:
+        assert pair["draws"] == 20
+    mixed = run_tournament(["random", "greedy"], 200, seed=3, game="doh")
+    first_wins = mixed["first_seat_decided"]
+    lo, hi = mixed["first_seat_decided_ci"]
+    assert 0 < lo <= first_wins <= hi < 1

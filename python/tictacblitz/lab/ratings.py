@@ -86,15 +86,29 @@ def format_report(result: Dict[str, Any]) -> str:
             )
         )
     w1 = max(len(head[0]), *(len(r[2]) for r in rows))
+    w2 = max(len(head[1]), *(len(r[3]) for r in rows))
+    # A game's per-pair means (its PAIR_MEANS hook: Blitz's rounds, Doh's moves, ...).
+    means = [k for k in result["pairs"][0] if k.startswith("mean_")] if result["pairs"] else []
+    extra_head = "".join(f"   {k[5:].replace('_', ' ') + ' (mean)':>14}" for k in means)
     lines.append(
-        f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   {head[0]:<{w1}}   {head[1]}"
+        f"{'pair':<{width}}  {'a wins':>6} {'draws':>5} {'b wins':>6}   {head[0]:<{w1}}   "
+        f"{head[1]:<{w2}}{extra_head}".rstrip()
     )
-    for name, counts, rate, dec in rows:
-        lines.append(f"{name:<{width}}  {counts}   {rate:<{w1}}   {dec}")
+    for (name, counts, rate, dec), p in zip(rows, result["pairs"], strict=True):
+        extra = "".join(f"   {p[k]:>14.2f}" for k in means)
+        lines.append(f"{name:<{width}}  {counts}   {rate:<{w1}}   {dec:<{w2}}{extra}".rstrip())
     lines += [
         "",
         "Shares in %, [a, b] the 95 % interval (Wilson); * a's share of decided matches "
         "differs from 50 %",
+    ]
+    if result.get("first_seat_decided") is not None:
+        lines.append(
+            "Seats (every pair plays both orders): the first seat wins "
+            f"{pct(result['first_seat_decided'], result['first_seat_decided_ci'])} of decided "
+            f"matches; {pct(result['draw_rate'], result['draw_ci'])} of matches are drawn"
+        )
+    lines += [
         "",
         "Elo (Bradley-Terry, mean 0) [95 % interval]:",
     ]

@@ -139,6 +139,7 @@ def _play(
         for n in range(len(batches))
     ]
     out_pairs = []
+    first_wins = second_wins = 0  # by seat, over every pair and both seat orders
     for n, (a, b) in enumerate(pairs):
         a_x, b_x = results[2 * n], results[2 * n + 1]
 
@@ -148,6 +149,8 @@ def _play(
 
         a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
         b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
+        first_wins += total(a_x, "winner", 0) + total(b_x, "winner", 0)
+        second_wins += total(a_x, "winner", 1) + total(b_x, "winner", 1)
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
@@ -172,6 +175,7 @@ def _play(
         for key, column in hooks.pair_means.items():  # e.g. Blitz: mean_rounds
             out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
     ratings, intervals = elo_ratings(names, out_pairs)
+    seat_decided = first_wins + second_wins
     return {
         "game": hooks.name,
         "seed": seed,
@@ -181,6 +185,12 @@ def _play(
         "pairs": out_pairs,
         "elo": {n: round(ratings[n], 1) for n in names},
         "elo_ci": {n: [round(intervals[n][0], 1), round(intervals[n][1], 1)] for n in names},
+        # Every pair plays both seat orders equally often, so bot strength cancels out of
+        # the seats' shares: what is left is the first seat's advantage.
+        "first_seat_decided": first_wins / seat_decided if seat_decided else None,
+        "first_seat_decided_ci": list(wilson(first_wins, seat_decided)) if seat_decided else None,
+        "draw_rate": (matches * len(pairs) - seat_decided) / (matches * len(pairs)),
+        "draw_ci": list(wilson(matches * len(pairs) - seat_decided, matches * len(pairs))),
     }
 
 
