@@ -322,3 +322,30 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
     creates, replays = result["abuse"]["creates"], result["abuse"]["replays"]
     assert creates.get("joined", 0) <= 8 and sum(creates.values()) > 100, creates
     assert replays.get("200", 0) == 0 and sum(replays.values()) > 100, replays
+
+
+def test_serve_options_for_the_limits(monkeypatch, capsys) -> None:
+    import argparse
+
+    from tictacblitz import server as server_package
+
+    parser = argparse.ArgumentParser()
+    server_package.register(parser.add_subparsers())
+    for bad, words in (
+        (["--allow-origin", "evil.example"], "an origin is scheme://host[:port]"),
+        (["--max-rooms-per-ip", "0"], "--max-rooms-per-ip 0 is out of range"),
+    ):
+        args = parser.parse_args(["serve", *bad])
+        assert args.handler(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+    seen = {}
+    monkeypatch.setattr(
+        server_package, "serve", lambda settings, **kw: seen.update(settings=settings)
+    )
+    args = parser.parse_args(
+        ["serve", "--allow-origin", "https://friends.example", "--max-rooms-per-ip", "3"]
+    )
+    assert args.handler(args) == 0
+    assert seen["settings"].allowed_origins == ("https://friends.example",)
+    assert seen["settings"].max_rooms_per_ip == 3
