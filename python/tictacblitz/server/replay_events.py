@@ -20,6 +20,7 @@ event loop.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Dict, Optional, Set
 
@@ -103,12 +104,24 @@ class WorkGate:
         from starlette.responses import Response
 
         game = self.settings.game
-        try:
-            body = await run_budgeted(
+        job = asyncio.ensure_future(
+            run_budgeted(
                 f"{__name__}:play_replay",
                 (game.type.name, game.rules.to_dict(), replay),
                 self.settings.work_budget(),
             )
+        )
+
+        # The address's slot is free again when the work really ended, not when the
+        # request did (a client that hangs up does not get a second job running).
+        def ended(task: Any) -> None:
+            self.busy.discard(address)
+            if not task.cancelled():
+                task.exception()  # retrieved here too, in case nobody awaits it any more
+
+        job.add_done_callback(ended)
+        try:
+            body = await asyncio.shield(job)
         except BudgetExceeded as exc:
             s = self.settings
             return _error(
@@ -122,8 +135,6 @@ class WorkGate:
             if exc.kind == "BadJson":
                 return _error(400, "bad_json", str(exc))
             return _error(422, "bad_replay", str(exc))  # ReplayError, and what else it raised
-        finally:
-            self.busy.discard(address)
         return Response(body, media_type="application/json")
 
 
