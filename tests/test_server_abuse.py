@@ -349,3 +349,33 @@ def test_serve_options_for_the_limits(monkeypatch, capsys) -> None:
     assert args.handler(args) == 0
     assert seen["settings"].allowed_origins == ("https://friends.example",)
     assert seen["settings"].max_rooms_per_ip == 3
+
+
+def test_without_the_quotas_the_flood_fills_the_server() -> None:
+    """The same flood with the per-address quotas switched off (what the server had
+    before): the rooms pile up in their grace and a legitimate create from another
+    address gets server_full. This is the hole the test above shows closed."""
+    settings = Settings(
+        game=load_game("blitz", {"round_ms": 3000, "powerup_max": 0}),
+        pause_ms=0,
+        grace_ms=2000,
+        bot_threads=0,
+        max_rooms=300,
+        max_rooms_per_ip=10**6,
+        room_burst=10**6,
+        connect_burst=10**6,
+    )
+    app = create_app(settings, ManualClock())
+    with TestClient(app, client=("203.0.113.9", 4000)) as attacker:
+        for _ in range(310):
+            with attacker.websocket_connect("/ws") as ws:
+                recv(ws)
+                ws.send_json({"type": "create", "mode": "online"})
+                recv(ws)
+        assert len(app.state.lobby.rooms) == 300
+        honest = TestClient(app, client=("198.51.100.7", 5000))
+        honest.sessions = []
+        ws = open_ws(honest)
+        ws.send_json({"type": "create", "mode": "bot", "bot": "easy"})
+        assert recv(ws)["code"] == "server_full"
+        ws.__exit__(None, None, None)
