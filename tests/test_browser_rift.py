@@ -235,6 +235,8 @@ def test_local_view_switch_hides_the_other_move_and_resolves_when_both_lock(
     p = Page(browser, "local", size=(1280, 800))
     try:
         p.open(server)
+        note = p.js("() => document.getElementById('local-note').textContent")
+        assert "Player X" in note and "keyboard" not in note
         p.page.check("#form-local input[value=X]")
         p.page.click("#play-local")
         p.wait("() => window.__blitz.view && window.__blitz.view.live")
@@ -340,11 +342,13 @@ def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> 
             for page in (b, s):
                 assert page.js("() => window.__blitz.model.priv.X") is None
                 assert all(c["move"] is None for c in page.cursors() if c["seat"] == "X")
+            a.wait("() => window.__blitz.view.locked.X")
             assert a.cursors()[0]["move"]["cell"] == cell
             _lock(b, "O", rng)
             for page in (a, b, s):
                 page.wait("(t) => window.__blitz.view.turn > t || window.__blitz.view.result", turn)
-        s.wait("() => window.__blitz.view.result")
+        for page in (a, b, s):
+            page.wait("() => window.__blitz.view.result")
         end = s.view()["result"]
         assert end["result"] in ("X", "O", "draw")
         assert s.view()["cells"] == a.view()["cells"] == b.view()["cells"]

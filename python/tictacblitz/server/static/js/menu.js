@@ -40,6 +40,9 @@ export function buildMenu(ui, game, welcome) {
     return li;
   }));
   $("legend-note").textContent = ui.LEGEND_NOTE || "";
+  // A game whose local play is not "mouse and keyboard" says how it is (optional).
+  if (ui.LOCAL_NOTE) $("local-note").textContent = ui.LOCAL_NOTE;
+  if (ui.LOCAL_SEAT) $("local-seat").textContent = ui.LOCAL_SEAT;
   // The menu's buttons wait for the game's choices (they are disabled in the HTML).
   for (const control of document.querySelectorAll("[data-needs-game]")) control.disabled = false;
 }

@@ -59,6 +59,9 @@ export function legend(R) {
     { icon: "reveal", html: `<b>Reveal</b> (${R.reveal_cost} energy, cooldown ${R.reveal_cooldown}): shows one of the opponent's objectives` },
   ];
 }
+export const LOCAL_NOTE = "Two players take turns at one screen: the “Player X” / “Player O” switch shows one " +
+  "player's view at a time, so neither sees the other's programmed move or objectives.";
+export const LOCAL_SEAT = "The first view is";
 export const LEGEND_NOTE = "Moves are secret until both players have locked in; then the turn resolves and is animated.";
 
 export function helpHtml(R) {
