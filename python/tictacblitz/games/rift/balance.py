@@ -274,7 +274,9 @@ class Metrics:
         return {
             "seat_advantage": {
                 "x_score": None if score is None else score / 2,
-                "x_score_ci": None if score_ci is None else [score_ci[0] / 2, score_ci[1] / 2],
+                "x_score_ci": None
+                if score_ci is None
+                else [max(score_ci[0] / 2, 0.0), min(score_ci[1] / 2, 1.0)],
             },
             "game_length": {
                 "mean": length,

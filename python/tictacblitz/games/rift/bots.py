@@ -30,7 +30,7 @@ function of that stream and the state, so games replay exactly.
   the time, else a random target). The root move visited most is played.
 - presets ``easy``, ``medium``: greedy playing a uniformly random legal move with
   probability 0.5 and 0.2; ``hard``: ``search`` with 2,000 simulations a decision
-  (about 8 ms on the project's machine); ``lookahead`` as a preset of its own (it was
+  (about 6 ms on the project's machine); ``lookahead`` as a preset of its own (it was
   ``hard`` before the search).
 
 >>> from tictacblitz.games.rift.game import make_game
