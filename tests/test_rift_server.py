@@ -319,3 +319,83 @@ def test_serve_game_rift_runs_the_rift_adapter() -> None:
     lobby = Lobby(Settings(game=game, pause_ms=0, bot_threads=0), ManualClock())
     assert lobby.welcome()["rules"]["shield_cost"] == 1
     assert lobby.adapter.describe()["view"] == "/static/js/games/rift/view.js"
+
+
+def test_a_forfeit_mid_turn_ends_the_match_and_its_replay_stops_there(rift) -> None:
+    lobby, clock, say, connect = rift
+    a, b = connect(), connect()
+    say(a, type="create", mode="online", symbol="X")
+    say(b, type="join", code=a.last("joined")["room"])
+    say(a, type="act", cell=40)
+    say(b, type="act", cell=41)
+    say(a, type="act", cell=36, ability="shield")  # turn 2 (sector 4): X locked, O not
+    say(a, type="leave")
+    end = b.last("match_end")
+    assert end["by"] == "forfeit" and end["result"] == "O" and end["forfeited_by"] == "X"
+    replay = lobby.replays.get(end["replay_id"])
+    result = load_game("rift").replay(replay)
+    assert len(result["turns"]) == 1 and result["stopped"]["player"] == "O"
+    assert replay["result"] == {"result": "O", "by": "forfeit", "forfeited_by": "X"}
+    # The lock X left behind was never shown to O: it heard who, not what.
+    assert b.all("events")[-1]["events"] == [{"kind": "locked", "seat": "X", "turn": 2}]
+    reports = [e for m in b.all("events") for e in m["events"] if e["kind"] == "turn"]
+    assert [r["turn"] for r in reports] == [1]
+
+
+def test_the_view_model_under_node_reads_a_real_match(rift) -> None:
+    """model.js (pure) fed the messages of a real game: the hands it shows, the scores by
+    cause, the animation's clock, what a click means."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("no node on PATH")
+    lobby, clock, say, connect = rift
+    a = connect()
+    say(a, type="create", mode="bot", bot="easy", symbol="X")
+    rng = np.random.default_rng(11)
+    while not a.all("match_end"):
+        say(a, type="act", **_move(a.picture(), rng, "X"))
+        clock.advance(700)
+    messages = [m for m in a.out if m["type"] != "pong"]
+    script = f"""
+const M = await import({json.dumps((RIFT_JS / "model.js").as_uri())});
+const msgs = JSON.parse(process.argv[1]);
+const model = new M.GameModel(msgs[0].rules, msgs[0].game);
+const seen = [];
+for (const m of msgs.slice(1)) {{
+  model.apply(m);
+  if (m.type === "events" && m.events.some((e) => e.kind === "turn")) {{
+    const v0 = model.view(1000), v1 = model.view(1000 + M.ANIM_MS / 2);
+    const v2 = model.view(1000 + M.ANIM_MS);
+    seen.push([v0.anim.p, v1.anim.p, v2.anim.done]);
+    model.anim = null;
+  }}
+}}
+const v = model.view(0);
+const sum = (s) => v.causes.filter((c) => c.seat === s).reduce((n, c) => n + c.points, 0);
+console.log(JSON.stringify({{
+  seen: seen.slice(0, 2), turns: v.turns, score: [v.players.X.score, v.players.O.score],
+  sums: [sum("X"), sum("O")], own: v.players.X.hand.full,
+  ownCount: v.players.X.hand.items.length, theirs: v.players.O.hand.full,
+  result: v.result && v.result.result, words: M.describeMatch(v.result),
+  click: M.intentFor({{...v, live: true}}, 40, "X", "shield"),
+  notMine: M.intentFor({{...v, live: true}}, 40, "O", "none"),
+}}));
+"""
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", script, json.dumps(messages)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    end = a.last("match_end")
+    assert out["seen"] == [[0, 0.5, True], [0, 0.5, True]]
+    assert out["turns"] == end["turns"] and out["score"] == [end["score"]["X"], end["score"]["O"]]
+    assert out["sums"] == out["score"] and out["result"] == end["result"]
+    assert out["own"] and out["ownCount"] == 3 and not out["theirs"]
+    assert out["words"].startswith("Draw" if end["result"] == "draw" else f"{end['result']} wins")
+    assert out["click"] == {"cell": 40, "ability": "shield"} and out["notMine"] is None
