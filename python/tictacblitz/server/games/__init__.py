@@ -54,9 +54,10 @@ the ms they arrive (both seats in one ms together: ``apply_joint``), and wakes a
 state's next timed event or bot decision. ``ALTERNATING`` (Doh, to come): ``intent``
 applies the move if the seat is ``to_move()`` (else a rejection), a bot seat to move is
 asked with ``run_job(bot.choose(state.clone(), seat))``; ``wake_at`` is None or a move
-clock's deadline. ``SIMULTANEOUS`` (Rift, to come): ``intent`` locks the seat's move
-in; once every seat of ``to_move()`` has locked, ``apply_joint`` resolves the turn and
-the result is emitted; bots lock in through ``run_job`` the same way.
+clock's deadline. ``SIMULTANEOUS`` (Rift, :mod:`.rift`): ``intent`` locks the seat's
+move in (a move stays private: ``private(seats)``); once every seat of ``to_move()`` has
+locked, the turn resolves and the result is emitted; bots lock in through ``run_job``
+the same way.
 """
 
 from __future__ import annotations
