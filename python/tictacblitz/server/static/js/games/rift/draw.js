@@ -32,25 +32,27 @@ export function layout(w, h, seatNames = ["X", "O"]) {
     board = { x, y: pad + 6, s };
     panel = { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad };
   } else {
-    const ph = Math.max(300, h * 0.45);
+    const ph = Math.max(240, h * 0.42); // compact rows below the board (a phone)
     const s = Math.max(120, Math.min(w - 2 * pad, h - ph - 3 * pad));
     board = { x: (w - s) / 2, y: pad, s };
     panel = { x: pad, y: 2 * pad + s, w: w - 2 * pad, h: h - s - 3 * pad };
   }
   board.gap = board.s * 0.022;
   board.cell = (board.s - 2 * board.gap) / 9;
+  const compact = !landscape;
   let y = panel.y;
-  const tw = (panel.w - 6) / 2;
-  const tabs = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (tw + 6), y, w: tw, h: 30 }));
-  y += 38;
-  const cw = (panel.w - 8) / 2;
-  const cards = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (cw + 8), y, w: cw, h: 96 }));
-  y += 104;
+  const tw = (panel.w - 6) / 2, th = compact ? 26 : 30;
+  const tabs = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (tw + 6), y, w: tw, h: th }));
+  y += th + 6;
+  const cw = (panel.w - 8) / 2, ch = compact ? 72 : 96;
+  const cards = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (cw + 8), y, w: cw, h: ch, compact }));
+  y += ch + 6;
   const bw = (panel.w - 3 * 6) / 4;
   const buttons = ABILITIES.map((ability, i) => ({ ability, x: panel.x + i * (bw + 6), y, w: bw, h: 58 }));
-  y += 66;
-  const objectives = { x: panel.x, y, w: panel.w, h: 156 };
-  y += 162;
+  y += 64;
+  const oh = compact ? Math.max(40, panel.y + panel.h - y) : 156;
+  const objectives = { x: panel.x, y, w: panel.w, h: oh };
+  y += oh + 6;
   const log = { x: panel.x, y, w: panel.w, h: Math.max(0, panel.y + panel.h - y) };
   return { w, h, board, panel, tabs, cards, buttons, objectives, log, size: SIDE, landscape, seatNames };
 }
@@ -341,7 +343,7 @@ function drawCard(ctx, view, c) {
   ctx.fillStyle = COLORS.gold; roundRect(ctx, bx, by, Math.max(4, bw * Math.min(1, p.energy / max)), 10, 5); ctx.fill();
   text(ctx, `energy ${p.energy}/${view.energyMax}`, bx, by + 22, { px: 11.5, color: COLORS.dim });
   const t = view.totals[c.seat];
-  text(ctx, `sectors ${t.sectors} · lines ${t.lines} · objectives ${t.objectives}`, bx, by + 38, { px: 11, color: COLORS.dim, max: bw });
+  if (!c.compact) text(ctx, `sectors ${t.sectors} · lines ${t.lines} · objectives ${t.objectives}`, bx, by + 38, { px: 11, color: COLORS.dim, max: bw });
   const tag = view.gameResult ? (p.rematch ? "wants a rematch" : "") : !p.connected ? "away" : p.locked ? "locked in ✓" : view.live ? "choosing…" : "";
   text(ctx, tag, c.x + c.w - 10, by + 22, { px: 11.5, weight: 600, align: "right", color: p.locked ? COLORS.gold : COLORS.dim });
 }
@@ -377,6 +379,8 @@ function drawButtons(ctx, view, lay, acting) {
 function drawObjectives(ctx, view, lay, acting) {
   const o = lay.objectives;
   ctx.fillStyle = COLORS.panel; roundRect(ctx, o.x, o.y, o.w, o.h, 10); ctx.fill();
+  ctx.save();
+  ctx.beginPath(); ctx.rect(o.x, o.y, o.w, o.h); ctx.clip();
   const order = acting ? [acting.seat, view.seatNames.find((s) => s !== acting.seat)] : view.seatNames;
   let y = o.y + 14;
   for (const seat of order) {
@@ -398,6 +402,7 @@ function drawObjectives(ctx, view, lay, acting) {
     if (!items.length && !h.hidden) { text(ctx, "—", o.x + 12, y, { px: 11.5, color: COLORS.dim }); y += 16; }
     y += 5;
   }
+  ctx.restore();
 }
 
 function drawLog(ctx, view, lay) {
