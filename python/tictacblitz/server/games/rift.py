@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ...games.protocol import ReplayError, TimeModel
 from ...games.rift.bots import PRESETS
 from ...games.rift.encoding import encode
+from ...games.rift.game import RiftState
 from ...games.rift.types import CELLS, OBJECTIVE_IDS, Ability, Player
 from .. import protocol as P
 from . import GameAdapter, MatchSession, SessionHost
@@ -80,9 +81,13 @@ class BotSeat:
 class RiftSession(MatchSession):
     """One game of Rift & Grid in a room, in simultaneous turns (see the module docstring)."""
 
+    state: RiftState
+
     def __init__(self, adapter: "RiftAdapter", host: SessionHost, seed: int) -> None:
         self.host = host
-        self.state = adapter.game.new_state(seed, record=True)
+        state = adapter.game.new_state(seed, record=True)
+        assert isinstance(state, RiftState), state  # the registry's rift game
+        self.state = state
         self.bot_delay_ms = adapter.bot_delay_ms
         self.moves: List[Optional[Dict[str, Any]]] = [None, None]  # this turn's locks: private
         self.turns: List[Dict[str, Any]] = []  # resolved turns' reports

@@ -60,12 +60,13 @@ def picture(state: Any) -> Dict[str, Any]:
     abilities: Dict[str, Dict[str, Any]] = {}
     for p in Player:
         ready = dict(zip(ABILITIES[1:], core.ready(int(p)), strict=True))
+        mask = masks[p]
         abilities[p.letter] = {
             a.key: {
                 "cost": rules.cost(a),
                 "cooldown": rules.cooldown(a),
                 "ready": ready[a.key],
-                "usable": bool(masks[p] is not None and masks[p][int(a)].any()),
+                "usable": bool(mask is not None and mask[int(a)].any()),
             }
             for a in Ability
             if a != Ability.NONE
@@ -110,7 +111,7 @@ def public_events(events: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return out
 
 
-def replay_frames(game: RiftGame, data: Any) -> Dict[str, Any]:
+def replay_frames(game: Any, data: Any) -> Dict[str, Any]:
     """A replay file played back as frames shaped like ``events`` messages: a first
     frame at turn 1, then one per resolved turn (``t = turn * TURN_MS``).
 
