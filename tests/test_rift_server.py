@@ -399,3 +399,29 @@ console.log(JSON.stringify({{
     assert out["own"] and out["ownCount"] == 3 and not out["theirs"]
     assert out["words"].startswith("Draw" if end["result"] == "draw" else f"{end['result']} wins")
     assert out["click"] == {"cell": 40, "ability": "shield"} and out["notMine"] is None
+
+
+def test_replay_frames_of_every_hand_worked_scenario_file() -> None:
+    """The viewer plays every scenario file of tests/scenarios/rift the way the replay
+    runner does (setups, deals, changes of mind, rule overrides), or refuses it."""
+    from tictacblitz.games.protocol import ReplayError
+
+    game = load_game("rift")
+    folder = Path(__file__).resolve().parent / "scenarios" / "rift"
+    played = 0
+    for path in sorted(folder.rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            expected = game.replay(data)
+        except ReplayError:
+            with pytest.raises(ReplayError):
+                replay_frames(game, data)
+            continue
+        out = replay_frames(game, data)
+        last = out["frames"][-1]
+        assert len(out["frames"]) == len(expected["turns"]) + 1, path.name
+        assert out["match"] == expected["result"], path.name
+        assert last["score"] == expected["state"]["score"], path.name
+        assert last["energy"] == expected["state"]["energy"], path.name
+        played += 1
+    assert played >= 20
