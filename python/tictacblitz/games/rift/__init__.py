@@ -9,11 +9,13 @@ Everything of this game on the Python side is in this folder:
 - :mod:`.reference`: the pure-Python reference engine, the oracle of the native one;
 - :mod:`.native`: the native core (``blitz_core.rift.engine``) behind the same surface;
 - :mod:`.replay`: the replay/scenario file format;
-- :mod:`.bots`: the bots and their presets;
-- :mod:`.game`: the adapter to the platform's Game/State protocol;
-- :mod:`.balance`: what the lab needs beyond the protocol (its default bots).
+- :mod:`.bots`: the bots and their presets (``hard``: SM-MCTS in the native core);
+- :mod:`.game`: the adapter to the platform's Game/State protocol and ``play_matches``;
+- :mod:`.balance`: what the lab needs beyond the protocol (its metrics and reports);
+- :mod:`.rl`: the RL hook (native vector env, single env, PettingZoo parallel env).
 
-Importing this package does not load the native core; :mod:`.game` does.
+Importing this package does not load the native core; :mod:`.game` does (and
+:mod:`.rl` needs gymnasium).
 """
 
 from .rules import RiftRules
