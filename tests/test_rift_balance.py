@@ -122,3 +122,31 @@ def test_simulate_and_sweep_print_and_plot(tmp_path, capsys):
     assert (folder / "sweep_reveal_cost.png").stat().st_size > 0
     table = (folder / "sweep.csv").read_text()
     assert "collision_rate" in table and "full_energy_completion" in table
+
+
+def test_match_values_agree_with_the_metrics_and_ablations_switch_features_off():
+    cols = _cols(300)
+    m = balance.Metrics(None, stats)
+    m.add(cols)
+    rows = {}
+    balance.metric_rows(
+        m.to_dict(), lambda name, value, ci=None, scale=1.0: rows.update({name: value})
+    )
+    for name, (num, den, scale) in balance.match_values(cols).items():
+        assert name in balance.METRICS, name
+        if den.sum():
+            assert scale * num.sum() / den.sum() == pytest.approx(rows[name]), name
+    features = balance.ablations(RiftRules())
+    assert set(features) == {"shield", "swap", "reveal", "objectives"}
+    off = balance.play_matches(
+        features["shield"], "greedy", "greedy", np.arange(50, dtype=np.uint64)
+    )
+    assert off["shield_x"].sum() == off["shield_o"].sum() == 0
+    none = balance.play_matches(
+        features["objectives"], "greedy", "greedy", np.arange(50, dtype=np.uint64)
+    )
+    assert none["points_x"].sum() == none["points_o"].sum() == 0
+    assert "reveal" not in balance.ablations(RiftRules(reveal_cost=11))
+    assert set(balance.EFFECT_METRICS) - {"x_win_rate", "o_win_rate", "draw_rate"} <= set(
+        balance.METRICS
+    )
