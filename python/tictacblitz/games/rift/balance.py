@@ -12,8 +12,9 @@ asks, each with its 95 % interval:
 - **collisions and grey cells**: the share of turns with a collision and of turns that
   greyed a cell (Wilson over turns), and the grey share of collisions;
 - **abilities** (shield, swap, reveal): uses a game, and the win rate of a seat that used
-  the ability in a game against one that did not (a *correlation*: for the effect of a
-  rule, compare runs, e.g. ``sweep --grid reveal_cost=...`` or ``simulate --ab``);
+  the ability in a game against one that did not (a *correlation*; the *effect* is the
+  lab's ablation, ``simulate --ablate``, with :func:`ablations` switching each ability
+  and the objectives off, paired by seed through :func:`match_values`);
   collisions won by a lone shield and lone swaps a game;
 - **objectives** (G17): each catalogue objective's completion rate (of the hands dealt
   it) and its share of all points scored, and the share of points from objectives.
@@ -536,7 +537,7 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
     lines = [
         "",
         "Abilities (the win rates are a CORRELATION: bots use abilities when they can; the "
-        "effect of a rule is a comparison of runs, e.g. sweep --grid reveal_cost=...):",
+        "effect is the ablation, simulate --ablate, or a sweep: sweep --grid reveal_cost=...):",
         f"{'ability':<8} {'uses a game':<22} {'X / O uses':>15}  {'seat used it':<22} "
         f"{'user wins':<22} {'non-user wins':<22} {'difference':<24}",
     ]
