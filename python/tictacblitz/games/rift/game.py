@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..base import GameBase, StateBase, check_seat
 from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
 from .bots import BOT_NAMES, RiftBot, resolve_bot
 from .bots import make_bot as _make_bot
@@ -59,29 +60,18 @@ _VERSION = 1
 
 
 def _seat(player: object) -> Player:
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"a seat is 0 or 1, not {player!r}")
-    if int(player) not in PLAYERS:
-        raise ValueError(f"unknown seat {player!r}: expected 0 (X) or 1 (O)")
-    return Player(int(player))
+    return Player(check_seat(player))
 
 
-class RiftGame:
+class RiftGame(GameBase):
     """Rift & Grid with one rules configuration."""
 
     type = GAME_TYPE
+    rules_type = RiftRules
 
     def __init__(self, rules: Optional[RiftRules] = None) -> None:
-        if rules is None:
-            rules = RiftRules()
-        if not isinstance(rules, RiftRules):
-            raise TypeError(f"rules must be a RiftRules, not {type(rules).__name__}")
-        self._rules = rules
-        self._overrides = rules.overrides()  # what bytes and replays write, once
-
-    @property
-    def rules(self) -> RiftRules:
-        return self._rules
+        super().__init__(rules)
+        self._overrides = self._rules.overrides()  # what bytes and replays write, once
 
     def rule_overrides(self) -> Dict[str, Any]:
         """The rules' overrides of the defaults (a copy)."""
@@ -94,9 +84,6 @@ class RiftGame:
     @property
     def observation_shape(self) -> Tuple[int, ...]:
         return (OBSERVATION_SIZE,)
-
-    def with_rules(self, overrides: Mapping[str, Any]) -> "RiftGame":
-        return RiftGame(RiftRules.from_dict({**self.rule_overrides(), **dict(overrides)}))
 
     def new_state(
         self,
@@ -141,17 +128,8 @@ class RiftGame:
     def play_matches(self, x_bot: str, o_bot: str, seeds) -> Dict[str, np.ndarray]:
         return play_matches(self._rules, x_bot, o_bot, seeds)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RiftGame) and other._rules == self._rules
 
-    def __hash__(self) -> int:
-        return hash(("rift", self._rules))
-
-    def __repr__(self) -> str:
-        return f"RiftGame({self._rules.overrides()})"
-
-
-class RiftState:
+class RiftState(StateBase):
     """One game of Rift & Grid behind the protocol (``engine`` is the native one)."""
 
     def __init__(
@@ -197,21 +175,12 @@ class RiftState:
         """G4 x G5 as a mask of the 324 codes; a locked seat may still change its move."""
         return self.engine.legal_mask(_seat(player))
 
-    def legal_actions(self, player: int) -> list:
-        return np.flatnonzero(self.legal_mask(player)).tolist()
-
     def is_over(self) -> bool:
         return self.engine.over
 
     def winner(self) -> Optional[int]:
         result = self.engine.result
         return None if result is None or result == "draw" else int(Player[result])
-
-    def returns(self) -> Tuple[float, float]:
-        won = self.winner()
-        if won is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if won == 0 else (-1.0, 1.0)
 
     def summary(self) -> dict:
         return self.engine.summary()
@@ -398,10 +367,6 @@ class RiftState:
     def __reduce__(self):
         return (RiftState.from_bytes, (self.to_bytes(),))
 
-    def drain_events(self) -> list:
-        out, self._events = self._events, []
-        return out
-
     def to_replay(self) -> dict:
         """The replay file of everything played so far (needs ``record=True``)."""
         if not self._record:
@@ -417,11 +382,7 @@ class RiftState:
 
 def make_game(rules: Optional[Mapping[str, Any]] = None) -> RiftGame:
     """The registry's entry: Rift & Grid with these rule overrides."""
-    if rules is None:
-        return RiftGame()
-    if isinstance(rules, RiftRules):
-        return RiftGame(rules)
-    return RiftGame(RiftRules.from_dict(rules))
+    return RiftGame.make(rules)
 
 
 def play_matches(rules: Any, x_bot: Any, o_bot: Any, seeds) -> Dict[str, np.ndarray]:
