@@ -9,7 +9,7 @@
 // owner takes it. The panel: the view switch (local), each seat's score (with its
 // causes), energy and lock, the ability buttons with cost and cooldown, the objectives.
 
-import { cellAt, describeCause, describeTurn, gridRowCol, objectiveName } from "./model.js";
+import { ANIM_MS, cellAt, describeCause, describeTurn, gridRowCol, objectiveName } from "./model.js";
 
 export const SIDE = 9; // cells per side of the board (G1)
 export const ABILITIES = ["none", "shield", "swap", "reveal"]; // welcome.game.abilities says the same
@@ -153,7 +153,19 @@ export function actingSeat(view, cursors) {
   return c && view.mine.includes(c.seat) ? c : null;
 }
 
-export function drawGame(ctx, view, lay, ui = {}) {
+// A resolution's animation runs on the view's clock (the server's, or a replay's at its
+// speed) and on the page's own (ui.now), whichever is further: so a paused replay's step
+// still lands, and a 4× replay does not wait for the wall clock.
+const started = new WeakMap();
+function withProgress(view, now) {
+  if (!view.anim || now === undefined) return view;
+  if (!started.has(view.anim.report)) started.set(view.anim.report, now);
+  const p = Math.max(view.anim.p, Math.min(1, (now - started.get(view.anim.report)) / ANIM_MS));
+  return { ...view, anim: { ...view.anim, p, done: p >= 1 } };
+}
+
+export function drawGame(ctx, view0, lay, ui = {}) {
+  const view = withProgress(view0, ui.now);
   ctx.fillStyle = COLORS.bg;
   ctx.fillRect(0, 0, lay.w, lay.h);
   const acting = actingSeat(view, ui.cursors);
@@ -287,6 +299,19 @@ function drawResolution(ctx, view, lay, anim) {
       const [x, y] = center(lay, r.cells[s]);
       ctx.save(); ctx.globalAlpha = 1 - q; ctx.strokeStyle = COLORS[s]; ctx.lineWidth = 2;
       ctx.beginPath(); ctx.arc(x, y, b.cell * (0.45 + 0.5 * q), 0, Math.PI * 2); ctx.stroke(); ctx.restore();
+    }
+  }
+  // The turn's sector points rise from their sectors as the turn lands (G10).
+  if (p >= 0.62) {
+    const q = (p - 0.62) / 0.38;
+    for (const s of seats) {
+      for (const c of r.points[s] || []) {
+        if (c.sector === undefined) continue;
+        const box = sectorRect(lay, c.sector);
+        const dx = c.cause === "sector_tie" ? (s === seats[0] ? -0.18 : 0.18) * box.s : 0;
+        text(ctx, `${s} +${c.points}`, box.x + box.s / 2 + dx, box.y + box.s * (0.45 - 0.25 * q),
+          { px: Math.round(box.s * 0.16), weight: 800, align: "center", color: COLORS[s] });
+      }
     }
   }
   // The caption: what happened this turn (G6), along the bottom of the board.

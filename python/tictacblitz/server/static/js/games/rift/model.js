@@ -294,6 +294,7 @@ export function describeTurn(r) {
     if (m.ability && m.ability !== "none") parts.push(`${s} used ${AB_WORDS[m.ability] || m.ability}`);
   }
   if (r.swapped) parts.push("the targets were swapped");
+  for (const s of Object.keys(r.revealed || {})) if (r.revealed[s]) parts.push(`${s} saw an objective`);
   if (r.collision) {
     const winner = Object.keys(r.cells).find((s) => r.cells[s] !== null && r.cells[s] === r.targets[s]);
     parts.push(r.grey !== null ? `collision on cell ${r.grey}: it turns grey` : `collision: ${winner}'s shield takes the cell`);
