@@ -425,3 +425,34 @@ def test_replay_frames_of_every_hand_worked_scenario_file() -> None:
         assert last["energy"] == expected["state"]["energy"], path.name
         played += 1
     assert played >= 20
+
+
+def test_bots_think_in_a_pool_and_their_answers_come_back_to_the_loop() -> None:
+    """With an executor, a bot's decision runs in a thread and comes back through
+    ``post`` (the event loop's call_soon_threadsafe): the game plays to its end."""
+    import queue
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    posted: "queue.Queue[Any]" = queue.Queue()
+    clock = ManualClock()
+    with ThreadPoolExecutor(2) as pool:
+        settings = Settings(game=load_game("rift"), pause_ms=0, bot_threads=2)
+        lobby = Lobby(settings, clock, executor=pool, post=posted.put)
+        a = Peer()
+        lobby.connected(a)
+        lobby.handle(a, lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": "hard"})))
+        rng = np.random.default_rng(2)
+        deadline = time.monotonic() + 60
+        while not a.all("match_end") and time.monotonic() < deadline:
+            turn = a.picture()["turn"]
+            if not a.picture()["locked"]["X"]:
+                move = _move(a.picture(), rng, "X")
+                lobby.handle(a, lobby.parse(json.dumps({"type": "act", **move})))
+            clock.advance(700)
+            try:
+                posted.get(timeout=5)()  # the decision, back on "the loop"
+            except queue.Empty:
+                pass
+            assert a.picture()["turn"] in (turn, turn + 1)
+        assert a.all("match_end") and posted.empty()

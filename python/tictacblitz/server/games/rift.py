@@ -166,12 +166,13 @@ class RiftSession(MatchSession):
 
         def done(code: Any, error: Optional[BaseException]) -> None:
             bot.busy = False
-            if self.closed or not self.host.live or self.state.turn != turn or self.state.is_over():
+            if self.closed:
                 return
-            if error is not None or code is None or self.lock(seat, int(code)) is not None:
+            stale = not self.host.live or self.state.turn != turn or self.state.is_over()
+            if not stale and (error is not None or code is None or self.lock(seat, int(code))):
                 self.bot_due[seat] = self.host.now_ms() + self.bot_delay_ms  # ask again later
             if not waiting[0]:
-                self.host.tick()
+                self.host.tick()  # the timer again (a stale answer: this turn's bot is due)
 
         self.host.run_job(lambda: bot.bot.choose(snapshot, seat), done)
         waiting[0] = False
