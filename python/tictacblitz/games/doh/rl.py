@@ -28,36 +28,44 @@ paths equal step by step.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional
 
 import numpy as np
 
 try:
     import gymnasium
     from gymnasium import spaces
-    from gymnasium.vector import AutoresetMode, VectorEnv
-    from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
-    raise ImportError("tictacblitz.games.doh.rl needs gymnasium "
-                      "(pip install 'tictacblitz[rl]')") from exc
+    raise ImportError(
+        "tictacblitz.games.doh.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+    ) from exc
 
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
+from ..native_vector import NativeVectorEnv
 from .bots import BOT_NAMES, bot_spec
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
 from .replay import position_summary
 from .rules import DohRules
 from .types import REASONS
 
-__all__ = ["DohVectorEnv", "DohEnv", "observation_space", "make_env", "make_vector_env",
-           "parallel_env", "info_of"]
+__all__ = [
+    "DohVectorEnv",
+    "DohEnv",
+    "observation_space",
+    "make_env",
+    "make_vector_env",
+    "parallel_env",
+    "info_of",
+]
 
 
 def observation_space(mask: bool = True) -> spaces.Dict:
     """One seat's observation space (the protocol env's: ``tictacblitz.envs.observation_space``)."""
     fields: Dict[str, spaces.Space] = {
-        "observation": spaces.Box(-np.inf, np.inf, OBSERVATION_SHAPE, np.float32)}
+        "observation": spaces.Box(-np.inf, np.inf, OBSERVATION_SHAPE, np.float32)
+    }
     if mask:
         fields["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
     return spaces.Dict(fields)
@@ -84,11 +92,17 @@ def _opponent(name: Any) -> tuple:
 def info_of(reason: int, steps: int) -> Dict[str, Any]:
     """The protocol env's info of one step (docs/rl.md): ``reason`` -1 no action, 0
     accepted, else the D6 code (1-based, types.REASONS order); ``rejected`` the reason."""
-    return {"round": 1, "t": int(steps), "round_wins": (0, 0), "reason": int(reason),
-            "rejected": REASONS[reason - 1] if reason > 0 else None, "steps": int(steps)}
+    return {
+        "round": 1,
+        "t": int(steps),
+        "round_wins": (0, 0),
+        "reason": int(reason),
+        "rejected": REASONS[reason - 1] if reason > 0 else None,
+        "steps": int(steps),
+    }
 
 
-class DohVectorEnv(VectorEnv):
+class DohVectorEnv(NativeVectorEnv):
     """``num_envs`` games of Tic Tac Doh as one Gymnasium ``VectorEnv`` (see the module).
 
     :param num_envs: N.
@@ -103,128 +117,56 @@ class DohVectorEnv(VectorEnv):
     :param copy: return copies (default) rather than the stepper's in-place buffers.
     :param seed: seeds the first :meth:`reset` (done here).
 
-    ``reset(seed=s)`` starts env i on the game of seed ``s + i`` (as Gymnasium's
-    ``SyncVectorEnv`` seeds its envs); an env that ended restarts at the next step
-    (NEXT_STEP) on a seed drawn from the env's generator; :attr:`episode_seeds` holds
-    each env's current game seed.
+    Seeding, auto-reset and the info keys:
+    :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
-
-    def __init__(self, num_envs: int = 1, *, opponent: str = "random", seat: Any = 0,
-                 rules: Any = None, max_steps: Optional[int] = None, mask_in_info: bool = False,
-                 num_threads: Optional[int] = None, copy: bool = True, seed: Optional[int] = None,
-                 render_mode: Optional[str] = None) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
-                                      or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        num_threads: Optional[int] = None,
+        copy: bool = True,
+        seed: Optional[int] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.check_options(num_envs, render_mode, max_steps)
         self.rules = _rules(rules)
         self.seat = _seat(seat)
-        self.opponent = opponent
-        self.batch = _native.DohBatch(num_envs, self.rules.pieces_per_size, self.rules.grid,
-                                      _opponent(opponent), self.seat, max_steps or 0,
-                                      1 if num_threads is None else num_threads)
-        self.num_envs = num_envs
-        self.copy = copy
-        self.mask_in_info = mask_in_info
-        self.render_mode = render_mode
-        self.single_observation_space = observation_space(mask=not mask_in_info)
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
-        self._rng = np.random.default_rng(seed)
-        self._all = np.ones(num_envs, dtype=bool)
-        self.reset(seed=seed)
+        batch = _native.DohBatch(
+            num_envs,
+            self.rules.pieces_per_size,
+            self.rules.grid,
+            _opponent(opponent),
+            self.seat,
+            max_steps or 0,
+            1 if num_threads is None else num_threads,
+        )
+        self._setup(
+            batch,
+            num_envs,
+            opponent=opponent,
+            single_observation_space=observation_space(mask=not mask_in_info),
+            num_actions=NUM_ACTIONS,
+            copy=copy,
+            mask_in_info=mask_in_info,
+            seed=seed,
+            render_mode=render_mode,
+        )
 
-    # -- buffers -------------------------------------------------------------------------------
-    def _obs(self) -> Dict[str, np.ndarray]:
-        out: Dict[str, np.ndarray] = {"observation": self.batch.obs}
-        if not self.mask_in_info:
-            out["action_mask"] = self.batch.masks
-        return {k: v.copy() for k, v in out.items()} if self.copy else out
+    def bot_spec(self, name: str) -> tuple:
+        return _opponent(name)
 
-    def _info(self) -> Dict[str, Any]:
-        b = self.batch
-        info: Dict[str, Any] = {"reason": b.reasons.astype(np.int64), "_reason": self._all,
-                                "steps": b.steps.astype(np.int64), "_steps": self._all,
-                                "winner": b.winners.astype(np.int64), "_winner": self._all,
-                                "seed": self.episode_seeds.copy(), "_seed": self._all}
-        if self.mask_in_info:
-            info["action_mask"], info["_action_mask"] = b.masks.copy(), self._all
-        return info
-
-    def action_masks(self) -> np.ndarray:
-        """Every env's legal actions now, bool (num_envs, 75) (MaskablePPO's convention)."""
-        return self.batch.masks.astype(bool)
-
-    def set_opponent(self, opponent: str) -> None:
-        """Another bot from the next step on (between episodes, for a league)."""
-        self.batch.set_bot(_opponent(opponent))
-        self.opponent = opponent
-
-    # -- gymnasium -----------------------------------------------------------------------------
-    def reset(self, *, seed: Union[None, int, Sequence[int], np.ndarray] = None,
-              options: Optional[dict] = None):
-        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
-        those envs. ``seed``: an int ``s`` (env i plays ``s + i``), one seed per env, or
-        None (drawn from the env's generator)."""
-        mask = None
-        if options and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
-                                 f"({self.num_envs},), not {mask.dtype} {mask.shape}")
-        idx = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            self._rng = np.random.default_rng(int(seed))
-            seeds = (np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64))
-        elif seed is None:
-            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
-        else:
-            all_seeds = np.asarray(seed)
-            if all_seeds.shape != (self.num_envs,) or all_seeds.dtype.kind not in "iu":
-                raise ValueError(f"seed must be an int, None or {self.num_envs} integers, "
-                                 f"not {seed!r}")
-            seeds = all_seeds.astype(np.uint64)[idx]
-        if len(idx):
-            self.episode_seeds[idx] = seeds
-            self.batch.reset(seeds, idx)
-        return self._obs(), self._info()
-
-    def step(self, actions):
-        arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.num_envs} integers, "
-                             f"not {arr.dtype} {arr.shape}")
-        done = self.batch.done()
-        reset_seeds = np.zeros(self.num_envs, dtype=np.uint64)
-        if done.any():
-            reset_seeds[done] = self._rng.integers(0, 2**63, size=int(done.sum()), dtype=np.uint64)
-            self.episode_seeds[done] = reset_seeds[done]
-        self.batch.step(arr.astype(np.int64), reset_seeds)
-        b = self.batch
-        rewards = b.rewards.astype(np.float64) if self.copy else b.rewards
-        terminated = b.terminated.copy() if self.copy else b.terminated
-        truncated = b.truncated.copy() if self.copy else b.truncated
-        return self._obs(), rewards, terminated, truncated, self._info()
-
-    def render(self):
-        if self.render_mode != "ansi":
-            return None
-        keys = self.batch.position_keys()
-        return "\n".join(f"env {i}: {position_summary(self._position(int(k)))}"
-                         for i, k in enumerate(keys)) + "\n"
+    def describe(self, i: int) -> str:
+        return str(position_summary(self._position(int(self.batch.position_keys()[i]))))
 
     def _position(self, key: int) -> Position:
         return Position.from_key(key, self.rules.pieces_per_size, self.rules.grid)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        pass
 
 
 class DohEnv(gymnasium.Env):
@@ -234,11 +176,26 @@ class DohEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, *, opponent: str = "random", seat: Any = 0, rules: Any = None,
-                 max_steps: Optional[int] = None, mask_in_info: bool = False,
-                 render_mode: Optional[str] = None) -> None:
-        self.vec = DohVectorEnv(1, opponent=opponent, seat=seat, rules=rules, max_steps=max_steps,
-                                mask_in_info=mask_in_info, num_threads=1, render_mode=render_mode)
+    def __init__(
+        self,
+        *,
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.vec = DohVectorEnv(
+            1,
+            opponent=opponent,
+            seat=seat,
+            rules=rules,
+            max_steps=max_steps,
+            mask_in_info=mask_in_info,
+            num_threads=1,
+            render_mode=render_mode,
+        )
         self.render_mode = render_mode
         self.observation_space = self.vec.single_observation_space
         self.action_space = self.vec.single_action_space
@@ -257,8 +214,13 @@ class DohEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
         self._over = bool(terminated[0] or truncated[0])
-        return (self._one(obs), float(rewards[0]), bool(terminated[0]), bool(truncated[0]),
-                self._info())
+        return (
+            self._one(obs),
+            float(rewards[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
 
     def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         return {k: v[0] for k, v in obs.items()}
@@ -307,4 +269,3 @@ def make_vector_env(num_envs: int = 1, **options: Any) -> DohVectorEnv:
 def parallel_env(**options: Any):
     """Doh is turn-based: its PettingZoo face is the AEC env (``tictacblitz.envs.aec_env``)."""
     raise ValueError("doh is turn-based: use the AEC env (tictacblitz.envs.aec_env)")
-

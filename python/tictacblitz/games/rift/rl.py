@@ -29,15 +29,13 @@ env seeds it; ``tests/test_rift_rl.py`` holds the paths equal step by step.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
 try:
     import gymnasium
     from gymnasium import spaces
-    from gymnasium.vector import AutoresetMode, VectorEnv
-    from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
         "tictacblitz.games.rift.rl needs gymnasium (pip install 'tictacblitz[rl]')"
@@ -45,6 +43,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 
 from blitz_core.rift import batch as _native
 
+from ..native_vector import NativeVectorEnv
 from .bots import BOT_NAMES, resolve_bot
 from .encoding import NUM_ACTIONS
 from .game import GAME_TYPE, OBSERVATION_SIZE
@@ -122,7 +121,7 @@ def _summary(rules: RiftRules, state: bytes) -> Dict[str, Any]:
     return engine.summary()
 
 
-class RiftVectorEnv(VectorEnv):
+class RiftVectorEnv(NativeVectorEnv):
     """``num_envs`` games of Rift & Grid as one Gymnasium ``VectorEnv`` (see the module).
 
     :param num_envs: N.
@@ -135,13 +134,9 @@ class RiftVectorEnv(VectorEnv):
     :param copy: return copies (default) rather than the stepper's in-place buffers.
     :param seed: seeds the first :meth:`reset` (done here).
 
-    ``reset(seed=s)`` starts env i on the game of seed ``s + i`` (as Gymnasium's
-    ``SyncVectorEnv`` seeds its envs); an env that ended restarts at the next step
-    (NEXT_STEP) on a seed drawn from the env's generator; :attr:`episode_seeds` holds
-    each env's current game seed.
+    Seeding, auto-reset and the info keys:
+    :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
     """
-
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -157,14 +152,10 @@ class RiftVectorEnv(VectorEnv):
         seed: Optional[int] = None,
         render_mode: Optional[str] = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.check_options(num_envs, render_mode)
         self.rules = _rules(rules)
         self.seat = _seat(seat)
-        self.opponent = opponent
-        self.batch = _native.RiftBatch(
+        batch = _native.RiftBatch(
             num_envs,
             self.rules.native(),
             _opponent(opponent),
@@ -172,125 +163,27 @@ class RiftVectorEnv(VectorEnv):
             _max_steps(max_steps),
             1 if num_threads is None else num_threads,
         )
-        self.num_envs = num_envs
-        self.copy = copy
-        self.mask_in_info = mask_in_info
-        self.render_mode = render_mode
-        self.single_observation_space = observation_space(mask=not mask_in_info)
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
-        self._rng = np.random.default_rng(seed)
-        self._all = np.ones(num_envs, dtype=bool)
-        self.reset(seed=seed)
+        self._setup(
+            batch,
+            num_envs,
+            opponent=opponent,
+            single_observation_space=observation_space(mask=not mask_in_info),
+            num_actions=NUM_ACTIONS,
+            copy=copy,
+            mask_in_info=mask_in_info,
+            seed=seed,
+            render_mode=render_mode,
+        )
 
-    # -- buffers -----------------------------------------------------------------------------
-    def _obs(self) -> Dict[str, np.ndarray]:
-        out: Dict[str, np.ndarray] = {"observation": self.batch.obs}
-        if not self.mask_in_info:
-            out["action_mask"] = self.batch.masks
-        return {k: v.copy() for k, v in out.items()} if self.copy else out
-
-    def _info(self) -> Dict[str, Any]:
-        b = self.batch
-        info: Dict[str, Any] = {
-            "reason": b.reasons.astype(np.int64),
-            "_reason": self._all,
-            "steps": b.steps.astype(np.int64),
-            "_steps": self._all,
-            "winner": b.winners.astype(np.int64),
-            "_winner": self._all,
-            "seed": self.episode_seeds.copy(),
-            "_seed": self._all,
-        }
-        if self.mask_in_info:
-            info["action_mask"], info["_action_mask"] = b.masks.copy(), self._all
-        return info
-
-    def action_masks(self) -> np.ndarray:
-        """Every env's legal actions now, bool (num_envs, 324) (MaskablePPO's convention);
-        an env whose episode ended has every action allowed (its next step is the reset)."""
-        masks = self.batch.masks.astype(bool)
-        masks[~masks.any(axis=1)] = True
-        return masks
-
-    def set_opponent(self, opponent: str) -> None:
-        """Another bot from the next step on (between episodes, for a league)."""
-        self.batch.set_bot(_opponent(opponent))
-        self.opponent = opponent
-
-    # -- gymnasium ---------------------------------------------------------------------------
-    def reset(
-        self,
-        *,
-        seed: Union[None, int, Sequence[int], np.ndarray] = None,
-        options: Optional[dict] = None,
-    ):
-        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
-        those envs. ``seed``: an int ``s`` (env i plays ``s + i``), one seed per env, or
-        None (drawn from the env's generator)."""
-        mask = None
-        if options and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(
-                    f"options['reset_mask'] must be a bool array of shape "
-                    f"({self.num_envs},), not {mask.dtype} {mask.shape}"
-                )
-        idx = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            self._rng = np.random.default_rng(int(seed))
-            seeds = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64)
-        elif seed is None:
-            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
-        else:
-            all_seeds = np.asarray(seed)
-            if all_seeds.shape != (self.num_envs,) or all_seeds.dtype.kind not in "iu":
-                raise ValueError(
-                    f"seed must be an int, None or {self.num_envs} integers, not {seed!r}"
-                )
-            seeds = all_seeds.astype(np.uint64)[idx]
-        if len(idx):
-            self.episode_seeds[idx] = seeds
-            self.batch.reset(seeds, idx)
-        return self._obs(), self._info()
-
-    def step(self, actions):
-        arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
-            raise ValueError(
-                f"actions must be {self.num_envs} integers, not {arr.dtype} {arr.shape}"
-            )
-        done = self.batch.done()
-        reset_seeds = np.zeros(self.num_envs, dtype=np.uint64)
-        if done.any():
-            reset_seeds[done] = self._rng.integers(0, 2**63, size=int(done.sum()), dtype=np.uint64)
-            self.episode_seeds[done] = reset_seeds[done]
-        self.batch.step(arr.astype(np.int64), reset_seeds)
-        b = self.batch
-        rewards = b.rewards.astype(np.float64) if self.copy else b.rewards
-        terminated = b.terminated.copy() if self.copy else b.terminated
-        truncated = b.truncated.copy() if self.copy else b.truncated
-        return self._obs(), rewards, terminated, truncated, self._info()
+    def bot_spec(self, name: str) -> tuple:
+        return _opponent(name)
 
     def summary(self, i: int) -> Dict[str, Any]:
         """Env i's state as the replay result's ``state`` (``RiftState.summary``)."""
         return _summary(self.rules, self.batch.state_bytes(i))
 
-    def render(self):
-        if self.render_mode != "ansi":
-            return None
-        return (
-            "\n".join(
-                f"env {i}: {json.dumps(self.summary(i), sort_keys=True)}"
-                for i in range(self.num_envs)
-            )
-            + "\n"
-        )
-
-    def close_extras(self, **kwargs: Any) -> None:
-        pass
+    def describe(self, i: int) -> str:
+        return json.dumps(self.summary(i), sort_keys=True)
 
 
 class RiftEnv(gymnasium.Env):

@@ -1,0 +1,198 @@
+"""What every game's native batched RL stepper shares: :class:`NativeVectorEnv`.
+
+A game's ``rl`` hook (``games/<name>/rl.py``) wraps its native batch (a Cython class
+that steps N games against a native bot in one ``nogil`` call) in a subclass of
+:class:`NativeVectorEnv`, which supplies the Gymnasium ``VectorEnv`` face once: seeding
+(env i plays seed ``s + i``), ``reset_mask``, NEXT_STEP auto-reset with seeds from the
+env's generator, the info keys, masks (``action_masks()``, or in ``info``), opponents
+changed between episodes, copies or in-place buffers, and ``ansi`` rendering.
+
+The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
+``truncated``, ``reasons``, ``steps``, ``winners`` (arrays of N rows), ``done()``,
+``reset(seeds, indices)``, ``step(actions, reset_seeds)`` and ``set_bot(spec)``.
+A subclass gives ``bot_spec(name)`` (the native bot of a name, ``ValueError`` for an
+unknown one) and ``describe(i)`` (env i as one line of text).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Union
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:  # pragma: no cover - the rl extra is missing
+    raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
+
+__all__ = ["NativeVectorEnv", "check_count"]
+
+
+def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[int]:
+    """A positive integer option (``None`` allowed when ``optional``).
+
+    :raises ValueError: naming the option and the bad value.
+    """
+    if optional and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        kind = "a positive integer or None" if optional else "a positive integer"
+        raise ValueError(f"{what} must be {kind}, not {value!r}")
+    return value
+
+
+class NativeVectorEnv(VectorEnv):
+    """``num_envs`` games against a native bot as one Gymnasium ``VectorEnv``.
+
+    ``reset(seed=s)`` starts env i on the game of seed ``s + i`` (as Gymnasium's
+    ``SyncVectorEnv`` seeds its envs); an env that ended restarts at the next step
+    (NEXT_STEP) on a seed drawn from the env's generator; :attr:`episode_seeds` holds
+    each env's current game seed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+
+    def _setup(
+        self,
+        batch: Any,
+        num_envs: int,
+        *,
+        opponent: str,
+        single_observation_space: spaces.Space,
+        num_actions: int,
+        copy: bool,
+        mask_in_info: bool,
+        seed: Optional[int],
+        render_mode: Optional[str],
+    ) -> None:
+        """Called by a subclass's ``__init__`` once it has made its native ``batch``."""
+        self.batch = batch
+        self.num_envs = num_envs
+        self.opponent = opponent
+        self.copy = copy
+        self.mask_in_info = mask_in_info
+        self.render_mode = render_mode
+        self.single_observation_space = single_observation_space
+        self.single_action_space = spaces.Discrete(num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
+        self._rng = np.random.default_rng(seed)
+        self._all = np.ones(num_envs, dtype=bool)
+        self.reset(seed=seed)
+
+    @staticmethod
+    def check_options(num_envs: Any, render_mode: Any, max_steps: Any = None) -> None:
+        """The options every stepper takes, checked before its batch is made."""
+        check_count(num_envs, "num_envs")
+        check_count(max_steps, "max_steps", optional=True)
+        if render_mode is not None and render_mode not in NativeVectorEnv.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+
+    # -- what a game supplies ---------------------------------------------------------------
+    def bot_spec(self, name: str) -> Any:  # pragma: no cover - each game's own
+        raise NotImplementedError
+
+    def describe(self, i: int) -> str:  # pragma: no cover - each game's own
+        raise NotImplementedError
+
+    # -- buffers ----------------------------------------------------------------------------
+    def _obs(self) -> Dict[str, np.ndarray]:
+        out: Dict[str, np.ndarray] = {"observation": self.batch.obs}
+        if not self.mask_in_info:
+            out["action_mask"] = self.batch.masks
+        return {k: v.copy() for k, v in out.items()} if self.copy else out
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.batch
+        info: Dict[str, Any] = {
+            "reason": b.reasons.astype(np.int64),
+            "_reason": self._all,
+            "steps": b.steps.astype(np.int64),
+            "_steps": self._all,
+            "winner": b.winners.astype(np.int64),
+            "_winner": self._all,
+            "seed": self.episode_seeds.copy(),
+            "_seed": self._all,
+        }
+        if self.mask_in_info:
+            info["action_mask"], info["_action_mask"] = b.masks.copy(), self._all
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """Every env's legal actions now, bool (num_envs, num_actions), MaskablePPO's
+        convention; an env whose episode ended allows every action (its next step is
+        the reset), so a masked distribution is never empty."""
+        masks = self.batch.masks.astype(bool)
+        masks[~masks.any(axis=1)] = True
+        return masks
+
+    def set_opponent(self, opponent: str) -> None:
+        """Another bot from the next step on (between episodes, for a league)."""
+        self.batch.set_bot(self.bot_spec(opponent))
+        self.opponent = opponent
+
+    # -- gymnasium --------------------------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: Union[None, int, Sequence[int], np.ndarray] = None,
+        options: Optional[dict] = None,
+    ):
+        """Gymnasium 1.x reset; ``options={"reset_mask": bool (num_envs,)}`` resets only
+        those envs. ``seed``: an int ``s`` (env i plays ``s + i``), one seed per env, or
+        None (drawn from the env's generator)."""
+        mask = None
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape "
+                    f"({self.num_envs},), not {mask.dtype} {mask.shape}"
+                )
+        idx = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._rng = np.random.default_rng(int(seed))
+            seeds = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64)
+        elif seed is None:
+            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
+        else:
+            all_seeds = np.asarray(seed)
+            if all_seeds.shape != (self.num_envs,) or all_seeds.dtype.kind not in "iu":
+                raise ValueError(
+                    f"seed must be an int, None or {self.num_envs} integers, not {seed!r}"
+                )
+            seeds = all_seeds.astype(np.uint64)[idx]
+        if len(idx):
+            self.episode_seeds[idx] = seeds
+            self.batch.reset(seeds, idx)
+        return self._obs(), self._info()
+
+    def step(self, actions: Any):
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, not {arr.dtype} {arr.shape}"
+            )
+        done = self.batch.done()
+        reset_seeds = np.zeros(self.num_envs, dtype=np.uint64)
+        if done.any():
+            reset_seeds[done] = self._rng.integers(0, 2**63, size=int(done.sum()), dtype=np.uint64)
+            self.episode_seeds[done] = reset_seeds[done]
+        self.batch.step(arr.astype(np.int64), reset_seeds)
+        b = self.batch
+        rewards = b.rewards.astype(np.float64) if self.copy else b.rewards
+        terminated = b.terminated.copy() if self.copy else b.terminated
+        truncated = b.truncated.copy() if self.copy else b.truncated
+        return self._obs(), rewards, terminated, truncated, self._info()
+
+    def render(self) -> Any:
+        """``ansi``: one line a env."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n".join(f"env {i}: {self.describe(i)}" for i in range(self.num_envs)) + "\n"
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
