@@ -20,20 +20,25 @@ cmake -S . -B "$build" -G Ninja -DSKBUILD_PROJECT_NAME=tictacblitz \
 #   scripts/dev_build.sh blitz_engine   # targets are <game>_<module>
 if [ $# -eq 0 ]; then
   cmake --build "$build"
+  wanted=$(cd "$build" && ls -d */*.so | sed 's/\..*//' | sed 's#/#_#')
 else
   cmake --build "$build" --target "$@"
+  wanted="$*"
 fi
 built=""
-for so in "$build"/*/*.so; do
-  game=$(basename "$(dirname "$so")")
-  [ -d "src/blitz_core/$game" ] || continue
-  dest="src/blitz_core/$game/$(basename "$so")"
-  if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
-    # Copy then rename: a running Python keeps the old file mapped (no crash).
-    cp "$so" "$dest.tmp"
-    mv -f "$dest.tmp" "$dest"
-    built="$built $game/$(basename "$so" | sed 's/\..*//')"
-  fi
+for target in $wanted; do
+  game=${target%%_*}
+  module=${target#*_}
+  for so in "$build/$game/$module".*.so; do
+    [ -e "$so" ] || continue
+    dest="src/blitz_core/$game/$(basename "$so")"
+    if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
+      # Copy then rename: a running Python keeps the old file mapped (no crash).
+      cp "$so" "$dest.tmp"
+      mv -f "$dest.tmp" "$dest"
+      built="$built $game/$module"
+    fi
+  done
 done
 # PYTHONPATH=python then finds the native package too (a link that git ignores).
 ln -sfn ../src/blitz_core python/blitz_core

@@ -11,7 +11,9 @@ Three time models cover the family:
 
 - ``REAL_TIME`` (Tic Tac Blitz): no turns. Either player may act at the current
   millisecond (``apply`` for one, ``apply_joint`` for both at the same ms); time moves
-  only through :meth:`RealTimeState.advance`.
+  only through :meth:`RealTimeState.advance`. One call acts per ms: after it (accepted
+  or rejected), the masks allow only waiting until time moves, and a further action at
+  that ms is an error (``ValueError``), not a rejection.
 - ``SIMULTANEOUS`` (Rift & Grid): both players lock a move in, then the turn resolves;
   ``apply_joint`` takes both moves at once.
 - ``ALTERNATING`` (Tic Tac Doh): exactly one player is to move; ``apply`` takes that
@@ -104,8 +106,9 @@ class State(Protocol):
         ...
 
     def to_move(self) -> Tuple[int, ...]:
-        """The seats that may act now: one seat (alternating), the seats still to lock
-        in (simultaneous), or both (real time); empty once the game is over."""
+        """The seats the game waits for: one seat (alternating), the seats still to lock
+        in (simultaneous: a seat that has locked in may still change its move until the
+        turn resolves), or both (real time); empty once the game is over."""
         ...
 
     def legal_mask(self, player: int) -> np.ndarray:

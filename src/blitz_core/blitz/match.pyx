@@ -455,6 +455,13 @@ cdef class Match:
         self._after_call()
         return REASON_BY_CODE[reason]
 
+    def acted_this_ms(self, player):
+        """Whether `player` already acted (accepted or rejected) at the current ms of a
+        live round: one action per player per ms, so it may not act again until time
+        moves, and the other player may act now only together with it (act_both, R3)."""
+        cdef int p = _player_code(player)
+        return not self.st.round_over and self.st.acted_t[p] == self.st.t
+
     def act_both(self, x_action, o_action):
         """Both players act at the current ms (R3: order by the seeded coin).
 

@@ -112,6 +112,8 @@ class BlitzState(StateBase):
         seat = _seat(player)
         mask = np.zeros(self._game.num_actions, dtype=bool)
         mask[WAIT] = not self.match.match_over
+        if self.match.acted_this_ms(Player.X) or self.match.acted_this_ms(Player.O):
+            return mask  # one action per seat per ms, both at one ms together (R3)
         cells = self._game.rules.cells
         size = self._game.rules.size
         for offset, kind in ((1, ActionKind.PLACE), (1 + cells, ActionKind.KNOCKOUT)):

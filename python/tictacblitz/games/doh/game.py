@@ -74,9 +74,13 @@ class DohGame(GameBase):
     def make_bot(self, name: str, seed: int = 0) -> _bots.DohBot:
         return _bots.make_bot(name, seed)
 
-    def replay(self, data: Any) -> dict:
-        """Play a replay file (replay.py); :raises ReplayError: for an invalid one."""
-        return run_replay(data)
+    def replay(self, data: Any, *, engine: str = "native") -> dict:
+        """Play a replay file (replay.py) on the native or the reference engine.
+
+        :raises ReplayError: for an invalid file."""
+        if engine not in ("native", "reference"):
+            raise ValueError(f"engine must be 'native' or 'reference', not {engine!r}")
+        return run_replay(data, engine)
 
 
 class DohState(StateBase):
