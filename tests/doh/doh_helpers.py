@@ -37,7 +37,10 @@ def subset_diff(expected, actual, path="$"):
                 return diff
         return None
     if type(expected) is not type(actual) and not (
-            isinstance(expected, (int, float)) and isinstance(actual, (int, float))
-            and not isinstance(expected, bool) and not isinstance(actual, bool)):
+        isinstance(expected, (int, float))
+        and isinstance(actual, (int, float))
+        and not isinstance(expected, bool)
+        and not isinstance(actual, bool)
+    ):
         return f"{path}: expected {expected!r}, got {actual!r}"
     return None if expected == actual else f"{path}: expected {expected!r}, got {actual!r}"

@@ -41,7 +41,7 @@ def test_end_column_is_how_the_protocol_says_the_game_ended(x: str, o: str) -> N
 def test_random_games_end_every_way_and_the_rules_agree() -> None:
     cols = play_matches(None, "random", "random", np.arange(4000, dtype=np.uint64))
     ends = np.bincount(cols["end"], minlength=3)
-    assert all(ends > 0)                                    # D7, D8 and D9 all happen
+    assert all(ends > 0)  # D7, D8 and D9 all happen
     draws = cols["winner"] == -1
     # D8 is the only draw, with the stash empty
     assert np.array_equal(draws, cols["end"] == END_NAMES.index("stash_empty"))
@@ -56,7 +56,7 @@ def test_summary_metrics_agree_with_the_records() -> None:
     s, t = result.summary, result.table
     assert t.column_names[:3] == ["match", "seed", "winner"]
     assert t.column_names[3:] == ["moves", "first_piece", "end"]
-    names = np.array(t.column("winner").to_pylist())           # "X" (first), "O", "draw"
+    names = np.array(t.column("winner").to_pylist())  # "X" (first), "O", "draw"
     winner = np.where(names == "X", 0, np.where(names == "O", 1, -1))
     moves = t.column("moves").to_numpy().astype(float)
     pieces = np.array(t.column("first_piece").to_pylist())
@@ -78,16 +78,18 @@ def test_summary_metrics_agree_with_the_records() -> None:
     for end in balance.ENDS:
         assert s["ends"][end]["games"] == (ends == end).sum()
     assert sum(s["ends"][e]["games"] for e in balance.ENDS) == 3000
-    again = simulate(matches=3000, x="random", o="greedy", seed=3, game="doh", workers=1,
-                     table=False)
+    again = simulate(
+        matches=3000, x="random", o="greedy", seed=3, game="doh", workers=1, table=False
+    )
     for key in ("game_length", "first_pieces", "ends", "seat_advantage"):
-        assert again.summary[key] == s[key]                 # chunks in any order, same summary
+        assert again.summary[key] == s[key]  # chunks in any order, same summary
 
 
 def test_perfect_never_opens_with_the_medium_piece() -> None:
     """The solver values a first M as lost for the first player, so perfect opens S or L."""
-    s = simulate(matches=400, x="perfect", o="perfect", seed=0, game="doh", workers=1,
-                 table=False).summary
+    s = simulate(
+        matches=400, x="perfect", o="perfect", seed=0, game="doh", workers=1, table=False
+    ).summary
     assert s["first_pieces"]["M"]["games"] == 0
     assert s["draws"] == 400 and s["ends"]["stash_empty"]["games"] == 400
     assert s["game_length"]["mean"] == 15
@@ -102,22 +104,51 @@ def test_hooks_are_found_by_the_lab() -> None:
 
 
 def _cli(*args: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "tictacblitz", *args], capture_output=True,
-                         text=True, timeout=300, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     return out.stdout
 
 
 def test_simulate_prints_the_doh_metrics_with_intervals() -> None:
-    text = _cli("simulate", "--game", "doh", "--x", "perfect", "--o", "random", "--matches", "2000",
-                "--no-progress")
-    for needle in ("first player's score", "game length, plies: mean [CI]", "ended by line (D7)",
-                   "ended by stash empty (D8)", "ended by no move (D9)", "which first pieces win"):
+    text = _cli(
+        "simulate",
+        "--game",
+        "doh",
+        "--x",
+        "perfect",
+        "--o",
+        "random",
+        "--matches",
+        "2000",
+        "--no-progress",
+    )
+    for needle in (
+        "first player's score",
+        "game length, plies: mean [CI]",
+        "ended by line (D7)",
+        "ended by stash empty (D8)",
+        "ended by no move (D9)",
+        "which first pieces win",
+    ):
         assert needle in text, needle
     piece_rows = [line for line in text.splitlines() if line[:2] in ("S ", "M ", "L ")]
     assert len(piece_rows) == 3 and "[" in piece_rows[0]
 
 
 def test_tournament_runs_for_doh() -> None:
-    text = _cli("tournament", "--game", "doh", "--bots", "random,greedy,perfect", "--matches", "40",
-                "--no-progress")
+    text = _cli(
+        "tournament",
+        "--game",
+        "doh",
+        "--bots",
+        "random,greedy,perfect",
+        "--matches",
+        "40",
+        "--no-progress",
+    )
     assert "greedy vs perfect" in text and "Elo" in text

@@ -18,7 +18,7 @@ from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.doh.solver import score_value, solver_for
 
 RULES = DohRules()
-SEEDS = np.arange(1, 1001, dtype=np.uint64)          # 1,000 matches each way
+SEEDS = np.arange(1, 1001, dtype=np.uint64)  # 1,000 matches each way
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy", "easy", "medium", "hard"])
@@ -71,7 +71,7 @@ def test_perfect_keeps_the_value_from_any_position_in_either_seat(opponent):
         outcome = 0 if end.winner is None else (1 if end.winner == seat else -1)
         assert outcome >= value, (start, value, outcome)
         if value == 1:
-            assert end.ply - start.ply <= distance       # never slower than the solver's
+            assert end.ply - start.ply <= distance  # never slower than the solver's
 
 
 def test_perfect_wins_fastest_and_loses_slowest():
@@ -157,10 +157,10 @@ def test_a_bot_is_a_pure_function_of_seed_and_position():
     p = random_positions(1, seed=5)[0]
     for name in BOT_NAMES:
         a = DohBot(name, 99).choose(p, p.to_move)
-        DohBot(name, 99).choose(random_positions(1, seed=6)[0], 0)   # something else first
+        DohBot(name, 99).choose(random_positions(1, seed=6)[0], 0)  # something else first
         assert DohBot(name, 99).choose(p, p.to_move) == a
     choices = {DohBot("random", s).choose(Position(), 0) for s in range(40)}
-    assert choices == {12, 37, 62}                    # the three first moves
+    assert choices == {12, 37, 62}  # the three first moves
 
 
 def test_bot_names_and_errors():
@@ -173,7 +173,7 @@ def test_bot_names_and_errors():
         make_bot("random", seed="1")
     bot = make_bot("perfect", 1)
     state = game.new_state()
-    assert bot.choose(state, 1) is None               # not its turn
+    assert bot.choose(state, 1) is None  # not its turn
     with pytest.raises(ValueError):
         bot.choose(state, 2)
     with pytest.raises(TypeError):

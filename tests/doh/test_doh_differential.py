@@ -21,24 +21,34 @@ from tictacblitz.games.doh.replay import run_replay
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.doh.types import CONTENTS
 
-SETTINGS = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-rules_st = st.builds(DohRules, pieces_per_size=st.integers(1, 5),
-                     grid=st.sampled_from([1, 2, 3, 3, 3]))
+rules_st = st.builds(
+    DohRules, pieces_per_size=st.integers(1, 5), grid=st.sampled_from([1, 2, 3, 3, 3])
+)
 # an entry: (prefer a legal move?, which legal move / which action)
 steps_st = st.lists(st.tuples(st.booleans(), st.integers(0, 10**6)), max_size=40)
 
 
 def native_state(position):
     squares = {f"{i // 3},{i % 3}": CONTENTS[c] for i, c in enumerate(position.contents()) if c}
-    return squares, position.stash, position.over, position.winner, \
-        [[list(sq) for sq in line] for line in position.lines()]
+    return (
+        squares,
+        position.stash,
+        position.over,
+        position.winner,
+        [[list(sq) for sq in line] for line in position.lines()],
+    )
 
 
 def reference_state(ref):
-    return ref.translated_squares(), tuple(ref.stash.values()), ref.over, ref.winner, \
-        ref.translated_lines()
+    return (
+        ref.translated_squares(),
+        tuple(ref.stash.values()),
+        ref.over,
+        ref.winner,
+        ref.translated_lines(),
+    )
 
 
 def reference_mask(ref):
@@ -63,8 +73,9 @@ def test_native_engine_equals_the_reference(rules, steps):
         assert np.array_equal(mask, reference_mask(ref))
         assert native.to_move == ref.to_move
         legal = np.flatnonzero(mask)
-        action = (int(legal[pick % len(legal)]) if prefer_legal and len(legal)
-                  else pick % NUM_ACTIONS)
+        action = (
+            int(legal[pick % len(legal)]) if prefer_legal and len(legal) else pick % NUM_ACTIONS
+        )
         code = native.play(action)
         reason = ref.apply_action(action)
         assert (None if code == 0 else REASONS[code - 1]) == reason
@@ -84,24 +95,36 @@ script_st = st.lists(st.tuples(st.sampled_from("SML"), square_st), max_size=30)
 @SETTINGS
 @given(rules=rules_st, script=script_st, shift=square_st)
 def test_replays_agree_and_ignore_translation(rules, script, shift):
-    data = {"game": "doh", "rules": rules.overrides(),
-            "script": [{"piece": p, "at": [r, c]} for p, (r, c) in script]}
+    data = {
+        "game": "doh",
+        "rules": rules.overrides(),
+        "script": [{"piece": p, "at": [r, c]} for p, (r, c) in script],
+    }
     native = run_replay(data)
     assert native == run_replay(data, engine="reference")
-    moved = {**data, "script": [{"piece": p, "at": [r + shift[0], c + shift[1]]}
-                                for p, (r, c) in script]}
+    moved = {
+        **data,
+        "script": [{"piece": p, "at": [r + shift[0], c + shift[1]]} for p, (r, c) in script],
+    }
     again = run_replay(moved)
     for key in ("rejected", "state", "result", "lines"):
         if key == "rejected":
-            assert [(x["index"], x["reason"]) for x in again[key]] == \
-                [(x["index"], x["reason"]) for x in native[key]]
+            assert [(x["index"], x["reason"]) for x in again[key]] == [
+                (x["index"], x["reason"]) for x in native[key]
+            ]
         else:
             assert again[key] == native[key]
 
 
 SYMMETRIES = [
-    lambda r, c: (r, c), lambda r, c: (r, -c), lambda r, c: (-r, c), lambda r, c: (-r, -c),
-    lambda r, c: (c, r), lambda r, c: (c, -r), lambda r, c: (-c, r), lambda r, c: (-c, -r),
+    lambda r, c: (r, c),
+    lambda r, c: (r, -c),
+    lambda r, c: (-r, c),
+    lambda r, c: (-r, -c),
+    lambda r, c: (c, r),
+    lambda r, c: (c, -r),
+    lambda r, c: (-c, r),
+    lambda r, c: (-c, -r),
 ]
 
 

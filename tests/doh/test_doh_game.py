@@ -24,8 +24,12 @@ from tictacblitz.games.doh.types import Size
 
 def test_the_game_type():
     assert game_type("doh") == GAME_TYPE
-    assert (GAME_TYPE.name, GAME_TYPE.long_name, GAME_TYPE.time_model, GAME_TYPE.seeded) == \
-        ("doh", "Tic Tac Doh", TimeModel.ALTERNATING, False)
+    assert (GAME_TYPE.name, GAME_TYPE.long_name, GAME_TYPE.time_model, GAME_TYPE.seeded) == (
+        "doh",
+        "Tic Tac Doh",
+        TimeModel.ALTERNATING,
+        False,
+    )
     game = load_game("doh", {"pieces_per_size": 3})
     assert game.rules == DohRules(pieces_per_size=3) and game.num_actions == 75
     assert game.with_rules({"grid": 2}).rules == DohRules(pieces_per_size=3, grid=2)
@@ -55,8 +59,8 @@ def test_first_moves_only_at_the_centre():
     assert state.legal_actions(0) == [12, 37, 62]
     assert state.legal_actions(1) == []
     probe = state.clone()
-    assert probe.apply(0, 13) == "not_adjacent"      # the window has no anchor yet
-    assert state.apply(0, 37) is None                # M at the centre
+    assert probe.apply(0, 13) == "not_adjacent"  # the window has no anchor yet
+    assert state.apply(0, 37) is None  # M at the centre
     assert state.to_move() == (1,)
 
 
@@ -76,31 +80,35 @@ def test_turns_alternate_and_the_wrong_seat_is_an_error():
 
 def test_events_tell_moves_rejections_and_the_end():
     state = make_game().new_state()
-    state.apply(0, 62)          # L at the centre
-    state.apply(1, 62)          # L onto L: cannot_stack
-    state.apply(1, 63)          # L right of it
-    state.apply(0, 64)          # L two right: a row of L
+    state.apply(0, 62)  # L at the centre
+    state.apply(1, 62)  # L onto L: cannot_stack
+    state.apply(1, 63)  # L right of it
+    state.apply(0, 64)  # L two right: a row of L
     events = state.drain_events()
     kinds = [e["kind"] for e in events]
     assert kinds == ["move", "rejected", "move", "move", "end"]
     assert events[1]["reason"] == "cannot_stack"
-    assert events[-1] == {"kind": "end", "result": "first", "by": "line",
-                          "lines": [[[0, 0], [0, 1], [0, 2]]]}
+    assert events[-1] == {
+        "kind": "end",
+        "result": "first",
+        "by": "line",
+        "lines": [[[0, 0], [0, 1], [0, 2]]],
+    }
     assert state.drain_events() == []
     assert state.is_over() and state.returns() == (1.0, -1.0) and state.winner() == 0
     assert state.apply(1, 12) == "game_over"
-    assert state.apply(0, 12) == "game_over"        # once over, any seat: game_over (D6)
+    assert state.apply(0, 12) == "game_over"  # once over, any seat: game_over (D6)
 
 
 def test_the_observation():
     state = make_game().new_state()
-    state.apply(0, 62)                               # L at frame (0, 0)
-    state.apply(1, 37)                               # M onto it: LM
+    state.apply(0, 62)  # L at frame (0, 0)
+    state.apply(1, 37)  # M onto it: LM
     obs = state.observation(0)
     assert obs.shape == (15, 3, 3) and obs.dtype == np.float32
-    assert obs[4, 0, 0] == 1.0 and obs[0, 0, 0] == 0.0 and obs[0].sum() == 8    # LM; 8 empty
-    assert obs[10:13, 0, 0].tolist() == [0.0, 1.0, 1.0]                         # counts M, L
-    assert np.allclose(obs[13, :, 0], [1.0, 0.8, 0.8])                         # stash S, M, L
+    assert obs[4, 0, 0] == 1.0 and obs[0, 0, 0] == 0.0 and obs[0].sum() == 8  # LM; 8 empty
+    assert obs[10:13, 0, 0].tolist() == [0.0, 1.0, 1.0]  # counts M, L
+    assert np.allclose(obs[13, :, 0], [1.0, 0.8, 0.8])  # stash S, M, L
     assert obs[14].sum() == 9 and state.observation(1)[14].sum() == 0
 
 
@@ -135,15 +143,27 @@ def test_the_native_core_checks_its_arguments():
 
     p = Position()
     before = p.to_bytes()
-    for bad, error in [("x", TypeError), (1.5, TypeError), (None, TypeError), (True, TypeError),
-                       (-1, ValueError), (75, ValueError), (2**70, ValueError)]:
+    for bad, error in [
+        ("x", TypeError),
+        (1.5, TypeError),
+        (None, TypeError),
+        (True, TypeError),
+        (-1, ValueError),
+        (75, ValueError),
+        (2**70, ValueError),
+    ]:
         with pytest.raises(error):
             p.play(bad)
         with pytest.raises(error):
             p.reason(bad)
     assert p.to_bytes() == before
-    for args, error in [((0, 3), ValueError), ((6, 3), ValueError), ((5, 4), ValueError),
-                        (("5", 3), TypeError), ((5, None), TypeError)]:
+    for args, error in [
+        ((0, 3), ValueError),
+        ((6, 3), ValueError),
+        ((5, 4), ValueError),
+        (("5", 3), TypeError),
+        ((5, None), TypeError),
+    ]:
         with pytest.raises(error):
             Position(*args)
     for key in (-1, 2**64, "x", 1 << 50):

@@ -18,7 +18,7 @@ from tictacblitz.games.doh.replay import load_replay, run_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = ROOT / "tests" / "scenarios" / "doh"
-SHARED = ROOT.parent / "shared" / "scenarios" / "doh"     # the contract's, when present
+SHARED = ROOT.parent / "shared" / "scenarios" / "doh"  # the contract's, when present
 FILES = sorted(OWN.glob("*.json")) + (sorted(SHARED.glob("*.json")) if SHARED.is_dir() else [])
 
 
@@ -35,8 +35,9 @@ def test_there_are_scenarios_for_every_rule_and_malformed_ones():
 
 
 @pytest.mark.parametrize("engine", ["native", "reference"])
-@pytest.mark.parametrize("path", FILES,
-                         ids=lambda p: ("shared/" if p.parent == SHARED else "") + p.name)
+@pytest.mark.parametrize(
+    "path", FILES, ids=lambda p: ("shared/" if p.parent == SHARED else "") + p.name
+)
 def test_scenario(path, engine):
     data = read(path)
     if not isinstance(data, dict) or data.get("expect_error") is True:
@@ -48,7 +49,7 @@ def test_scenario(path, engine):
     result = run_replay(data, engine=engine)
     diff = subset_diff(data.get("expect", {}), result)
     assert diff is None, diff
-    json.dumps(result)                                # JSON-ready
+    json.dumps(result)  # JSON-ready
 
 
 def test_the_game_replays_through_the_protocol():
@@ -57,20 +58,25 @@ def test_the_game_replays_through_the_protocol():
     assert game.replay(data) == run_replay(data)
 
 
-@pytest.mark.parametrize("bad, words", [
-    ([], "JSON object"),
-    ({"game": "rift", "script": []}, "'rift'"),
-    ({"script": "nope"}, "script must be a list"),
-    ({"script": [{"piece": "S", "at": [0, 0], "t": 5}]}, "script[0] has unknown key(s) 't'"),
-    ({"script": [{"at": [0, 0]}]}, "script[0] has no piece"),
-    ({"script": [{"piece": "XL", "at": [0, 0]}]}, "'XL'"),
-    ({"script": [{"piece": "S", "at": [0, 0]}, {"piece": "S", "at": [0, 1.5]}]},
-     "script[1].at col"),
-    ({"script": [{"piece": "S", "at": "0,0"}]}, "script[0].at must be [row, col]"),
-    ({"rules": {"grid": 7}}, "rules.grid=7"),
-    ({"rules": [1]}, "rules must be an object"),
-    ({"seed": 1.5}, "seed must be an integer"),
-])
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ([], "JSON object"),
+        ({"game": "rift", "script": []}, "'rift'"),
+        ({"script": "nope"}, "script must be a list"),
+        ({"script": [{"piece": "S", "at": [0, 0], "t": 5}]}, "script[0] has unknown key(s) 't'"),
+        ({"script": [{"at": [0, 0]}]}, "script[0] has no piece"),
+        ({"script": [{"piece": "XL", "at": [0, 0]}]}, "'XL'"),
+        (
+            {"script": [{"piece": "S", "at": [0, 0]}, {"piece": "S", "at": [0, 1.5]}]},
+            "script[1].at col",
+        ),
+        ({"script": [{"piece": "S", "at": "0,0"}]}, "script[0].at must be [row, col]"),
+        ({"rules": {"grid": 7}}, "rules.grid=7"),
+        ({"rules": [1]}, "rules must be an object"),
+        ({"seed": 1.5}, "seed must be an integer"),
+    ],
+)
 def test_malformed_files_are_one_clear_line(bad, words):
     with pytest.raises(ReplayError) as info:
         load_replay(bad)
@@ -78,11 +84,16 @@ def test_malformed_files_are_one_clear_line(bad, words):
 
 
 def test_optional_keys_and_ignored_keys():
-    result = run_replay({"game": "doh", "seed": 3, "name": "x", "until": 5, "rules": None,
-                         "script": None})
-    assert result == {"moves": [], "rejected": [], "result": None, "lines": [],
-                      "state": {"squares": {}, "stash": {"S": 5, "M": 5, "L": 5},
-                                "to_move": "first"}}
+    result = run_replay(
+        {"game": "doh", "seed": 3, "name": "x", "until": 5, "rules": None, "script": None}
+    )
+    assert result == {
+        "moves": [],
+        "rejected": [],
+        "result": None,
+        "lines": [],
+        "state": {"squares": {}, "stash": {"S": 5, "M": 5, "L": 5}, "to_move": "first"},
+    }
 
 
 def test_unknown_engine():
@@ -111,13 +122,20 @@ def test_a_recorded_game_replays_identically(seed):
 
 def test_the_command_line_replays_a_file():
     path = OWN / "d7_two_lines_at_once.json"
-    proc = subprocess.run([sys.executable, "-m", "tictacblitz", "replay", str(path)],
-                          capture_output=True, text=True, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert subset_diff(read(path)["expect"], json.loads(proc.stdout)) is None
-    bad = subprocess.run([sys.executable, "-m", "tictacblitz", "replay",
-                          str(OWN / "bad_piece_unknown.json")],
-                         capture_output=True, text=True, cwd=ROOT,
-                         env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    bad = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_piece_unknown.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
+    )
     assert bad.returncode != 0 and "XL" in bad.stderr

@@ -22,7 +22,7 @@ def _masked(rng: np.random.Generator, masks: np.ndarray, illegal_every: int, t: 
     for i, m in enumerate(masks):
         legal = np.flatnonzero(m)
         if t % illegal_every == i % illegal_every and (~m).any():
-            acts[i] = int(rng.choice(np.flatnonzero(~m)))          # now and then a rejected move
+            acts[i] = int(rng.choice(np.flatnonzero(~m)))  # now and then a rejected move
         elif legal.size:
             acts[i] = int(rng.choice(legal))
     return acts
@@ -30,15 +30,17 @@ def _masked(rng: np.random.Generator, masks: np.ndarray, illegal_every: int, t: 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy", "easy", "medium", "perfect"])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_the_native_vector_env_equals_the_protocol_env_step_by_step(opponent: str,
-                                                                    seat: int) -> None:
+def test_the_native_vector_env_equals_the_protocol_env_step_by_step(
+    opponent: str, seat: int
+) -> None:
     """Same seeds, same actions: the same observations, masks, rewards, flags and reasons,
     across autoresets (each new game is replayed on a fresh protocol env of its seed)."""
     n = 12
     vec = DohVectorEnv(n, opponent=opponent, seat=seat, num_threads=2, rules={"pieces_per_size": 4})
     obs, info = vec.reset(seed=1000 + seat)
-    ref = [GameEnv("doh", opponent=opponent, seat=seat, rules={"pieces_per_size": 4})
-           for _ in range(n)]
+    ref = [
+        GameEnv("doh", opponent=opponent, seat=seat, rules={"pieces_per_size": 4}) for _ in range(n)
+    ]
     ref_obs = [env.reset(seed=1000 + seat + i)[0] for i, env in enumerate(ref)]
     assert vec.episode_seeds.tolist() == [1000 + seat + i for i in range(n)]
     rng = np.random.default_rng(seat)
@@ -51,7 +53,7 @@ def test_the_native_vector_env_equals_the_protocol_env_step_by_step(opponent: st
         acts = _masked(rng, vec.action_masks(), 7, t)
         obs, rewards, terminated, truncated, info = vec.step(acts)
         for i in range(n):
-            if restart[i]:                           # NEXT_STEP: this step started a new game
+            if restart[i]:  # NEXT_STEP: this step started a new game
                 ref_obs[i] = ref[i].reset(seed=int(vec.episode_seeds[i]))[0]
                 assert rewards[i] == 0 and not terminated[i] and info["reason"][i] == -1
                 continue
@@ -61,7 +63,7 @@ def test_the_native_vector_env_equals_the_protocol_env_step_by_step(opponent: st
             assert info["reason"][i] == inf["reason"] and info["steps"][i] == inf["steps"]
             episodes += te or tr
         restart = terminated | truncated
-    assert episodes >= n                             # every env finished a game or more
+    assert episodes >= n  # every env finished a game or more
 
 
 def test_results_do_not_depend_on_the_number_of_threads() -> None:
@@ -86,8 +88,9 @@ def test_gymnasium_checks_and_registration() -> None:
     env = gymnasium.make(envs.env_id("doh"), opponent="perfect")
     obs, _ = env.reset(seed=3)
     assert env.observation_space.contains(obs)
-    vec = gymnasium.make_vec(envs.env_id("doh"), num_envs=5,
-                             vectorization_mode="vector_entry_point", opponent="hard")
+    vec = gymnasium.make_vec(
+        envs.env_id("doh"), num_envs=5, vectorization_mode="vector_entry_point", opponent="hard"
+    )
     assert isinstance(vec, DohVectorEnv) and vec.num_envs == 5
     obs, info = vec.reset(seed=0)
     assert vec.observation_space.contains(obs)
@@ -125,9 +128,9 @@ def test_autoreset_truncation_masks_and_options() -> None:
     assert "action_mask" not in obs and info["action_mask"].shape == (3, 75)
     for _ in range(2):
         obs, r, te, tr, info = vec.step(vec.batch.sample_actions(1))
-    assert np.all(te | tr)                                   # two steps: over or truncated
+    assert np.all(te | tr)  # two steps: over or truncated
     assert not vec.observation_space.contains({"observation": obs["observation"][:2]})
-    obs, r, te, tr, info = vec.step(np.zeros(3, dtype=np.int64))     # the restart step
+    obs, r, te, tr, info = vec.step(np.zeros(3, dtype=np.int64))  # the restart step
     assert np.all(info["reason"] == -1) and not (te | tr).any() and np.all(r == 0)
     vec.reset(options={"reset_mask": np.array([True, False, False])}, seed=4)
     assert int(vec.episode_seeds[0]) == 4

@@ -22,6 +22,7 @@ S, M, L = Size.S, Size.M, Size.L
 
 # -- the rules configuration --------------------------------------------------------------
 
+
 def test_rules_defaults_and_round_trip():
     rules = DohRules()
     assert (rules.pieces_per_size, rules.grid, rules.total_pieces) == (5, 3, 15)
@@ -33,16 +34,19 @@ def test_rules_defaults_and_round_trip():
     assert changed.replace(grid=2) == DohRules(pieces_per_size=2, grid=2)
 
 
-@pytest.mark.parametrize("overrides, error, words", [
-    ({"pieces_per_size": 0}, ValueError, "rules.pieces_per_size=0"),
-    ({"pieces_per_size": 6}, ValueError, "rules.pieces_per_size=6"),
-    ({"grid": 4}, ValueError, "rules.grid=4"),
-    ({"grid": 0}, ValueError, "rules.grid=0"),
-    ({"grid": "3"}, TypeError, "rules.grid='3'"),
-    ({"pieces_per_size": True}, TypeError, "rules.pieces_per_size=True"),
-    ({"pieces_per_size": 2.0}, TypeError, "rules.pieces_per_size=2.0"),
-    ({"stash": 3}, ValueError, "'stash'"),
-])
+@pytest.mark.parametrize(
+    "overrides, error, words",
+    [
+        ({"pieces_per_size": 0}, ValueError, "rules.pieces_per_size=0"),
+        ({"pieces_per_size": 6}, ValueError, "rules.pieces_per_size=6"),
+        ({"grid": 4}, ValueError, "rules.grid=4"),
+        ({"grid": 0}, ValueError, "rules.grid=0"),
+        ({"grid": "3"}, TypeError, "rules.grid='3'"),
+        ({"pieces_per_size": True}, TypeError, "rules.pieces_per_size=True"),
+        ({"pieces_per_size": 2.0}, TypeError, "rules.pieces_per_size=2.0"),
+        ({"stash": 3}, ValueError, "'stash'"),
+    ],
+)
 def test_rules_errors_name_the_field_and_value(overrides, error, words):
     with pytest.raises(error) as info:
         DohRules.from_dict(overrides)
@@ -55,6 +59,7 @@ def test_rules_from_dict_wants_a_mapping():
 
 
 # -- the vocabulary (D4, D5, D6) --------------------------------------------------------------
+
 
 def test_d4_the_nine_contents_and_how_they_are_built():
     assert CONTENTS[1:] == ("S", "M", "L", "LM", "LMS", "MS", "SM", "SML", "ML")
@@ -92,6 +97,7 @@ def test_parse_size():
 
 # -- the rules, on both engines ------------------------------------------------------------------
 
+
 @pytest.fixture(params=ENGINES)
 def engine(request):
     return request.param
@@ -106,8 +112,8 @@ def test_d1_shared_stash_and_alternation(engine):
     assert t.summary()["to_move"] == "first"
     assert t.play(S, (0, 0)) is None
     assert t.summary()["to_move"] == "second"
-    assert t.play(S, (0, 1)) == "none_left"          # first used the one S: it is gone for both
-    assert t.summary()["to_move"] == "second"        # a rejected move: the same player again
+    assert t.play(S, (0, 1)) == "none_left"  # first used the one S: it is gone for both
+    assert t.summary()["to_move"] == "second"  # a rejected move: the same player again
     assert t.play(M, (0, 1)) is None
     assert t.summary()["stash"] == {"S": 0, "M": 0, "L": 1}
     assert t.summary()["to_move"] == "first"
@@ -116,9 +122,9 @@ def test_d1_shared_stash_and_alternation(engine):
 def test_d2_the_box_and_translation(engine):
     t = table(engine)
     assert play_all(t, [(S, (10, 10)), (M, (11, 11)), (L, (12, 12))]) == [None] * 3
-    assert t.play(S, (13, 13)) == "outside_grid"     # adjacent, but 4 rows and 4 columns
-    assert t.play(S, (13, 12)) == "outside_grid"     # adjacent, 4 rows
-    assert t.play(S, (12, 9)) == "not_adjacent"      # two columns from the nearest piece
+    assert t.play(S, (13, 13)) == "outside_grid"  # adjacent, but 4 rows and 4 columns
+    assert t.play(S, (13, 12)) == "outside_grid"  # adjacent, 4 rows
+    assert t.play(S, (12, 9)) == "not_adjacent"  # two columns from the nearest piece
     assert t.summary()["squares"] == {"0,0": "S", "1,1": "M", "2,2": "L"}
 
 
@@ -134,7 +140,7 @@ def test_d3_adjacency_includes_diagonals_and_the_first_piece_goes_anywhere(engin
     t = table(engine)
     assert t.play(L, (-40, 77)) is None
     assert t.play(S, (-40, 79)) == "not_adjacent"
-    assert t.play(S, (-39, 78)) is None               # diagonal neighbour
+    assert t.play(S, (-39, 78)) is None  # diagonal neighbour
     assert t.play(M, (-38, 80)) == "not_adjacent"
     assert t.play(M, (-41, 76)) is None
 
@@ -144,9 +150,9 @@ def test_d4_stack_and_nest_on_an_occupied_square(engine):
     assert play_all(t, [(L, (0, 0)), (M, (0, 0)), (S, (0, 0))]) == [None] * 3
     assert t.play(S, (0, 0)) == "cannot_stack"
     assert play_all(t, [(S, (0, 1)), (M, (0, 1)), (L, (0, 1))]) == [None] * 3
-    assert t.play(S, (0, 1)) == "cannot_stack"       # no stack on a nest
+    assert t.play(S, (0, 1)) == "cannot_stack"  # no stack on a nest
     assert play_all(t, [(M, (1, 0)), (S, (1, 0))]) == [None, None]
-    assert t.play(L, (1, 0)) == "cannot_stack"       # no nest over a stack
+    assert t.play(L, (1, 0)) == "cannot_stack"  # no nest over a stack
     assert t.summary()["squares"] == {"0,0": "LMS", "0,1": "SML", "1,0": "MS"}
 
 
@@ -161,19 +167,19 @@ def test_d5_a_stack_counts_as_each_size(engine):
     t = table(engine)
     assert play_all(t, [(L, (0, 0)), (M, (0, 0)), (S, (0, 0)), (S, (1, 1))]) == [None] * 4
     assert t.result is None
-    assert t.play(S, (2, 2)) is None                 # LMS, S, S on the diagonal: an S line
+    assert t.play(S, (2, 2)) is None  # LMS, S, S on the diagonal: an S line
     assert t.result == "first" and t.translated_lines() == [[[0, 0], [1, 1], [2, 2]]]
 
 
 def test_d6_first_reason_that_applies(engine):
     t = table(engine, pieces_per_size=1)
     t.play(S, (0, 0))
-    assert t.play(S, (5, 5)) == "none_left"          # also not adjacent: none_left first
-    assert t.play(M, (0, 3)) == "not_adjacent"       # also outside the grid
+    assert t.play(S, (5, 5)) == "none_left"  # also not adjacent: none_left first
+    assert t.play(M, (0, 3)) == "not_adjacent"  # also outside the grid
     t.play(M, (0, 1))
-    t.play(L, (0, 1))                                # last piece: D8 draw
+    t.play(L, (0, 1))  # last piece: D8 draw
     assert t.result == "draw"
-    assert t.play(S, (0, 0)) == "game_over"          # also none_left: game_over first
+    assert t.play(S, (0, 0)) == "game_over"  # also none_left: game_over first
 
 
 def test_d6_a_rejection_changes_nothing(engine):
@@ -185,12 +191,15 @@ def test_d6_a_rejection_changes_nothing(engine):
         assert t.summary() == before
 
 
-@pytest.mark.parametrize("line", [
-    [(0, 0), (0, 1), (0, 2)],          # row
-    [(0, 1), (1, 1), (2, 1)],          # column
-    [(0, 0), (1, 1), (2, 2)],          # diagonal
-    [(0, 2), (1, 1), (2, 0)],          # anti-diagonal
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        [(0, 0), (0, 1), (0, 2)],  # row
+        [(0, 1), (1, 1), (2, 1)],  # column
+        [(0, 0), (1, 1), (2, 2)],  # diagonal
+        [(0, 2), (1, 1), (2, 0)],  # anti-diagonal
+    ],
+)
 def test_d7_a_line_in_each_direction_wins_for_the_mover(engine, line):
     t = table(engine)
     assert play_all(t, [(L, line[0]), (L, line[1])]) == [None, None]
@@ -217,8 +226,8 @@ def test_d8_the_stash_runs_out(engine):
 def test_d9_no_legal_move_with_pieces_left(engine):
     t = table(engine, grid=1)
     assert play_all(t, [(L, (0, 0)), (M, (0, 0)), (S, (0, 0))]) == [None] * 3
-    assert t.result == "first"                       # second has 12 pieces but no move
+    assert t.result == "first"  # second has 12 pieces but no move
     assert t.summary()["stash"] == {"S": 4, "M": 4, "L": 4}
     t2 = table(engine, grid=1)
     assert play_all(t2, [(M, (0, 0)), (S, (0, 0))]) == [None, None]
-    assert t2.result == "second"                     # MS accepts nothing: first is stuck
+    assert t2.result == "second"  # MS accepts nothing: first is stuck

@@ -35,7 +35,7 @@ def brute_force(pieces, grid):
     def score(p):
         key = p.key()
         if key not in memo:
-            best = -10**9
+            best = -(10**9)
             for action in np.flatnonzero(p.legal_mask()):
                 child = p.clone()
                 child.play(int(action))
@@ -64,8 +64,9 @@ def test_the_value_of_the_empty_table(pieces):
     assert solution.to_dict()["value"] == "draw"
 
 
-@pytest.mark.parametrize("grid, pieces", [(3, 1), (3, 2), (2, 1), (2, 2), (2, 3),
-                                          (1, 1), (1, 2), (1, 5)])
+@pytest.mark.parametrize(
+    "grid, pieces", [(3, 1), (3, 2), (2, 1), (2, 2), (2, 3), (1, 1), (1, 2), (1, 5)]
+)
 def test_the_solver_equals_brute_force(grid, pieces):
     brute = brute_force(pieces, grid)
     solver = Solver(pieces, grid)
@@ -92,8 +93,11 @@ def test_every_move_scores_as_brute_force_says(seed):
         for action in np.flatnonzero(legal):
             child = p.clone()
             child.play(int(action))
-            want = (WIN_SCORE - 1 if child.winner == p.to_move else 0) if child.over \
+            want = (
+                (WIN_SCORE - 1 if child.winner == p.to_move else 0)
+                if child.over
                 else mover_score(brute(child))
+            )
             assert scores[action] == want
         assert scores.max() == brute(p)
         p.play(int(rng.choice(np.flatnonzero(legal))))
@@ -121,6 +125,6 @@ def test_solver_arguments_are_checked():
     with pytest.raises((TypeError, ValueError)):
         Solver().choose(Position(), (0, 2.0, 0), 1)
     over = Position(1, 1)
-    for action in (12, 37, 62):                  # S, then M over it, then L: D9
+    for action in (12, 37, 62):  # S, then M over it, then L: D9
         over.play(action)
     assert over.over and Solver(1, 1).choose(over, (2, 0.0, 2), 1) == -1
