@@ -24,9 +24,16 @@ class DohBatch:
     reasons: npt.NDArray[np.int8]
     steps: npt.NDArray[np.int32]
     winners: npt.NDArray[np.int8]
-    def __init__(self, num_envs: int, pieces_per_size: int, grid: int,
-                 bot_spec: Tuple[int, float, int], seat: int, max_steps: int = 0,
-                 num_threads: Optional[int] = None) -> None: ...
+    def __init__(
+        self,
+        num_envs: int,
+        pieces_per_size: int,
+        grid: int,
+        bot_spec: Tuple[int, float, int],
+        seat: int,
+        max_steps: int = 0,
+        num_threads: Optional[int] = None,
+    ) -> None: ...
     def set_threads(self, num_threads: Optional[int] = None) -> None: ...
     @property
     def num_threads(self) -> int: ...

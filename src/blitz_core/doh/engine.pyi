@@ -16,11 +16,14 @@ SERIAL_MAGIC: bytes
 SERIAL_VERSION: int
 STATE_BYTES: int
 
-_Square: TypeAlias = Tuple[int, int]   # a stub-only alias
+_Square: TypeAlias = Tuple[int, int]  # a stub-only alias
 
-def rule_tables() -> List[Tuple[Tuple[int, ...], Tuple[int, ...], Dict[int, int], Tuple[int, ...]]]: ...
-def random_games(pieces_per_size: int = 5, grid: int = 3, n: int = 1000,
-                 seed: int = 0) -> Tuple[int, int, int, int]: ...
+def rule_tables() -> List[
+    Tuple[Tuple[int, ...], Tuple[int, ...], Dict[int, int], Tuple[int, ...]]
+]: ...
+def random_games(
+    pieces_per_size: int = 5, grid: int = 3, n: int = 1000, seed: int = 0
+) -> Tuple[int, int, int, int]: ...
 
 @disjoint_base
 class Position:

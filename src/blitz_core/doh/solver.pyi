@@ -12,7 +12,7 @@ WIN_SCORE: int
 KIND_CODES: Dict[str, int]
 END_NAMES: Tuple[str, ...]
 
-_BotSpec: TypeAlias = Tuple[int, float, int]      # (kind, error rate, fallback kind)
+_BotSpec: TypeAlias = Tuple[int, float, int]  # (kind, error rate, fallback kind)
 
 @disjoint_base
 class Solver:
@@ -29,6 +29,8 @@ class Solver:
     def value(self, position: Position) -> Tuple[int, int]: ...
     def action_scores(self, position: Position) -> npt.NDArray[np.int16]: ...
     def choose(self, position: Position, spec: _BotSpec, seed: int) -> int: ...
-    def play_matches(self, x_spec: _BotSpec, o_spec: _BotSpec, seeds: npt.ArrayLike
-                     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8],
-                                npt.NDArray[np.int8]]: ...
+    def play_matches(
+        self, x_spec: _BotSpec, o_spec: _BotSpec, seeds: npt.ArrayLike
+    ) -> Tuple[
+        npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8], npt.NDArray[np.int8]
+    ]: ...
