@@ -20,11 +20,10 @@ import pytest
 
 from blitz_core.doh.engine import Position, random_games
 from blitz_core.doh.solver import Solver
+from conftest import median_s
 from tictacblitz.games.doh.bots import bot_spec
 from tictacblitz.games.doh.game import play_matches
 from tictacblitz.games.doh.rules import DohRules
-
-from conftest import median_s
 
 RANDOM_GAMES = 100_000
 
@@ -48,8 +47,13 @@ def test_doh_random_games(benchmark, figures):
         ns = med / float(np.mean(moves)) * 1e9
         figures.add("ns_per_move", ns, unit="ns", target="<= 40", met=ns <= 40)
         # CPU time of this process: what one core costs on a machine shared with others
-        figures.add("cpu_ns_per_move", float(np.median(cpu)) * 1e9, unit="ns", target="<= 40",
-                    met=float(np.median(cpu)) * 1e9 <= 40)
+        figures.add(
+            "cpu_ns_per_move",
+            float(np.median(cpu)) * 1e9,
+            unit="ns",
+            target="<= 40",
+            met=float(np.median(cpu)) * 1e9 <= 40,
+        )
         figures.add("moves_per_game", per_game)
         figures.add("games_per_s", RANDOM_GAMES / med, unit="games/s")
 
@@ -67,7 +71,7 @@ def test_doh_full_solve(benchmark, figures):
         return value
 
     value = benchmark.pedantic(run, rounds=10, warmup_rounds=1)
-    assert value == (0, 15)                  # a draw, all 15 pieces placed
+    assert value == (0, 15)  # a draw, all 15 pieces placed
     med = median_s(benchmark)
     last = solvers[-1]
     if med is not None:
@@ -93,17 +97,17 @@ def test_doh_perfect_decision(benchmark, figures):
     """The perfect bot's move once the table holds the solve: the empty table and
     positions of random games (1000 decisions per round)."""
     solver = Solver(5, 3)
-    solver.value(Position(5, 3))             # the solve
+    solver.value(Position(5, 3))  # the solve
     positions = _positions(1000, seed=1)
     spec = bot_spec("perfect")
-    for p in positions:                      # warm: the table also learns these
+    for p in positions:  # warm: the table also learns these
         solver.choose(p, spec, 1)
 
     def run():
         return [solver.choose(p, spec, 7) for p in positions]
 
     choices = benchmark.pedantic(run, rounds=10, warmup_rounds=1)
-    assert all(p.reason(a) == 0 for p, a in zip(positions, choices))
+    assert all(p.reason(a) == 0 for p, a in zip(positions, choices, strict=True))
     med = median_s(benchmark)
     if med is not None:
         us = med / len(positions) * 1e6
@@ -115,17 +119,17 @@ def test_doh_perfect_decision(benchmark, figures):
     t0 = time.perf_counter()
     for p in fresh:
         cold.choose(p, spec, 3)
-    figures.add("us_per_decision_first_visit", (time.perf_counter() - t0) / len(fresh) * 1e6,
-                unit="us")
+    figures.add(
+        "us_per_decision_first_visit", (time.perf_counter() - t0) / len(fresh) * 1e6, unit="us"
+    )
 
 
-@pytest.mark.parametrize("pair", [("perfect", "random"), ("greedy", "greedy"),
-                                  ("hard", "medium")])
+@pytest.mark.parametrize("pair", [("perfect", "random"), ("greedy", "greedy"), ("hard", "medium")])
 def test_doh_bot_matches(benchmark, figures, pair):
     """Whole bot matches natively (play_matches): matches per second."""
     seeds = np.arange(2000, dtype=np.uint64)
     rules = DohRules()
-    play_matches(rules, *pair, seeds)        # the perfect bot's table, warm
+    play_matches(rules, *pair, seeds)  # the perfect bot's table, warm
     out = benchmark.pedantic(lambda: play_matches(rules, *pair, seeds), rounds=5)
     assert len(out["winner"]) == len(seeds)
     med = median_s(benchmark)
@@ -133,8 +137,9 @@ def test_doh_bot_matches(benchmark, figures, pair):
         figures.add("matches_per_s", len(seeds) / med, unit="matches/s")
 
 
-@pytest.mark.parametrize("opponent,threads", [("random", 1), ("random", 2), ("perfect", 1),
-                                              ("perfect", 2)])
+@pytest.mark.parametrize(
+    "opponent,threads", [("random", 1), ("random", 2), ("perfect", 1), ("perfect", 2)]
+)
 def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
     """The native vector env (games/doh/rl.py, blitz_core.doh.batch): 1,024 envs, the agent
     plays random legal moves (sampled natively), the bot answers inside the same nogil
@@ -143,7 +148,7 @@ def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
 
     n, steps = 1024, 50
     env = DohVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
-    for _ in range(steps):                   # the perfect bot's tables, warm
+    for _ in range(steps):  # the perfect bot's tables, warm
         env.step(env.batch.sample_actions(0))
     counter = iter(range(10**9))
     native = []

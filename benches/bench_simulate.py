@@ -46,14 +46,20 @@ except ImportError:  # pragma: no cover - run as a script from the root without 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_simulate_greedy(benchmark, workers):
     n = 2000
-    result = benchmark.pedantic(simulate, args=(n, "greedy", "greedy"),
-                                kwargs={"seed": 1, "workers": workers, "table": False},
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        simulate,
+        args=(n, "greedy", "greedy"),
+        kwargs={"seed": 1, "workers": workers, "table": False},
+        rounds=3,
+        iterations=1,
+    )
     s = result.summary
     benchmark.extra_info["matches_per_s"] = n / benchmark.stats["min"]
     benchmark.extra_info["cpu_s_per_1000"] = 1000 * s["cpu_seconds"] / n
-    print(f"\n{workers} worker(s): {n / benchmark.stats['min']:,.0f} matches/s, "
-          f"{1000 * s['cpu_seconds'] / n:.3f} CPU s a 1000 matches")
+    print(
+        f"\n{workers} worker(s): {n / benchmark.stats['min']:,.0f} matches/s, "
+        f"{1000 * s['cpu_seconds'] / n:.3f} CPU s a 1000 matches"
+    )
 
 
 def _other_games() -> list:
@@ -66,9 +72,13 @@ def _other_games() -> list:
 def test_simulate_other_games(benchmark, game):
     """Every other registered game through the same lab path (default bots, 2 threads)."""
     n = 2000
-    result = benchmark.pedantic(simulate, args=(n,), kwargs={"seed": 1, "workers": 2,
-                                                            "table": False, "game": game},
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        simulate,
+        args=(n,),
+        kwargs={"seed": 1, "workers": 2, "table": False, "game": game},
+        rounds=3,
+        iterations=1,
+    )
     benchmark.extra_info["matches_per_s"] = n / benchmark.stats["min"]
     assert result.summary["matches"] == n
 
@@ -89,8 +99,9 @@ print(json.dumps({{"matches": n, "workers": workers, "wall_s": time.perf_counter
 
 
 def child(n: int, workers: int, out: str | None = None, game: str = "blitz") -> subprocess.Popen:
-    code = CHILD.format(python=os.path.join(ROOT, "python"), n=n, workers=workers, out=out,
-                        game=game)
+    code = CHILD.format(
+        python=os.path.join(ROOT, "python"), n=n, workers=workers, out=out, game=game
+    )
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
 
 
@@ -120,9 +131,13 @@ def scaling(matches: int, repeat: int, game: str = "blitz") -> dict:
             else:
                 r = finish(child(matches, 1 if name == "1 thread" else 2, game=game))
                 wall, cpu = r["wall_s"], r["cpu_s"]
-            row = {"wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
-                   "matches_per_s": round(matches / wall), "cpu_s_per_1000": round(1000 * cpu / matches, 3),
-                   "load_before": round(load, 2)}
+            row = {
+                "wall_s": round(wall, 3),
+                "cpu_s": round(cpu, 3),
+                "matches_per_s": round(matches / wall),
+                "cpu_s_per_1000": round(1000 * cpu / matches, 3),
+                "load_before": round(load, 2),
+            }
             if name not in best or row["wall_s"] < best[name]["wall_s"]:
                 best[name] = row
     best["speedup_threads"] = round(best["1 thread"]["wall_s"] / best["2 threads"]["wall_s"], 2)
@@ -158,8 +173,11 @@ def main() -> None:
     if args.what == "scaling":
         print(json.dumps(scaling(args.matches, args.repeat, args.game), indent=1))
     else:
-        print(json.dumps(memory([int(v) for v in args.sizes.split(",")], args.workers, args.game),
-                         indent=1))
+        print(
+            json.dumps(
+                memory([int(v) for v in args.sizes.split(",")], args.workers, args.game), indent=1
+            )
+        )
 
 
 if __name__ == "__main__":
