@@ -27,10 +27,16 @@ pytest.importorskip("blitz_core.doh")
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
-README_SHOT = (ROOT / "docs" / "img" / "doh.png" if os.environ.get("TICTACBLITZ_README_SHOT")
-               else ARTIFACTS / "doh_readme.png")
-CHROMIUM = (os.environ.get("TICTACBLITZ_CHROMIUM") or shutil.which("chromium")
-            or shutil.which("chromium-browser"))
+README_SHOT = (
+    ROOT / "docs" / "img" / "doh.png"
+    if os.environ.get("TICTACBLITZ_README_SHOT")
+    else ARTIFACTS / "doh_readme.png"
+)
+CHROMIUM = (
+    os.environ.get("TICTACBLITZ_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
 if not CHROMIUM:
     pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
 
@@ -76,8 +82,9 @@ def browser():
 class Page:
     def __init__(self, browser, name: str, size=(1280, 760)) -> None:
         # bypass_csp: the server's CSP forbids eval, which wait_for_function uses.
-        self.context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                           bypass_csp=True)
+        self.context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, bypass_csp=True
+        )
         self.page = self.context.new_page()
         self.page.set_default_timeout(WAIT)
         self.name = name
@@ -103,8 +110,11 @@ class Page:
         self.page.mouse.click(xy["x"], xy["y"])
 
     def click_piece(self, piece: str) -> None:
-        xy = self.js("(p) => window.__blitz.ui.pieceCenter(window.__blitz.lay, "
-                     "document.getElementById('board').getBoundingClientRect(), p)", piece)
+        xy = self.js(
+            "(p) => window.__blitz.ui.pieceCenter(window.__blitz.lay, "
+            "document.getElementById('board').getBoundingClientRect(), p)",
+            piece,
+        )
         self.page.mouse.click(xy["x"], xy["y"])
 
     def open(self, url: str) -> None:
@@ -155,8 +165,10 @@ def test_against_a_bot_level_and_seat(server, browser) -> None:
         p.click_piece("S")
         p.click_cell([0, 0] if [0, 0] not in v["legal"]["S"] else [4, 4])
         p.wait("() => document.getElementById('status-line').textContent.length > 0")
-        p.wait("() => /touch|fit|over|left|stack/.test("
-               "document.getElementById('status-line').textContent)")
+        p.wait(
+            "() => /touch|fit|over|left|stack/.test("
+            "document.getElementById('status-line').textContent)"
+        )
         assert p.view()["ply"] == 1
         p.shot("turn")
         _play_by_mouse(p, random.Random(1))
@@ -168,9 +180,11 @@ def test_against_a_bot_level_and_seat(server, browser) -> None:
         if v["end"]["by"] == "line":
             assert v["lines"]
         p.shot("end")
-        p.page.click("#btn-rematch")                         # the bot always agrees
-        p.wait("() => window.__blitz.view.phase === 'live' && !window.__blitz.view.result "
-               "&& window.__blitz.view.ply >= 1")
+        p.page.click("#btn-rematch")  # the bot always agrees
+        p.wait(
+            "() => window.__blitz.view.phase === 'live' && !window.__blitz.view.result "
+            "&& window.__blitz.view.ply >= 1"
+        )
     finally:
         p.close()
 
@@ -181,14 +195,16 @@ def test_local_mouse_and_keyboard_stack_and_nest(server, browser) -> None:
         p.open(server)
         p.page.check("#form-local input[value=first]")
         p.page.click("#play-local")
-        p.wait("() => window.__blitz.view && window.__blitz.view.phase === 'live' "
-               "&& window.__blitz.view.toMove === 'first'")
+        p.wait(
+            "() => window.__blitz.view && window.__blitz.view.phase === 'live' "
+            "&& window.__blitz.view.toMove === 'first'"
+        )
         # first (mouse): a large piece; second (keyboard): 2 then Enter stacks a medium on it
         p.click_piece("L")
         p.click_cell([2, 2])
         p.wait("() => window.__blitz.view.ply === 1")
         p.page.keyboard.press("2")
-        p.page.keyboard.press("Enter")             # the keyboard cursor starts at the centre
+        p.page.keyboard.press("Enter")  # the keyboard cursor starts at the centre
         p.wait("() => window.__blitz.view.ply === 2")
         assert p.view()["squares"] == [{"cell": [2, 2], "content": "LM", "counts": ["M", "L"]}]
         # first: a small piece to the right; second: a medium nested over it (counts as M only)
@@ -201,11 +217,18 @@ def test_local_mouse_and_keyboard_stack_and_nest(server, browser) -> None:
         squares = {tuple(s["cell"]): s for s in p.view()["squares"]}
         assert squares[(2, 3)]["content"] == "SM" and squares[(2, 3)]["counts"] == ["M"]
         # more moves for the README's picture: the stack grows to LMS, a nest ML, a small piece
-        moves = (("first", "S", [2, 2]), ("second", "M", [1, 3]), ("first", "L", [1, 3]),
-                 ("second", "S", [3, 1]))
+        moves = (
+            ("first", "S", [2, 2]),
+            ("second", "M", [1, 3]),
+            ("first", "L", [1, 3]),
+            ("second", "S", [3, 1]),
+        )
         for ply, (seat, piece, cell) in enumerate(moves, start=5):
-            p.js("(m) => window.__blitz.conn.send({type: 'act', piece: m[1], cell: m[2], "
-                 "seat: m[0]})", [seat, piece, cell])
+            p.js(
+                "(m) => window.__blitz.conn.send({type: 'act', piece: m[1], cell: m[2], "
+                "seat: m[0]})",
+                [seat, piece, cell],
+            )
             p.wait("(n) => window.__blitz.view.ply === n", ply)
         v = p.view()
         assert v["box"]["known"] and v["toMove"] == "first" and not v["result"]
@@ -242,8 +265,9 @@ def test_online_room_link_spectator_replay_and_rematch(server, browser) -> None:
             if v["result"]:
                 break
             mover = a if v["toMove"] == "first" else b
-            mover.wait("(n) => window.__blitz.view.ply === n && window.__blitz.view.myTurn",
-                       v["ply"])
+            mover.wait(
+                "(n) => window.__blitz.view.ply === n && window.__blitz.view.myTurn", v["ply"]
+            )
             piece, cell = _pick(mover.view(), rng)
             mover.click_piece(piece)
             mover.click_cell(cell)
@@ -258,7 +282,7 @@ def test_online_room_link_spectator_replay_and_rematch(server, browser) -> None:
         s.wait("() => window.__blitz.replay && window.__blitz.replay.frames.length > 0")
         frames = s.js("() => window.__blitz.replay.frames.length")
         assert frames == a.view()["ply"]
-        s.page.click("#rp-play")                             # pause
+        s.page.click("#rp-play")  # pause
         s.page.click("#rp-back")
         s.page.click("#rp-step")
         s.page.click(".speed[data-speed='4']")

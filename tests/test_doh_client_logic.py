@@ -44,23 +44,28 @@ def _frames() -> dict:
 
 def run_js(body: str, data=None):
     script = f"""
-const M = await import({json.dumps((DOH / 'model.js').as_uri())});
-const RP = await import({json.dumps((JS / 'replay.js').as_uri())});
+const M = await import({json.dumps((DOH / "model.js").as_uri())});
+const RP = await import({json.dumps((JS / "replay.js").as_uri())});
 const DATA = JSON.parse(process.argv[1]);
 const WELCOME = JSON.parse(process.argv[2]);
 const model = () => new M.GameModel(WELCOME.rules, WELCOME.game);
 const out = await (async () => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run([NODE, "--input-type=module", "-e", script, json.dumps(data),
-                           json.dumps(_welcome())], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", script, json.dumps(data), json.dumps(_welcome())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def test_the_model_follows_a_real_game_frame_by_frame() -> None:
     data = _frames()
-    out = run_js("""
+    out = run_js(
+        """
       const m = model();
       m.role = "player"; m.seats = ["first"]; m.phase = "live";
       const seen = [];
@@ -72,7 +77,9 @@ def test_the_model_follows_a_real_game_frame_by_frame() -> None:
       }
       return {seen, match: M.describeMatch({result: DATA.match, by: "rounds"}),
               end: M.describeEnd(m.end)};
-    """, data)
+    """,
+        data,
+    )
     frames = data["frames"]
     assert len(out["seen"]) == len(frames)
     for got, frame in zip(out["seen"], frames, strict=True):
@@ -88,7 +95,8 @@ def test_the_model_follows_a_real_game_frame_by_frame() -> None:
 
 def test_snapshots_rejections_and_the_replay_player() -> None:
     data = _frames()
-    out = run_js("""
+    out = run_js(
+        """
       const m = model();
       const last = DATA.frames[DATA.frames.length - 1];
       m.applyState({type: "state", phase: "over", match_id: "a", seq: 9, rules: WELCOME.rules,
@@ -106,7 +114,9 @@ def test_snapshots_rejections_and_the_replay_player() -> None:
               needSync: m.needSync, replayDone: rp.done, replaySquares: rp.view().squares.length,
               intent: M.intentFor({toMove: "first"}, [1, 2], "first", "L"),
               none: M.intentFor({toMove: "second"}, [1, 2], "first", "L")};
-    """, data)
+    """,
+        data,
+    )
     assert out["squares"] == len(data["frames"][-1]["squares"])
     assert out["names"] == ["Ann", "hard"] and out["needSync"] is True
     assert out["replayDone"] and out["replaySquares"] == out["squares"]
@@ -115,7 +125,7 @@ def test_snapshots_rejections_and_the_replay_player() -> None:
 
 def test_the_key_map() -> None:
     script = f"""
-const I = await import({json.dumps((DOH / 'input.js').as_uri())});
+const I = await import({json.dumps((DOH / "input.js").as_uri())});
 const alone = {{mouse: "first", keyboard: "first"}};
 const local = {{mouse: "first", keyboard: "second"}};
 console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local),
@@ -123,8 +133,9 @@ console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local),
   I.keyAction("Enter", local), I.keyAction("f", local), I.keyAction("ArrowUp", local),
   I.keyAction("w", local), I.keyAction("x", alone), I.moveCursor([0, 4], [-1, 1], 5)]));
 """
-    proc = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out[0] == {"seat": "first", "piece": "M"} and out[1] == {"seat": "second", "piece": "M"}

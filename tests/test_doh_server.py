@@ -47,8 +47,15 @@ class Peer:
 @pytest.fixture
 def doh():
     clock = ManualClock()
-    lobby = Lobby(Settings(game=load_game("doh"), pause_ms=0, bot_threads=0,
-                           seed_source=iter(range(1, 999)).__next__), clock)
+    lobby = Lobby(
+        Settings(
+            game=load_game("doh"),
+            pause_ms=0,
+            bot_threads=0,
+            seed_source=iter(range(1, 999)).__next__,
+        ),
+        clock,
+    )
 
     def say(peer: Peer, **message: Any) -> None:
         lobby.handle(peer, lobby.parse(json.dumps(message)))
@@ -57,6 +64,7 @@ def doh():
         peer = Peer()
         lobby.connected(peer)
         return peer
+
     return lobby, clock, say, connect
 
 
@@ -84,14 +92,14 @@ def test_a_game_against_the_perfect_bot_in_either_seat(doh, symbol: str) -> None
     say(a, type="create", mode="bot", bot="perfect", symbol=symbol)
     rng = np.random.default_rng(1)
     for _ in range(40):
-        clock.advance(400)                              # the bot answers after its delay
+        clock.advance(400)  # the bot answers after its delay
         state = a.all("events")[-1] if a.all("events") else a.last("state")
         if a.all("match_end"):
             break
         if state["to_move"] == symbol:
             say(a, type="act", **_legal_move(state, rng))
     end = a.last("match_end")
-    assert end["result"] != symbol                      # perfect never loses (docs/doh.md)
+    assert end["result"] != symbol  # perfect never loses (docs/doh.md)
     seqs = [m["seq"] for m in a.all("events")]
     assert seqs == list(range(1, len(seqs) + 1))
     replay = lobby.replays.get(end["replay_id"])
@@ -111,13 +119,19 @@ def test_local_and_online_rooms_rejections_spectators_and_rematch(doh) -> None:
     say(b, type="act", piece="S", cell=[2, 2], ref=1)
     assert b.last("rejected")["reason"] == "not_your_turn" and b.last("rejected")["ref"] == 1
     say(a, type="act", piece="M", cell=[0, 0], ref=2)
-    assert a.last("rejected")["reason"] == "not_adjacent"        # the first piece: the centre
+    assert a.last("rejected")["reason"] == "not_adjacent"  # the first piece: the centre
     say(a, type="act", piece="M", cell=[2, 2])
     ev = s.last("events")
-    assert ev["events"][0] == {"kind": "move", "seat": "first", "piece": "M", "cell": [2, 2],
-                               "content": "M", "ply": 1}
+    assert ev["events"][0] == {
+        "kind": "move",
+        "seat": "first",
+        "piece": "M",
+        "cell": [2, 2],
+        "content": "M",
+        "ply": 1,
+    }
     assert ev["to_move"] == "second" and ev["stash"] == {"S": 5, "M": 4, "L": 5}
-    say(b, type="act", piece="S", cell=[2, 2])                    # a stack: MS counts as M and S
+    say(b, type="act", piece="S", cell=[2, 2])  # a stack: MS counts as M and S
     ev = s.last("events")
     assert ev["squares"] == [{"cell": [2, 2], "content": "MS", "counts": ["S", "M"]}]
     say(a, type="act", piece="M", cell=[2, 2])
@@ -156,18 +170,21 @@ def test_the_display_frame_follows_the_engine() -> None:
         shown = {}
         while table.to_move() is not None:
             view = table.view()
-            assert all(0 <= c[0] < 5 and 0 <= c[1] < 5
-                       for cells in view["legal"].values() for c in cells)
+            assert all(
+                0 <= c[0] < 5 and 0 <= c[1] < 5 for cells in view["legal"].values() for c in cells
+            )
             move = _legal_move(view, rng)
             assert table.play(table.to_move(), move["piece"], tuple(move["cell"])) is None
             squares = {tuple(s["cell"]): s["content"] for s in table.view()["squares"]}
             for cell in shown:
-                assert cell in squares                            # nothing moved or vanished
+                assert cell in squares  # nothing moved or vanished
             shown = squares
             box = table.view()["box"]
             rows = [c[0] for c in squares]
-            assert box["known"] == (max(rows) - min(rows) == 2 and max(c[1] for c in squares)
-                                    - min(c[1] for c in squares) == 2)
+            assert box["known"] == (
+                max(rows) - min(rows) == 2
+                and max(c[1] for c in squares) - min(c[1] for c in squares) == 2
+            )
         assert table.view()["squares"][0]["cell"] == [CENTRE, CENTRE] or (CENTRE, CENTRE) in shown
 
 
