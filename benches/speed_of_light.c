@@ -2,7 +2,7 @@
  *
  * Minimal plain-C versions of R10 line detection (has_line, lowest_line) and R20
  * timeout scoring, hard-wired to the default geometry (6x6, line_length 4, bit i =
- * row * 6 + col, as in src/blitz_core/bitboard.pxd). They are NOT part of the package:
+ * row * 6 + col, as in src/blitz_core/blitz/bitboard.pxd). They are NOT part of the package:
  * the benchmark compiles this file with the package's own flags
  * (cc -O3 -ffp-contract=off -shared -fPIC, no -march) into a temporary directory and
  * calls it through ctypes on the very same NumPy arrays, in the same run, so that
@@ -33,7 +33,7 @@
 static const int step[4] = {1, SIZE - 1, SIZE, SIZE + 1};
 static const uint64_t starts[4] = {S_ACROSS, S_DOWN_LEFT, S_DOWN, S_DOWN_RIGHT};
 
-/* Same portable popcount as src/blitz_core/bitops.h (the build has no -mpopcnt). */
+/* Same portable popcount as src/blitz_core/common/bitops.h (the build has no -mpopcnt). */
 static inline int popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);

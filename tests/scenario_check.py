@@ -1,4 +1,5 @@
-"""The SCENARIOS.md "Checking" comparison, as /work/shared/tools/check_scenarios.py does it.
+"""The "Checking" comparison of scenario files (docs/replay-format.md), as the shared
+contract checker does it.
 
 Copied (not imported) so the tests run without the shared folder.
 """

@@ -3,7 +3,7 @@
 Runs every ``tests/scenarios/*.json`` (the project's own, hand-checked) and, when the
 folder exists, every ``../shared/scenarios/*.json`` (the contract's examples), with the
 native engine and the reference engine; plus the loader's validation and the runner's
-rules (SCENARIOS.md).
+rules (docs/replay-format.md).
 """
 
 from __future__ import annotations

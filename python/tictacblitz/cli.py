@@ -26,7 +26,11 @@ class CommandError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = argparse.ArgumentParser(prog="tictacblitz", description="Tic Tac Blitz engine tools.")
+    parser = argparse.ArgumentParser(
+        prog="tictacblitz",
+        description="Simulate, play, replay and serve the tic-tac-toe games of the platform "
+        "(--game NAME; see `tictacblitz demo --help` for the games).",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_demo(commands)

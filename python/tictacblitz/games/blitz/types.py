@@ -3,7 +3,7 @@
 This module is the bottom layer of the Python package: it imports nothing from the
 rest of ``tictacblitz``, and everything else (the native engine, the pure-Python
 reference, bots, the CLI) speaks in these types.  Numbers here are enum codes shared
-with the native engine (``src/blitz_core/engine.pxd``); change them in both places.
+with the native engine (``src/blitz_core/blitz/engine.pxd``); change them in both places.
 """
 
 from __future__ import annotations

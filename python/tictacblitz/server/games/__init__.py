@@ -51,7 +51,7 @@ error)`` comes back on the loop, or at once when the server thinks inline).
 **Time models.** ``REAL_TIME`` (Blitz, :mod:`.blitz`): the session maps the wall clock
 to game ms from an epoch, advances the state to now on every tick, applies intents at
 the ms they arrive (both seats in one ms together: ``apply_joint``), and wakes at the
-state's next timed event or bot decision. ``ALTERNATING`` (Doh, to come): ``intent``
+state's next timed event or bot decision. ``ALTERNATING`` (Doh, ``games/doh.py``): ``intent``
 applies the move if the seat is ``to_move()`` (else a rejection), a bot seat to move is
 asked with ``run_job(bot.choose(state.clone(), seat))``; ``wake_at`` is None or a move
 clock's deadline. ``SIMULTANEOUS`` (Rift, :mod:`.rift`): ``intent`` locks the seat's

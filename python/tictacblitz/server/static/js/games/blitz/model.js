@@ -41,7 +41,7 @@ export function chargeAt(p, nowT) {
   return clamp01(p.charge_progress + (1 - p.charge_progress) * (nowT - t0) / (t1 - t0));
 }
 
-/** The board rows of a `state` message (SCENARIOS.md letters) as cells. */
+/** The board rows of a `state` message (docs/replay-format.md letters) as cells. */
 export function parseBoard(rows, letterPowerup) {
   const cells = [];
   for (let r = 0; r < rows.length; r++) {
