@@ -11,7 +11,6 @@ coloured by a blend of its planes' colours; a flat vector becomes a strip of cel
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -70,34 +69,15 @@ def observation_rgb(obs: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
     return img
 
 
-_REASONS: Dict[str, Optional[Tuple[str, ...]]] = {}
-
-
-def reason_code(game_name: str, reason: Optional[str], acted: bool = True) -> int:
+def reason_code(reasons: Tuple[str, ...], reason: Optional[str], acted: bool = True) -> int:
     """The info's ``reason`` code: -1 no action, 0 accepted, else the 1-based position
-    of the rejection in the game's ``Reason`` enum or ``REASONS`` tuple (its contract's
-    checking order), or 1 for a game without either."""
+    of the rejection in ``reasons`` (the game's ``GameType.reasons``: its contract's
+    checking order), or 1 for a reason not listed there."""
     if not acted:
         return -1
     if reason is None:
         return 0
-    if game_name not in _REASONS:
-        try:
-            types = importlib.import_module(f"tictacblitz.games.{game_name}.types")
-        except ImportError:
-            types = None
-        enum = getattr(types, "Reason", None)
-        listed = getattr(types, "REASONS", None)
-        if enum is not None:
-            _REASONS[game_name] = tuple(r.value for r in enum)
-        elif listed is not None:
-            _REASONS[game_name] = tuple(getattr(r, "value", r) for r in listed)
-        else:
-            _REASONS[game_name] = None
-    known = _REASONS[game_name]
-    if known and reason in known:
-        return known.index(reason) + 1
-    return 1
+    return reasons.index(reason) + 1 if reason in reasons else 1
 
 
 def common_info(
@@ -118,7 +98,7 @@ def common_info(
         "round": int(summary.get("round", 1)),
         "t": int(getattr(state, "t", steps)),
         "round_wins": wins,
-        "reason": reason_code(state.game.type.name, reason, acted),
+        "reason": reason_code(state.game.type.reasons, reason, acted),
         "rejected": reason,
         "steps": steps,
     }

@@ -80,6 +80,8 @@ class GameType:
     :param perfect_information: whether each player's observation is the whole state.
     :param zero_sum: whether ``returns()`` always sum to zero.
     :param seat_names: what players call seats 0 and 1.
+    :param reasons: the rejection reasons of the game's contract, in its checking order
+        (what ``apply`` returns; RL infos number them from 1 in this order).
     """
 
     name: str
@@ -90,6 +92,7 @@ class GameType:
     zero_sum: bool = True
     num_players: int = 2
     seat_names: Tuple[str, str] = ("X", "O")
+    reasons: Tuple[str, ...] = ()
 
 
 class ReplayError(ValueError):

@@ -21,7 +21,7 @@ from .bots import make_bot as make_native_bot
 from .encoding import WAIT, action_code, decode_action, num_actions
 from .rules import Rules
 from .scenario import load_scenario, run_scenario
-from .types import ActionKind, Player
+from .types import ActionKind, Player, Reason
 
 __all__ = ["GAME_TYPE", "BlitzGame", "BlitzState", "make_game"]
 
@@ -30,6 +30,7 @@ GAME_TYPE = GameType(
     long_name="Tic Tac Blitz",
     time_model=TimeModel.REAL_TIME,
     seeded=True,  # R23: powerup spawns and the R3 coin
+    reasons=tuple(reason.value for reason in Reason),  # the contract's checking order
 )
 
 

@@ -21,7 +21,7 @@ from . import bots as _bots
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_string, check_action, decode_action
 from .replay import position_lines, position_summary, result_of, run_replay
 from .rules import DohRules
-from .types import CONTENTS, COUNTS_AS, SEATS, SIZES
+from .types import CONTENTS, COUNTS_AS, SEATS, SIZES, Reason
 
 __all__ = ["GAME_TYPE", "DohGame", "DohState", "make_game", "play_matches"]
 
@@ -31,6 +31,7 @@ GAME_TYPE = GameType(
     time_model=TimeModel.ALTERNATING,
     seeded=False,  # nothing is random (the seed is ignored)
     seat_names=SEATS,  # D1: "first" and "second"
+    reasons=tuple(reason.value for reason in Reason),  # the contract's checking order
 )
 
 

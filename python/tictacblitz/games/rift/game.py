@@ -32,7 +32,7 @@ from .native import NativeRift, _engine
 from .reference import ReferenceRift
 from .replay import Entry, check_deal, load_replay, parse_setup, play_replay, to_replay_dict
 from .rules import RiftRules
-from .types import OBJECTIVE_IDS, Ability, Player, SectorResult, cell_at
+from .types import OBJECTIVE_IDS, Ability, Player, Reason, SectorResult, cell_at
 
 __all__ = ["GAME_TYPE", "RiftGame", "RiftState", "make_game", "play_matches", "OBSERVATION_SIZE"]
 
@@ -42,6 +42,7 @@ GAME_TYPE = GameType(
     time_model=TimeModel.SIMULTANEOUS,
     seeded=True,  # G12: the objective deal
     perfect_information=False,  # G12: secret objectives
+    reasons=tuple(reason.value for reason in Reason),  # the contract's checking order
 )
 
 # -- the observation layout (float32, one flat vector) ------------------------------------
