@@ -107,3 +107,16 @@ def test_the_batched_masks_use_the_one_action_encoding():
             for seat in (0, 1):
                 assert np.array_equal(batch.masks[i, seat].astype(bool), state.legal_mask(seat))
         batch.step(np.array([[rng.randrange(game.num_actions) for _ in (0, 1)] for _ in range(4)]))
+
+
+def test_rift_native_codes_are_the_vocabulary():
+    from blitz_core.rift import engine as rift_engine
+    from tictacblitz.games.rift import native
+
+    assert rift_engine.NATIVE_CODES == native.python_codes()
+    drifted = {
+        **rift_engine.NATIVE_CODES,
+        "Ability": {"NONE": 0, "SHIELD": 2, "SWAP": 1, "REVEAL": 3},
+    }
+    with pytest.raises(ImportError, match="Ability"):
+        native.check_native_codes(drifted)

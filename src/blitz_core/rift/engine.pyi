@@ -9,6 +9,7 @@ from typing_extensions import disjoint_base
 RULES_SCALARS: Tuple[str, ...]
 STATE_BYTES: int
 NUM_ACTIONS: int
+NATIVE_CODES: Dict[str, Dict[str, int]]
 MAX_SIMULATIONS: int
 SEAT_SALTS: Tuple[int, int]
 

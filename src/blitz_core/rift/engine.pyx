@@ -31,6 +31,25 @@ RULES_SCALARS = (
 
 STATE_BYTES = sizeof(RiftState)
 NUM_ACTIONS = N_ACTIONS
+
+NATIVE_CODES = {
+    "Ability": {"NONE": AB_NONE, "SHIELD": AB_SHIELD, "SWAP": AB_SWAP, "REVEAL": AB_REVEAL},
+    "Reason": {
+        "GAME_OVER": R_GAME_OVER, "SECTOR_DECIDED": R_SECTOR_DECIDED,
+        "WRONG_SECTOR": R_WRONG_SECTOR, "NOT_EMPTY": R_NOT_EMPTY, "NO_ENERGY": R_NO_ENERGY,
+        "COOLING_DOWN": R_COOLING_DOWN, "NOTHING_TO_REVEAL": R_NOTHING_TO_REVEAL,
+    },
+    "Objective": {
+        "centre": OBJ_CENTRE, "diagonal_win": OBJ_DIAGONAL_WIN, "shield_win": OBJ_SHIELD_WIN,
+        "full_energy": OBJ_FULL_ENERGY, "centre_cells": OBJ_CENTRE_CELLS,
+        "two_corners": OBJ_TWO_CORNERS, "two_edges": OBJ_TWO_EDGES,
+        "four_sectors": OBJ_FOUR_SECTORS, "clean_sweep": OBJ_CLEAN_SWEEP,
+        "swap_win": OBJ_SWAP_WIN, "opposite_corners": OBJ_OPPOSITE_CORNERS,
+        "meta_line": OBJ_META_LINE,
+    },
+}
+"""The C enum codes (engine.pxd) by vocabulary and member: tictacblitz.games.rift checks
+them against its types when it is imported."""
 MAX_SIMULATIONS = 1_000_000
 """The largest search budget a policy takes (simulations a decision)."""
 SEAT_SALTS = (0x243F6A8885A308D3, 0x13198A2E03707344)

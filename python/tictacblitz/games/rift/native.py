@@ -16,6 +16,29 @@ from blitz_core.rift import engine as _engine
 from .rules import RiftRules
 from .types import LINES, OBJECTIVE_IDS, Ability, Player, Reason, SectorResult, grid_row_col
 
+
+def python_codes() -> dict:
+    """The codes this package's vocabulary gives what the native core numbers."""
+    return {
+        "Ability": {ability.name: int(ability) for ability in Ability},
+        "Reason": {reason.name: reason.code for reason in Reason},
+        "Objective": {oid: i for i, oid in enumerate(OBJECTIVE_IDS)},
+    }
+
+
+def check_native_codes(native: dict) -> None:
+    """The native core's C enums (engine.pxd) must number abilities, reasons (G5) and
+    objectives (G17) as types.py does: a drift fails at import, never in a game.
+
+    :raises ImportError: naming what differs."""
+    python = python_codes()
+    if python != native:
+        differ = sorted(k for k in set(python) | set(native) if python.get(k) != native.get(k))
+        raise ImportError(f"blitz_core.rift.engine's codes differ from types.py for {differ}")
+
+
+check_native_codes(_engine.NATIVE_CODES)
+
 __all__ = ["NativeRift", "Core"]
 
 Core = _engine.Core
