@@ -120,3 +120,18 @@ def test_rift_native_codes_are_the_vocabulary():
     }
     with pytest.raises(ImportError, match="Ability"):
         native.check_native_codes(drifted)
+
+
+def test_the_doh_view_names_the_pieces_of_the_rules():
+    """The browser view's piece list is written in JavaScript too: tied to D1's sizes."""
+    import json
+    import re
+    from pathlib import Path
+
+    from tictacblitz.games.doh.types import SIZES
+
+    model = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games/doh"
+    text = (model / "model.js").read_text(encoding="utf-8")
+    found = re.search(r"export const PIECES\s*=\s*(\[[^\]]*\])", text)
+    assert found, "model.js no longer declares PIECES"
+    assert json.loads(found.group(1).replace("'", '"')) == [size.name for size in SIZES]
