@@ -352,7 +352,7 @@ class _Seats:
 
 
 def GameAECEnv(
-    game: Any = "doh",
+    game: Any,
     *,
     rules: Optional[Dict[str, Any]] = None,
     mask_in_info: bool = False,
@@ -423,7 +423,7 @@ def GameAECEnv(
 
 
 def GameParallelEnv(
-    game: Any = "rift",
+    game: Any,
     *,
     rules: Optional[Dict[str, Any]] = None,
     interval_ms: int = 50,
@@ -510,7 +510,7 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
     :param options: :class:`GameEnv`'s.
     """
 
-    def __init__(self, game: Any = "doh", num_envs: int = 1, **options: Any) -> None:
+    def __init__(self, game: Any, num_envs: int = 1, **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         super().__init__([lambda: GameEnv(game, **options) for _ in range(num_envs)])

@@ -150,7 +150,7 @@ def plot_sweep(
                     ax.set_ylabel("")
                 if i == nr - 1:
                     ax.set_xlabel(param, fontsize=8)
-                if j == nc - 1 and len(metrics) > 1:
+                if j == nc - 1 and len(metrics) > 1 and ax.get_legend_handles_labels()[0]:
                     ax.legend(fontsize=6, loc="best")
     else:
         cols = min(3, len(panels))
@@ -160,7 +160,7 @@ def plot_sweep(
             _draw(ax, rows, param, metrics, game, default)
             ax.set_title(title, fontsize=9)
             ax.set_xlabel(param, fontsize=8)
-            if len(metrics) > 1:
+            if len(metrics) > 1 and ax.get_legend_handles_labels()[0]:
                 ax.legend(fontsize=6)
         for ax in list(axes.flat)[len(panels) :]:
             ax.axis("off")

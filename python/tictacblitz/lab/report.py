@@ -16,7 +16,7 @@ from .answers import format_ablation, format_comparison, format_seats
 from .hooks import GameHooks, hooks_for
 from .units import METRICS as UNIT_METRICS
 from .units import RUN_METRICS as UNIT_RUN_METRICS
-from .units import label, legend, num, pct
+from .units import label, legend, num, pct, seat_words
 from .units import metrics_of as vocabulary
 
 __all__ = [
@@ -173,7 +173,7 @@ def format_summary(s: Dict[str, Any], explain: bool = False) -> str:
         lines += ["", *legend(game, shown)]
     else:
         lines += ["", "(--explain prints what every metric means)"]
-    return "\n".join(lines)
+    return seat_words("\n".join(lines), game)
 
 
 # -- sweeps (their plots and HTML page: lab/plots.py) ---------------------------------------

@@ -81,7 +81,9 @@ def plan_extras(
         features = ablation_names(hooks, job.rules)
         names = list(features) if ablate == "all" else list(ablate)
         if not features:
-            raise ValueError(f"game {hooks.name!r} has no feature to switch off under these rules")
+            raise ValueError(
+                f"--ablate: game {hooks.name!r} has no feature to switch off under these rules"
+            )
         for name in names:
             if name not in features:
                 raise ValueError(

@@ -18,6 +18,7 @@ explanation may be left out). :func:`metrics_of` is the merged vocabulary, and
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .hooks import hooks_for
@@ -129,6 +130,15 @@ def _entry(value: Sequence[str]) -> Tuple[str, str, str]:
     return (label_, unit_, value[2] if len(value) > 2 else "")
 
 
+def seat_words(text: str, game: str) -> str:
+    """``text`` with the lab's seat names X and O (seats 0 and 1) in the game's own words
+    (``GameType.seat_names``: Doh's "first" and "second"); unchanged for X/O games."""
+    names = hooks_for(game).type.seat_names
+    if tuple(names) == ("X", "O"):
+        return text
+    return re.sub(r"\b[XO]\b", lambda m: names[0] if m.group(0) == "X" else names[1], text)
+
+
 def metrics_of(game: str) -> Dict[str, Tuple[str, str, str]]:
     """Every metric of ``game`` a table may show: key -> (label, unit, explanation), the
     lab's first, then the game's ``METRICS`` hook, then the run's speed."""
@@ -136,7 +146,7 @@ def metrics_of(game: str) -> Dict[str, Tuple[str, str, str]]:
     for k, v in (hooks_for(game).get("METRICS") or {}).items():
         out[k] = _entry(v)
     out.update(RUN_METRICS)
-    return out
+    return {k: (seat_words(v[0], game), v[1], seat_words(v[2], game)) for k, v in out.items()}
 
 
 def label(metric: str, game: str) -> str:

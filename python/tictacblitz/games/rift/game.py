@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..base import GameBase, StateBase, check_seat
-from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
+from ..protocol import PLAYERS, GameType, TimeModel
 from .bots import BOT_NAMES, RiftBot, resolve_bot
 from .bots import make_bot as _make_bot
 from .encoding import NUM_ACTIONS, decode
@@ -32,7 +32,7 @@ from .native import NativeRift, _engine
 from .reference import ReferenceRift
 from .replay import Entry, check_deal, load_replay, parse_setup, play_replay, to_replay_dict
 from .rules import RiftRules
-from .types import OBJECTIVE_IDS, Ability, Player, Reason, SectorResult, cell_at
+from .types import Ability, Player, Reason
 
 __all__ = ["GAME_TYPE", "RiftGame", "RiftState", "make_game", "play_matches", "OBSERVATION_SIZE"]
 
@@ -420,6 +420,3 @@ def play_matches(rules: Any, x_bot: Any, o_bot: Any, seeds) -> Dict[str, np.ndar
     return _engine.play_matches(
         game.rules.native(), x_kind, x_error, o_kind, o_error, seeds, x_sims, o_sims
     )
-
-
-_ = (OBJECTIVE_IDS, SectorResult, cell_at, ReplayError)  # vocabulary for consumers
