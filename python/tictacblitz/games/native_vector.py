@@ -21,13 +21,28 @@ from typing import Any, Dict, Optional, Sequence, Union
 import numpy as np
 
 try:
+    import gymnasium
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-__all__ = ["NativeVectorEnv", "check_count"]
+__all__ = ["NativeVectorEnv", "NativeSingleEnv", "check_count", "step_info"]
+
+
+def step_info(reasons: Sequence[str], reason: int, steps: int) -> Dict[str, Any]:
+    """The protocol env's info of one step of a turn-based game (docs/rl.md): ``reason``
+    -1 no action, 0 accepted, else the 1-based position in ``reasons`` (the game's
+    ``GameType.reasons``); ``rejected`` the reason itself."""
+    return {
+        "round": 1,
+        "t": int(steps),
+        "round_wins": (0, 0),
+        "reason": int(reason),
+        "rejected": reasons[reason - 1] if reason > 0 else None,
+        "steps": int(steps),
+    }
 
 
 def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[int]:
@@ -196,3 +211,84 @@ class NativeVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+
+class NativeSingleEnv(gymnasium.Env):
+    """One game against a bot as a ``gymnasium.Env``: the game's stepper with one env
+    (``vector_type``, a :class:`NativeVectorEnv`). ``reset(seed=s)`` plays the game of
+    seed ``s`` (as the protocol env's ``GameEnv.reset(seed=s)`` does)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    vector_type: type
+    reasons: Sequence[str] = ()
+
+    def __init__(
+        self,
+        *,
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.vec = self.vector_type(
+            1,
+            opponent=opponent,
+            seat=seat,
+            rules=rules,
+            max_steps=max_steps,
+            mask_in_info=mask_in_info,
+            num_threads=1,
+            render_mode=render_mode,
+        )
+        self.render_mode = render_mode
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+        self.seat, self.rules = self.vec.seat, self.vec.rules
+        self._over = True
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
+        obs, _ = self.vec.reset(seed=[match_seed])
+        self._over = False
+        return self._one(obs), self._info()
+
+    def step(self, action: Any):
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
+        self._over = bool(terminated[0] or truncated[0])
+        return (
+            self._one(obs),
+            float(rewards[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
+
+    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: v[0] for k, v in obs.items()}
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.vec.batch
+        info = step_info(self.reasons, int(b.reasons[0]), int(b.steps[0]))
+        if self.vec.mask_in_info:
+            info["action_mask"] = b.masks[0].copy()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        return np.asarray(self.vec.action_masks()[0])
+
+    def set_opponent(self, opponent: str) -> None:
+        self.vec.set_opponent(opponent)
+
+    @property
+    def match_seed(self) -> int:
+        return int(self.vec.episode_seeds[0])
+
+    def render(self) -> Any:
+        if self.render_mode != "ansi":
+            return None
+        return self.vec.describe(0)

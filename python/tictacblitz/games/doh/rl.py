@@ -33,7 +33,6 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 try:
-    import gymnasium
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
@@ -43,7 +42,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
-from ..native_vector import NativeVectorEnv
+from ..native_vector import NativeSingleEnv, NativeVectorEnv, step_info
 from .bots import BOT_NAMES, bot_spec
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
 from .replay import position_summary
@@ -90,16 +89,8 @@ def _opponent(name: Any) -> tuple:
 
 
 def info_of(reason: int, steps: int) -> Dict[str, Any]:
-    """The protocol env's info of one step (docs/rl.md): ``reason`` -1 no action, 0
-    accepted, else the D6 code (1-based, types.REASONS order); ``rejected`` the reason."""
-    return {
-        "round": 1,
-        "t": int(steps),
-        "round_wins": (0, 0),
-        "reason": int(reason),
-        "rejected": REASONS[reason - 1] if reason > 0 else None,
-        "steps": int(steps),
-    }
+    """The protocol env's info of one step (:func:`~tictacblitz.games.native_vector.step_info`)."""
+    return step_info(REASONS, reason, steps)
 
 
 class DohVectorEnv(NativeVectorEnv):
@@ -169,88 +160,18 @@ class DohVectorEnv(NativeVectorEnv):
         return Position.from_key(key, self.rules.pieces_per_size, self.rules.grid)
 
 
-class DohEnv(gymnasium.Env):
+class DohEnv(NativeSingleEnv):
     """One game of Tic Tac Doh against a bot (the stepper with one env); options as
     :class:`DohVectorEnv`'s. ``reset(seed=s)`` plays the game of seed ``s`` (the protocol
     env's ``GameEnv.reset(seed=s)``), its bot seeded ``mix64(s)``."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
-
-    def __init__(
-        self,
-        *,
-        opponent: str = "random",
-        seat: Any = 0,
-        rules: Any = None,
-        max_steps: Optional[int] = None,
-        mask_in_info: bool = False,
-        render_mode: Optional[str] = None,
-    ) -> None:
-        self.vec = DohVectorEnv(
-            1,
-            opponent=opponent,
-            seat=seat,
-            rules=rules,
-            max_steps=max_steps,
-            mask_in_info=mask_in_info,
-            num_threads=1,
-            render_mode=render_mode,
-        )
-        self.render_mode = render_mode
-        self.observation_space = self.vec.single_observation_space
-        self.action_space = self.vec.single_action_space
-        self.seat, self.rules = self.vec.seat, self.vec.rules
-        self._over = True
-
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        super().reset(seed=seed)
-        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
-        obs, _ = self.vec.reset(seed=[match_seed])
-        self._over = False
-        return self._one(obs), self._info()
-
-    def step(self, action):
-        if self._over:
-            raise RuntimeError("the episode is over: call reset()")
-        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
-        self._over = bool(terminated[0] or truncated[0])
-        return (
-            self._one(obs),
-            float(rewards[0]),
-            bool(terminated[0]),
-            bool(truncated[0]),
-            self._info(),
-        )
-
-    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        return {k: v[0] for k, v in obs.items()}
-
-    def _info(self) -> Dict[str, Any]:
-        b = self.vec.batch
-        info = info_of(int(b.reasons[0]), int(b.steps[0]))
-        if self.vec.mask_in_info:
-            info["action_mask"] = b.masks[0].copy()
-        return info
-
-    def action_masks(self) -> np.ndarray:
-        return self.vec.action_masks()[0]
-
-    def set_opponent(self, opponent: str) -> None:
-        self.vec.set_opponent(opponent)
-
-    @property
-    def match_seed(self) -> int:
-        return int(self.vec.episode_seeds[0])
+    vector_type = DohVectorEnv
+    reasons = REASONS
 
     @property
     def position(self) -> Position:
         """The current position (a copy), for inspection."""
         return self.vec._position(int(self.vec.batch.position_keys()[0]))
-
-    def render(self):
-        if self.render_mode != "ansi":
-            return None
-        return str(position_summary(self.position))
 
 
 # -- the hook ------------------------------------------------------------------------------------
