@@ -364,9 +364,9 @@ def test_batch_kernels_validate_their_input():
 
 
 def test_to_scenario_leaves_out_until_for_rounds_past_the_script():
-    """A replay (docs/replay-format.md) plays up to the last round its script names: a later, untouched
-    round cannot be in the file, and `until` (which counts in that last round) is left
-    out rather than cutting it short."""
+    """A replay (docs/replay-format.md) plays up to the last round its script names: a
+    later, untouched round cannot be in the file, and `until` (which counts in that last
+    round) is left out rather than cutting it short."""
     match = Match(Rules(powerup_max=0, round_ms=3000), seed=2, record=True)
     match.act(Player.X, Action.place((0, 0)))
     match.advance(3000)
