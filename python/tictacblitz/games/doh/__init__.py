@@ -28,12 +28,15 @@ def _check_native_tables() -> None:
         raise ImportError("blitz_core.doh.engine's vocabulary differs from types.py")
     for code, (counts, pieces, onto, accepts) in enumerate(_engine.rule_tables()):
         text = CONTENTS[code]
-        want_onto = {int(s): CONTENTS.index(PLACE_ONTO[(text, s)])
-                     for s in SIZES if (text, s) in PLACE_ONTO}
-        if (set(counts) != {int(s) for s in COUNTS_AS[text]}
-                or set(pieces) != {int(s) for s in SIZES if s.letter in text}
-                or onto != want_onto
-                or set(accepts) != (set(want_onto) if text else set())):
+        want_onto = {
+            int(s): CONTENTS.index(PLACE_ONTO[(text, s)]) for s in SIZES if (text, s) in PLACE_ONTO
+        }
+        if (
+            set(counts) != {int(s) for s in COUNTS_AS[text]}
+            or set(pieces) != {int(s) for s in SIZES if s.letter in text}
+            or onto != want_onto
+            or set(accepts) != (set(want_onto) if text else set())
+        ):
             raise ImportError(f"blitz_core.doh.engine's D4/D5 tables differ for {text!r}")
 
 

@@ -34,15 +34,30 @@ from .game import play_matches
 from .rules import DohRules
 from .types import SEATS, SIZES
 
-__all__ = ["play_matches", "record_fields", "record_columns", "Metrics", "metric_rows",
-           "summary_lines", "METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS",
-           "DEFAULT_BOT", "TOURNAMENT_BOTS", "PAIR_MEANS", "PIECES", "ENDS", "RESULTS"]
+__all__ = [
+    "play_matches",
+    "record_fields",
+    "record_columns",
+    "Metrics",
+    "metric_rows",
+    "summary_lines",
+    "METRICS",
+    "PANELS",
+    "SWEEP_COLUMNS",
+    "REPORT_COLUMNS",
+    "DEFAULT_BOT",
+    "TOURNAMENT_BOTS",
+    "PAIR_MEANS",
+    "PIECES",
+    "ENDS",
+    "RESULTS",
+]
 
-PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)     # first_piece codes 0, 1, 2
-ENDS: Tuple[str, ...] = tuple(END_NAMES)                      # end codes 0, 1, 2
-RESULTS: Tuple[str, ...] = (*SEATS, "draw")                   # winner 0, 1, -1 -> 0, 1, 2
+PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0, 1, 2
+ENDS: Tuple[str, ...] = tuple(END_NAMES)  # end codes 0, 1, 2
+RESULTS: Tuple[str, ...] = (*SEATS, "draw")  # winner 0, 1, -1 -> 0, 1, 2
 RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
-MAX_PLIES = 3 * 5 + 1          # a game lasts at most 3 * pieces_per_size plies (D8)
+MAX_PLIES = 3 * 5 + 1  # a game lasts at most 3 * pieces_per_size plies (D8)
 
 DEFAULT_BOT = "greedy"
 TOURNAMENT_BOTS = BOT_NAMES
@@ -66,13 +81,17 @@ def record_fields(pa: Any) -> List[Tuple[str, Any]]:
 
 def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
     """A chunk's columns (:func:`play_matches`) as the Arrow arrays of :func:`record_fields`."""
-    def coded(values: Any, names: Tuple[str, ...]) -> Any:
-        return pa.DictionaryArray.from_arrays(pa.array(np.asarray(values, dtype=np.int8)),
-                                              pa.array(names))
 
-    return {"moves": pa.array(np.asarray(cols["moves"], dtype=np.int8)),
-            "first_piece": coded(cols["first_piece"], PIECES),
-            "end": coded(cols["end"], ENDS)}
+    def coded(values: Any, names: Tuple[str, ...]) -> Any:
+        return pa.DictionaryArray.from_arrays(
+            pa.array(np.asarray(values, dtype=np.int8)), pa.array(names)
+        )
+
+    return {
+        "moves": pa.array(np.asarray(cols["moves"], dtype=np.int8)),
+        "first_piece": coded(cols["first_piece"], PIECES),
+        "end": coded(cols["end"], ENDS),
+    }
 
 
 # -- the summary ---------------------------------------------------------------------------------
@@ -91,10 +110,10 @@ class Metrics:
         self.rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
         self.stats = stats
         self.length = stats.Moments()
-        self.score2 = stats.Moments()           # the first player's score, doubled (0, 1, 2)
+        self.score2 = stats.Moments()  # the first player's score, doubled (0, 1, 2)
         self.length_hist = np.zeros(MAX_PLIES + 1, np.int64)
-        self.by_piece = np.zeros((len(PIECES), len(RESULTS)), np.int64)   # [first piece, result]
-        self.by_end = np.zeros((len(ENDS), len(RESULTS)), np.int64)       # [end, result]
+        self.by_piece = np.zeros((len(PIECES), len(RESULTS)), np.int64)  # [first piece, result]
+        self.by_end = np.zeros((len(ENDS), len(RESULTS)), np.int64)  # [end, result]
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (:func:`play_matches`)."""
@@ -104,9 +123,10 @@ class Metrics:
         self.score2.add(np.choose(result, (2, 0, 1)))
         self.length_hist += np.bincount(np.minimum(moves, MAX_PLIES), minlength=MAX_PLIES + 1)
         piece = np.asarray(cols["first_piece"]).astype(np.int64)
-        played = piece >= 0                      # every game has a first move (D9 needs one)
-        self.by_piece += np.bincount(piece[played] * 3 + result[played],
-                                     minlength=len(PIECES) * 3).reshape(len(PIECES), 3)
+        played = piece >= 0  # every game has a first move (D9 needs one)
+        self.by_piece += np.bincount(
+            piece[played] * 3 + result[played], minlength=len(PIECES) * 3
+        ).reshape(len(PIECES), 3)
         if "end" in cols:
             end = np.asarray(cols["end"]).astype(np.int64)
             counts = np.bincount(end * 3 + result, minlength=len(ENDS) * 3)
@@ -131,10 +151,16 @@ class Metrics:
             fw, sw, dr = (int(v) for v in self.by_piece[k])
             games = fw + sw + dr
             pieces[name] = {
-                "games": games, "share": games / n if n else None, "share_ci": wilson(games, n),
-                "first_wins": fw, "second_wins": sw, "draws": dr,
-                "first_win_rate": fw / games if games else None, "first_win_ci": wilson(fw, games),
-                "draw_rate": dr / games if games else None, "draw_ci": wilson(dr, games),
+                "games": games,
+                "share": games / n if n else None,
+                "share_ci": wilson(games, n),
+                "first_wins": fw,
+                "second_wins": sw,
+                "draws": dr,
+                "first_win_rate": fw / games if games else None,
+                "first_win_ci": wilson(fw, games),
+                "draw_rate": dr / games if games else None,
+                "draw_ci": wilson(dr, games),
                 "second_win_rate": sw / games if games else None,
                 "second_win_ci": wilson(sw, games),
                 "first_score": (fw + 0.5 * dr) / games if games else None,
@@ -144,17 +170,25 @@ class Metrics:
         for k, name in enumerate(ENDS):
             fw, sw, dr = (int(v) for v in self.by_end[k])
             games = fw + sw + dr
-            ends[name] = {"rule": RULE_OF_END[name], "games": games,
-                          "share": games / total_end if total_end else None,
-                          "share_ci": wilson(games, total_end),
-                          "first_wins": fw, "second_wins": sw}
+            ends[name] = {
+                "rule": RULE_OF_END[name],
+                "games": games,
+                "share": games / total_end if total_end else None,
+                "share_ci": wilson(games, total_end),
+                "first_wins": fw,
+                "second_wins": sw,
+            }
         return {
             "seat_advantage": {
                 "first_score": None if score is None else score / 2,
                 "first_score_ci": None if score_ci is None else [score_ci[0] / 2, score_ci[1] / 2],
             },
             "game_length": {
-                "mean": length, "mean_ci": length_ci, "p10": p10, "median": p50, "p90": p90,
+                "mean": length,
+                "mean_ci": length_ci,
+                "p10": p10,
+                "median": p50,
+                "p90": p90,
                 "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
             },
             "first_pieces": pieces,
@@ -167,8 +201,10 @@ class Metrics:
 METRICS: Dict[str, Tuple[str, str]] = {
     "first_score": ("first player's score (win 1, draw 1/2)", "share"),
     "game_length": ("game length (mean)", "plies"),
-    **{f"{end}_share": (f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})", "share")
-       for end in ENDS},
+    **{
+        f"{end}_share": (f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})", "share")
+        for end in ENDS
+    },
     **{f"{p}_first_share": (f"first piece {p}: share of games", "share") for p in PIECES},
     **{f"{p}_first_win_rate": (f"first piece {p}: first player wins", "share") for p in PIECES},
     **{f"{p}_first_draw_rate": (f"first piece {p}: draws", "share") for p in PIECES},
@@ -186,8 +222,12 @@ PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
 SWEEP_COLUMNS = ("first_score", "game_length", "line_share")
 """The metrics the sweep command's text table shows after the lab's."""
 
-REPORT_COLUMNS = ("first_score", "game_length", *(f"{end}_share" for end in ENDS),
-                  *(f"{p}_first_win_rate" for p in PIECES))
+REPORT_COLUMNS = (
+    "first_score",
+    "game_length",
+    *(f"{end}_share" for end in ENDS),
+    *(f"{p}_first_win_rate" for p in PIECES),
+)
 """The metrics the sweep's HTML table shows after the lab's."""
 
 
@@ -231,23 +271,40 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         rows += [
             ("game length, plies: mean [CI]", num(gl["mean"], gl["mean_ci"])),
             ("  p10 / median / p90", f"{gl['p10']} / {gl['median']} / {gl['p90']}"),
-            ("  distribution", "  ".join(f"{k}: {100 * v / total:.0f}%"
-                                         for k, v in gl["distribution"].items()
-                                         if 100 * v / total >= 0.5)),
+            (
+                "  distribution",
+                "  ".join(
+                    f"{k}: {100 * v / total:.0f}%"
+                    for k, v in gl["distribution"].items()
+                    if 100 * v / total >= 0.5
+                ),
+            ),
         ]
     for end in ENDS:
         e = s["ends"][end]
-        who = "" if end == "stash_empty" else \
-            f"  (first {e['first_wins']:,} / second {e['second_wins']:,})"
-        rows.append((f"ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
-                     pct(e["share"], e["share_ci"]) + who))
-    lines = ["", "which first pieces win (X plays the first piece; shares with 95 % intervals):",
-             f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first (X) wins':<22} "
-             f"{'draws':<22} {'second (O) wins':<22}"]
+        who = (
+            ""
+            if end == "stash_empty"
+            else f"  (first {e['first_wins']:,} / second {e['second_wins']:,})"
+        )
+        rows.append(
+            (
+                f"ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
+                pct(e["share"], e["share_ci"]) + who,
+            )
+        )
+    lines = [
+        "",
+        "which first pieces win (X plays the first piece; shares with 95 % intervals):",
+        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first (X) wins':<22} "
+        f"{'draws':<22} {'second (O) wins':<22}",
+    ]
     for p in PIECES:
         f = s["first_pieces"][p]
-        lines.append(f"{p:<6} {f['games']:>8,}  {_share(f['share'], f['share_ci']):<22} "
-                     f"{_share(f['first_win_rate'], f['first_win_ci']):<22} "
-                     f"{_share(f['draw_rate'], f['draw_ci']):<22} "
-                     f"{_share(f['second_win_rate'], f['second_win_ci']):<22}")
+        lines.append(
+            f"{p:<6} {f['games']:>8,}  {_share(f['share'], f['share_ci']):<22} "
+            f"{_share(f['first_win_rate'], f['first_win_ci']):<22} "
+            f"{_share(f['draw_rate'], f['draw_ci']):<22} "
+            f"{_share(f['second_win_rate'], f['second_win_ci']):<22}"
+        )
     return rows, lines

@@ -30,8 +30,7 @@ from blitz_core.doh.solver import END_NAMES, KIND_CODES
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 
-__all__ = ["BOT_SPECS", "BOT_NAMES", "END_NAMES", "DohBot", "make_bot", "play_matches",
-           "bot_spec"]
+__all__ = ["BOT_SPECS", "BOT_NAMES", "END_NAMES", "DohBot", "make_bot", "play_matches", "bot_spec"]
 
 # name -> (policy, error rate, policy of an error): the presets are mixtures.
 BOT_SPECS: Dict[str, Tuple[str, float, str]] = {
@@ -92,8 +91,9 @@ def make_bot(name: str, seed: int = 0) -> DohBot:
     return DohBot(name, seed)
 
 
-def play_matches(rules: DohRules, x_bot: str, o_bot: str,
-                 seeds: np.ndarray) -> Dict[str, np.ndarray]:
+def play_matches(
+    rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray
+) -> Dict[str, np.ndarray]:
     """Whole games between two bots, natively without the GIL: game ``i`` has both bots
     seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
 

@@ -26,8 +26,18 @@ import numpy as np
 
 from .types import Size
 
-__all__ = ["NUM_ACTIONS", "WINDOW", "OFFSET", "CENTRE", "encode_action", "decode_action",
-           "check_action", "action_square", "action_to_string", "OBSERVATION_SHAPE"]
+__all__ = [
+    "NUM_ACTIONS",
+    "WINDOW",
+    "OFFSET",
+    "CENTRE",
+    "encode_action",
+    "decode_action",
+    "check_action",
+    "action_square",
+    "action_to_string",
+    "OBSERVATION_SHAPE",
+]
 
 WINDOW = 5
 """The window's width: squares ``anchor + (-2..2)`` in each direction."""

@@ -30,9 +30,9 @@ class ReferenceDoh:
         self.rules = rules if rules is not None else DohRules()
         self.squares: Dict[Square, str] = {}
         self.stash: Dict[Size, int] = dict.fromkeys(SIZES, self.rules.pieces_per_size)
-        self.to_move = 0                       # D1: first moves first, then alternate
+        self.to_move = 0  # D1: first moves first, then alternate
         self.over = False
-        self.winner: Optional[int] = None       # 0/1, or None (draw or going on)
+        self.winner: Optional[int] = None  # 0/1, or None (draw or going on)
         self.moves: List[Tuple[int, Size, Square]] = []
 
     # -- reading -----------------------------------------------------------------------
@@ -59,8 +59,9 @@ class ReferenceDoh:
     def _touches(self, square: Square) -> bool:
         """D3: the square touches an occupied one (8-neighbourhood)."""
         r, c = square
-        return any((r + dr, c + dc) in self.squares
-                   for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        return any(
+            (r + dr, c + dc) in self.squares for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
+        )
 
     def reason(self, size: Size, square: Square) -> Optional[str]:
         """D6: why placing ``size`` on ``square`` is not allowed now (None if it is).
@@ -70,15 +71,15 @@ class ReferenceDoh:
         if self.stash[size] == 0:
             return "none_left"
         content = self.squares.get(square)
-        if content is None:                     # an empty square: D3's first case
+        if content is None:  # an empty square: D3's first case
             if not self.squares:
-                return None                     # the first piece goes anywhere
+                return None  # the first piece goes anywhere
             if not self._touches(square):
                 return "not_adjacent"
             if not self._fits(list(self.squares) + [square]):
                 return "outside_grid"
             return None
-        if place_onto(content, size) is None:   # an occupied square: D4
+        if place_onto(content, size) is None:  # an occupied square: D4
             return "cannot_stack"
         return None
 
@@ -92,14 +93,18 @@ class ReferenceDoh:
             candidates = set(self.squares)
             for r, c in self.squares:
                 candidates.update((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-        return [(size, sq) for size in SIZES for sq in sorted(candidates)
-                if self.reason(size, sq) is None]
+        return [
+            (size, sq)
+            for size in SIZES
+            for sq in sorted(candidates)
+            if self.reason(size, sq) is None
+        ]
 
     def line_squares(self) -> List[Tuple[Square, Square, Square]]:
         """D7: every line of three consecutive squares that all count as one common size
         (each sorted; the list sorted and without repeats)."""
         found: set = set()
-        for (r, c) in self.squares:
+        for r, c in self.squares:
             for dr, dc in DIRECTIONS:
                 line = [(r + k * dr, c + k * dc) for k in range(3)]
                 common = set(SIZES)
@@ -120,16 +125,16 @@ class ReferenceDoh:
             return why
         mover = self.to_move
         content = place_onto(self.squares.get(square, ""), size)
-        assert content is not None          # reason() said the piece may go there (D4)
+        assert content is not None  # reason() said the piece may go there (D4)
         self.squares[square] = content
         self.stash[size] -= 1
         self.moves.append((mover, size, square))
         self.to_move = 1 - mover
-        if self.line_squares():                 # D7: the player who moved wins
+        if self.line_squares():  # D7: the player who moved wins
             self.over, self.winner = True, mover
-        elif sum(self.stash.values()) == 0:     # D8: stash empty, nobody won
+        elif sum(self.stash.values()) == 0:  # D8: stash empty, nobody won
             self.over, self.winner = True, None
-        elif not self.legal_moves():            # D9: pieces left, no legal move
+        elif not self.legal_moves():  # D9: pieces left, no legal move
             self.over, self.winner = True, mover
         return None
 

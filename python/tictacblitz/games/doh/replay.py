@@ -42,8 +42,15 @@ from .reference import ReferenceDoh, Square
 from .rules import DohRules
 from .types import CONTENTS, SEATS, SIZES, Size, parse_size
 
-__all__ = ["Replay", "load_replay", "run_replay", "NativeTable", "position_summary",
-           "position_lines", "result_of"]
+__all__ = [
+    "Replay",
+    "load_replay",
+    "run_replay",
+    "NativeTable",
+    "position_summary",
+    "position_lines",
+    "result_of",
+]
 
 _ENTRY_KEYS = ("piece", "at")
 
@@ -97,8 +104,10 @@ def _load_entry(raw: Any, number: int) -> Tuple[Size, Square]:
         raise ReplayError(f"{where} must be an object with piece and at, not {raw!r}")
     unknown = sorted(set(raw) - set(_ENTRY_KEYS))
     if unknown:
-        raise ReplayError(f"{where} has unknown key(s) {', '.join(map(repr, unknown))}: "
-                          "a move is exactly piece and at")
+        raise ReplayError(
+            f"{where} has unknown key(s) {', '.join(map(repr, unknown))}: "
+            "a move is exactly piece and at"
+        )
     for key in _ENTRY_KEYS:
         if key not in raw:
             raise ReplayError(f"{where} has no {key}")
@@ -120,8 +129,9 @@ def _load_entry(raw: Any, number: int) -> Tuple[Size, Square]:
 def position_summary(position: Position) -> dict:
     """The result's ``state`` of a native position (squares in its normalised frame,
     which is the translation with smallest row and column 0)."""
-    squares = {f"{i // 3},{i % 3}": CONTENTS[code]
-               for i, code in enumerate(position.contents()) if code}
+    squares = {
+        f"{i // 3},{i % 3}": CONTENTS[code] for i, code in enumerate(position.contents()) if code
+    }
     return {
         "squares": squares,
         "stash": {size.letter: count for size, count in zip(SIZES, position.stash, strict=True)},
@@ -158,7 +168,7 @@ class NativeTable:
             return "game_over"
         if position.stash[size] == 0:
             return "none_left"
-        if self.anchor is None:                 # D3: the first piece goes anywhere
+        if self.anchor is None:  # D3: the first piece goes anywhere
             position.play(encode_action(size, 0, 0))
             self.anchor = square
             return None
@@ -216,5 +226,3 @@ def run_replay(data: Any, engine: str = "native") -> dict:
         "result": table.result,
         "lines": table.translated_lines(),
     }
-
-

@@ -38,8 +38,8 @@ class DohRules:
     :raises ValueError: for a value out of range (naming the field and the value).
     """
 
-    pieces_per_size: int = 5            # D1
-    grid: int = 3                       # D2
+    pieces_per_size: int = 5  # D1
+    grid: int = 3  # D2
 
     def __post_init__(self) -> None:
         for name, (low, high, rule) in _RANGES.items():
@@ -48,7 +48,8 @@ class DohRules:
                 raise TypeError(f"rules.{name}={value!r}: must be an integer")
             if not low <= value <= high:
                 raise ValueError(
-                    f"rules.{name}={value!r}: must be an integer from {low} to {high} ({rule})")
+                    f"rules.{name}={value!r}: must be an integer from {low} to {high} ({rule})"
+                )
 
     @property
     def total_pieces(self) -> int:

@@ -66,18 +66,24 @@ class Solution:
     """The value of the empty table under perfect play, and what finding it cost."""
 
     rules: DohRules
-    value: str              # "first", "second" or "draw"
-    distance: int           # plies to the end under perfect play
-    nodes: int              # positions the search expanded
-    entries: int            # positions stored in the transposition table
-    memory_bytes: int       # the table's size
+    value: str  # "first", "second" or "draw"
+    distance: int  # plies to the end under perfect play
+    nodes: int  # positions the search expanded
+    entries: int  # positions stored in the transposition table
+    memory_bytes: int  # the table's size
     seconds: float
 
     def to_dict(self) -> dict:
-        return {"pieces_per_size": self.rules.pieces_per_size, "grid": self.rules.grid,
-                "value": self.value, "distance": self.distance, "nodes": self.nodes,
-                "entries": self.entries, "memory_bytes": self.memory_bytes,
-                "seconds": self.seconds}
+        return {
+            "pieces_per_size": self.rules.pieces_per_size,
+            "grid": self.rules.grid,
+            "value": self.value,
+            "distance": self.distance,
+            "nodes": self.nodes,
+            "entries": self.entries,
+            "memory_bytes": self.memory_bytes,
+            "seconds": self.seconds,
+        }
 
 
 def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
@@ -94,8 +100,9 @@ def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
     seconds = time.perf_counter() - began
     value, distance = score_value(score, rules.total_pieces)
     who = "draw" if value == 0 else SEATS[0] if value > 0 else SEATS[1]
-    return Solution(rules, who, distance, solver.nodes, solver.entries, solver.memory_bytes,
-                    seconds)
+    return Solution(
+        rules, who, distance, solver.nodes, solver.entries, solver.memory_bytes, seconds
+    )
 
 
 def action_scores(rules: DohRules, position: Position) -> np.ndarray:

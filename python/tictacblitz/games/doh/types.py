@@ -10,8 +10,18 @@ import enum
 from typing import Dict, FrozenSet, Optional, Tuple
 
 __all__ = [
-    "Size", "SIZES", "CONTENTS", "CONTENT_CODE", "COUNTS_AS", "PLACE_ONTO",
-    "REASONS", "Reason", "SEATS", "parse_size", "place_onto", "counts_as",
+    "Size",
+    "SIZES",
+    "CONTENTS",
+    "CONTENT_CODE",
+    "COUNTS_AS",
+    "PLACE_ONTO",
+    "REASONS",
+    "Reason",
+    "SEATS",
+    "parse_size",
+    "place_onto",
+    "counts_as",
 ]
 
 
@@ -38,10 +48,15 @@ CONTENT_CODE: Dict[str, int] = {text: code for code, text in enumerate(CONTENTS)
 # every size in it, a nest only its outer (largest) piece.
 COUNTS_AS: Dict[str, FrozenSet[Size]] = {
     "": frozenset(),
-    "S": frozenset({Size.S}), "M": frozenset({Size.M}), "L": frozenset({Size.L}),
-    "LM": frozenset({Size.L, Size.M}), "LMS": frozenset({Size.L, Size.M, Size.S}),
+    "S": frozenset({Size.S}),
+    "M": frozenset({Size.M}),
+    "L": frozenset({Size.L}),
+    "LM": frozenset({Size.L, Size.M}),
+    "LMS": frozenset({Size.L, Size.M, Size.S}),
     "MS": frozenset({Size.M, Size.S}),
-    "SM": frozenset({Size.M}), "SML": frozenset({Size.L}), "ML": frozenset({Size.L}),
+    "SM": frozenset({Size.M}),
+    "SML": frozenset({Size.L}),
+    "ML": frozenset({Size.L}),
 }
 
 # D4: the content a square holds after a piece of a size goes onto it (missing: not
@@ -49,18 +64,25 @@ COUNTS_AS: Dict[str, FrozenSet[Size]] = {
 # (L<-M, M<-S); nesting puts a piece one size larger over a single piece or a nest
 # (S->M, M->L); never both on one square.
 PLACE_ONTO: Dict[Tuple[str, Size], str] = {
-    ("", Size.S): "S", ("", Size.M): "M", ("", Size.L): "L",
-    ("L", Size.M): "LM",            # stack on a single L
-    ("LM", Size.S): "LMS",          # stack on a stack
-    ("M", Size.S): "MS",            # stack on a single M
-    ("S", Size.M): "SM",            # nest over a single S
-    ("SM", Size.L): "SML",          # nest over a nest
-    ("M", Size.L): "ML",            # nest over a single M
+    ("", Size.S): "S",
+    ("", Size.M): "M",
+    ("", Size.L): "L",
+    ("L", Size.M): "LM",  # stack on a single L
+    ("LM", Size.S): "LMS",  # stack on a stack
+    ("M", Size.S): "MS",  # stack on a single M
+    ("S", Size.M): "SM",  # nest over a single S
+    ("SM", Size.L): "SML",  # nest over a nest
+    ("M", Size.L): "ML",  # nest over a single M
 }
 
 # D6: the rejection reasons, in the order they are checked (the first that applies).
-REASONS: Tuple[str, ...] = ("game_over", "none_left", "not_adjacent", "outside_grid",
-                            "cannot_stack")
+REASONS: Tuple[str, ...] = (
+    "game_over",
+    "none_left",
+    "not_adjacent",
+    "outside_grid",
+    "cannot_stack",
+)
 
 
 class Reason(str, enum.Enum):
