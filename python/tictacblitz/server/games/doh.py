@@ -34,17 +34,25 @@ from ...games.protocol import ReplayError, TimeModel
 from .. import protocol as P
 from . import GameAdapter, MatchSession, SessionHost
 
-__all__ = ["DohAdapter", "DohSession", "DohTable", "BotSeat", "BOT_LEVELS", "DISPLAY",
-           "make_adapter", "replay_frames"]
+__all__ = [
+    "DohAdapter",
+    "DohSession",
+    "DohTable",
+    "BotSeat",
+    "BOT_LEVELS",
+    "DISPLAY",
+    "make_adapter",
+    "replay_frames",
+]
 
 BOT_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard", "perfect")
 """The bot levels a player may pick: bots of ``games/doh/bots.py``, weakest first."""
 VIEW = "/static/js/games/doh/view.js"
-DISPLAY = 5              # display squares per side; the first piece at (CENTRE, CENTRE)
+DISPLAY = 5  # display squares per side; the first piece at (CENTRE, CENTRE)
 CENTRE = DISPLAY // 2
-BOT_DELAY_MS = 350       # a bot answers this long after the move before it
-MOVE_MS = 1000           # a replay frame's spacing (the viewer's clock)
-MAX_SCRIPT = 10_000      # a replay file's moves the viewer plays at most
+BOT_DELAY_MS = 350  # a bot answers this long after the move before it
+MOVE_MS = 1000  # a replay frame's spacing (the viewer's clock)
+MAX_SCRIPT = 10_000  # a replay file's moves the viewer plays at most
 PIECES = tuple(s.letter for s in SIZES)
 Cell = Tuple[int, int]
 
@@ -56,7 +64,7 @@ class DohTable:
         self.game = game
         self.state = game.new_state(record=record)
         self.position = self.state.position
-        self.anchor: Optional[Cell] = None       # display square of the engine frame's (0, 0)
+        self.anchor: Optional[Cell] = None  # display square of the engine frame's (0, 0)
         self.moves: List[Dict[str, Any]] = []
 
     # -- reading ---------------------------------------------------------------------------
@@ -65,8 +73,11 @@ class DohTable:
         if self.anchor is None:
             return {}
         ar, ac = self.anchor
-        return {(ar + i // 3, ac + i % 3): CONTENTS[code]
-                for i, code in enumerate(self.position.contents()) if code}
+        return {
+            (ar + i // 3, ac + i % 3): CONTENTS[code]
+            for i, code in enumerate(self.position.contents())
+            if code
+        }
 
     def to_move(self) -> Optional[int]:
         return None if self.position.over else self.position.to_move
@@ -84,7 +95,7 @@ class DohTable:
         ar, ac = self.anchor if self.anchor is not None else (CENTRE, CENTRE)
         dr, dc = cell[0] - ar, cell[1] - ac
         if self.anchor is None and (dr, dc) != (0, 0):
-            return None, self._early(size) or "not_adjacent"      # the first piece: the centre
+            return None, self._early(size) or "not_adjacent"  # the first piece: the centre
         if -2 <= dr <= 2 and -2 <= dc <= 2:
             return encode_action(size, dr, dc), None
         if self._early(size):
@@ -115,8 +126,12 @@ class DohTable:
         rows, cols = [c[0] for c in cells], [c[1] for c in cells]
         lo_r, hi_r = max(rows) - (g - 1), min(rows) + (g - 1)
         lo_c, hi_c = max(cols) - (g - 1), min(cols) + (g - 1)
-        return {"rows": [lo_r, hi_r], "cols": [lo_c, hi_c], "grid": g,
-                "known": bool(self.squares()) and hi_r - lo_r == g - 1 and hi_c - lo_c == g - 1}
+        return {
+            "rows": [lo_r, hi_r],
+            "cols": [lo_c, hi_c],
+            "grid": g,
+            "known": bool(self.squares()) and hi_r - lo_r == g - 1 and hi_c - lo_c == g - 1,
+        }
 
     def lines(self) -> List[List[List[int]]]:
         """D7: every line on the board, as display squares."""
@@ -129,8 +144,8 @@ class DohTable:
         if not self.position.over:
             return None
         if self.position.lines():
-            return "line"                                          # D7
-        return "stash_empty" if self.position.winner is None else "no_move"   # D8, D9
+            return "line"  # D7
+        return "stash_empty" if self.position.winner is None else "no_move"  # D8, D9
 
     def result(self) -> Optional[str]:
         if not self.position.over:
@@ -143,9 +158,14 @@ class DohTable:
         mover = self.to_move()
         return {
             "size": DISPLAY,
-            "squares": [{"cell": list(cell), "content": content,
-                         "counts": [s.letter for s in SIZES if s in COUNTS_AS[content]]}
-                        for cell, content in sorted(self.squares().items())],
+            "squares": [
+                {
+                    "cell": list(cell),
+                    "content": content,
+                    "counts": [s.letter for s in SIZES if s in COUNTS_AS[content]],
+                }
+                for cell, content in sorted(self.squares().items())
+            ],
             "stash": dict(zip(PIECES, self.position.stash, strict=True)),
             "pieces_per_size": self.position.pieces_per_size,
             "to_move": None if mover is None else SEATS[mover],
@@ -177,17 +197,25 @@ class DohTable:
         else:
             self.anchor = (self.anchor[0] + min(dr, 0), self.anchor[1] + min(dc, 0))
         self.state.drain_events()
-        self.moves.append({"kind": "move", "seat": SEATS[seat], "piece": size.letter,
-                           "cell": list(cell), "content": self.squares()[cell],
-                           "ply": self.position.ply})
+        self.moves.append(
+            {
+                "kind": "move",
+                "seat": SEATS[seat],
+                "piece": size.letter,
+                "cell": list(cell),
+                "content": self.squares()[cell],
+                "ply": self.position.ply,
+            }
+        )
         return None
 
     def events(self) -> List[Dict[str, Any]]:
         """The last move, and the end if it ended the game."""
         out = [dict(self.moves[-1])]
         if self.position.over:
-            out.append({"kind": "end", "result": self.result(), "by": self.end_by(),
-                        "lines": self.lines()})
+            out.append(
+                {"kind": "end", "result": self.result(), "by": self.end_by(), "lines": self.lines()}
+            )
         return out
 
 
@@ -229,8 +257,9 @@ class DohSession(MatchSession):
     def intent(self, seat: int, fields: Mapping[str, Any], ref: Any, conn: Any) -> None:
         piece, cell = fields["piece"], tuple(fields["cell"])
         if not (0 <= cell[0] < DISPLAY and 0 <= cell[1] < DISPLAY):
-            raise P.ProtocolError("bad_field",
-                                  f"act.cell: {list(cell)} is off the {DISPLAY}x{DISPLAY} board")
+            raise P.ProtocolError(
+                "bad_field", f"act.cell: {list(cell)} is off the {DISPLAY}x{DISPLAY} board"
+            )
         if not self.host.live or self.table.position.over:
             reason: Optional[str] = "game_over"
         elif seat != self.table.to_move():
@@ -239,8 +268,13 @@ class DohSession(MatchSession):
             reason = self.table.play(seat, piece, cell)
         if reason is not None:
             if conn is not None:
-                out = {"type": "rejected", "seat": SEATS[seat], "piece": piece, "cell": list(cell),
-                       "reason": reason}
+                out = {
+                    "type": "rejected",
+                    "seat": SEATS[seat],
+                    "piece": piece,
+                    "cell": list(cell),
+                    "reason": reason,
+                }
                 if ref is not None:
                     out["ref"] = ref
                 conn.send(out)
@@ -249,8 +283,14 @@ class DohSession(MatchSession):
 
     def _moved(self) -> None:
         table = self.table
-        self.host.emit({"round": 1, "t": table.position.ply * MOVE_MS, "events": table.events(),
-                        **table.view()})
+        self.host.emit(
+            {
+                "round": 1,
+                "t": table.position.ply * MOVE_MS,
+                "events": table.events(),
+                **table.view(),
+            }
+        )
         if table.position.over:
             self.bot_due = None
             self.host.match_ended(table.result() or "draw")
@@ -281,7 +321,7 @@ class DohSession(MatchSession):
             if self.closed or not self.host.live or self.table.position.ply != ply:
                 return
             if error is not None or action is None or self.table.play_action(seat, int(action)):
-                self.bot_due = self.host.now_ms() + self.bot_delay_ms    # ask again later
+                self.bot_due = self.host.now_ms() + self.bot_delay_ms  # ask again later
             else:
                 self._moved()
                 moved[0] = True
@@ -301,8 +341,12 @@ class DohSession(MatchSession):
 
     # -- what clients see ------------------------------------------------------------------
     def snapshot(self) -> Dict[str, Any]:
-        return {"round": 1, "t": self.table.position.ply * MOVE_MS, **self.table.view(),
-                "moves": list(self.table.moves)}
+        return {
+            "round": 1,
+            "t": self.table.position.ply * MOVE_MS,
+            **self.table.view(),
+            "moves": list(self.table.moves),
+        }
 
     def seat_status(self, seat: int) -> Dict[str, Any]:
         return {"to_move": self.table.to_move() == seat}
@@ -311,8 +355,11 @@ class DohSession(MatchSession):
         return {"round": 1, "t": self.table.position.ply * MOVE_MS}
 
     def result_fields(self) -> Dict[str, Any]:
-        return {"end": self.table.end_by(), "lines": self.table.lines(),
-                "plies": self.table.position.ply}
+        return {
+            "end": self.table.end_by(),
+            "lines": self.table.lines(),
+            "plies": self.table.position.ply,
+        }
 
     def replay_file(self, name: str) -> Dict[str, Any]:
         """The game as a replay file (docs/doh.md, "Replay files"), with ``expect``."""
@@ -346,11 +393,23 @@ def replay_frames(game: Any, data: Any) -> Dict[str, Any]:
             break
         cell = (row - origin[0], col - origin[1])
         if table.play(seat, size.letter, cell) is None:
-            frames.append({"round": 1, "t": table.position.ply * MOVE_MS, "events": table.events(),
-                           **table.view()})
-    return {"rules": table.game.rules.to_dict(), "seed": 0, "frames": frames, "rounds": [],
-            "round_wins": {}, "match": table.result(),
-            "end": {"round": 1, "t": table.position.ply * MOVE_MS}}
+            frames.append(
+                {
+                    "round": 1,
+                    "t": table.position.ply * MOVE_MS,
+                    "events": table.events(),
+                    **table.view(),
+                }
+            )
+    return {
+        "rules": table.game.rules.to_dict(),
+        "seed": 0,
+        "frames": frames,
+        "rounds": [],
+        "round_wins": {},
+        "match": table.result(),
+        "end": {"round": 1, "t": table.position.ply * MOVE_MS},
+    }
 
 
 class DohAdapter(GameAdapter):
@@ -366,9 +425,12 @@ class DohAdapter(GameAdapter):
     def describe(self) -> Dict[str, Any]:
         # The pieces, the square contents and what each counts as (D4, D5), the display
         # size: the client's only copy of them.
-        return {**super().describe(), "pieces": list(PIECES), "display": DISPLAY,
-                "contents": {c: [s.letter for s in SIZES if s in COUNTS_AS[c]]
-                             for c in CONTENTS if c}}
+        return {
+            **super().describe(),
+            "pieces": list(PIECES),
+            "display": DISPLAY,
+            "contents": {c: [s.letter for s in SIZES if s in COUNTS_AS[c]] for c in CONTENTS if c},
+        }
 
     def make_bot(self, level: str, seed: int) -> BotSeat:
         return BotSeat(self.game, level, seed)
