@@ -6,6 +6,10 @@
 // and dashed; a full charge is gold *and* thick with a tick; a frozen ring is slate blue
 // *and* shows a snowflake; haste shows a lightning bolt.
 
+import { roundRect } from "../../view_common.js";
+
+export { cellFromPoint } from "../../view_common.js";
+
 export const COLORS = {
   bg: "#151a24", board: "#222a3a", cell: "#2d364a", cellHi: "#39445c", grid: "#151a24",
   X: "#56B4E9", O: "#D55E00", gold: "#F0C93A", frozen: "#6A86A8", track: "#47516a",
@@ -56,22 +60,6 @@ export function layout(w, h, size) {
   board.cell = board.s / size;
   const timer = { x: board.x, y: board.y - bar - 8, w: board.s, h: bar };
   return { w, h, board, panels, timer, size, landscape };
-}
-
-export function cellFromPoint(lay, px, py) {
-  const { x, y, s, cell } = lay.board;
-  if (px < x || py < y || px >= x + s || py >= y + s) return null;
-  return [Math.floor((py - y) / cell), Math.floor((px - x) / cell)];
-}
-
-function rrect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y);
-  ctx.arcTo(x + w, y, x + w, y + h, r);
-  ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r);
-  ctx.arcTo(x, y, x + w, y, r);
-  ctx.closePath();
 }
 
 export function drawMark(ctx, p, cx, cy, r, { width, alpha = 1, color, dashed = false } = {}) {
@@ -173,7 +161,7 @@ function drawTarget(ctx, cx, cy, r, pulse) {
 function drawCrater(ctx, x, y, s, left) {
   ctx.save();
   ctx.globalAlpha = 0.25 + 0.75 * left; // R9: fades over its 2 s
-  rrect(ctx, x + 3, y + 3, s - 6, s - 6, 6);
+  roundRect(ctx, x + 3, y + 3, s - 6, s - 6, 6);
   ctx.fillStyle = "#1a1f2b"; ctx.fill();
   ctx.clip();
   ctx.strokeStyle = "#8a93a8"; ctx.lineWidth = 2;
@@ -193,12 +181,12 @@ export function drawGame(ctx, view, lay, ui = {}) {
 
   drawTimer(ctx, view, lay);
   const { x: bx, y: by, s: bs, cell: cs } = lay.board;
-  rrect(ctx, bx - 6, by - 6, bs + 12, bs + 12, 12);
+  roundRect(ctx, bx - 6, by - 6, bs + 12, bs + 12, 12);
   ctx.fillStyle = COLORS.board; ctx.fill();
 
   for (const c of view.cells) {
     const x = bx + c.col * cs, y = by + c.row * cs, cx = x + cs / 2, cy = y + cs / 2, r = cs * 0.36;
-    rrect(ctx, x + 3, y + 3, cs - 6, cs - 6, 8);
+    roundRect(ctx, x + 3, y + 3, cs - 6, cs - 6, 8);
     const hover = ui.hover && ui.hover[0] === c.row && ui.hover[1] === c.col;
     ctx.fillStyle = c.inLine ? "#5a4d1e" : hover ? COLORS.cellHi : COLORS.cell;
     ctx.fill();
@@ -267,7 +255,7 @@ export function drawGame(ctx, view, lay, ui = {}) {
     ctx.save();
     ctx.strokeStyle = COLORS[cur.seat] || COLORS.text; ctx.lineWidth = 3;
     ctx.setLineDash(cur.seat === "O" ? [6, 4] : []);
-    rrect(ctx, x + 1.5, y + 1.5, cs - 3, cs - 3, 9); ctx.stroke();
+    roundRect(ctx, x + 1.5, y + 1.5, cs - 3, cs - 3, 9); ctx.stroke();
     if (cur.label) {
       ctx.fillStyle = COLORS[cur.seat] || COLORS.text; ctx.font = `bold ${Math.max(10, cs * 0.16)}px system-ui, sans-serif`;
       ctx.textAlign = cur.seat === "O" ? "right" : "left"; ctx.textBaseline = "top";
@@ -282,10 +270,10 @@ export function drawGame(ctx, view, lay, ui = {}) {
 
 function drawTimer(ctx, view, lay) {
   const { x, y, w, h } = lay.timer;
-  rrect(ctx, x, y, w, h, h / 2); ctx.fillStyle = COLORS.track; ctx.fill();
+  roundRect(ctx, x, y, w, h, h / 2); ctx.fillStyle = COLORS.track; ctx.fill();
   const frac = view.timeFrac;
   if (frac > 0) {
-    rrect(ctx, x, y, Math.max(h, w * frac), h, h / 2);
+    roundRect(ctx, x, y, Math.max(h, w * frac), h, h / 2);
     ctx.fillStyle = view.timeLeft < 10000 ? COLORS.O : COLORS.dim; ctx.fill();
   }
   ctx.fillStyle = COLORS.text; ctx.font = "12px system-ui, sans-serif"; ctx.textBaseline = "bottom";
@@ -313,7 +301,7 @@ export function drawPanel(ctx, pl, box, now, boxes = null) {
   if (!pl || !box) return;
   const { x, y, w, h } = box;
   ctx.save();
-  rrect(ctx, x, y, w, h, 12);
+  roundRect(ctx, x, y, w, h, 12);
   ctx.fillStyle = pl.mine ? "#26324a" : "#1f2636"; ctx.fill();
   ctx.strokeStyle = pl.mine ? COLORS[pl.symbol] : "#30394d"; ctx.lineWidth = pl.mine ? 2 : 1; ctx.stroke();
   const compact = h < 200;
@@ -377,7 +365,7 @@ export function drawLegendIcon(canvas, kind) {
   const ctx = canvas.getContext("2d");
   const s = canvas.width;
   ctx.clearRect(0, 0, s, s);
-  ctx.fillStyle = COLORS.cell; rrect(ctx, 1, 1, s - 2, s - 2, 6); ctx.fill();
+  ctx.fillStyle = COLORS.cell; roundRect(ctx, 1, 1, s - 2, s - 2, 6); ctx.fill();
   const c = s / 2;
   if (POWERUP_GLYPHS[kind]) {
     const g = ctx.createRadialGradient(c, c, 2, c, c, s * 0.6);

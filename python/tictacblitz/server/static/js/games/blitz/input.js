@@ -10,6 +10,7 @@
 
 import { intentFor } from "./model.js";
 import { cellFromPoint } from "./draw.js";
+import { canvasPoint, listen, moveCursor } from "../../view_common.js";
 
 const MOVES = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
@@ -32,11 +33,7 @@ export function keyAction(key, seats) {
   return null;
 }
 
-export function moveCursor(cell, move, size) {
-  const r = Math.min(size - 1, Math.max(0, cell[0] + move[0]));
-  const c = Math.min(size - 1, Math.max(0, cell[1] + move[1]));
-  return [r, c];
-}
+export { moveCursor };
 
 export class Input {
   /** opts: {canvas, getView, getLayout, act(seat, intent), isTyping()} */
@@ -46,11 +43,7 @@ export class Input {
     this.cursors = {};        // seat -> [row, col]
     this.showCursor = {};     // seat -> bool (after its first key)
     this.hover = null;
-    const { canvas } = opts;
-    canvas.addEventListener("pointerdown", (e) => this.onPointer(e));
-    canvas.addEventListener("pointermove", (e) => { this.hover = this.cellAt(e); });
-    canvas.addEventListener("pointerleave", () => { this.hover = null; });
-    window.addEventListener("keydown", (e) => this.onKey(e));
+    listen(this, opts.canvas);
   }
 
   /** Seats from the view: local → mouse X / keyboard O (or as chosen); alone → both one seat. */
@@ -69,9 +62,10 @@ export class Input {
   }
 
   cellAt(e) {
-    const rect = this.opts.canvas.getBoundingClientRect();
     const lay = this.opts.getLayout();
-    return lay ? cellFromPoint(lay, e.clientX - rect.left, e.clientY - rect.top) : null;
+    if (!lay) return null;
+    const [x, y] = canvasPoint(this.opts.canvas, e);
+    return cellFromPoint(lay, x, y);
   }
 
   onPointer(e) {

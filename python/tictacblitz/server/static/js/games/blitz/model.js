@@ -10,6 +10,8 @@
 // a replay's `rules`) and the game's vocabulary (`welcome.game`: its seats and the
 // powerup kinds with their board letters, R14). This file has no copy of either.
 
+import { ModelBase } from "../../model_common.js";
+
 export const PLAYERS = ["X", "O"]; // the Blitz view draws X as a cross and O as a ring
 
 /** Board letter → powerup key, from the server's `welcome.game.powerups` (R14). */
@@ -58,10 +60,11 @@ export function parseBoard(rows, letterPowerup) {
   return cells;
 }
 
-export class GameModel {
+export class GameModel extends ModelBase {
   /** rules: the full rules object the server sent; game: `welcome.game`. */
   constructor(rules, game) {
     if (!rules || typeof rules.size !== "number") throw new Error("GameModel needs the server's rules");
+    super();
     this.rules = { ...rules };
     this.game = game || {};
     this.letterPowerup = powerupLetters(this.game);
@@ -70,10 +73,8 @@ export class GameModel {
 
   reset() {
     const n = this.rules.size * this.rules.size;
-    this.room = null; this.link = null; this.mode = null; this.matchId = null;
-    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
-    this.epochMs = null; this.resumeAt = null;
-    this.role = "spectator"; this.seats = [];
+    this.resetRoom();
+    this.epochMs = null;
     this.cells = Array.from({ length: n }, () => ({ mark: null, setUntil: null, crater: null, powerup: null }));
     this.players = { X: emptyPlayer(), O: emptyPlayer() };
     this.roundWins = { X: 0, O: 0 };
@@ -88,6 +89,9 @@ export class GameModel {
     this.tally = {};            // "kind:player" -> count, this match (tests, summaries)
   }
 
+  /** The seats, in order (the shared model's presence and player updates read them). */
+  get seatNames() { return PLAYERS; }
+
   setRules(rules) {
     if (!rules) return;
     const size = this.rules.size;
@@ -97,38 +101,10 @@ export class GameModel {
 
   cellAt(cell) { return this.cells[cell[0] * this.rules.size + cell[1]]; }
 
-  /** Dispatch one server message; returns true when the screen should change. */
-  apply(msg) {
-    switch (msg.type) {
-      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
-      case "joined": return this.applyJoined(msg);
-      case "state": return this.applyState(msg);
-      case "events": return this.applyEvents(msg);
-      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
-      case "match_end": return this.applyMatchEnd(msg);
-      case "presence": return this.applyPresence(msg);
-      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
-      case "rejected": this.lastRejected = msg; return true;
-      default: return false;
-    }
-  }
-
-  applyJoined(msg) {
-    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
-    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
-    return true;
-  }
-
   /** A full snapshot replaces everything (docs/protocol.md, `state`). */
   applyState(msg) {
-    const keep = { room: this.room, link: this.link };
-    if (msg.rules) this.setRules(msg.rules);
-    this.reset();
-    this.room = msg.room || keep.room; this.link = keep.link;
-    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
-    this.seq = msg.seq || 0; this.round = msg.round || 1; this.t = msg.t || 0;
-    this.epochMs = msg.epoch_ms ?? null; this.resumeAt = msg.resume_at ?? null;
-    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    this.beginState(msg);
+    this.round = msg.round || 1; this.epochMs = msg.epoch_ms ?? null;
     if (msg.board) this.cells = parseBoard(msg.board, this.letterPowerup);
     for (const s of msg.setting || []) { const c = this.cellAt(s.cell); c.mark = s.player; c.setUntil = s.until; }
     for (const s of msg.craters || []) this.cellAt(s.cell).crater = s.until;
@@ -149,11 +125,7 @@ export class GameModel {
     } else if (last && last.round === this.round) {
       this.roundEnd = { kind: "round_over", round: last.round, t: last.end_t, result: last.result, by: last.by, line: last.line, scores: last.scores };
     }
-    this.result = msg.result || null;
-    if (msg.rematch) this.rematch = { ...msg.rematch };
-    this.spectators = msg.spectators || 0;
-    this.needSync = false;
-    return true;
+    return this.endState(msg);
   }
 
   updatePlayers(players, t) {
@@ -167,12 +139,7 @@ export class GameModel {
 
   /** One `events` message (or one replay frame: the same shape). */
   applyEvents(msg) {
-    if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
-    if (msg.seq !== undefined) {
-      if (msg.seq <= this.seq) return false;            // already in a snapshot
-      if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
-      this.seq = msg.seq;
-    }
+    if (!this.takeSeq(msg)) return false;
     if (msg.epoch_ms !== undefined) this.epochMs = msg.epoch_ms;
     for (const ev of msg.events || []) this.applyEvent(ev);
     if (msg.round !== undefined && msg.round === this.round && !this.roundEnd) this.t = Math.max(this.t, msg.t);
@@ -238,12 +205,6 @@ export class GameModel {
     return true;
   }
 
-  applyPresence(msg) {
-    for (const p of PLAYERS) if (msg.players && msg.players[p]) Object.assign(this.players[p], msg.players[p]);
-    if (msg.spectators !== undefined) this.spectators = msg.spectators;
-    return true;
-  }
-
   /** The engine ms now, from the server clock (`serverNow`, Unix ms): clamped to the
    *  round (a finished round stands still at its end; R2 step 5 ends it at round_ms). */
   nowT(serverNow) {
@@ -252,9 +213,6 @@ export class GameModel {
     const t = serverNow - this.epochMs;
     return Math.min(Math.max(t, this.t), this.rules.round_ms);
   }
-
-  /** Which seats this screen plays (for the knock-out targets and the cursor). */
-  mySeats() { return this.role === "player" ? this.seats : []; }
 
   /** Everything to draw at engine ms nowT. */
   view(nowT, serverNow = null) {

@@ -105,10 +105,7 @@ export function layoutFor(w, h, view) { return layout(w, h, view.size); }
 export const draw = drawGame;
 
 /** The page coordinates of a cell's centre (the browser tests click there). */
-export function cellCenter(lay, rect, cell) {
-  const b = lay.board;
-  return { x: rect.left + b.x + (cell[1] + 0.5) * b.cell, y: rect.top + b.y + (cell[0] + 0.5) * b.cell };
-}
+export { cellCenter } from "../../view_common.js";
 
 /** The key help beside the board, for the input's seats ({mouse, keyboard}). */
 export function controlsHelp(s) {

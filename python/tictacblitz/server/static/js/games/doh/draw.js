@@ -8,6 +8,9 @@
 // only as the outer size. A chip row under each square says what it counts as.
 
 import { PIECES, contentAt, isLegal } from "./model.js";
+import { roundRect } from "../../view_common.js";
+
+export { cellFromPoint } from "../../view_common.js";
 
 export const COLORS = {
   bg: "#151a24", board: "#222a3a", cell: "#2d364a", cellHi: "#39445c", out: "#1a202c",
@@ -48,12 +51,6 @@ export function layout(w, h, size = 5) {
   const stash = PIECES.map((p, i) => ({ piece: p, x: panel.x + i * (bw + gap), y: top, w: bw, h: bh }));
   const status = { x: panel.x, y: top + bh + 10, w: panel.w };
   return { w, h, board, panel, seats, stash, status, size, landscape };
-}
-
-export function cellFromPoint(lay, px, py) {
-  const { x, y, s, cell } = lay.board;
-  if (px < x || py < y || px >= x + s || py >= y + s) return null;
-  return [Math.floor((py - y) / cell), Math.floor((px - x) / cell)];
 }
 
 /** The stash button under a point: "S", "M", "L" or null. */
@@ -143,12 +140,6 @@ function countChips(ctx, x, y, cell, sq) {
     ctx.fillStyle = COLORS.dim; ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ctx.fillText(STACKS.has(sq.content) ? "stack" : "nest", x + cell - 6, py);
   }
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y); ctx.arcTo(x + w, y, x + w, y + h, r); ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r); ctx.arcTo(x, y, x + w, y, r); ctx.closePath();
 }
 
 function inBox(box, r, c) {

@@ -9,6 +9,7 @@
 
 import { PIECES, firstPlayable, intentFor } from "./model.js";
 import { cellFromPoint, pieceFromPoint } from "./draw.js";
+import { canvasPoint, listen, moveCursor } from "../../view_common.js";
 
 const MOVES = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
@@ -37,9 +38,7 @@ export function keyAction(key, seats) {
   return null;
 }
 
-export function moveCursor(cell, move, size) {
-  return [Math.min(size - 1, Math.max(0, cell[0] + move[0])), Math.min(size - 1, Math.max(0, cell[1] + move[1]))];
-}
+export { moveCursor };
 
 export class Input {
   /** opts: {canvas, getView, getLayout, act(seat, intent), isTyping()} */
@@ -50,11 +49,7 @@ export class Input {
     this.showCursor = {};
     this.hands = {};          // seat -> "S" | "M" | "L": the piece in hand
     this.hover = null;
-    const { canvas } = opts;
-    canvas.addEventListener("pointerdown", (e) => this.onPointer(e));
-    canvas.addEventListener("pointermove", (e) => { this.hover = this.cellAt(e); });
-    canvas.addEventListener("pointerleave", () => { this.hover = null; });
-    window.addEventListener("keydown", (e) => this.onKey(e));
+    listen(this, opts.canvas);
   }
 
   /** Seats of this screen: local → the mouse seat and the keyboard seat; alone → one. */
@@ -84,10 +79,7 @@ export class Input {
 
   select(seat, piece) { if (seat && PIECES.includes(piece)) this.hands[seat] = piece; }
 
-  point(e) {
-    const rect = this.opts.canvas.getBoundingClientRect();
-    return [e.clientX - rect.left, e.clientY - rect.top];
-  }
+  point(e) { return canvasPoint(this.opts.canvas, e); }
 
   cellAt(e) {
     const lay = this.opts.getLayout();

@@ -8,6 +8,8 @@
 // box as it becomes known (D2), the lines (D7) and the result. This file has no rules.
 // Rule ids (D…) refer to docs/doh.md.
 
+import { ModelBase, seatNamesOf } from "../../model_common.js";
+
 export const PIECES = ["S", "M", "L"]; // the draw order (welcome.game.pieces says the same)
 
 const PICTURE_KEYS = ["size", "squares", "stash", "pieces_per_size", "to_move", "ply", "legal",
@@ -25,20 +27,19 @@ function emptyPlayer(seat) {
   return { name: "", kind: "human", level: null, connected: true, grace_until: null, to_move: seat === 0 };
 }
 
-export class GameModel {
+export class GameModel extends ModelBase {
   /** rules: the server's rules (pieces_per_size, grid); game: `welcome.game`. */
   constructor(rules, game) {
     if (!rules || typeof rules.pieces_per_size !== "number") throw new Error("GameModel needs the server's rules");
+    super();
     this.rules = { ...rules };
     this.game = game || {};
-    this.seatNames = (this.game.seats && this.game.seats.length === 2) ? this.game.seats : ["first", "second"];
+    this.seatNames = seatNamesOf(this.game, ["first", "second"]);
     this.reset();
   }
 
   reset() {
-    this.room = null; this.link = null; this.mode = null; this.matchId = null;
-    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
-    this.resumeAt = null; this.role = "spectator"; this.seats = [];
+    this.resetRoom();
     this.pic = emptyPicture(this.rules, this.game);
     this.players = {};
     this.seatNames.forEach((s, i) => { this.players[s] = emptyPlayer(i); });
@@ -59,64 +60,23 @@ export class GameModel {
     if (changed) this.reset();
   }
 
-  /** Dispatch one server message; returns true when the screen should change. */
-  apply(msg) {
-    switch (msg.type) {
-      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
-      case "joined": return this.applyJoined(msg);
-      case "state": return this.applyState(msg);
-      case "events": return this.applyEvents(msg);
-      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
-      case "match_end": return this.applyMatchEnd(msg);
-      case "presence": return this.applyPresence(msg);
-      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
-      case "rejected": this.lastRejected = msg; return true;
-      default: return false;
-    }
-  }
-
-  applyJoined(msg) {
-    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
-    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
-    return true;
-  }
-
   takePicture(msg) {
     for (const k of PICTURE_KEYS) if (msg[k] !== undefined) this.pic[k] = msg[k];
   }
 
   /** A full snapshot replaces everything (docs/protocol.md, `state`). */
   applyState(msg) {
-    const keep = { room: this.room, link: this.link };
-    if (msg.rules) this.setRules(msg.rules);
-    this.reset();
-    this.room = msg.room || keep.room; this.link = keep.link;
-    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
-    this.seq = msg.seq || 0; this.t = msg.t || 0; this.resumeAt = msg.resume_at ?? null;
-    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    this.beginState(msg);
     this.takePicture(msg);
     this.moves = (msg.moves || []).slice();
     if (msg.players) this.updatePlayers(msg.players);
-    this.result = msg.result || null;
     if (this.pic.result) this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines };
-    if (msg.rematch) this.rematch = { ...msg.rematch };
-    this.spectators = msg.spectators || 0;
-    this.needSync = false;
-    return true;
-  }
-
-  updatePlayers(players) {
-    for (const s of this.seatNames) if (players[s]) Object.assign(this.players[s], players[s]);
+    return this.endState(msg);
   }
 
   /** One `events` message (or one replay frame: the same shape). */
   applyEvents(msg) {
-    if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
-    if (msg.seq !== undefined) {
-      if (msg.seq <= this.seq) return false;            // already in a snapshot
-      if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
-      this.seq = msg.seq;
-    }
+    if (!this.takeSeq(msg)) return false;
     if (this.phase !== "over") this.phase = "live";
     this.takePicture(msg);
     if (msg.t !== undefined) this.t = Math.max(this.t, msg.t);
@@ -130,22 +90,8 @@ export class GameModel {
     return true;
   }
 
-  applyMatchEnd(msg) {
-    this.result = msg; this.phase = "over";
-    this.rematch = {};
-    return true;
-  }
-
-  applyPresence(msg) {
-    for (const s of this.seatNames) if (msg.players && msg.players[s]) Object.assign(this.players[s], msg.players[s]);
-    if (msg.spectators !== undefined) this.spectators = msg.spectators;
-    return true;
-  }
-
   /** Nothing is timed in Doh: "now" is the last move's (ms of the replay viewer's clock). */
   nowT() { return this.t; }
-
-  mySeats() { return this.role === "player" ? this.seats : []; }
 
   /** Everything to draw. */
   view(nowT = this.t, serverNow = null) {

@@ -12,6 +12,7 @@
 
 import { GameModel } from "./model.js";
 import { drawGame, layout } from "./draw.js";
+import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
 export { describeRound, describeMatch } from "./model.js";
@@ -87,15 +88,11 @@ export function layoutFor(w, h, view) { return layout(w, h, view.size); }
 export const draw = drawGame;
 
 /** The page coordinates of a cell's centre (the browser tests click there). */
-export function cellCenter(lay, rect, cell) {
-  const b = lay.board;
-  return { x: rect.left + b.x + (cell[1] + 0.5) * b.cell, y: rect.top + b.y + (cell[0] + 0.5) * b.cell };
-}
+export { cellCenter } from "../../view_common.js";
 
 /** The page coordinates of a stash button's centre (the piece in hand). */
 export function pieceCenter(lay, rect, piece) {
-  const b = lay.stash.find((s) => s.piece === piece);
-  return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 };
+  return boxCenter(rect, lay.stash.find((s) => s.piece === piece));
 }
 
 /** The key help beside the board, for the input's seats ({mouse, keyboard}). */

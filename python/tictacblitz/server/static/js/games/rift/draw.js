@@ -10,6 +10,7 @@
 // causes), energy and lock, the ability buttons with cost and cooldown, the objectives.
 
 import { ANIM_MS, cellAt, describeCause, describeTurn, gridRowCol, objectiveName } from "./model.js";
+import { roundRect } from "../../view_common.js";
 
 export const SIDE = 9; // cells per side of the board (G1)
 export const ABILITIES = ["none", "shield", "swap", "reveal"]; // welcome.game.abilities says the same
@@ -90,12 +91,6 @@ export function abilityFromPoint(lay, px, py) {
 export function tabFromPoint(lay, px, py) {
   const t = lay.tabs.find((k) => inside(k, px, py));
   return t ? t.seat : null;
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y); ctx.arcTo(x + w, y, x + w, y + h, r); ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r); ctx.arcTo(x, y, x + w, y, r); ctx.closePath();
 }
 
 /** X a cross, O a ring (shape, not only colour, tells them apart). */

@@ -12,6 +12,7 @@
 
 import { intentFor } from "./model.js";
 import { abilityFromPoint, cellFromPoint, tabFromPoint } from "./draw.js";
+import { canvasPoint, listen } from "../../view_common.js";
 
 const MOVES = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
@@ -45,11 +46,7 @@ export class Input {
     this.picked = {};         // seat -> the ability in hand
     this.sent = {};           // seat -> [{cell, ability, turn}] sent this turn, in order
     this.hover = null;
-    const { canvas } = opts;
-    canvas.addEventListener("pointerdown", (e) => this.onPointer(e));
-    canvas.addEventListener("pointermove", (e) => { this.hover = this.cellAt(e); });
-    canvas.addEventListener("pointerleave", () => { this.hover = null; });
-    window.addEventListener("keydown", (e) => this.onKey(e));
+    listen(this, opts.canvas);
   }
 
   /** This screen's seats: local → both (the mouse seat is viewed first); alone → one. */
@@ -71,10 +68,7 @@ export class Input {
 
   pick(seat, ability) { if (seat) this.picked[seat] = ability; }
 
-  point(e) {
-    const rect = this.opts.canvas.getBoundingClientRect();
-    return [e.clientX - rect.left, e.clientY - rect.top];
-  }
+  point(e) { return canvasPoint(this.opts.canvas, e); }
 
   cellAt(e) {
     const lay = this.opts.getLayout();

@@ -10,6 +10,8 @@
 // resolved turn's report (`turn` event) drives the resolution's animation. This file
 // has no rules and no rule numbers. Rule ids (G…) refer to docs/rift.md.
 
+import { ModelBase, seatNamesOf } from "../../model_common.js";
+
 export const ANIM_MS = 1600; // the resolution's animation (ghosts, swap, collision, landing)
 const SIDE = 9; // cells per side of the board (G1)
 
@@ -42,20 +44,19 @@ export function cellAt(row, col) {
   return 9 * (3 * Math.floor(row / 3) + Math.floor(col / 3)) + 3 * (row % 3) + (col % 3);
 }
 
-export class GameModel {
+export class GameModel extends ModelBase {
   /** rules: the server's rules; game: `welcome.game` (seats, abilities, objectives). */
   constructor(rules, game) {
     if (!rules || typeof rules.energy_max !== "number") throw new Error("GameModel needs the server's rules");
+    super();
     this.rules = { ...rules };
     this.game = game || {};
-    this.seatNames = (this.game.seats && this.game.seats.length === 2) ? this.game.seats : ["X", "O"];
+    this.seatNames = seatNamesOf(this.game, ["X", "O"]);
     this.reset();
   }
 
   reset() {
-    this.room = null; this.link = null; this.mode = null; this.matchId = null;
-    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
-    this.resumeAt = null; this.role = "spectator"; this.seats = [];
+    this.resetRoom();
     this.pic = emptyPicture(this.seatNames);
     this.players = {};
     for (const s of this.seatNames) this.players[s] = emptyPlayer();
@@ -78,28 +79,6 @@ export class GameModel {
     this.rules = { ...rules };
   }
 
-  /** Dispatch one server message; returns true when the screen should change. */
-  apply(msg) {
-    switch (msg.type) {
-      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
-      case "joined": return this.applyJoined(msg);
-      case "state": return this.applyState(msg);
-      case "events": return this.applyEvents(msg);
-      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
-      case "match_end": return this.applyMatchEnd(msg);
-      case "presence": return this.applyPresence(msg);
-      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
-      case "rejected": this.lastRejected = msg; this.rejected.push(msg); return true;
-      default: return false;
-    }
-  }
-
-  applyJoined(msg) {
-    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
-    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
-    return true;
-  }
-
   takePicture(msg) {
     for (const k of PICTURE_KEYS) if (msg[k] !== undefined) this.pic[k] = msg[k];
     if (msg.hands) this.hands = msg.hands;
@@ -107,36 +86,17 @@ export class GameModel {
 
   /** A full snapshot replaces everything (docs/protocol.md, `state`). */
   applyState(msg) {
-    const keep = { room: this.room, link: this.link };
-    if (msg.rules) this.setRules(msg.rules);
-    this.reset();
-    this.room = msg.room || keep.room; this.link = keep.link;
-    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
-    this.seq = msg.seq || 0; this.t = msg.t || 0; this.resumeAt = msg.resume_at ?? null;
-    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    this.beginState(msg);
     this.takePicture(msg);
     this.turns = (msg.turns || []).slice();
     this.priv = msg.private || {};
     if (msg.players) this.updatePlayers(msg.players);
-    this.result = msg.result || null;
-    if (msg.rematch) this.rematch = { ...msg.rematch };
-    this.spectators = msg.spectators || 0;
-    this.needSync = false;
-    return true;
-  }
-
-  updatePlayers(players) {
-    for (const s of this.seatNames) if (players[s]) Object.assign(this.players[s], players[s]);
+    return this.endState(msg);
   }
 
   /** One `events` message (or one replay frame: the same shape). */
   applyEvents(msg) {
-    if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
-    if (msg.seq !== undefined) {
-      if (msg.seq <= this.seq) return false;            // already in a snapshot
-      if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
-      this.seq = msg.seq;
-    }
+    if (!this.takeSeq(msg)) return false;
     if (this.phase !== "over") this.phase = "live";
     const turnBefore = this.pic.turn;
     this.takePicture(msg);
@@ -154,23 +114,14 @@ export class GameModel {
     return true;
   }
 
-  applyMatchEnd(msg) {
-    this.result = msg; this.phase = "over";
-    this.rematch = {};
-    return true;
-  }
-
-  applyPresence(msg) {
-    for (const s of this.seatNames) if (msg.players && msg.players[s]) Object.assign(this.players[s], msg.players[s]);
-    if (msg.spectators !== undefined) this.spectators = msg.spectators;
+  applyRejected(msg) {
+    this.lastRejected = msg; this.rejected.push(msg);
     return true;
   }
 
   /** Nothing is timed in Rift but the animation: live, "now" is the server clock;
    *  a replay's player passes its own clock to view(). */
   nowT(serverNow) { return serverNow ?? this.t; }
-
-  mySeats() { return this.role === "player" ? this.seats : []; }
 
   /** `seat`'s hand as this screen may know it: its own (private) or a replay's, with
    *  the public flags; else only the public part. */

@@ -13,6 +13,7 @@
 
 import { GameModel } from "./model.js";
 import { drawGame, layout, cellRect } from "./draw.js";
+import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
 export { describeRound, describeMatch } from "./model.js";
@@ -96,7 +97,6 @@ export function cellCenter(lay, rect, cell) {
   return { x: rect.left + q.x + q.s / 2, y: rect.top + q.y + q.s / 2 };
 }
 
-function boxCenter(rect, b) { return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 }; }
 /** The page coordinates of an ability button's centre. */
 export function abilityCenter(lay, rect, ability) { return boxCenter(rect, lay.buttons.find((b) => b.ability === ability)); }
 /** The page coordinates of a view-switch tab's centre (local). */
