@@ -27,7 +27,16 @@ from tictacblitz.server.settings import Settings
 STATIC = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static"
 JS = STATIC / "js"
 BLITZ_JS = JS / "games" / "blitz"
-SHELL_FILES = ["main.js", "menu.js", "net.js", "replay.js", "clock.js", "protocol.js"]
+SHELL_FILES = [
+    "main.js",
+    "menu.js",
+    "net.js",
+    "replay.js",
+    "clock.js",
+    "protocol.js",
+    "model_common.js",
+    "view_common.js",
+]
 
 
 def js(path: Path) -> str:
@@ -64,9 +73,12 @@ def test_the_page_sends_and_handles_only_messages_of_the_protocol() -> None:
     handled = set(re.findall(r'case "(\w+)"', js(JS / "main.js")))
     handled |= set(re.findall(r'msg\.type === "(\w+)"', js(JS / "main.js") + js(JS / "net.js")))
     assert handled and handled <= set(P.SERVER_MESSAGES), handled - set(P.SERVER_MESSAGES)
-    # The Blitz model handles server messages and the engine's event kinds, nothing else.
+    # The models (the shared one and Blitz's) handle server messages and the engine's
+    # event kinds, nothing else; the shared model handles the protocol's room messages.
     kinds = {kind.name.lower() for kind in EventKind}
-    cases = set(re.findall(r'case "(\w+)"', js(BLITZ_JS / "model.js")))
+    common = set(re.findall(r'case "(\w+)"', js(JS / "model_common.js")))
+    assert common and common <= set(P.SERVER_MESSAGES), common - set(P.SERVER_MESSAGES)
+    cases = common | set(re.findall(r'case "(\w+)"', js(BLITZ_JS / "model.js")))
     assert cases <= set(P.SERVER_MESSAGES) | kinds, cases - set(P.SERVER_MESSAGES) - kinds
 
 
