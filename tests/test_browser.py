@@ -12,117 +12,29 @@ sleeps, with generous timeouts: the machine may be loaded.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+from browser_support import Page, readme_shot, require_browser, serve
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
-# The README's screenshot is refreshed only on request (TICTACBLITZ_README_SHOT=1), so
-# an ordinary test run never rewrites a tracked file.
-README_SHOT = (
-    ROOT / "docs" / "img" / "match.png"
-    if os.environ.get("TICTACBLITZ_README_SHOT")
-    else ARTIFACTS / "readme.png"
-)
-CHROMIUM = (
-    os.environ.get("TICTACBLITZ_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if not CHROMIUM:
-    pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+require_browser()
 
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio"]
-WAIT = 30_000  # ms: generous, for a loaded 2-core machine
+README_SHOT = readme_shot("match.png", "readme.png")
 
 # Short rounds so a test reaches round and match ends quickly; the rest is the default.
 TEST_RULES = {"round_ms": 12_000, "rounds_to_win": 3, "max_rounds": 5}
 PAUSE_MS = 1_000
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     from tictacblitz.games import load_game
-    from tictacblitz.server.app import create_app
     from tictacblitz.server.settings import Settings
 
-    app = create_app(
-        Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000)
-    )
-    port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536
-    )
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
-class Page:
-    """A page with its console watched: any error fails the test at the end."""
-
-    def __init__(self, browser, name: str) -> None:
-        # bypass_csp: the server's CSP forbids eval, which Playwright's wait_for_function uses.
-        self.context = browser.new_context(viewport={"width": 1280, "height": 760}, bypass_csp=True)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(WAIT)
-        self.name = name
-        self.errors: list = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-
-    def js(self, expr: str, arg=None):
-        return self.page.evaluate(expr, arg)
-
-    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
-        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
-
-    def shot(self, label: str, path: Path | None = None) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(path or ARTIFACTS / f"{self.name}_{label}.png"))
-
-    def click_cell(self, cell) -> None:
-        xy = self.js("(c) => window.__blitz.cellCenter(c)", list(cell))
-        self.page.mouse.click(xy["x"], xy["y"])
-
-    def view(self):
-        return self.js("() => window.__blitz.view")
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"console errors in {self.name}: {self.errors}"
+    settings = Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000)
+    with serve(settings, ws_max_size=65_536) as url:
+        yield url
 
 
 def _free_cells(view, prefer):

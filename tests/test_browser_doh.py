@@ -10,120 +10,33 @@ error fails a test. Screenshots go to ``tests/artifacts/``; the README's to
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import socket
-import threading
-import time
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("blitz_core.doh")
+import browser_support
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
-README_SHOT = (
-    ROOT / "docs" / "img" / "doh.png"
-    if os.environ.get("TICTACBLITZ_README_SHOT")
-    else ARTIFACTS / "doh_readme.png"
-)
-CHROMIUM = (
-    os.environ.get("TICTACBLITZ_CHROMIUM")
-    or shutil.which("chromium")
-    or shutil.which("chromium-browser")
-)
-if not CHROMIUM:
-    pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+browser_support.require_browser("blitz_core.doh")
 
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio"]
-WAIT = 30_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+README_SHOT = browser_support.readme_shot("doh.png", "doh_readme.png")
 
 
 @pytest.fixture(scope="module")
 def server():
     from tictacblitz.games import load_game
-    from tictacblitz.server.app import create_app
     from tictacblitz.server.settings import Settings
 
-    app = create_app(Settings(game=load_game("doh"), pause_ms=500, grace_ms=5_000))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with browser_support.serve(
+        Settings(game=load_game("doh"), pause_ms=500, grace_ms=5_000)
+    ) as url:
+        yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
-class Page:
-    def __init__(self, browser, name: str, size=(1280, 760)) -> None:
-        # bypass_csp: the server's CSP forbids eval, which wait_for_function uses.
-        self.context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]}, bypass_csp=True
-        )
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(WAIT)
-        self.name = name
-        self.errors: list = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-
-    def js(self, expr: str, arg=None):
-        return self.page.evaluate(expr, arg)
-
-    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
-        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
-
-    def shot(self, label: str, path: Path | None = None) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(path or ARTIFACTS / f"doh_{self.name}_{label}.png"))
-
-    def view(self):
-        return self.js("() => window.__blitz.view")
-
-    def click_cell(self, cell) -> None:
-        xy = self.js("(c) => window.__blitz.cellCenter(c)", list(cell))
-        self.page.mouse.click(xy["x"], xy["y"])
+class Page(browser_support.Page):
+    prefix = "doh_"
 
     def click_piece(self, piece: str) -> None:
-        xy = self.js(
-            "(p) => window.__blitz.ui.pieceCenter(window.__blitz.lay, "
-            "document.getElementById('board').getBoundingClientRect(), p)",
-            piece,
-        )
-        self.page.mouse.click(xy["x"], xy["y"])
-
-    def open(self, url: str) -> None:
-        self.page.goto(url)
-        self.wait("() => !document.querySelector('#play-bot').disabled")
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"console errors in {self.name}: {self.errors}"
+        self.click_box("pieceCenter", piece)
 
 
 def _pick(view, rng: random.Random):

@@ -8,40 +8,25 @@ from __future__ import annotations
 
 import json
 
-import pytest
+from browser_support import Page, require_browser
 
-pytest.importorskip("playwright.sync_api")
+require_browser()
 
-from test_browser import ARTIFACTS, LIVE, WAIT, browser, server  # noqa: F401
+from test_browser import LIVE, server  # noqa: E402, F401
 
 PHONE = {"width": 390, "height": 844}
 
 
-class PhonePage:
+class PhonePage(Page):
     def __init__(self, chromium, name: str) -> None:
-        self.context = chromium.new_context(
-            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
+        super().__init__(
+            chromium,
+            name,
+            size=(PHONE["width"], PHONE["height"]),
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
         )
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(WAIT)
-        self.name = name
-        self.errors: list = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-
-    def js(self, expr: str, arg=None):
-        return self.page.evaluate(expr, arg)
-
-    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
-        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
-
-    def shot(self, label: str, full_page: bool = False) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{self.name}_{label}.png"), full_page=full_page)
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"console errors in {self.name}: {self.errors}"
 
 
 # The page's layout boxes, in page CSS pixels: the canvas, and inside it (from the Blitz

@@ -5,66 +5,24 @@ replays (file and frames), the display frame against the engine."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("blitz_core.doh")
 
+from server_support import lobby_for
 from tictacblitz.games.doh.bots import make_bot
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
 from tictacblitz.server.games.doh import CENTRE, DohTable, replay_frames
-from tictacblitz.server.lobby import Lobby
-from tictacblitz.server.settings import Settings
-
-
-class Peer:
-    base_url = "http://test"
-
-    def __init__(self) -> None:
-        self.out: list = []
-        self.member = self.room = None
-
-    def send(self, message: dict) -> None:
-        self.out.append(json.loads(P.encode(message)))
-
-    def send_text(self, text: str) -> None:
-        self.out.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
-
-    def last(self, kind: str) -> dict:
-        return [m for m in self.out if m["type"] == kind][-1]
-
-    def all(self, kind: str) -> list:
-        return [m for m in self.out if m["type"] == kind]
 
 
 @pytest.fixture
 def doh():
     clock = ManualClock()
-    lobby = Lobby(
-        Settings(
-            game=load_game("doh"),
-            pause_ms=0,
-            bot_threads=0,
-            seed_source=iter(range(1, 999)).__next__,
-        ),
-        clock,
-    )
-
-    def say(peer: Peer, **message: Any) -> None:
-        lobby.handle(peer, lobby.parse(json.dumps(message)))
-
-    def connect() -> Peer:
-        peer = Peer()
-        lobby.connected(peer)
-        return peer
-
+    lobby, say, connect = lobby_for(load_game("doh"), clock)
     return lobby, clock, say, connect
 
 

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("blitz_core.rift")
 
+from server_support import Peer, lobby_for
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
@@ -25,54 +26,10 @@ from tictacblitz.server.lobby import Lobby
 from tictacblitz.server.settings import Settings
 
 
-class Peer:
-    base_url = "http://test"
-
-    def __init__(self) -> None:
-        self.out: list = []
-        self.member = self.room = None
-
-    def send(self, message: dict) -> None:
-        self.out.append(json.loads(P.encode(message)))
-
-    def send_text(self, text: str) -> None:
-        self.out.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
-
-    def last(self, kind: str) -> dict:
-        return [m for m in self.out if m["type"] == kind][-1]
-
-    def all(self, kind: str) -> list:
-        return [m for m in self.out if m["type"] == kind]
-
-    def picture(self) -> dict:
-        """The newest picture this client has (an ``events`` or a ``state``)."""
-        return [m for m in self.out if m["type"] in ("events", "state")][-1]
-
-
 @pytest.fixture
 def rift():
     clock = ManualClock()
-    lobby = Lobby(
-        Settings(
-            game=load_game("rift"),
-            pause_ms=0,
-            bot_threads=0,
-            seed_source=iter(range(1, 999)).__next__,
-        ),
-        clock,
-    )
-
-    def say(peer: Peer, **message: Any) -> None:
-        lobby.handle(peer, lobby.parse(json.dumps(message)))
-
-    def connect() -> Peer:
-        peer = Peer()
-        lobby.connected(peer)
-        return peer
-
+    lobby, say, connect = lobby_for(load_game("rift"), clock)
     return lobby, clock, say, connect
 
 

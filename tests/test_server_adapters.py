@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("blitz_core.blitz")
 
+from server_support import lobby_for
 from tictacblitz import server as server_package
 from tictacblitz.games.protocol import GameType, TimeModel
 from tictacblitz.server import games as adapters
@@ -23,7 +24,6 @@ from tictacblitz.server import lobby as lobby_module
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
 from tictacblitz.server.games import GameAdapter, MatchSession, NoAdapter, adapter_for
-from tictacblitz.server.lobby import Lobby
 from tictacblitz.server.settings import Settings
 
 SERVER = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server"
@@ -212,47 +212,12 @@ class ToyAdapter(GameAdapter):
         return {"frames": data["moves"]}
 
 
-class Peer:
-    base_url = "http://test"
-
-    def __init__(self) -> None:
-        self.out: list = []
-        self.member = self.room = None
-
-    def send(self, message: dict) -> None:
-        self.out.append(json.loads(P.encode(message)))
-
-    def send_text(self, text: str) -> None:
-        self.out.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
-
-    def last(self, kind: str) -> dict:
-        return [m for m in self.out if m["type"] == kind][-1]
-
-
 @pytest.fixture
 def toy_lobby(monkeypatch):
     monkeypatch.setattr(
         lobby_module, "adapter_for", lambda game, settings: ToyAdapter(game, settings)
     )
-    lobby = Lobby(
-        Settings(
-            game=ToyGame(), pause_ms=0, bot_threads=0, seed_source=iter(range(1, 99)).__next__
-        ),
-        ManualClock(),
-    )
-
-    def say(peer: Peer, **message: Any) -> None:
-        lobby.handle(peer, lobby.parse(json.dumps(message)))
-
-    def connect() -> Peer:
-        peer = Peer()
-        lobby.connected(peer)
-        return peer
-
-    return lobby, say, connect
+    return lobby_for(ToyGame(), ManualClock(), seeds=99)
 
 
 def test_an_alternating_toy_game_plays_through_the_generic_lobby_and_rooms(toy_lobby) -> None:

@@ -1,0 +1,133 @@
+"""What the browser tests share (tests/test_browser*.py): the skip conditions, a server
+in a thread of this process (uvicorn on a free loopback port), and a page whose console
+is watched. Playwright drives Debian's ``chromium`` (no browser is ever downloaded); the
+``browser`` fixture is in tests/conftest.py."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = (
+    os.environ.get("TICTACBLITZ_CHROMIUM")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio"]
+WAIT = 30_000  # ms: generous, for a loaded 2-core machine
+
+
+def require_browser(*modules: str) -> None:
+    """Skip the calling test module without the server's dependencies, Playwright, any of
+    ``modules`` (a game's native core) or chromium. Call it at module level."""
+    for module in ("starlette", "uvicorn", "playwright.sync_api", *modules):
+        pytest.importorskip(module)
+    if not CHROMIUM:
+        pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
+
+
+def readme_shot(docs_name: str, artifact_name: str) -> Path:
+    """The README's screenshot is refreshed only on request (TICTACBLITZ_README_SHOT=1), so
+    an ordinary test run never rewrites a tracked file."""
+    if os.environ.get("TICTACBLITZ_README_SHOT"):
+        return ROOT / "docs" / "img" / docs_name
+    return ARTIFACTS / artifact_name
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(settings, **config):
+    """The server of ``settings`` in a thread; yields its base URL. ``config``: more
+    ``uvicorn.Config`` options."""
+    import uvicorn
+
+    from tictacblitz.server.app import create_app
+
+    port = _free_port()
+    srv = uvicorn.Server(
+        uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=port, log_level="warning", **config
+        )
+    )
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+class Page:
+    """A page with its console watched: any error fails the test at the end.
+
+    ``size`` is the viewport; ``context`` more ``browser.new_context`` options. Screenshots
+    are ``ARTIFACTS/<prefix><name>_<label>.png``."""
+
+    size = (1280, 760)
+    prefix = ""
+
+    def __init__(self, browser, name: str, size=None, **context) -> None:
+        width, height = size or self.size
+        # bypass_csp: the server's CSP forbids eval, which Playwright's wait_for_function uses.
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, bypass_csp=True, **context
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(WAIT)
+        self.name = name
+        self.errors: list = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+    def js(self, expr: str, arg=None):
+        return self.page.evaluate(expr, arg)
+
+    def wait(self, predicate: str, arg=None, timeout: int = WAIT):
+        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
+
+    def shot(self, label: str, path: Path | None = None, full_page: bool = False) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = path or ARTIFACTS / f"{self.prefix}{self.name}_{label}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+
+    def view(self):
+        return self.js("() => window.__blitz.view")
+
+    def click_cell(self, cell) -> None:
+        xy = self.js("(c) => window.__blitz.cellCenter(c)", list(cell))
+        self.page.mouse.click(xy["x"], xy["y"])
+
+    def click_box(self, fn: str, arg) -> None:
+        """Click the centre of the box ``window.__blitz.ui.<fn>`` gives for ``arg``."""
+        xy = self.js(
+            f"(a) => window.__blitz.ui.{fn}(window.__blitz.lay, "
+            "document.getElementById('board').getBoundingClientRect(), a)",
+            arg,
+        )
+        self.page.mouse.click(xy["x"], xy["y"])
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        self.wait("() => !document.querySelector('#play-bot').disabled")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"console errors in {self.name}: {self.errors}"
