@@ -31,7 +31,7 @@ def _welcome() -> dict:
 def _frames() -> dict:
     from tictacblitz.games import load_game
     from tictacblitz.games.doh.bots import make_bot
-    from tictacblitz.server.games.doh import replay_frames
+    from tictacblitz.server.games.doh_table import replay_frames
 
     game = load_game("doh")
     state = game.new_state(record=True)

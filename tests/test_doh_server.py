@@ -16,7 +16,7 @@ from tictacblitz.games.doh.bots import make_bot
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
-from tictacblitz.server.games.doh import CENTRE, DohTable, replay_frames
+from tictacblitz.server.games.doh_table import CENTRE, DohTable, replay_frames
 
 
 @pytest.fixture
