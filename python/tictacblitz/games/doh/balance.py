@@ -25,7 +25,7 @@ module imports nothing of the lab (a game looks only downward).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -250,15 +250,6 @@ def metric_rows(summary: Dict[str, Any], add: Any) -> None:
         add(f"{p}_first_draw_rate", f["draw_rate"], f["draw_ci"])
 
 
-def _share(value: Optional[float], ci: Optional[List[float]]) -> str:
-    if value is None:
-        return "-"
-    text = f"{100 * value:5.1f} %"
-    if ci:
-        text += f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-    return text
-
-
 def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
     """(rows of the summary table after the lab's, lines after the table): what
     ``tictacblitz simulate --game doh`` prints. X is the first player, O the second."""
@@ -302,9 +293,9 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
     for p in PIECES:
         f = s["first_pieces"][p]
         lines.append(
-            f"{p:<6} {f['games']:>8,}  {_share(f['share'], f['share_ci']):<22} "
-            f"{_share(f['first_win_rate'], f['first_win_ci']):<22} "
-            f"{_share(f['draw_rate'], f['draw_ci']):<22} "
-            f"{_share(f['second_win_rate'], f['second_win_ci']):<22}"
+            f"{p:<6} {f['games']:>8,}  {pct(f['share'], f['share_ci']):<22} "
+            f"{pct(f['first_win_rate'], f['first_win_ci']):<22} "
+            f"{pct(f['draw_rate'], f['draw_ci']):<22} "
+            f"{pct(f['second_win_rate'], f['second_win_ci']):<22}"
         )
     return rows, lines

@@ -492,15 +492,6 @@ def metric_rows(summary: Dict[str, Any], add: Any) -> None:
         add(f"{o}_points_share", ob["points_share"], ob["points_share_ci"])
 
 
-def _share(value: Optional[float], ci: Optional[List[float]]) -> str:
-    if value is None:
-        return "-"
-    text = f"{100 * value:5.1f} %"
-    if ci:
-        text += f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-    return text
-
-
 def _pp(value: Optional[float], ci: Optional[List[float]]) -> str:
     if value is None:
         return "-"
@@ -546,9 +537,9 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         lines.append(
             f"{a:<8} {num(ab['uses_per_game'], ab['uses_per_game_ci']):<22} "
             f"{ab['uses_x']:>7,} / {ab['uses_o']:<5,}  "
-            f"{_share(ab['user_share'], ab['user_share_ci']):<22} "
-            f"{_share(ab['user_win_rate'], ab['user_win_ci']):<22} "
-            f"{_share(ab['non_user_win_rate'], ab['non_user_win_ci']):<22} "
+            f"{pct(ab['user_share'], ab['user_share_ci']):<22} "
+            f"{pct(ab['user_win_rate'], ab['user_win_ci']):<22} "
+            f"{pct(ab['non_user_win_rate'], ab['non_user_win_ci']):<22} "
             f"{_pp(ab['win_rate_difference'], ab['win_rate_difference_ci']):<24}"
         )
     lines += [
@@ -561,8 +552,8 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         ob = s["objectives"][o]
         lines.append(
             f"{o:<17} {ob['points']:>3} {ob['dealt']:>7,}  "
-            f"{_share(ob['completion_rate'], ob['completion_ci']):<22} "
-            f"{_share(ob['completer_win_rate'], ob['completer_win_ci']):<22} "
-            f"{_share(ob['points_share'], ob['points_share_ci']):<22}"
+            f"{pct(ob['completion_rate'], ob['completion_ci']):<22} "
+            f"{pct(ob['completer_win_rate'], ob['completer_win_ci']):<22} "
+            f"{pct(ob['points_share'], ob['points_share_ci']):<22}"
         )
     return rows, lines
