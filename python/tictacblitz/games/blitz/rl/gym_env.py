@@ -168,19 +168,9 @@ class BlitzEnv(gymnasium.Env):
         return (self._obs(), reward, bool(terminated[0]), bool(truncated[0]), self._info())
 
     def render(self):
-        if self.render_mode == "ansi":
-            match = self.batch.get_match(0)
-            wins = match.round_wins
-            return (
-                f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-                + "\n".join(match.board_text())
-                + "\n"
-            )
-        if self.render_mode == "rgb_array":
-            from .render import board_rgb
+        from .render import render_match
 
-            return board_rgb(self.batch.get_match(0).planes(0))
-        return None
+        return render_match(self.batch.get_match(0), self.render_mode)
 
     def get_match(self):
         """A :class:`tictacblitz.Match` copy of the current state."""

@@ -170,19 +170,9 @@ class BlitzParallelEnv(ParallelEnv):
         return obs, rew, term, trunc, infos
 
     def render(self):
-        if self.render_mode == "ansi":
-            match = self.batch.get_match(0)
-            wins = match.round_wins
-            return (
-                f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-                + "\n".join(match.board_text())
-                + "\n"
-            )
-        if self.render_mode == "rgb_array":
-            from .render import board_rgb
+        from .render import render_match
 
-            return board_rgb(self.batch.get_match(0).planes(0))
-        return None
+        return render_match(self.batch.get_match(0), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -71,13 +71,23 @@ def board_rgb(planes: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
     return out
 
 
+def board_ansi(match: Any) -> str:
+    """One match as text: a status line, then ``Match.board_text``."""
+    wins = match.round_wins
+    return f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n" + "\n".join(
+        match.board_text()
+    )
+
+
 def boards_ansi(matches: Sequence) -> str:
-    """Text of several matches, one block each (``Match.board_text`` and a status line)."""
-    blocks = []
-    for i, match in enumerate(matches):
-        wins = match.round_wins
-        blocks.append(
-            f"env {i}: round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n"
-            + "\n".join(match.board_text())
-        )
-    return "\n\n".join(blocks) + "\n"
+    """Text of several matches, one block each (:func:`board_ansi`)."""
+    return "\n\n".join(f"env {i}: {board_ansi(m)}" for i, m in enumerate(matches)) + "\n"
+
+
+def render_match(match: Any, mode: Optional[str]) -> Any:
+    """A single-match env's ``render()``: ``ansi`` text, an ``rgb_array`` image, or None."""
+    if mode == "ansi":
+        return board_ansi(match) + "\n"
+    if mode == "rgb_array":
+        return board_rgb(match.planes(0))
+    return None
