@@ -43,8 +43,21 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--public-url",
         default=None,
-        help="base URL of room links, e.g. https://blitz.example.org "
-        "(default: taken from each request)",
+        help="the URL players reach this process at, and the base of room links, e.g. "
+        "https://blitz.example.org (default: taken from each request; required with --redis)",
+    )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="serve as one process of a cluster whose room directory is in this Redis, "
+        "e.g. redis://127.0.0.1:6379/0 (docs/server.md, 'More than one process')",
+    )
+    parser.add_argument(
+        "--drain-s",
+        type=float,
+        default=60.0,
+        help="on SIGTERM, how long running matches may go on before the server stops (default 60)",
     )
     parser.add_argument(
         "--replay-dir", default=None, help="also write each replay here as {id}.json"
@@ -141,6 +154,7 @@ def _serve(args: argparse.Namespace) -> int:
         ("--bot-threads", args.bot_threads, 1),
         ("--max-rooms", args.max_rooms, 1),
         ("--max-rooms-per-ip", args.max_rooms_per_ip, 1),
+        ("--drain-s", args.drain_s, 0),
     ):
         if value < low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
@@ -149,6 +163,23 @@ def _serve(args: argparse.Namespace) -> int:
     for origin in args.allow_origin:
         if not re.fullmatch(r"https?://[^/\s]+", origin.rstrip("/")):
             return fail(f"--allow-origin {origin!r}: an origin is scheme://host[:port]")
+    if args.public_url is not None and not re.fullmatch(
+        r"https?://[^/\s]+(/\S*)?", args.public_url
+    ):
+        return fail(f"--public-url {args.public_url!r}: a URL is http(s)://host[:port][/path]")
+    if args.redis is not None:
+        if not args.public_url:
+            return fail("--redis needs --public-url: where players reach this process")
+        if not re.match(r"(rediss?|unix)://", args.redis):
+            return fail(f"--redis {args.redis!r}: a Redis URL is redis://host:port[/db]")
+        from .cluster import check_redis
+
+        try:
+            problem = check_redis(args.redis)
+        except ImportError:
+            return fail("redis is missing: the server needs pip install 'tictacblitz[server]'")
+        if problem:
+            return fail(problem)
     from .settings import Settings
 
     settings = Settings(
@@ -161,6 +192,8 @@ def _serve(args: argparse.Namespace) -> int:
         allowed_origins=tuple(args.allow_origin),
         replay_dir=args.replay_dir,
         public_url=args.public_url,
+        redis_url=args.redis,
+        drain_s=args.drain_s,
     )
     try:
         adapter_for(game, settings)
@@ -191,11 +224,13 @@ def serve(
     forwarded_allow_ips: str = "127.0.0.1",
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted."""
+    """Run the server until interrupted: SIGTERM drains it first (:mod:`.drain`)."""
     import uvicorn
 
+    from .drain import draining_server
+
     app = create_app(settings)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -205,3 +240,4 @@ def serve(
         log_level=log_level,
         access_log=False,
     )
+    draining_server(config, app.state.lobby, app.state.settings.drain_s).run()

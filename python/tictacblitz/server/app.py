@@ -27,10 +27,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import protocol as P
 from .budget import warm_up
 from .clock import Clock, RealClock
+from .cluster import Cluster
 from .limits import Buckets
 from .lobby import Lobby
 from .replay_events import WorkGate
 from .replay_events import routes as replay_event_routes
+from .replay_store import REPLAY_ID
 from .settings import Settings
 
 __all__ = ["create_app", "WsPeer", "STATIC_DIR", "SecurityHeaders", "origin_allowed"]
@@ -73,17 +75,18 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+def origin_allowed(websocket: WebSocket, settings: Settings, also: Any = ()) -> bool:
     """A browser's WebSocket must come from a page of this server (its own origin, the
-    ``public_url``'s) or of an ``--allow-origin``; a client without ``Origin`` (not a
-    browser: a bot, the load tool) is not a cross-site risk."""
+    ``public_url``'s), of an ``--allow-origin`` or of ``also`` (the other processes of
+    its cluster, whose pages redirect here); a client without ``Origin`` (not a browser:
+    a bot, the load tool) is not a cross-site risk."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
     origin = origin.rstrip("/").lower()
     host = websocket.headers.get("host", "").lower()
     allowed = {f"http://{host}", f"https://{host}"}
-    allowed.update(o.rstrip("/").lower() for o in settings.allowed_origins)
+    allowed.update(o.rstrip("/").lower() for o in (*settings.allowed_origins, *also))
     if settings.public_url:
         from urllib.parse import urlsplit
 
@@ -103,6 +106,8 @@ class WsPeer:
         self.queue: "asyncio.Queue[Any]" = asyncio.Queue()
         self.closing: Optional[int] = None
         self.address = websocket.client.host if websocket.client is not None else ""
+        # Sent here by another process of the cluster to create a room: create it here.
+        self.routed = websocket.query_params.get("routed") == "1"
         url = websocket.url
         scheme = "https" if url.scheme == "wss" else "http"
         self.base_url = f"{scheme}://{url.netloc}"
@@ -141,6 +146,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     settings = settings or Settings()
     clock = clock or RealClock()
     lobby = Lobby(settings, clock)
+    cluster = Cluster(settings, lobby) if settings.redis_url else None
     work_gate = WorkGate(settings, clock.now_ms)
     # New WebSockets per address: a flood is refused at the handshake, before any work.
     connection_buckets = Buckets(clock.now_ms, settings.connect_rate_per_s, settings.connect_burst)
@@ -159,11 +165,15 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         lobby.post = loop.call_soon_threadsafe  # type: ignore[assignment]
         # The replay workers' process server, with the game's adapter imported once.
         loop.run_in_executor(None, warm_up, [f"{__package__}.games.{settings.game.type.name}"])
+        if cluster is not None:
+            await cluster.start()
         try:
             yield
         finally:
             for room in list(lobby.rooms.values()):
                 lobby.close_room(room)
+            if cluster is not None:
+                await cluster.close()
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
 
@@ -177,30 +187,50 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         return JSONResponse(lobby.rules())
 
     async def health(request: Request) -> Response:
-        return JSONResponse(
-            {"ok": True, "rooms": len(lobby.rooms), "connections": lobby.connections}
-        )
+        out: Dict[str, Any] = {
+            "ok": True,
+            "rooms": len(lobby.rooms),
+            "connections": lobby.connections,
+        }
+        out["draining"] = lobby.draining
+        if cluster is not None:
+            out.update(process=cluster.process, processes=len(cluster.processes))
+        return JSONResponse(out)
 
     async def replay(request: Request) -> Response:
         found = lobby.replays.get(request.path_params["replay_id"])
+        if (
+            found is None
+            and cluster is not None
+            and REPLAY_ID.match(request.path_params["replay_id"])
+        ):
+            found = await cluster.replay(request.path_params["replay_id"])
         if found is None:
             return JSONResponse({"error": "not_found"}, status_code=404)
         return JSONResponse(found, headers={"Content-Disposition": "inline"})
 
-    per_address: Dict[str, int] = {}
+    per_address: Dict[str, int] = cluster.conns_by_address if cluster is not None else {}
 
     async def game(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket, settings):
+        if not origin_allowed(websocket, settings, cluster.origins() if cluster else ()):
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         address = websocket.client.host if websocket.client is not None else ""
-        if not connection_buckets.take(address):
+        if not connection_buckets.take(address) or (
+            cluster is not None
+            and await cluster.take(
+                "connect", address, settings.connect_rate_per_s, settings.connect_burst
+            )
+        ):
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         await websocket.accept()
         # Bounded per address, so that one client cannot hold every room (with
-        # --proxy-headers the address is the forwarded one).
-        if per_address.get(address, 0) >= settings.max_connections_per_ip:
+        # --proxy-headers the address is the forwarded one); over the cluster with one.
+        held = per_address.get(address, 0)
+        if cluster is not None:
+            held = await cluster.held("conns", address, held)
+        if held >= settings.max_connections_per_ip:
             await websocket.send_text(
                 P.encode(
                     P.error_message(
@@ -212,12 +242,16 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             await websocket.close(P.CLOSE_CODES["flood"])
             return
         per_address[address] = per_address.get(address, 0) + 1
+        if cluster is not None:
+            cluster.counts_changed()
         try:
             await _play(websocket)
         finally:
             per_address[address] -= 1
             if not per_address[address]:
                 del per_address[address]
+            if cluster is not None:
+                cluster.counts_changed()
 
     async def _play(websocket: WebSocket) -> None:
         peer = WsPeer(websocket, settings.max_queue)
@@ -255,6 +289,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                             "too_large", f"a frame is at most {settings.max_message_bytes} bytes"
                         )
                     parsed = lobby.parse(text)
+                    # In a cluster the room may be another process's: sent on there.
+                    if cluster is not None and await cluster.route(peer, parsed):
+                        continue
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
                     continue
@@ -287,4 +324,5 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     app.state.work_gate = work_gate
     app.state.settings = settings
     app.state.clock = clock
+    app.state.cluster = cluster
     return app

@@ -41,6 +41,7 @@ import json
 import math
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -386,7 +387,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         )
     finally:
         if proc is not None:
-            proc.terminate()
+            proc.send_signal(signal.SIGINT)  # at once: SIGTERM would drain (drain.py)
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

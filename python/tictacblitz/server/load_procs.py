@@ -117,13 +117,15 @@ def child_env() -> Dict[str, str]:
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
     """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
-    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``."""
+    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``, and a
+    SIGTERM that drains for 2 s at most."""
     code = (
         "import sys; from tictacblitz.server import serve; "
         "from tictacblitz.server.settings import Settings; "
         "from tictacblitz.games import load_game; import json; "
         "a = json.loads(sys.argv[1]); "
-        "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms']), "
+        "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms'], "
+        "drain_s=2.0), "
         "host='127.0.0.1', port=a['port'], log_level='warning')"
     )
     args = json.loads(extra[0]) if extra else {}

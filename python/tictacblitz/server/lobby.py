@@ -18,6 +18,7 @@ from ..games.registry import load_game
 from . import protocol as P
 from .clock import Clock, RealClock
 from .games import GameAdapter, adapter_for
+from .jobs import run_job
 from .limits import Buckets
 from .replay_store import ReplayStore
 from .room import OVER, WAITING, Member, Peer, Room, new_code
@@ -60,6 +61,9 @@ class Lobby:
         self.room_buckets = Buckets(
             self.clock.now_ms, self.settings.room_rate_per_s, self.settings.room_burst
         )
+        self.draining = False  # shutting down: no new rooms (drain.py)
+        # Told of every room opened (True) and closed (False): the Redis room directory.
+        self.on_room: Optional[Callable[[Room, bool], None]] = None
 
     def parse(self, frame: Any) -> P.ClientMessage:
         """One frame validated against this server's game (``ProtocolError`` if bad)."""
@@ -95,31 +99,8 @@ class Lobby:
         self, job: Callable[[], Any], done: Callable[[Any, Optional[BaseException]], None]
     ) -> bool:
         """Run ``job`` in the executor and ``done(result, error)`` back on the loop; with
-        no executor, both at once (returns True then)."""
-        if self.executor is None:
-            try:
-                result = job()
-            except Exception as exc:  # a failed decision: the session decides what then
-                done(None, exc)
-            else:
-                done(result, None)
-            return True
-        future = self.executor.submit(job)
-
-        def finished(fut: Any) -> None:
-            def back() -> None:
-                try:
-                    result = fut.result()
-                except Exception as exc:
-                    done(None, exc)
-                else:
-                    done(result, None)
-
-            assert self.post is not None
-            self.post(back)
-
-        future.add_done_callback(finished)
-        return False
+        no executor, both at once (returns True then). See :func:`.jobs.run_job`."""
+        return run_job(self.executor, self.post, job, done)
 
     # -- connections --------------------------------------------------------------------------
 
@@ -165,11 +146,16 @@ class Lobby:
         if not room.closed and room.is_empty():
             self.close_room(room)
 
-    def close_room(self, room: Room) -> None:
+    def close_room(
+        self, room: Room, code: str = "room_closed", message: str = "the room was closed"
+    ) -> None:
+        """Close ``room``; its connections get the error ``code`` and that close code."""
         if room.closed:
             return
         room.close()
         self.rooms.pop(room.code, None)
+        if self.on_room is not None:
+            self.on_room(room, False)
         owner = room.owner_address
         if owner is not None:
             left = self.rooms_by_address.get(owner, 0) - 1
@@ -180,9 +166,9 @@ class Lobby:
         for member in room.members:
             self.tokens.pop(member.token, None)
         for conn in room.connections():
-            conn.send(P.error_message("room_closed", "the room was closed"))
+            conn.send(P.error_message(code, message))
             conn.room = conn.member = None
-            conn.close(P.CLOSE_CODES["room_closed"])
+            conn.close(P.CLOSE_CODES[code])
 
     def _attach(self, conn: Peer, room: Room, member: Optional[Member]) -> None:
         conn.room = room
@@ -217,11 +203,15 @@ class Lobby:
         room.owner_address = owner_address
         self.rooms_by_address[owner_address] = self.rooms_by_address.get(owner_address, 0) + 1
         self.rooms[code] = room
+        if self.on_room is not None:
+            self.on_room(room, True)
         return room
 
     def _may_create(self, address: str) -> None:
         """The room quotas: the server's, then the address's rooms, then its rate."""
         settings = self.settings
+        if self.draining:
+            raise P.ProtocolError("server_closing", "the server is shutting down: no new rooms")
         if len(self.rooms) >= settings.max_rooms:
             raise P.ProtocolError("server_full", "the server has no room for another room")
         if self.rooms_by_address.get(address, 0) >= settings.max_rooms_per_ip:
@@ -366,6 +356,8 @@ class Lobby:
         member = self._player(conn)
         if member.room.phase != OVER:
             raise P.ProtocolError("match_not_over", "the match is still running")
+        if self.draining:
+            raise P.ProtocolError("server_closing", "the server is shutting down: no rematch")
         member.room.vote(member, bool(msg.get("agree")))
 
     def _on_sync(self, conn: Peer, msg: P.ClientMessage) -> None:

@@ -67,6 +67,7 @@ CLOSE_CODES: Dict[str, int] = {
     "too_slow": 1013,
     "seat_taken_over": 4001,
     "room_closed": 4002,
+    "server_closing": 4003,
 }
 
 ERROR_CODES: Dict[str, str] = {
@@ -91,6 +92,8 @@ ERROR_CODES: Dict[str, str] = {
     "too_many_rooms": "create over the rooms or the creation rate one address may have",
     "spectators_full": "watch on a room that has its most spectators",
     "too_many_connections": "more connections from one address than the server allows",
+    "room_lost": "the process that hosted the room stopped: its match is gone",
+    "server_closing": "the server is shutting down: no new rooms, or it ended this match",
 }
 
 SERVER_MESSAGES: Dict[str, str] = {
@@ -105,13 +108,14 @@ SERVER_MESSAGES: Dict[str, str] = {
     "rematch": "rematch votes",
     "pong": "answer to ping with the server clock",
     "error": "a message that changed nothing, with its code",
+    "redirect": "the room is on another process: send the same message again at url",
 }
 
 CLIENT_MESSAGES: Dict[str, str] = {
     "create": "a new room: mode bot, local or online",
     "join": "the free seat of an online room, by code",
     "watch": "spectate a room, by code",
-    "resume": "take a seat back with its token",
+    "resume": "take a seat back with its token (and the room's code, to be sent on)",
     "act": "an intent of the game (its fields are the game adapter's)",
     "rematch": "vote for a rematch once the match is over",
     "sync": "ask for a fresh state",
@@ -255,7 +259,7 @@ class MessageSchema:
             },
             "join": {"code": (_code, True), "name": (_name, False)},
             "watch": {"code": (_code, True)},
-            "resume": {"token": (_string(64), True)},
+            "resume": {"token": (_string(64), True), "code": (_code, False)},
             "act": {**act_fields, "seat": (choice(self.seats), False)},
             "rematch": {"agree": (_bool, True)},
             "sync": {},

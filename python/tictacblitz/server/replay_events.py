@@ -26,6 +26,7 @@ from typing import Any, Dict, Optional, Set
 
 from .budget import BudgetExceeded, JobFailed, run_budgeted
 from .limits import Buckets
+from .replay_store import REPLAY_ID
 
 __all__ = [
     "replay_events",
@@ -146,15 +147,39 @@ async def replay_events(request: Any) -> Any:
     """``GET /replays/{id}/events``: the frames of a recorded match, or 404."""
     lobby = request.app.state.lobby
     gate: WorkGate = request.app.state.work_gate
-    data = lobby.replays.get(request.path_params["id"])
+    replay_id = request.path_params["id"]
+    data = lobby.replays.get(replay_id)
+    cluster = request.app.state.cluster
+    if data is None and cluster is not None and REPLAY_ID.match(replay_id):
+        data = await cluster.replay(replay_id)  # a match another process hosted
     if data is None:
         return _json({"error": "not_found"}, 404)
     address = _address(request)
     try:
-        gate.admit(address)
+        await _admit(request, gate, address)
     except Refused as refused:
         return refused.response
     return await gate.run(address, data)
+
+
+async def _admit(request: Any, gate: WorkGate, address: str) -> None:
+    """This process's gate, then (in a cluster) the address's bucket shared by all."""
+    gate.admit(address)
+    cluster = request.app.state.cluster
+    if cluster is None:
+        return
+    s = request.app.state.settings
+    wait = await cluster.take("work", address, s.work_rate_per_s, s.work_burst)
+    if wait:
+        gate.busy.discard(address)
+        raise Refused(
+            _error(
+                429,
+                "rate_limited",
+                f"too many replays from this address: try again in {max(1, round(wait))} s",
+                retry_after=wait,
+            )
+        )
 
 
 async def _read_body(request: Any, limit: int) -> bytes:
@@ -209,7 +234,7 @@ async def replay_events_post(request: Any) -> Any:
         )
     address = _address(request)
     try:
-        gate.admit(address)
+        await _admit(request, gate, address)
     except Refused as refused:
         return refused.response
     try:

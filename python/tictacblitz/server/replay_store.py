@@ -8,7 +8,7 @@ import json
 import os
 import re
 from collections import OrderedDict
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 __all__ = ["ReplayStore", "REPLAY_ID"]
 
@@ -23,13 +23,18 @@ class ReplayStore:
         self.keep = keep
         self.directory = directory
         self._memory: "OrderedDict[str, str]" = OrderedDict()
+        # Also told of each replay put (id, compact JSON): the cluster's shared store.
+        self.mirror: Optional[Callable[[str, str], None]] = None
         if directory:
             os.makedirs(directory, exist_ok=True)
 
     def put(self, match_id: str, replay: Dict[str, Any]) -> None:
         # Kept as compact JSON text: a few times smaller than the dicts, so memory stays
         # flat once the store is full.
-        self._memory[match_id] = json.dumps(replay, separators=(",", ":"))
+        text = json.dumps(replay, separators=(",", ":"))
+        self._memory[match_id] = text
+        if self.mirror is not None:
+            self.mirror(match_id, text)
         self._memory.move_to_end(match_id)
         while len(self._memory) > self.keep:
             self._memory.popitem(last=False)

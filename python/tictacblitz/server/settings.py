@@ -49,6 +49,14 @@ class Settings:
     burst: int = P.BURST
     flood_close_drops: int = P.FLOOD_CLOSE_DROPS
     seed_source: Callable[[], int] = field(default=lambda: secrets.randbits(63))
+    drain_s: float = 60.0  # on SIGTERM: how long running matches may go on (drain.py)
+    # More than one process (cluster.py): None is one process, its rooms in its memory.
+    redis_url: Optional[str] = None  # e.g. redis://127.0.0.1:6379/0
+    heartbeat_ms: int = 1_000  # a process rewrites its record this often,
+    process_ttl_ms: int = 3_000  # and is dead for the others once it is this old
+    room_ttl_s: int = 60  # a directory entry outlives its dead process this long (room_lost)
+    room_refresh_s: float = 10.0  # every entry is rewritten this often
+    replay_cap_bytes: int = 256 * 1024 * 1024  # replays shared in Redis, oldest out
 
     def limits(self) -> Dict[str, Any]:
         return {

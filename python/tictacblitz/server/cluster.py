@@ -1,0 +1,400 @@
+"""More than one server process, through Redis (docs/server.md, "More than one process").
+
+The design is Colyseus': every room belongs to exactly one process; any process answers
+``create`` and ``join``/``watch``/``resume`` by code; Redis holds the directory of rooms
+and processes; a client whose room is elsewhere gets a ``redirect`` (docs/protocol.md)
+and keeps one WebSocket to the hosting process. Seat tokens stay on the hosting process.
+
+What one process keeps in Redis, under a prefix naming the game and a digest of its
+rules (processes serving other rules are another cluster, never mixed):
+
+- ``proc:{id}``: its record (WebSocket URL, origin, rooms, connections, draining),
+  rewritten every heartbeat with a TTL of a few heartbeats: a process that dies
+  disappears from the cluster within ``process_ttl_ms``;
+- ``procs``: a sorted set of process ids by room count (the load), for ``create``;
+- ``room:{code}``: the room's directory entry (process, URL, mode, phase, players,
+  spectators), rewritten every ``room_refresh_s`` with a longer TTL. An entry whose
+  process is gone answers ``room_lost`` until it expires;
+- the per-address counts, token buckets and replays of :mod:`.cluster_store`.
+
+Writes are queued by the lobby's hooks (synchronous, on the loop) and flushed by one
+task; reads happen where a message needs them. When Redis cannot be reached the process
+goes on serving its own rooms, and creates rooms itself; it logs the outage once.
+Generic: nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+from typing import Any, Dict, Optional, Set
+from urllib.parse import urlsplit
+
+from . import protocol as P
+from .cluster_store import SharedBuckets, SharedCounts, SharedReplays, parse_processes
+
+__all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis"]
+
+log = logging.getLogger("tictacblitz.server")
+ROUTED = ("create", "join", "watch", "resume")
+
+
+def cluster_prefix(game: Any) -> str:
+    """The key prefix of a game's cluster: its name and a digest of its rules."""
+    rules = json.dumps(game.rules.to_dict(), sort_keys=True).encode()
+    return f"tictacblitz:{game.type.name}:{hashlib.sha256(rules).hexdigest()[:10]}:"
+
+
+def ws_url_of(public_url: str) -> str:
+    """The WebSocket URL of a process reached at ``public_url`` (http→ws, https→wss)."""
+    parts = urlsplit(public_url.rstrip("/"))
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{parts.path}/ws"
+
+
+def check_redis(url: str, timeout_s: float = 3.0) -> Optional[str]:
+    """None if Redis answers at ``url``, else one line saying why (for the CLI)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout_s)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        return f"--redis {url}: Redis does not answer ({exc})"
+    return None
+
+
+class Cluster:
+    """This process's membership of a cluster: registration, room directory, routing,
+    shared limits and replays. Built by the app when ``settings.redis_url`` is set."""
+
+    def __init__(self, settings: Any, lobby: Any, redis: Any = None) -> None:
+        if not settings.public_url:
+            raise ValueError("a process of a cluster needs its public URL (--public-url)")
+        if redis is None:
+            import redis.asyncio as aioredis
+
+            redis = aioredis.from_url(
+                settings.redis_url,
+                decode_responses=True,
+                socket_timeout=2.0,
+                socket_connect_timeout=2.0,
+            )
+        self.redis = redis
+        self.settings = settings
+        self.lobby = lobby
+        self.prefix = cluster_prefix(settings.game)
+        self.process = secrets.token_hex(6)
+        self.ws_url = ws_url_of(settings.public_url)
+        parts = urlsplit(settings.public_url)
+        self.origin = f"{parts.scheme}://{parts.netloc}".lower()
+        self.processes: Dict[str, Dict[str, Any]] = {}  # live ones, at the last heartbeat
+        self.buckets = SharedBuckets(redis, self.prefix)
+        self.counts = SharedCounts(redis, self.prefix, self.process, settings.process_ttl_ms)
+        self.replays = SharedReplays(redis, self.prefix, settings.replay_cap_bytes)
+        self.conns_by_address: Dict[str, int] = {}  # the app's live connections per address
+        self._opened: Dict[str, Any] = {}  # code: room, to write
+        self._closed: Set[str] = set()  # codes to delete
+        self._replays: Dict[str, str] = {}  # match id: replay text, to write
+        self._counts_dirty = True
+        self._wake: Optional[asyncio.Event] = None
+        self._task: Optional["asyncio.Task[None]"] = None
+        self.outage = False
+        lobby.on_room = self.room_event
+        lobby.replays.mirror = self.replay_written
+
+    def _key(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    # -- what the lobby and the app tell it (synchronous, on the loop) -----------------------
+
+    def room_event(self, room: Any, opened: bool) -> None:
+        if opened:
+            self._opened[room.code] = room
+            self._closed.discard(room.code)
+        else:
+            self._opened.pop(room.code, None)
+            self._closed.add(room.code)
+        self.counts_changed()
+
+    def replay_written(self, match_id: str, text: str) -> None:
+        self._replays[match_id] = text
+        self._kick()
+
+    def counts_changed(self) -> None:
+        self._counts_dirty = True
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    # -- the writer task ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Register (one heartbeat, so the process is in the cluster before it serves),
+        then keep the records fresh in a task."""
+        self._wake = asyncio.Event()
+        await self._beat(refresh_rooms=True)
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        beat_s = self.settings.heartbeat_ms / 1000.0
+        next_beat = loop.time() + beat_s
+        next_refresh = loop.time() + self.settings.room_refresh_s
+        assert self._wake is not None
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), max(0.0, next_beat - loop.time()))
+            except asyncio.TimeoutError:
+                pass
+            self._wake.clear()
+            now = loop.time()
+            try:
+                if now >= next_beat:
+                    refresh = now >= next_refresh
+                    await self._beat(refresh_rooms=refresh)
+                    next_beat = now + beat_s
+                    if refresh:
+                        next_refresh = now + self.settings.room_refresh_s
+                else:
+                    await self._flush()
+                if self.outage:
+                    log.warning("Redis answers again: back in the cluster")
+                    self.outage = False
+            except Exception as exc:  # Redis lost: serve our own rooms, try again next beat
+                if not self.outage:
+                    log.warning("Redis unreachable (%s): serving this process's rooms only", exc)
+                    self.outage = True
+                next_beat = loop.time() + beat_s
+                await asyncio.sleep(beat_s)
+
+    def _entry(self, room: Any) -> str:
+        humans = sum(1 for s in room.seats if s.kind == "human")
+        return json.dumps(
+            {
+                "process": self.process,
+                "url": self.ws_url,
+                "mode": room.mode,
+                "phase": room.phase,
+                "players": humans,
+                "spectators": len(room.spectators),
+            },
+            separators=(",", ":"),
+        )
+
+    async def _flush(self, prelude: Any = None) -> None:
+        """Write what changed since the last flush (rooms, counts, replays), after what
+        ``prelude(pipe)`` adds to the same round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        if prelude is not None:
+            prelude(pipe)
+        opened, closed = dict(self._opened), set(self._closed)
+        replays, counts = dict(self._replays), self._counts_dirty
+        ttl = self.settings.room_ttl_s
+        for code, room in opened.items():
+            pipe.set(self._key("room", code), self._entry(room), ex=ttl)
+        for code in closed:
+            pipe.delete(self._key("room", code))
+        if counts:
+            pipe.zadd(self._key("procs"), {self.process: len(self.lobby.rooms)})
+            self.counts.mirror(pipe, "rooms", self.lobby.rooms_by_address)
+            self.counts.mirror(pipe, "conns", self.conns_by_address)
+        self._opened.clear()
+        self._closed.clear()
+        self._replays.clear()
+        self._counts_dirty = False
+        try:
+            await pipe.execute()
+            for match_id, text in replays.items():
+                await self.replays.put(match_id, text)
+        except BaseException:
+            # Not written: written at the next try (what changed since wins).
+            for code, room in opened.items():
+                if code not in self._closed:
+                    self._opened.setdefault(code, room)
+            self._closed |= closed - set(self._opened)
+            for match_id, text in replays.items():
+                self._replays.setdefault(match_id, text)
+            self._counts_dirty = self._counts_dirty or counts
+            raise
+
+    async def _beat(self, refresh_rooms: bool) -> None:
+        """The heartbeat: this process's record, its load, its counts' TTLs, the other
+        processes' records; every ``room_refresh_s`` every room's entry again."""
+        record = {
+            "url": self.ws_url,
+            "origin": self.origin,
+            "rooms": len(self.lobby.rooms),
+            "connections": self.lobby.connections,
+            "draining": self.lobby.draining,
+        }
+        if refresh_rooms:
+            for code, room in self.lobby.rooms.items():
+                self._opened.setdefault(code, room)
+
+        def prelude(pipe: Any) -> None:
+            pipe.set(
+                self._key("proc", self.process), json.dumps(record), px=self.settings.process_ttl_ms
+            )
+            pipe.zadd(self._key("procs"), {self.process: len(self.lobby.rooms)})
+            self.counts.keep_alive(pipe)
+
+        await self._flush(prelude)
+        await self._read_processes()
+
+    async def _read_processes(self) -> Dict[str, Dict[str, Any]]:
+        ids = await self.redis.zrange(self._key("procs"), 0, -1)
+        infos = await self.redis.mget([self._key("proc", i) for i in ids]) if ids else []
+        live = parse_processes(ids, infos)
+        dead = [i for i in ids if i not in live]
+        if dead:
+            await self.redis.zrem(self._key("procs"), *dead)
+        self.processes = live
+        return live
+
+    async def close(self) -> None:
+        """Leave the cluster: the record, the load, the rooms' entries, the counts."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for code in list(self.lobby.rooms) + list(self._closed):
+                pipe.delete(self._key("room", code))
+            pipe.delete(self._key("proc", self.process))
+            pipe.zrem(self._key("procs"), self.process)
+            self.counts.forget(pipe)
+            await pipe.execute()
+            for match_id, text in self._replays.items():
+                await self.replays.put(match_id, text)
+        except Exception as exc:
+            log.warning("could not leave the cluster cleanly (%s)", exc)
+        await self.redis.aclose()
+
+    # -- what the app asks --------------------------------------------------------------------
+
+    def origins(self) -> Set[str]:
+        """The pages of every live process may open WebSockets here (a redirect)."""
+        return {str(p.get("origin", "")) for p in self.processes.values()} | {self.origin}
+
+    async def take(self, kind: str, address: str, rate_per_s: float, burst: int) -> float:
+        """A token of the address's shared bucket: 0.0, or seconds to wait (refused).
+        During an outage the process's own limits are all there is."""
+        if self.outage:
+            return 0.0
+        try:
+            return await self.buckets.take(kind, address, rate_per_s, burst)
+        except Exception:
+            return 0.0
+
+    async def held(self, kind: str, address: str, local: int) -> int:
+        """What ``address`` holds over the cluster: ``local`` here plus the other live
+        processes' counts."""
+        others = [p for p in self.processes if p != self.process]
+        if self.outage or not others:
+            return local
+        try:
+            return local + await self.counts.total(kind, address, others)
+        except Exception:
+            return local
+
+    async def replay(self, match_id: str) -> Optional[Dict[str, Any]]:
+        try:
+            text = await self.replays.get(match_id)
+        except Exception:
+            return None
+        return None if text is None else json.loads(text)
+
+    async def route(self, peer: Any, msg: P.ClientMessage) -> bool:
+        """Send ``msg`` on when another process should answer it: True when answered
+        here (a ``redirect``), False when the lobby handles it.
+
+        :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
+        """
+        if msg.type not in ROUTED or peer.room is not None or self.outage:
+            return False
+        try:
+            if msg.type == "create":
+                return await self._route_create(peer, msg)
+            if msg.type == "resume":
+                if msg.get("token") in self.lobby.tokens or msg.get("code") is None:
+                    return False
+            code = msg.get("code")
+            if code in self.lobby.rooms:
+                return False
+            return await self._route_code(peer, msg, code)
+        except P.ProtocolError as exc:
+            exc.ref = msg.ref
+            raise
+        except Exception as exc:  # Redis lost mid-way: answer from this process
+            log.warning("Redis unreachable (%s): answering locally", exc)
+            return False
+
+    def _redirect(self, peer: Any, msg: P.ClientMessage, url: str) -> bool:
+        out: Dict[str, Any] = {"type": "redirect", "url": url}
+        if msg.ref is not None:
+            out["ref"] = msg.ref
+        peer.send(out)
+        return True
+
+    async def _route_create(self, peer: Any, msg: P.ClientMessage) -> bool:
+        if not getattr(peer, "routed", False) or self.lobby.draining:
+            target = await self.least_loaded()
+            if target is None:
+                raise P.ProtocolError("server_closing", "every server is shutting down")
+            if target != self.process:
+                return self._redirect(peer, msg, self.processes[target]["url"] + "?routed=1")
+        address = getattr(peer, "address", "")
+        s = self.settings
+        if await self.held("rooms", address, self.lobby.rooms_by_address.get(address, 0)) >= (
+            s.max_rooms_per_ip
+        ):
+            raise P.ProtocolError(
+                "too_many_rooms",
+                f"at most {s.max_rooms_per_ip} rooms from one address over all the "
+                "servers (a room left counts until its grace runs out)",
+            )
+        wait = await self.take("rooms", address, s.room_rate_per_s, s.room_burst)
+        if wait:
+            raise P.ProtocolError(
+                "too_many_rooms",
+                f"too many new rooms from this address: try again in {max(1, round(wait))} s",
+            )
+        return False
+
+    async def least_loaded(self) -> Optional[str]:
+        """The live, not draining process with the fewest rooms (this one on a tie)."""
+        live = await self._read_processes()
+        scores = await self.redis.zrange(self._key("procs"), 0, -1, withscores=True)
+        loads = {process: int(score) for process, score in scores}
+        loads[self.process] = len(self.lobby.rooms)
+        candidates = [
+            (loads.get(p, 0), p != self.process, p)
+            for p, info in live.items()
+            if not info.get("draining")
+        ]
+        if not self.lobby.draining:
+            candidates.append((loads[self.process], False, self.process))
+        return min(candidates)[2] if candidates else None
+
+    async def _route_code(self, peer: Any, msg: P.ClientMessage, code: str) -> bool:
+        entry_text = await self.redis.get(self._key("room", code))
+        if entry_text is None:
+            return False  # the lobby answers: room_not_found or bad_token
+        entry = json.loads(entry_text)
+        if entry["process"] == self.process:
+            return False  # an entry of a room this process closed a moment ago
+        if not await self.redis.exists(self._key("proc", entry["process"])):
+            raise P.ProtocolError(
+                "room_lost", f"room {code} was lost: the server process hosting it stopped"
+            )
+        return self._redirect(peer, msg, entry["url"])
