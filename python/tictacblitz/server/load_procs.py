@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional
 __all__ = [
     "attack",
     "start_server",
+    "start_redis",
     "child_env",
     "ATTACKER",
     "ATTACK_REPLAY",
@@ -148,3 +149,33 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
             time.sleep(0.05)
     proc.kill()
     raise RuntimeError("the server did not answer /healthz")
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    """Debian's ``redis-server`` on 127.0.0.1:port, in memory only (no snapshot, no
+    append-only file), for a cluster of servers on this machine (the load tool's
+    ``--processes``, the tests). :raises RuntimeError: no ``redis-server``, or it did not
+    start."""
+    import shutil
+    import socket
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("no redis-server on PATH (apt-get install redis-server)")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("redis-server did not start") from None
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("redis-server did not answer PING")
