@@ -1,0 +1,239 @@
+"""A server of several processes through Redis (docs/server.md, "More than one process";
+issue 18): real ``tictacblitz serve --redis`` processes on loopback ports and a real
+Redis (tests/cluster_support.py).
+
+Covered: create goes to the least loaded process; join, watch and resume reach the
+hosting process through any entry point (a ``redirect``); tokens hold only there;
+replays answer from every process; the per-address limits hold over the processes; a
+killed process loses only its own rooms (``room_lost``), the others play on; SIGTERM
+drains a process (its new rooms go elsewhere, its running match finishes)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from cluster_support import QUICK_RULES, Client, LocalCluster, require_redis, ws
+
+require_redis()
+pytest.importorskip("blitz_core.blitz")
+
+RULES = [arg for name, v in QUICK_RULES.items() for arg in ("--rule", f"{name}={v}")]
+SERVE = [*RULES, "--pause-ms", "200", "--grace-ms", "3000", "--max-rooms-per-ip", "3"]
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 120))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(3, SERVE) as c:
+        yield c
+
+
+def test_join_watch_and_resume_reach_the_hosting_process_from_any_entry(cluster) -> None:
+    async def scenario() -> None:
+        host = Client("127.0.0.10")
+        created = await host.enter(ws(cluster.urls[0], routed=True), type="create", mode="online")
+        assert created["type"] == "joined" and host.redirects == []
+        code, token = created["room"], created["token"]
+        assert created["link"] == f"{cluster.urls[0]}/r/{code}"
+
+        # The second player comes in through process 2, a spectator through process 3.
+        guest = Client("127.0.0.11")
+        joined = await guest.enter(ws(cluster.urls[1]), type="join", code=code, ref="j")
+        assert guest.redirects == [ws(cluster.urls[0])]
+        assert joined["type"] == "joined" and joined["role"] == "player"
+        assert joined["room"] == code and joined["seats"] == ["O"]
+        fan = Client("127.0.0.12")
+        watching = await fan.enter(ws(cluster.urls[2]), type="watch", code=code)
+        assert fan.redirects == [ws(cluster.urls[0])] and watching["role"] == "spectator"
+        # The redirect answers the message it was sent for.
+        probe = Client("127.0.0.13")
+        await probe.connect(ws(cluster.urls[1]))
+        assert await probe.ask(type="watch", code=code, ref=7) == {
+            "type": "redirect",
+            "url": ws(cluster.urls[0]),
+            "ref": 7,
+        }
+
+        # The match plays on the hosting process; every connection sees its end.
+        ends = [await c.until("match_end") for c in (host, guest, fan)]
+        assert len({e["replay_id"] for e in ends}) == 1
+
+        # A token holds a seat only on the hosting process: another process sends the
+        # resume on when it names the room, and knows nothing of the token otherwise.
+        await host.close()
+        back = Client("127.0.0.10")
+        await back.connect(ws(cluster.urls[2]))
+        assert (await back.ask(type="resume", token=token))["code"] == "bad_token"
+        resumed = await back.enter(ws(cluster.urls[2]), type="resume", token=token, code=code)
+        assert back.redirects == [ws(cluster.urls[0])] and resumed["type"] == "joined"
+        for c in (back, guest, fan, probe):
+            await c.close()
+
+        # The replay answers from every process (the shared store), the same file.
+        replay_id = ends[0]["replay_id"]
+        files = [
+            json.loads(urllib.request.urlopen(f"{u}/replays/{replay_id}", timeout=5).read())
+            for u in cluster.urls
+        ]
+        assert files[0] == files[1] == files[2] and files[0]["match_id"] == ends[0]["match_id"]
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"{cluster.urls[1]}/replays/NoSuchReplay01", timeout=5)
+        assert missing.value.code == 404
+
+        # An unknown code is unknown everywhere.
+        nobody = Client("127.0.0.14")
+        answer = await nobody.enter(ws(cluster.urls[1]), type="join", code="ABCDEFGHJK")
+        assert answer["code"] == "room_not_found" and nobody.redirects == []
+        await nobody.close()
+
+    run(scenario())
+
+
+def test_create_goes_to_the_least_loaded_process(cluster) -> None:
+    async def scenario() -> None:
+        cluster.wait_for(lambda h: h["rooms"] == 0, "the earlier rooms to close")
+        # Two rooms on process 1 (pinned there, as a redirect's URL pins them).
+        holders = [Client(f"127.0.0.{20 + i}") for i in range(2)]
+        for holder in holders:
+            made = await holder.enter(
+                ws(cluster.urls[0], routed=True), type="create", mode="online"
+            )
+            assert made["type"] == "joined"
+        # A create at process 1 is sent to a process with no room; the one it lands on
+        # keeps it (no second redirect).
+        newcomer = Client("127.0.0.22")
+        made = await newcomer.enter(ws(cluster.urls[0]), type="create", mode="online")
+        assert made["type"] == "joined" and len(newcomer.redirects) == 1
+        assert newcomer.redirects[0] in (
+            ws(cluster.urls[1], routed=True),
+            ws(cluster.urls[2], routed=True),
+        )
+        # With every process equal, the entry keeps the room itself.
+        equal = Client("127.0.0.23")
+        target = cluster.urls.index(newcomer.redirects[0].split("/ws")[0].replace("ws:", "http:"))
+        other = ({1, 2} - {target}).pop()
+        first = await equal.enter(ws(cluster.urls[other]), type="create", mode="online")
+        assert first["type"] == "joined" and equal.redirects == []
+        for c in (*holders, newcomer, equal):
+            await c.close()
+
+    run(scenario())
+
+
+def test_per_address_limits_hold_over_the_processes(cluster) -> None:
+    async def scenario() -> None:
+        # --max-rooms-per-ip 3: one room on each process, and the fourth is refused
+        # wherever it is asked for, though no process holds more than one.
+        owner = [Client("127.0.0.30") for _ in range(4)]
+        for i in range(3):
+            made = await owner[i].enter(
+                ws(cluster.urls[i], routed=True), type="create", mode="online"
+            )
+            assert made["type"] == "joined"
+        refused = await owner[3].enter(
+            ws(cluster.urls[0], routed=True), type="create", mode="online"
+        )
+        assert refused["code"] == "too_many_rooms" and "over all the servers" in refused["message"]
+        for c in owner:
+            await c.close()
+
+        # The creation rate (a burst of 6): two rooms made and left on each process,
+        # then the seventh is refused, where each process alone would allow it.
+        maker = Client("127.0.0.31")
+        for n in range(6):
+            made = await maker.enter(
+                ws(cluster.urls[n % 3], routed=True), type="create", mode="online"
+            )
+            assert made["type"] == "joined", made
+            await maker.send(type="leave")
+        late = await maker.enter(ws(cluster.urls[1], routed=True), type="create", mode="online")
+        assert late["code"] == "too_many_rooms" and "try again in" in late["message"]
+        await maker.close()
+
+    run(scenario())
+
+
+def test_a_killed_process_loses_only_its_own_rooms() -> None:
+    with LocalCluster(2, SERVE + ["--rule", "round_ms=60000"]) as cluster:
+
+        async def scenario() -> None:
+            keeps = Client("127.0.0.40")
+            kept = await keeps.enter(
+                ws(cluster.urls[0], routed=True), type="create", mode="bot", bot="easy"
+            )
+            lost = Client("127.0.0.41")
+            doomed = await lost.enter(
+                ws(cluster.urls[1], routed=True), type="create", mode="bot", bot="easy"
+            )
+            assert kept["type"] == doomed["type"] == "joined"
+            for c in (keeps, lost):
+                await c.until("events")
+
+            cluster.kill(1)
+            # Within a few heartbeats its record expires: it leaves the cluster.
+            cluster.wait_for(lambda h: h["processes"] == 1, "the dead process to expire")
+            # Its player comes back through the survivor and is told the room is lost.
+            again = Client("127.0.0.41")
+            answer = await again.enter(
+                ws(cluster.urls[0]), type="resume", token=doomed["token"], code=doomed["room"]
+            )
+            assert answer["type"] == "error" and answer["code"] == "room_lost", answer
+            assert doomed["room"] in answer["message"]
+            # The survivor's match plays on: events keep coming, seq after seq.
+            seqs = [(await keeps.until("events"))["seq"] for _ in range(5)]
+            assert seqs == sorted(seqs) and len(set(seqs)) == 5
+            # New rooms are not sent to the dead process.
+            fresh = Client("127.0.0.42")
+            made = await fresh.enter(ws(cluster.urls[0]), type="create", mode="online")
+            assert made["type"] == "joined" and fresh.redirects == []
+            for c in (keeps, again, fresh):
+                await c.close()
+
+        run(scenario())
+
+
+def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
+    with LocalCluster(2, [*RULES, "--pause-ms", "200", "--rule", "round_ms=4000"]) as cluster:
+
+        async def scenario() -> None:
+            player = Client("127.0.0.50")
+            made = await player.enter(ws(cluster.urls[0], routed=True), type="create", mode="local")
+            assert made["type"] == "joined"
+            await player.until("events")
+            started = time.monotonic()
+            cluster.procs[0].send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while not cluster.health(0)["draining"]:
+                assert time.monotonic() < deadline, "the process did not start draining"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1.5)  # a heartbeat: the others know it drains
+
+            # New rooms asked of the draining process go to the other one.
+            newcomer = Client("127.0.0.51")
+            moved = await newcomer.enter(
+                ws(cluster.urls[0], routed=True), type="create", mode="online"
+            )
+            assert moved["type"] == "joined" and newcomer.redirects == [
+                ws(cluster.urls[1], routed=True)
+            ]
+            # The running match finishes, then the room closes with a reason.
+            end = await player.until("match_end")
+            assert end["match_id"] == made["match_id"]
+            closing = await player.until("error")
+            assert closing["code"] == "server_closing"
+            assert cluster.procs[0].wait(timeout=30) == 0
+            assert time.monotonic() - started < 25
+            await newcomer.close()
+            await player.close()
+
+        run(scenario())
