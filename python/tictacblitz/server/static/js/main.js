@@ -6,6 +6,7 @@
 
 import { buildMenu } from "./menu.js";
 import { Connection } from "./net.js";
+import { CLOSE_CODES } from "./protocol.js";
 import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,12 +58,34 @@ function say(text, ms = 2500) { app.status = text; app.statusUntil = performance
 
 async function connection() {
   if (app.conn && app.conn.ws && app.conn.ws.readyState <= 1) return app.conn;
-  app.conn = new Connection(onMessage, { onStatus: (s, code) => {
-    if (s === "closed" && app.screen === "game") say(code === 4001 ? "This seat was taken over by another tab." : "Connection lost — reconnecting…", 4000);
-  } });
+  if (app.conn) app.conn.close(); // a dead one (a final close) or one still retrying: stop it
+  app.conn = new Connection(onMessage, { onStatus });
   await app.conn.open();
   if (!app.pinger) app.pinger = setInterval(() => app.conn && app.conn.ping(), 2000);
   return app.conn;
+}
+
+function onStatus(s, code) {
+  if (s === "redirect_failed") { showError("The servers keep sending this room elsewhere: try again later.", true); return; }
+  if (app.screen !== "game") return;
+  if (s === "moving") say("Moving to the room's server…");
+  else if (s !== "closed") return;
+  else if (code === CLOSE_CODES.seat_taken_over) say("This seat was taken over by another tab.", 4000);
+  // A room's end normally comes as an error first (below); the close alone says it too.
+  else if (code === CLOSE_CODES.room_closed) roomGone("The room was closed.");
+  else if (code === CLOSE_CODES.server_closing) roomGone("The server is shutting down: this match ended.");
+  else say("Connection lost — reconnecting…", 4000);
+}
+
+/** Errors that end the match view: the room is gone for this page. `bad_token` and
+ *  `room_not_found` answer the `resume` after a drop (the grace ran out, or the entry point
+ *  knows the room no more): in a match, nothing else sends them (docs/protocol.md). */
+const ROOM_GONE = ["room_closed", "room_lost", "server_closing", "bad_token", "room_not_found"];
+
+function showError(text, roomIsGone) {
+  if (app.screen === "game" && roomIsGone) roomGone(text);
+  else if (app.screen === "menu") menuError(text);
+  else say(text, 4000);
 }
 
 // Messages are handled in order, each after the one before: the first (`welcome`)
@@ -85,9 +108,7 @@ async function handle(msg) {
       keysHelp();
       break;
     case "error":
-      if (app.screen === "menu") menuError(msg.message || msg.code);
-      else say(msg.message || msg.code, 4000);
-      if (msg.code === "room_closed") leaveToMenu();
+      showError(msg.message || msg.code, ROOM_GONE.includes(msg.code));
       break;
     case "rejected":
       say(app.ui.REASONS[msg.reason] || msg.reason, 1500);
@@ -138,8 +159,7 @@ async function start(msg) {
   app.model = newModel();
   try {
     const conn = await connection();
-    conn.rejoin = null;
-    conn.token = null;
+    conn.forget();
     conn.send(msg);
   } catch (e) {
     menuError("Cannot reach the server.");
@@ -148,7 +168,19 @@ async function start(msg) {
 
 function leaveToMenu() {
   if (app.conn && app.screen === "game") app.conn.send({ type: "leave" });
-  if (app.conn) app.conn.token = null;
+  toMenu();
+}
+
+/** The room is gone: closed, lost with the server process that hosted it, or ended by a
+ *  server shutting down (docs/protocol.md, "Several server processes"). Back to the menu
+ *  (nothing to `leave`), with the server's words in its error line. */
+function roomGone(text) {
+  toMenu();
+  menuError(text);
+}
+
+function toMenu() {
+  if (app.conn) app.conn.forget();
   app.replay = null;
   if (app.ui) { app.model = newModel(); app.input.configure([]); }
   show("menu");
