@@ -1,7 +1,7 @@
-"""The load tool's two processes besides its clients (docs/server.md, "Load"): the
-server it starts (:func:`start_server`), and the attacker of ``--abuse``
-(:func:`attack`): one address (127.66.0.1) that floods room creation and replay
-requests, bounded in count and time. Generic: nothing here names a game. Part of
+"""The load tool's processes besides its clients (docs/server.md, "Load"): the
+server it starts (:func:`start_server`; the Redis of several, :func:`start_redis`), and
+the attacker of ``--abuse`` (:func:`attack`): one address (127.66.0.1) that floods room
+creation and replay requests, bounded in count and time. Generic: nothing here names a game. Part of
 :mod:`.load` (which re-exports these names)."""
 
 from __future__ import annotations
@@ -119,14 +119,15 @@ def child_env() -> Dict[str, str]:
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
     """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
     public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``, and a
-    SIGTERM that drains for 2 s at most."""
+    SIGTERM that drains for 2 s at most. ``extra``'s ``redis_url`` and ``public_url``
+    (both or neither) make it a process of a cluster (:mod:`.load_cluster`)."""
     code = (
         "import sys; from tictacblitz.server import serve; "
         "from tictacblitz.server.settings import Settings; "
         "from tictacblitz.games import load_game; import json; "
         "a = json.loads(sys.argv[1]); "
         "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms'], "
-        "drain_s=2.0), "
+        "drain_s=2.0, redis_url=a['redis_url'], public_url=a['public_url']), "
         "host='127.0.0.1', port=a['port'], log_level='warning')"
     )
     args = json.loads(extra[0]) if extra else {}
@@ -135,6 +136,8 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
         "rules": args.get("rules", {}),
         "pause_ms": args.get("pause_ms", 1000),
         "game": args.get("game", "blitz"),
+        "redis_url": args.get("redis_url"),
+        "public_url": args.get("public_url"),
     }
     proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=child_env())
     import urllib.request
