@@ -25,7 +25,17 @@ At the end it reports, as JSON:
 - ``latency_ms`` p50/p99/max: from an event's engine time (``epoch_ms + t``) to its
   receipt by the client (both read the same wall clock);
 - ``lost_events``: gaps in the ``seq`` numbers of ``events`` messages; ``errors``;
-- ``memory``: the server's resident memory (MiB) sampled over the run.
+- ``memory``: the server's resident memory (MiB) sampled over the run;
+- ``processes``: per server process, its port, pid, the rooms created on it, its CPU
+  seconds over the run and resident memory; ``redirects`` followed, ``join_retries``
+  (joins answered ``room_not_found`` and sent again: :func:`.load_cluster.run_match`);
+  ``client_cpu_s`` (this process's, the clients').
+
+With ``--processes N`` (N > 1; :mod:`.load_cluster`) it starts one Redis and N servers
+sharing it, and the matches enter round-robin: match i's creator through process i, its
+second player by code through process i + 1, each following the ``redirect`` answers.
+``memory`` then sums the processes (``by_process`` each), and ``redis`` says what Redis
+did (commands by name, per match, its CPU seconds).
 
 Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
 900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts.
@@ -38,17 +48,23 @@ import asyncio
 import importlib
 import ipaddress
 import json
-import math
 import os
-import random
-import signal
-import socket
-import subprocess
 import sys
 import time
 from array import array
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .load_cluster import (
+    MAX_PROCESSES,
+    Servers,
+    cpu_s,
+    free_port,
+    latency_windows,
+    percentiles,
+    process_report,
+    rss_mib,
+    run_match,
+)
 from .load_procs import (
     ATTACK_REPLAY,
     ATTACKER,
@@ -71,7 +87,9 @@ __all__ = [
     "MAX_ABUSE_REPLAYS",
     "MAX_ABUSE_RATE",
     "Stats",
+    "Servers",
 ]
+_free_port = free_port  # the tests' name
 
 MAX_MATCHES = 500
 MAX_SECONDS = 900
@@ -108,83 +126,12 @@ class Stats:
         self.errors: Dict[str, int] = {}
         self.finished = 0
         self.closed_early = 0
+        self.redirects = 0
+        self.join_retries = 0
+        self.hosted: Dict[int, int] = {}  # server port: rooms created there
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
-
-
-async def _run_match(
-    url: str,
-    stats: Stats,
-    seed: int,
-    deadline: float,
-    started: List[int],
-    clients: Any,
-    bot: str,
-    address: str,
-) -> None:
-    import websockets
-
-    a = clients.BotClient(url, stats, random.Random(seed), deadline, bot)
-    b = clients.BotClient(url, stats, random.Random(seed + 1), deadline, bot)
-    own: Dict[str, Any] = {"max_size": 2**20, "local_addr": (address, 0)}
-    try:
-        async with websockets.connect(url, **own) as wa, websockets.connect(url, **own) as wb:
-            a.ws, b.ws = wa, wb
-            json.loads(await wa.recv())
-            json.loads(await wb.recv())
-            await a.send({"type": "create", "mode": "online", "name": f"load{seed}"})
-            joined = json.loads(await wa.recv())
-            if joined["type"] != "joined":
-                stats.error(joined.get("code", "?"))
-                return
-            a.seat = joined["seats"][0]
-            await b.send({"type": "join", "code": joined["room"]})
-            while True:
-                msg = json.loads(await wb.recv())
-                if msg["type"] == "joined":
-                    b.seat = msg["seats"][0]
-                    break
-                if msg["type"] == "error":
-                    stats.error(msg.get("code", "?"))
-                    return
-            started[0] += 1
-            tasks = [
-                asyncio.ensure_future(t) for t in (a.receive(), b.receive(), a.play(), b.play())
-            ]
-            await asyncio.sleep(max(0.0, deadline - time.time()))
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-    except Exception as exc:  # a dropped connection counts as an error
-        stats.closed_early += 1
-        stats.error(type(exc).__name__)
-
-
-def _rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024.0
-    except OSError:
-        pass
-    return float("nan")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _percentiles(values: List[float]) -> Dict[str, Optional[float]]:
-    lat = sorted(values)
-
-    def pct(q: float) -> Optional[float]:
-        return round(lat[min(len(lat) - 1, int(q * len(lat)))], 2) if lat else None
-
-    return {"p50": pct(0.50), "p99": pct(0.99), "max": round(lat[-1], 2) if lat else None}
 
 
 async def run_load(
@@ -199,29 +146,46 @@ async def run_load(
     game: str = "blitz",
     abuse: bool = False,
     abuse_rate: float = 100.0,
+    servers: Optional[Sequence[Tuple[int, Optional[int]]]] = None,
 ) -> Dict[str, Any]:
-    url = f"ws://{host}:{port}/ws"
+    """``matches`` matches for ``seconds`` on the server at ``host:port`` (pid
+    ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster."""
+    servers = list(servers or [(port, server_pid)])
+    urls = [f"ws://{host}:{p}/ws" for p, _ in servers]
+    pids = [pid for _, pid in servers if pid is not None]
     clients = client_module(game)
     bot = bot or clients.DEFAULT_BOT
     stats = Stats()
     start = time.time()
     deadline = start + seconds
     started = [0]
-    memory: List[Dict[str, float]] = []
+    memory: List[Dict[str, Any]] = []
+    rss_max = [0.0] * len(servers)
     attack: Dict[str, Any] = {}
+    cpu_before = [cpu_s(pid) if pid is not None else 0.0 for _, pid in servers]
+    client_cpu = time.process_time()
+
+    def sample() -> None:
+        if not pids:
+            return
+        each = [round(rss_mib(pid), 1) for pid in pids]
+        for k, (_, pid) in enumerate(servers):
+            if pid is not None:
+                rss_max[k] = max(rss_max[k], rss_mib(pid))
+        entry: Dict[str, Any] = {"s": round(time.time() - start, 1), "rss_mib": sum(each)}
+        if len(servers) > 1:
+            entry["by_process"] = each
+        memory.append(entry)
 
     async def sampler() -> None:
         while time.time() < deadline:
-            if server_pid is not None:
-                memory.append(
-                    {"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)}
-                )
+            sample()
             await asyncio.sleep(min(sample_s, max(0.05, deadline - time.time())))
 
     async def launch(i: int) -> None:
         await asyncio.sleep(ramp_s * i / max(1, matches))
-        await _run_match(
-            url, stats, 1000 + 2 * i, deadline, started, clients, bot, honest_address(i)
+        await run_match(
+            urls, stats, 1000 + 2 * i, deadline, started, clients, bot, honest_address(i), i
         )
 
     attacker = None
@@ -236,7 +200,7 @@ async def run_load(
             "--host",
             host,
             "--port",
-            str(port),
+            str(servers[0][0]),
             "--seconds",
             str(seconds),
             "--abuse-rate",
@@ -244,34 +208,16 @@ async def run_load(
             stdout=asyncio.subprocess.PIPE,
             env=child_env(),
         )
-    sample = asyncio.ensure_future(sampler())
+    sampling = asyncio.ensure_future(sampler())
     await asyncio.gather(*(launch(i) for i in range(matches)))
     if attacker is not None:
         said, _ = await attacker.communicate()
         if attacker.returncode != 0 or not said:
             raise RuntimeError("the attacker process failed")
         attack.update(json.loads(said))
-    sample.cancel()
-    if server_pid is not None:
-        memory.append(
-            {"s": round(time.time() - start, 1), "rss_mib": round(_rss_mib(server_pid), 1)}
-        )
+    sampling.cancel()
+    sample()
     elapsed = time.time() - start
-    windows = []
-    step = max(1.0, sample_s)
-    pairs = sorted(zip(stats.latency_at, stats.latency, strict=True))
-    for w in range(int(math.ceil(elapsed / step))):
-        lo, hi = start * 1000 + w * step * 1000, start * 1000 + (w + 1) * step * 1000
-        chunk = sorted(v for at, v in pairs if lo <= at < hi)
-        if chunk:
-            windows.append(
-                {
-                    "s": round(w * step),
-                    "events": len(chunk),
-                    "p50": round(chunk[len(chunk) // 2], 2),
-                    "p99": round(chunk[min(len(chunk) - 1, int(0.99 * len(chunk)))], 2),
-                }
-            )
     out: Dict[str, Any] = {
         "matches": started[0],
         "seconds": round(elapsed, 1),
@@ -281,12 +227,18 @@ async def run_load(
         "actions": stats.actions,
         "rejected": stats.rejected,
         "events": len(stats.latency),
-        "latency_ms": _percentiles(list(stats.latency)),
+        "latency_ms": percentiles(stats.latency),
         "lost_events": stats.lost,
         "errors": stats.errors,
         "closed_early": stats.closed_early,
         "memory": memory,
-        "latency_by_window": windows,
+        "latency_by_window": latency_windows(
+            stats.latency_at, stats.latency, start, elapsed, max(1.0, sample_s)
+        ),
+        "redirects": stats.redirects,
+        "join_retries": stats.join_retries,
+        "processes": process_report(servers, cpu_before, stats.hosted, rss_max),
+        "client_cpu_s": round(time.process_time() - client_cpu, 2),
     }
     if abuse:
         out["abuse"] = attack
@@ -315,6 +267,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     )
     parser.add_argument(
         "--round-ms", type=int, default=None, help="rules.round_ms of the started server"
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing one Redis, started here "
+        f"(at most {MAX_PROCESSES}; needs redis-server)",
     )
     parser.add_argument("--sample-s", type=float, default=10.0, help="memory sampling period")
     parser.add_argument(
@@ -362,36 +321,41 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--game {args.game}: no load clients (server/games/{args.game}_load.py)")
     if args.bot is not None and args.bot not in clients.BOT_NAMES:
         parser.error(f"--bot {args.bot}: one of {', '.join(clients.BOT_NAMES)}")
-    proc = None
-    port = args.port
-    pid = None
-    if not port:
-        port = _free_port()
+    if not 1 <= args.processes <= MAX_PROCESSES:
+        parser.error(f"--processes must be 1..{MAX_PROCESSES}")
+    if args.processes > 1 and args.port:
+        parser.error("--processes starts its servers: no --port")
+    started = None
+    entries: List[Tuple[int, Optional[int]]] = [(args.port, None)]
+    if not args.port:
         rules = {"round_ms": args.round_ms} if args.round_ms else {}
-        proc = start_server(port, [json.dumps({"rules": rules, "game": args.game})])
-        pid = proc.pid
+        try:
+            started = Servers.start(args.processes, {"rules": rules, "game": args.game})
+        except RuntimeError as exc:
+            print(f"load: {exc}", file=sys.stderr)
+            return 2
+        entries = started.entries()
     try:
         result = asyncio.run(
             run_load(
                 args.host,
-                port,
+                entries[0][0],
                 args.matches,
                 args.seconds,
-                pid,
+                entries[0][1],
                 args.sample_s,
                 bot=args.bot,
                 game=args.game,
                 abuse=args.abuse,
                 abuse_rate=args.abuse_rate,
+                servers=entries,
             )
         )
+        if started is not None and args.processes > 1:
+            result["redis"] = started.redis_report(result["matches"], result["seconds"])
     finally:
-        if proc is not None:
-            proc.send_signal(signal.SIGINT)  # at once: SIGTERM would drain (drain.py)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        if started is not None:
+            started.stop()
     print(json.dumps(result, indent=1))
     failed = result["errors"] or result["lost_events"] or result["closed_early"]
     return 1 if failed else 0

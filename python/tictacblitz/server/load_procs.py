@@ -1,8 +1,8 @@
 """The load tool's processes besides its clients (docs/server.md, "Load"): the
 server it starts (:func:`start_server`; the Redis of several, :func:`start_redis`), and
 the attacker of ``--abuse`` (:func:`attack`): one address (127.66.0.1) that floods room
-creation and replay requests, bounded in count and time. Generic: nothing here names a game. Part of
-:mod:`.load` (which re-exports these names)."""
+creation and replay requests, bounded in count and time. Generic: nothing here names a
+game. Part of :mod:`.load` (which re-exports these names)."""
 
 from __future__ import annotations
 
