@@ -115,6 +115,12 @@ class LocalCluster:
                 pytest.fail(f"timed out waiting for {what}")
             time.sleep(0.1)
 
+    def restart_redis(self) -> None:
+        """A new, empty Redis on the same port (after ``self.redis`` was stopped)."""
+        from tictacblitz.server.load_procs import start_redis
+
+        self.redis = start_redis(self.redis_port)
+
     def kill(self, i: int) -> None:
         """Kill process ``i`` at once (SIGKILL: no goodbye to Redis)."""
         self.procs[i].kill()

@@ -20,6 +20,7 @@ class Peer:
     def __init__(self) -> None:
         self.out: list = []
         self.member = self.room = None
+        self.closed = None  # the close code the server chose, once it closed us
 
     def send(self, message: dict) -> None:
         self.out.append(json.loads(P.encode(message)))
@@ -28,7 +29,7 @@ class Peer:
         self.out.append(json.loads(text))
 
     def close(self, code: int) -> None:
-        pass
+        self.closed = code
 
     def last(self, kind: str) -> dict:
         return [m for m in self.out if m["type"] == kind][-1]

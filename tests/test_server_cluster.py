@@ -237,3 +237,40 @@ def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
             await player.close()
 
         run(scenario())
+
+
+def test_without_redis_each_process_serves_its_own_rooms_and_then_rejoins() -> None:
+    with LocalCluster(2, SERVE + ["--rule", "round_ms=60000"]) as cluster:
+
+        async def scenario() -> None:
+            player = Client("127.0.0.60")
+            made = await player.enter(
+                ws(cluster.urls[0], routed=True), type="create", mode="bot", bot="easy"
+            )
+            assert made["type"] == "joined"
+            cluster.redis.terminate()
+            cluster.redis.wait(timeout=10)
+            # Its match plays on, and both processes still make rooms, themselves.
+            seqs = [(await player.until("events"))["seq"] for _ in range(3)]
+            assert seqs == sorted(seqs)
+            for i in (0, 1):
+                other = Client(f"127.0.0.{61 + i}")
+                answer = await other.enter(ws(cluster.urls[i]), type="create", mode="online")
+                assert answer["type"] == "joined" and other.redirects == []
+                await other.close()
+            # Redis is back, empty: within a heartbeat or two both processes have
+            # written their records and rooms again, and a code works from any entry.
+            cluster.restart_redis()
+            deadline = time.monotonic() + 10
+            while True:
+                guest = Client("127.0.0.63")
+                answer = await guest.enter(ws(cluster.urls[1]), type="watch", code=made["room"])
+                if answer["type"] == "joined" or time.monotonic() > deadline:
+                    break
+                await guest.close()
+                await asyncio.sleep(0.2)
+            assert answer["type"] == "joined" and guest.redirects == [ws(cluster.urls[0])], answer
+            for c in (player, guest):
+                await c.close()
+
+        run(scenario())

@@ -30,7 +30,7 @@ import hashlib
 import json
 import logging
 import secrets
-from typing import Any, Dict, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
@@ -157,7 +157,8 @@ class Cluster:
             now = loop.time()
             try:
                 if now >= next_beat:
-                    refresh = now >= next_refresh
+                    # After an outage Redis may have lost everything: write it all again.
+                    refresh = now >= next_refresh or self.outage
                     await self._beat(refresh_rooms=refresh)
                     next_beat = now + beat_s
                     if refresh:
@@ -188,7 +189,7 @@ class Cluster:
             separators=(",", ":"),
         )
 
-    async def _flush(self, prelude: Any = None) -> None:
+    async def _flush(self, prelude: Any = None) -> List[Any]:
         """Write what changed since the last flush (rooms, counts, replays), after what
         ``prelude(pipe)`` adds to the same round trip."""
         pipe = self.redis.pipeline(transaction=False)
@@ -210,9 +211,10 @@ class Cluster:
         self._replays.clear()
         self._counts_dirty = False
         try:
-            await pipe.execute()
+            answers: List[Any] = await pipe.execute()
             for match_id, text in replays.items():
                 await self.replays.put(match_id, text)
+            return answers
         except BaseException:
             # Not written: written at the next try (what changed since wins).
             for code, room in opened.items():
@@ -240,12 +242,22 @@ class Cluster:
 
         def prelude(pipe: Any) -> None:
             pipe.set(
-                self._key("proc", self.process), json.dumps(record), px=self.settings.process_ttl_ms
+                self._key("proc", self.process),
+                json.dumps(record),
+                px=self.settings.process_ttl_ms,
+                get=True,
             )
             pipe.zadd(self._key("procs"), {self.process: len(self.lobby.rooms)})
             self.counts.keep_alive(pipe)
 
-        await self._flush(prelude)
+        before = (await self._flush(prelude))[0]
+        if before is None and not refresh_rooms:
+            # Our record was gone while we were alive: Redis restarted empty (or evicted
+            # us). Everything this process holds is written again at once.
+            for code, room in self.lobby.rooms.items():
+                self._opened.setdefault(code, room)
+            self._counts_dirty = True
+            await self._flush()
         await self._read_processes()
 
     async def _read_processes(self) -> Dict[str, Dict[str, Any]]:
