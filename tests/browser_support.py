@@ -131,3 +131,26 @@ class Page:
     def close(self) -> None:
         self.context.close()
         assert not self.errors, f"console errors in {self.name}: {self.errors}"
+
+
+def free_cells(view, prefer):
+    """The cells of ``prefer`` (row, col) with no mark and no crater in a Blitz view."""
+    cells = {(c["row"], c["col"]): c for c in view["cells"]}
+    return [cell for cell in prefer if not cells[cell]["mark"] and not cells[cell]["crater"]]
+
+
+def x_builds_row_0(a: "Page", b: "Page") -> None:
+    """One Blitz round, until it or the match ends: X (page ``a``) builds row 0 while O
+    (page ``b``) only dots row 5, so X wins it."""
+    while not a.js("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'"):
+        va = a.view()
+        if va["players"]["X"]["full"]:
+            free = free_cells(va, [(0, c) for c in range(6)])
+            if free:
+                a.click_cell(free[0])
+        vb = b.view()
+        if vb["players"]["O"]["full"] and vb["phase"] == "live" and not vb["roundEnd"]:
+            free = free_cells(vb, [(5, c) for c in (0, 2, 4)])
+            if free:
+                b.click_cell(free[0])
+        a.page.wait_for_timeout(120)

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from browser_support import Page, readme_shot, require_browser, serve
+from browser_support import Page, free_cells, readme_shot, require_browser, serve, x_builds_row_0
 
 require_browser()
 
@@ -37,11 +37,6 @@ def server():
         yield url
 
 
-def _free_cells(view, prefer):
-    cells = {(c["row"], c["col"]): c for c in view["cells"]}
-    return [cell for cell in prefer if not cells[cell]["mark"] and not cells[cell]["crater"]]
-
-
 LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"  # noqa: E501
 
 
@@ -55,7 +50,7 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
     assert p.js("() => window.__blitz.view.mine") == ["X"]
 
     # Place a mark with the mouse: the charge ring empties, then refills to gold.
-    cell = _free_cells(p.view(), [(2, 2), (2, 3), (3, 2), (3, 3)])[0]
+    cell = free_cells(p.view(), [(2, 2), (2, 3), (3, 2), (3, 3)])[0]
     p.click_cell(cell)
     p.wait(
         "(c) => { const v = window.__blitz.view; return v.cells[c[0]*v.size+c[1]].mark === 'X'; }",
@@ -103,7 +98,7 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
     while not p.js("() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase !== 'live'"):
         v = p.view()
         if v["players"]["X"]["full"]:
-            free = _free_cells(v, prefer)
+            free = free_cells(v, prefer)
             if free:
                 p.click_cell(free[0])
         # The README's screenshot: a busy board, best with a target and a powerup on it.
@@ -165,20 +160,7 @@ def test_online_match_through_a_room_code_and_its_replay(server, browser):
     for _ in range(3):
         a.wait(LIVE)
         b.wait(LIVE)
-        while not a.js(
-            "() => !!window.__blitz.view.roundEnd || window.__blitz.view.phase === 'over'"
-        ):
-            va = a.view()
-            if va["players"]["X"]["full"]:
-                free = _free_cells(va, [(0, c) for c in range(6)])
-                if free:
-                    a.click_cell(free[0])
-            vb = b.view()
-            if vb["players"]["O"]["full"] and vb["phase"] == "live" and not vb["roundEnd"]:
-                free = _free_cells(vb, [(5, c) for c in (0, 2, 4)])
-                if free:
-                    b.click_cell(free[0])
-            a.page.wait_for_timeout(120)
+        x_builds_row_0(a, b)
         a.shot("round_end")
         if a.js("() => window.__blitz.view.phase === 'over'"):
             break
