@@ -108,7 +108,10 @@ async function handle(msg) {
       keysHelp();
       break;
     case "error":
-      showError(msg.message || msg.code, ROOM_GONE.includes(msg.code));
+      // `server_closing` also refuses a rematch vote: the room stays until the server
+      // closes it (docs/protocol.md, "More than one process"), so that is only words.
+      showError(msg.message || msg.code,
+        ROOM_GONE.includes(msg.code) && !(msg.ref != null && msg.ref === app.rematchRef));
       break;
     case "rejected":
       say(app.ui.REASONS[msg.reason] || msg.reason, 1500);
@@ -172,7 +175,7 @@ function leaveToMenu() {
 }
 
 /** The room is gone: closed, lost with the server process that hosted it, or ended by a
- *  server shutting down (docs/protocol.md, "Several server processes"). Back to the menu
+ *  server shutting down (docs/protocol.md, "More than one process"). Back to the menu
  *  (nothing to `leave`), with the server's words in its error line. */
 function roomGone(text) {
   toMenu();
@@ -259,7 +262,7 @@ $("btn-help").addEventListener("click", () => $("help").showModal());
 function rematch() {
   if (app.replay) { app.replay.seek(0); app.replay.playing = true; syncReplayButtons(); return; }
   if (app.conn && app.model.phase === "over" && app.model.role === "player") {
-    app.conn.send({ type: "rematch", agree: true });
+    app.rematchRef = app.conn.send({ type: "rematch", agree: true });
     say("Rematch asked: waiting for the other player.");
   }
 }
