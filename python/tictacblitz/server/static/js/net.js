@@ -1,7 +1,7 @@
 // The WebSocket connection (docs/protocol.md): send with refs, measure the clock with
 // ping/pong, come back after a drop with `resume` (the seat token and the room's code),
 // and follow `redirect` to the server process that hosts the room (docs/protocol.md,
-// "Several server processes"; docs/client.md, "Redirects").
+// "More than one process"; docs/client.md, "Redirects").
 
 import { ClockSync } from "./clock.js";
 import { FINAL_CLOSES } from "./protocol.js";
@@ -10,10 +10,10 @@ import { FINAL_CLOSES } from "./protocol.js";
 const ENTERING = ["create", "join", "watch", "resume"];
 /** Redirects followed in a row (no `joined` between) before giving up: one is the rule,
  *  each fallback to the entry point (below) may add one; more is a misconfigured cluster
- *  sending us round (docs/protocol.md, "Several server processes"). */
+ *  sending us round (docs/protocol.md, "More than one process"). */
 const MAX_REDIRECTS = 3;
 /** Sockets in a row that fail to open before going back to the entry point: the process
- *  that hosted the room is presumably gone (docs/protocol.md, "Several server processes"). */
+ *  that hosted the room is presumably gone (docs/protocol.md, "More than one process"). */
 const FAILED_OPENS_TO_HOME = 2;
 
 export class Connection {
