@@ -274,3 +274,25 @@ def test_without_redis_each_process_serves_its_own_rooms_and_then_rejoins() -> N
                 await c.close()
 
         run(scenario())
+
+
+@pytest.mark.parametrize("game", ["doh", "rift"])
+def test_every_game_the_server_hosts_is_sent_on_the_same_way(game: str) -> None:
+    pytest.importorskip(f"blitz_core.{game}")
+    with LocalCluster(2, ["--game", game, "--pause-ms", "200"]) as cluster:
+
+        async def scenario() -> None:
+            host = Client("127.0.0.70")
+            made = await host.enter(ws(cluster.urls[0], routed=True), type="create", mode="online")
+            guest = Client("127.0.0.71")
+            joined = await guest.enter(ws(cluster.urls[1]), type="join", code=made["room"])
+            assert guest.redirects == [ws(cluster.urls[0])] and joined["type"] == "joined"
+            assert joined["seats"] != made["seats"]
+            # The match starts on the host, for both.
+            for c in (host, guest):
+                assert (await c.until("round_break"))["round"] == 0
+                assert (await c.until("events"))["match_id"] == made["match_id"]
+            for c in (host, guest):
+                await c.close()
+
+        run(scenario())
