@@ -26,6 +26,7 @@ pytest.importorskip("blitz_core.blitz")
 
 RULES = [arg for name, v in QUICK_RULES.items() for arg in ("--rule", f"{name}={v}")]
 SERVE = [*RULES, "--pause-ms", "200", "--grace-ms", "3000", "--max-rooms-per-ip", "3"]
+SERVE += ["--max-connections-per-ip", "4"]
 
 
 def run(coro):
@@ -159,6 +160,17 @@ def test_per_address_limits_hold_over_the_processes(cluster) -> None:
         late = await maker.enter(ws(cluster.urls[1], routed=True), type="create", mode="online")
         assert late["code"] == "too_many_rooms" and "try again in" in late["message"]
         await maker.close()
+
+        # Open connections: four over the three processes, and the fifth is refused
+        # (each count reaches Redis within milliseconds; the test leaves it 0.2 s).
+        held = [Client("127.0.0.32") for _ in range(5)]
+        for i in range(4):
+            await held[i].connect(ws(cluster.urls[i % 3]))
+            await asyncio.sleep(0.2)
+        refused = await held[4].connect(ws(cluster.urls[1]))  # no welcome: this
+        assert refused["code"] == "too_many_connections", refused
+        for c in held:
+            await c.close()
 
     run(scenario())
 

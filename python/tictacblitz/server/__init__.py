@@ -90,6 +90,12 @@ def register(subparsers: Any) -> None:
         help="live rooms (grace included) one address may have created (default 8)",
     )
     parser.add_argument(
+        "--max-connections-per-ip",
+        type=int,
+        default=32,
+        help="open WebSockets one address may have (default 32)",
+    )
+    parser.add_argument(
         "--allow-origin",
         action="append",
         default=[],
@@ -154,6 +160,7 @@ def _serve(args: argparse.Namespace) -> int:
         ("--bot-threads", args.bot_threads, 1),
         ("--max-rooms", args.max_rooms, 1),
         ("--max-rooms-per-ip", args.max_rooms_per_ip, 1),
+        ("--max-connections-per-ip", args.max_connections_per_ip, 1),
         ("--drain-s", args.drain_s, 0),
     ):
         if value < low or (name == "--port" and value > 65535):
@@ -189,6 +196,7 @@ def _serve(args: argparse.Namespace) -> int:
         bot_threads=args.bot_threads,
         max_rooms=args.max_rooms,
         max_rooms_per_ip=args.max_rooms_per_ip,
+        max_connections_per_ip=args.max_connections_per_ip,
         allowed_origins=tuple(args.allow_origin),
         replay_dir=args.replay_dir,
         public_url=args.public_url,

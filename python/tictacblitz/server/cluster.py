@@ -26,7 +26,6 @@ Generic: nothing here names a game.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import secrets
@@ -34,38 +33,20 @@ from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
-from .cluster_store import SharedBuckets, SharedCounts, SharedReplays, parse_processes
+from .cluster_store import (
+    SharedBuckets,
+    SharedCounts,
+    SharedReplays,
+    check_redis,
+    cluster_prefix,
+    parse_processes,
+    ws_url_of,
+)
 
 __all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis"]
 
 log = logging.getLogger("tictacblitz.server")
 ROUTED = ("create", "join", "watch", "resume")
-
-
-def cluster_prefix(game: Any) -> str:
-    """The key prefix of a game's cluster: its name and a digest of its rules."""
-    rules = json.dumps(game.rules.to_dict(), sort_keys=True).encode()
-    return f"tictacblitz:{game.type.name}:{hashlib.sha256(rules).hexdigest()[:10]}:"
-
-
-def ws_url_of(public_url: str) -> str:
-    """The WebSocket URL of a process reached at ``public_url`` (http→ws, https→wss)."""
-    parts = urlsplit(public_url.rstrip("/"))
-    scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}{parts.path}/ws"
-
-
-def check_redis(url: str, timeout_s: float = 3.0) -> Optional[str]:
-    """None if Redis answers at ``url``, else one line saying why (for the CLI)."""
-    import redis
-
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=timeout_s)
-        client.ping()
-        client.close()
-    except (redis.RedisError, OSError, ValueError) as exc:
-        return f"--redis {url}: Redis does not answer ({exc})"
-    return None
 
 
 class Cluster:

@@ -11,6 +11,9 @@
 - :class:`SharedReplays`: finished matches' replay files, so that ``/replays/{id}``
   answers from any process; the oldest go first once they pass a size cap in bytes.
 
+Also the names a cluster is known by: its key prefix (:func:`cluster_prefix`), a
+process's WebSocket URL (:func:`ws_url_of`), and the CLI's check that Redis answers.
+
 Every method is a coroutine on ``redis.asyncio``; a Redis error propagates (the caller,
 :mod:`.cluster`, decides what a refusal or a lost Redis means). Generic: nothing here
 names a game.
@@ -18,9 +21,20 @@ names a game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+from urllib.parse import urlsplit
 
-__all__ = ["SharedBuckets", "SharedCounts", "SharedReplays"]
+__all__ = [
+    "SharedBuckets",
+    "SharedCounts",
+    "SharedReplays",
+    "parse_processes",
+    "cluster_prefix",
+    "ws_url_of",
+    "check_redis",
+]
 
 _TAKE = """
 -- KEYS[1]: the bucket; ARGV: rate (tokens a second), burst. Returns {taken, wait_ms}.
@@ -162,3 +176,29 @@ def parse_processes(ids: List[str], infos: List[Optional[str]]) -> Dict[str, Dic
         if info is not None:
             out[process] = json.loads(info)
     return out
+
+
+def cluster_prefix(game: Any) -> str:
+    """The key prefix of a game's cluster: its name and a digest of its rules."""
+    rules = json.dumps(game.rules.to_dict(), sort_keys=True).encode()
+    return f"tictacblitz:{game.type.name}:{hashlib.sha256(rules).hexdigest()[:10]}:"
+
+
+def ws_url_of(public_url: str) -> str:
+    """The WebSocket URL of a process reached at ``public_url`` (http→ws, https→wss)."""
+    parts = urlsplit(public_url.rstrip("/"))
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{parts.path}/ws"
+
+
+def check_redis(url: str, timeout_s: float = 3.0) -> Optional[str]:
+    """None if Redis answers at ``url``, else one line saying why (for the CLI)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout_s)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        return f"--redis {url}: Redis does not answer ({exc})"
+    return None
