@@ -63,3 +63,31 @@ def test_a_match_through_the_second_entry_point_of_three_processes(browser):
         assert r.js("() => window.__blitz.view.result.result") == "X"
         for p in (a, b, s, r):
             p.close()
+
+
+def test_a_page_whose_room_process_dies_is_told_the_room_is_lost(browser):
+    with LocalCluster(2, SERVE + ["--rule", "round_ms=60000"]) as cluster:
+        one, two = cluster.urls
+        a = Page(browser, "lost_a")
+        b = Page(browser, "lost_b")
+        a.open(one + "/")
+        a.page.click("#create-room")
+        a.page.wait_for_selector("#room-box:not([hidden])")
+        code = a.page.inner_text("#room-code-show").replace("-", "")
+        b.open(f"{two}/r/{code}")
+        b.page.click("#join-room")
+        b.wait(LIVE)
+        assert b.js("() => window.__blitz.conn.url") == one.replace("http", "ws") + "/ws"
+
+        cluster.kill(0)
+        # The page cannot reach process 1 any more: it goes back to its own process, whose
+        # answer (once process 1's record expired) is room_lost, shown in the menu.
+        b.wait("() => document.body.dataset.screen === 'menu'", timeout=60_000)
+        message = b.page.inner_text("#menu-error")
+        assert "lost" in message and code in message, message
+        b.shot("room_lost")
+        # Chromium logs each refused WebSocket as a console error: expected here, and
+        # nothing else is.
+        for p in (a, b):
+            p.errors = [e for e in p.errors if "WebSocket connection to" not in e]
+            p.close()
