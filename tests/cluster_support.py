@@ -202,6 +202,11 @@ class Client:
             answer = await self.ask(**message)
         raise AssertionError(f"redirected more than 3 times: {self.redirects}")
 
+    async def create_on(self, url: str, mode: str, **fields: Any) -> Dict[str, Any]:
+        """Create a room of ``mode`` on the process at ``url`` itself (pinned, as a
+        redirect's URL pins it)."""
+        return await self.enter(ws(url, routed=True), type="create", mode=mode, **fields)
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()

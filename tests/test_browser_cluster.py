@@ -19,16 +19,21 @@ SERVE += ["--pause-ms", "1000", "--grace-ms", "5000"]
 LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"  # noqa: E501
 
 
+def create_online_room(page: Page, url: str) -> str:
+    """``page`` opens the process at ``url`` and creates an online room: its code."""
+    page.open(url + "/")
+    page.page.click("#create-room")
+    page.page.wait_for_selector("#room-box:not([hidden])")
+    return page.page.inner_text("#room-code-show").replace("-", "")
+
+
 def test_a_match_through_the_second_entry_point_of_three_processes(browser):
     with LocalCluster(3, SERVE) as cluster:
         one, two, three = cluster.urls
         a = Page(browser, "cluster_a")
         b = Page(browser, "cluster_b")
         s = Page(browser, "cluster_spectator")
-        a.open(one + "/")
-        a.page.click("#create-room")
-        a.page.wait_for_selector("#room-box:not([hidden])")
-        code = a.page.inner_text("#room-code-show").replace("-", "")
+        code = create_online_room(a, one)
         # Three processes with no room: process 1 keeps the room it was asked for.
         assert a.js("() => window.__blitz.conn.url") == one.replace("http", "ws") + "/ws"
         assert cluster.health(0)["rooms"] == 1
@@ -70,10 +75,7 @@ def test_a_page_whose_room_process_dies_is_told_the_room_is_lost(browser):
         one, two = cluster.urls
         a = Page(browser, "lost_a")
         b = Page(browser, "lost_b")
-        a.open(one + "/")
-        a.page.click("#create-room")
-        a.page.wait_for_selector("#room-box:not([hidden])")
-        code = a.page.inner_text("#room-code-show").replace("-", "")
+        code = create_online_room(a, one)
         b.open(f"{two}/r/{code}")
         b.page.click("#join-room")
         b.wait(LIVE)

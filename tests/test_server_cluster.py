@@ -42,7 +42,7 @@ def cluster():
 def test_join_watch_and_resume_reach_the_hosting_process_from_any_entry(cluster) -> None:
     async def scenario() -> None:
         host = Client("127.0.0.10")
-        created = await host.enter(ws(cluster.urls[0], routed=True), type="create", mode="online")
+        created = await host.create_on(cluster.urls[0], "online")
         assert created["type"] == "joined" and host.redirects == []
         code, token = created["room"], created["token"]
         assert created["link"] == f"{cluster.urls[0]}/r/{code}"
@@ -106,9 +106,7 @@ def test_create_goes_to_the_least_loaded_process(cluster) -> None:
         # Two rooms on process 1 (pinned there, as a redirect's URL pins them).
         holders = [Client(f"127.0.0.{20 + i}") for i in range(2)]
         for holder in holders:
-            made = await holder.enter(
-                ws(cluster.urls[0], routed=True), type="create", mode="online"
-            )
+            made = await holder.create_on(cluster.urls[0], "online")
             assert made["type"] == "joined"
         # A create at process 1 is sent to a process with no room; the one it lands on
         # keeps it (no second redirect).
@@ -137,13 +135,9 @@ def test_per_address_limits_hold_over_the_processes(cluster) -> None:
         # wherever it is asked for, though no process holds more than one.
         owner = [Client("127.0.0.30") for _ in range(4)]
         for i in range(3):
-            made = await owner[i].enter(
-                ws(cluster.urls[i], routed=True), type="create", mode="online"
-            )
+            made = await owner[i].create_on(cluster.urls[i], "online")
             assert made["type"] == "joined"
-        refused = await owner[3].enter(
-            ws(cluster.urls[0], routed=True), type="create", mode="online"
-        )
+        refused = await owner[3].create_on(cluster.urls[0], "online")
         assert refused["code"] == "too_many_rooms" and "over all the servers" in refused["message"]
         for c in owner:
             await c.close()
@@ -152,12 +146,10 @@ def test_per_address_limits_hold_over_the_processes(cluster) -> None:
         # then the seventh is refused, where each process alone would allow it.
         maker = Client("127.0.0.31")
         for n in range(6):
-            made = await maker.enter(
-                ws(cluster.urls[n % 3], routed=True), type="create", mode="online"
-            )
+            made = await maker.create_on(cluster.urls[n % 3], "online")
             assert made["type"] == "joined", made
             await maker.send(type="leave")
-        late = await maker.enter(ws(cluster.urls[1], routed=True), type="create", mode="online")
+        late = await maker.create_on(cluster.urls[1], "online")
         assert late["code"] == "too_many_rooms" and "try again in" in late["message"]
         await maker.close()
 
@@ -180,13 +172,9 @@ def test_a_killed_process_loses_only_its_own_rooms() -> None:
 
         async def scenario() -> None:
             keeps = Client("127.0.0.40")
-            kept = await keeps.enter(
-                ws(cluster.urls[0], routed=True), type="create", mode="bot", bot="easy"
-            )
+            kept = await keeps.create_on(cluster.urls[0], "bot", bot="easy")
             lost = Client("127.0.0.41")
-            doomed = await lost.enter(
-                ws(cluster.urls[1], routed=True), type="create", mode="bot", bot="easy"
-            )
+            doomed = await lost.create_on(cluster.urls[1], "bot", bot="easy")
             assert kept["type"] == doomed["type"] == "joined"
             for c in (keeps, lost):
                 await c.until("events")
@@ -219,7 +207,7 @@ def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
 
         async def scenario() -> None:
             player = Client("127.0.0.50")
-            made = await player.enter(ws(cluster.urls[0], routed=True), type="create", mode="local")
+            made = await player.create_on(cluster.urls[0], "local")
             assert made["type"] == "joined"
             await player.until("events")
             started = time.monotonic()
@@ -232,9 +220,7 @@ def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
 
             # New rooms asked of the draining process go to the other one.
             newcomer = Client("127.0.0.51")
-            moved = await newcomer.enter(
-                ws(cluster.urls[0], routed=True), type="create", mode="online"
-            )
+            moved = await newcomer.create_on(cluster.urls[0], "online")
             assert moved["type"] == "joined" and newcomer.redirects == [
                 ws(cluster.urls[1], routed=True)
             ]
@@ -256,9 +242,7 @@ def test_without_redis_each_process_serves_its_own_rooms_and_then_rejoins() -> N
 
         async def scenario() -> None:
             player = Client("127.0.0.60")
-            made = await player.enter(
-                ws(cluster.urls[0], routed=True), type="create", mode="bot", bot="easy"
-            )
+            made = await player.create_on(cluster.urls[0], "bot", bot="easy")
             assert made["type"] == "joined"
             cluster.redis.terminate()
             cluster.redis.wait(timeout=10)
@@ -295,7 +279,7 @@ def test_every_game_the_server_hosts_is_sent_on_the_same_way(game: str) -> None:
 
         async def scenario() -> None:
             host = Client("127.0.0.70")
-            made = await host.enter(ws(cluster.urls[0], routed=True), type="create", mode="online")
+            made = await host.create_on(cluster.urls[0], "online")
             guest = Client("127.0.0.71")
             joined = await guest.enter(ws(cluster.urls[1]), type="join", code=made["room"])
             assert guest.redirects == [ws(cluster.urls[0])] and joined["type"] == "joined"

@@ -88,15 +88,7 @@ class WorkGate:
                 )
             )
         if not self.buckets.take(address):
-            wait = self.buckets.retry_after_s(address)
-            raise Refused(
-                _error(
-                    429,
-                    "rate_limited",
-                    f"too many replays from this address: try again in {max(1, round(wait))} s",
-                    retry_after=wait,
-                )
-            )
+            raise _too_many(self.buckets.retry_after_s(address))
         self.busy.add(address)
 
     async def run(self, address: str, replay: Any) -> Any:
@@ -172,14 +164,19 @@ async def _admit(request: Any, gate: WorkGate, address: str) -> None:
     wait = await cluster.take("work", address, s.work_rate_per_s, s.work_burst)
     if wait:
         gate.busy.discard(address)
-        raise Refused(
-            _error(
-                429,
-                "rate_limited",
-                f"too many replays from this address: try again in {max(1, round(wait))} s",
-                retry_after=wait,
-            )
+        raise _too_many(wait)
+
+
+def _too_many(wait: float) -> Refused:
+    """The refusal of an address over its rate of engine-running requests."""
+    return Refused(
+        _error(
+            429,
+            "rate_limited",
+            f"too many replays from this address: try again in {max(1, round(wait))} s",
+            retry_after=wait,
         )
+    )
 
 
 async def _read_body(request: Any, limit: int) -> bytes:
