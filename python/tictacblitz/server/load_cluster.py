@@ -295,7 +295,7 @@ class Servers:
 
     def redis_report(self, matches: int, seconds: float) -> Dict[str, Any]:
         """What Redis did over the run: commands by name, their total, per match, per
-        second; its CPU seconds."""
+        second; the bytes it received and sent; its CPU seconds."""
         if self.redis_port is None or self.redis is None:
             return {}
         stats = redis_info(self.redis_port, "commandstats")
@@ -304,11 +304,14 @@ class Servers:
             for name, value in stats.items()
         }
         total = sum(calls.values())
+        traffic = redis_info(self.redis_port, "stats")
         return {
             "commands": dict(sorted(calls.items(), key=lambda kv: -kv[1])),
             "calls": total,
             "calls_per_match": round(total / max(1, matches), 1),
             "calls_per_s": round(total / max(1e-3, seconds), 1),
+            "received_mib": round(int(traffic.get("total_net_input_bytes", 0)) / 2**20, 1),
+            "sent_mib": round(int(traffic.get("total_net_output_bytes", 0)) / 2**20, 1),
             "cpu_s": round(cpu_s(self.redis.pid), 2),
         }
 
