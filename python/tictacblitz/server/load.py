@@ -35,7 +35,8 @@ With ``--processes N`` (N > 1; :mod:`.load_cluster`) it starts one Redis and N s
 sharing it, and the matches enter round-robin: match i's creator through process i, its
 second player by code through process i + 1, each following the ``redirect`` answers.
 ``memory`` then sums the processes (``by_process`` each), and ``redis`` says what Redis
-did (commands by name, per match, its CPU seconds).
+did (commands by name, per match, bytes, its CPU seconds). ``--abuse``'s attacker then floods
+the first process, and takes a ``redirect`` as an answer (it does not follow it).
 
 Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
 900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts.
