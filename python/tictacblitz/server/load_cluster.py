@@ -315,15 +315,16 @@ class Servers:
             "cpu_s": round(cpu_s(self.redis.pid), 2),
         }
 
-    def stop(self) -> None:
+    def stop(self, wait_s: float = 10.0) -> None:
         """SIGINT to each server (at once: SIGTERM would drain, drain.py), kill what is
-        left after 10 s; then Redis."""
+        left ``wait_s`` later (one wait for all); then Redis."""
         for proc in self.procs:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
+        deadline = time.time() + wait_s
         for proc in self.procs:
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=max(0.0, deadline - time.time()))
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
