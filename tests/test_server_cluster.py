@@ -292,3 +292,30 @@ def test_every_game_the_server_hosts_is_sent_on_the_same_way(game: str) -> None:
                 await c.close()
 
         run(scenario())
+
+
+def test_a_stopped_process_leaves_the_cluster_clean() -> None:
+    import redis
+
+    with LocalCluster(2, SERVE + ["--rule", "round_ms=60000"]) as cluster:
+
+        async def scenario() -> None:
+            player = Client("127.0.0.80")
+            made = await player.create_on(cluster.urls[0], "bot", bot="easy")
+            await player.until("events")
+            store = redis.Redis(port=cluster.redis_port, decode_responses=True)
+            assert any(made["room"] in key for key in store.keys("*"))
+            # SIGINT: at once, with a room playing; the process removes what it wrote.
+            gone = cluster.health(0)["process"]
+            cluster.procs[0].send_signal(signal.SIGINT)
+            assert cluster.procs[0].wait(timeout=15) is not None
+            left = store.keys("*")
+            assert not [k for k in left if made["room"] in k], left
+            assert not [k for k in left if k.endswith(gone)], left
+            assert [k for k in left if ":proc:" in k] == [
+                k for k in left if k.endswith(":proc:" + cluster.health(1)["process"])
+            ]
+            store.close()
+            await player.close()
+
+        run(scenario())

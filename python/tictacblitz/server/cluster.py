@@ -85,6 +85,7 @@ class Cluster:
         self._wake: Optional[asyncio.Event] = None
         self._task: Optional["asyncio.Task[None]"] = None
         self.outage = False
+        self._stopping = False
         lobby.on_room = self.room_event
         lobby.replays.mirror = self.replay_written
 
@@ -129,7 +130,9 @@ class Cluster:
         next_beat = loop.time() + beat_s
         next_refresh = loop.time() + self.settings.room_refresh_s
         assert self._wake is not None
-        while True:
+        # A flag as well as the cancellation: Python 3.10-3.11's wait_for may swallow a
+        # cancellation that meets the wake-up it was waiting for (fixed in 3.12).
+        while not self._stopping:
             try:
                 await asyncio.wait_for(self._wake.wait(), max(0.0, next_beat - loop.time()))
             except asyncio.TimeoutError:
@@ -253,10 +256,11 @@ class Cluster:
 
     async def close(self) -> None:
         """Leave the cluster: the record, the load, the rooms' entries, the counts."""
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             try:
-                await self._task
+                await asyncio.wait_for(self._task, 5.0)
             except (asyncio.CancelledError, Exception):
                 pass
         try:
