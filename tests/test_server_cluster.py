@@ -100,6 +100,22 @@ def test_join_watch_and_resume_reach_the_hosting_process_from_any_entry(cluster)
     run(scenario())
 
 
+def test_a_code_is_found_everywhere_as_soon_as_its_creator_has_it(cluster) -> None:
+    async def scenario() -> None:
+        # The creator's answer waits until the room's entry is in Redis: a join sent the
+        # moment the code arrives, through another process, never misses it.
+        for i in range(9):
+            creator, friend = Client(f"127.0.1.{i + 1}"), Client(f"127.0.2.{i + 1}")
+            await friend.connect(ws(cluster.urls[(i + 1) % 3]))  # ready before the code
+            made = await creator.create_on(cluster.urls[i % 3], "online")
+            found = await friend.ask(type="watch", code=made["room"])
+            assert found == {"type": "redirect", "url": ws(cluster.urls[i % 3])}, (i, found)
+            for c in (creator, friend):
+                await c.close()
+
+    run(scenario())
+
+
 def test_create_goes_to_the_least_loaded_process(cluster) -> None:
     async def scenario() -> None:
         cluster.wait_for(lambda h: h["rooms"] == 0, "the earlier rooms to close")

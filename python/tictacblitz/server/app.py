@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, AsyncIterator, Dict, Optional
+from typing import Any, AsyncIterator, Dict, List, Optional
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -108,6 +108,7 @@ class WsPeer:
         self.address = websocket.client.host if websocket.client is not None else ""
         # Sent here by another process of the cluster to create a room: create it here.
         self.routed = websocket.query_params.get("routed") == "1"
+        self.held: Optional[List[str]] = None  # messages held back, in order (release)
         url = websocket.url
         scheme = "https" if url.scheme == "wss" else "http"
         self.base_url = f"{scheme}://{url.netloc}"
@@ -118,12 +119,22 @@ class WsPeer:
     def send_text(self, text: str) -> None:
         if self.closing is not None:
             return
+        if self.held is not None:
+            self.held.append(text)
+            return
         if self.queue.qsize() >= self.max_queue:
             self.close(P.CLOSE_CODES["too_slow"])
             return
         self.queue.put_nowait(text)
 
+    def release(self) -> None:
+        """Send what was held back (:attr:`held`), in order."""
+        held, self.held = self.held or [], None
+        for text in held:
+            self.send_text(text)
+
     def close(self, code: int) -> None:
+        self.release()
         if self.closing is None:
             self.closing = code
             self.queue.put_nowait(_CLOSE)
@@ -243,7 +254,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             return
         per_address[address] = per_address.get(address, 0) + 1
         if cluster is not None:
-            cluster.counts_changed()
+            cluster.counts_changed("conns", address)
         try:
             await _play(websocket)
         finally:
@@ -251,7 +262,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             if not per_address[address]:
                 del per_address[address]
             if cluster is not None:
-                cluster.counts_changed()
+                cluster.counts_changed("conns", address)
 
     async def _play(websocket: WebSocket) -> None:
         peer = WsPeer(websocket, settings.max_queue)
@@ -295,7 +306,15 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
                     continue
-                lobby.handle(peer, parsed)
+                if cluster is not None and parsed.type == "create":
+                    # The answer (the room's code) waits until the room is in the
+                    # directory: a friend's join through another process finds it.
+                    peer.held = []
+                    lobby.handle(peer, parsed)
+                    await cluster.published()
+                    peer.release()
+                else:
+                    lobby.handle(peer, parsed)
         except WebSocketDisconnect:
             pass
         finally:

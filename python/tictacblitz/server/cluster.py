@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
+from .cluster_routing import route
 from .cluster_store import (
     SharedBuckets,
     SharedCounts,
@@ -46,7 +47,6 @@ from .cluster_store import (
 __all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis"]
 
 log = logging.getLogger("tictacblitz.server")
-ROUTED = ("create", "join", "watch", "resume")
 
 
 class Cluster:
@@ -81,7 +81,10 @@ class Cluster:
         self._opened: Dict[str, Any] = {}  # code: room, to write
         self._closed: Set[str] = set()  # codes to delete
         self._replays: Dict[str, str] = {}  # match id: replay text, to write
-        self._counts_dirty = True
+        # Addresses whose counts changed, by kind; all of them when ``_counts_all``.
+        self._counts: Dict[str, Set[str]] = {"rooms": set(), "conns": set()}
+        self._counts_all = True
+        self._flushing = asyncio.Lock()  # one flush at a time: writes stay in order
         self._wake: Optional[asyncio.Event] = None
         self._task: Optional["asyncio.Task[None]"] = None
         self.outage = False
@@ -89,7 +92,7 @@ class Cluster:
         lobby.on_room = self.room_event
         lobby.replays.mirror = self.replay_written
 
-    def _key(self, *parts: str) -> str:
+    def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
     # -- what the lobby and the app tell it (synchronous, on the loop) -----------------------
@@ -101,15 +104,26 @@ class Cluster:
         else:
             self._opened.pop(room.code, None)
             self._closed.add(room.code)
-        self.counts_changed()
+        self.counts_changed("rooms", room.owner_address or "")
 
     def replay_written(self, match_id: str, text: str) -> None:
         self._replays[match_id] = text
         self._kick()
 
-    def counts_changed(self) -> None:
-        self._counts_dirty = True
+    def counts_changed(self, kind: str, address: str) -> None:
+        """What ``address`` holds of ``kind`` (``rooms``, ``conns``) changed here."""
+        self._counts[kind].add(address)
         self._kick()
+
+    async def published(self) -> None:
+        """Rooms opened so far are in the directory. A create's answer waits for this,
+        so that no code is shown before every process can find it."""
+        if self.outage or not self._opened:
+            return
+        try:
+            await asyncio.wait_for(self._flush(), 2.0)
+        except Exception:  # Redis slow or lost: the writer task tries again
+            pass
 
     def _kick(self) -> None:
         if self._wake is not None:
@@ -176,24 +190,35 @@ class Cluster:
     async def _flush(self, prelude: Any = None) -> List[Any]:
         """Write what changed since the last flush (rooms, counts, replays), after what
         ``prelude(pipe)`` adds to the same round trip."""
+        async with self._flushing:
+            return await self._flush_now(prelude)
+
+    async def _flush_now(self, prelude: Any) -> List[Any]:
         pipe = self.redis.pipeline(transaction=False)
         if prelude is not None:
             prelude(pipe)
         opened, closed = dict(self._opened), set(self._closed)
-        replays, counts = dict(self._replays), self._counts_dirty
+        replays, counts_all = dict(self._replays), self._counts_all
+        counts = {kind: set(addresses) for kind, addresses in self._counts.items()}
         ttl = self.settings.room_ttl_s
         for code, room in opened.items():
-            pipe.set(self._key("room", code), self._entry(room), ex=ttl)
+            pipe.set(self.key("room", code), self._entry(room), ex=ttl)
         for code in closed:
-            pipe.delete(self._key("room", code))
-        if counts:
-            pipe.zadd(self._key("procs"), {self.process: len(self.lobby.rooms)})
-            self.counts.mirror(pipe, "rooms", self.lobby.rooms_by_address)
-            self.counts.mirror(pipe, "conns", self.conns_by_address)
+            pipe.delete(self.key("room", code))
+        tables = {"rooms": self.lobby.rooms_by_address, "conns": self.conns_by_address}
+        if opened or closed or counts_all:
+            pipe.zadd(self.key("procs"), {self.process: len(self.lobby.rooms)})
+        for kind, table in tables.items():
+            if counts_all:
+                self.counts.mirror(pipe, kind, table)
+            else:
+                self.counts.update(pipe, kind, table, counts[kind])
         self._opened.clear()
         self._closed.clear()
         self._replays.clear()
-        self._counts_dirty = False
+        self._counts_all = False
+        for addresses in self._counts.values():
+            addresses.clear()
         try:
             answers: List[Any] = await pipe.execute()
             for match_id, text in replays.items():
@@ -207,7 +232,9 @@ class Cluster:
             self._closed |= closed - set(self._opened)
             for match_id, text in replays.items():
                 self._replays.setdefault(match_id, text)
-            self._counts_dirty = self._counts_dirty or counts
+            self._counts_all = self._counts_all or counts_all
+            for kind, addresses in counts.items():
+                self._counts[kind] |= addresses
             raise
 
     async def _beat(self, refresh_rooms: bool) -> None:
@@ -220,18 +247,19 @@ class Cluster:
             "connections": self.lobby.connections,
             "draining": self.lobby.draining,
         }
-        if refresh_rooms:
+        if refresh_rooms:  # every entry and count again: whatever was lost is back
             for code, room in self.lobby.rooms.items():
                 self._opened.setdefault(code, room)
+            self._counts_all = True
 
         def prelude(pipe: Any) -> None:
             pipe.set(
-                self._key("proc", self.process),
+                self.key("proc", self.process),
                 json.dumps(record),
                 px=self.settings.process_ttl_ms,
                 get=True,
             )
-            pipe.zadd(self._key("procs"), {self.process: len(self.lobby.rooms)})
+            pipe.zadd(self.key("procs"), {self.process: len(self.lobby.rooms)})
             self.counts.keep_alive(pipe)
 
         before = (await self._flush(prelude))[0]
@@ -240,17 +268,17 @@ class Cluster:
             # us). Everything this process holds is written again at once.
             for code, room in self.lobby.rooms.items():
                 self._opened.setdefault(code, room)
-            self._counts_dirty = True
+            self._counts_all = True
             await self._flush()
-        await self._read_processes()
+        await self.read_processes()
 
-    async def _read_processes(self) -> Dict[str, Dict[str, Any]]:
-        ids = await self.redis.zrange(self._key("procs"), 0, -1)
-        infos = await self.redis.mget([self._key("proc", i) for i in ids]) if ids else []
+    async def read_processes(self) -> Dict[str, Dict[str, Any]]:
+        ids = await self.redis.zrange(self.key("procs"), 0, -1)
+        infos = await self.redis.mget([self.key("proc", i) for i in ids]) if ids else []
         live = parse_processes(ids, infos)
         dead = [i for i in ids if i not in live]
         if dead:
-            await self.redis.zrem(self._key("procs"), *dead)
+            await self.redis.zrem(self.key("procs"), *dead)
         self.processes = live
         return live
 
@@ -266,9 +294,9 @@ class Cluster:
         try:
             pipe = self.redis.pipeline(transaction=False)
             for code in list(self.lobby.rooms) + list(self._closed):
-                pipe.delete(self._key("room", code))
-            pipe.delete(self._key("proc", self.process))
-            pipe.zrem(self._key("procs"), self.process)
+                pipe.delete(self.key("room", code))
+            pipe.delete(self.key("proc", self.process))
+            pipe.zrem(self.key("procs"), self.process)
             self.counts.forget(pipe)
             await pipe.execute()
             for match_id, text in self._replays.items():
@@ -313,85 +341,8 @@ class Cluster:
 
     async def route(self, peer: Any, msg: P.ClientMessage) -> bool:
         """Send ``msg`` on when another process should answer it: True when answered
-        here (a ``redirect``), False when the lobby handles it.
+        here (a ``redirect``), False when the lobby handles it (:mod:`.cluster_routing`).
 
         :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
         """
-        if msg.type not in ROUTED or peer.room is not None or self.outage:
-            return False
-        try:
-            if msg.type == "create":
-                return await self._route_create(peer, msg)
-            if msg.type == "resume":
-                if msg.get("token") in self.lobby.tokens or msg.get("code") is None:
-                    return False
-            code = msg.get("code")
-            if code in self.lobby.rooms:
-                return False
-            return await self._route_code(peer, msg, code)
-        except P.ProtocolError as exc:
-            exc.ref = msg.ref
-            raise
-        except Exception as exc:  # Redis lost mid-way: answer from this process
-            log.warning("Redis unreachable (%s): answering locally", exc)
-            return False
-
-    def _redirect(self, peer: Any, msg: P.ClientMessage, url: str) -> bool:
-        out: Dict[str, Any] = {"type": "redirect", "url": url}
-        if msg.ref is not None:
-            out["ref"] = msg.ref
-        peer.send(out)
-        return True
-
-    async def _route_create(self, peer: Any, msg: P.ClientMessage) -> bool:
-        if not getattr(peer, "routed", False) or self.lobby.draining:
-            target = await self.least_loaded()
-            if target is None:
-                raise P.ProtocolError("server_closing", "every server is shutting down")
-            if target != self.process:
-                return self._redirect(peer, msg, self.processes[target]["url"] + "?routed=1")
-        address = getattr(peer, "address", "")
-        s = self.settings
-        if await self.held("rooms", address, self.lobby.rooms_by_address.get(address, 0)) >= (
-            s.max_rooms_per_ip
-        ):
-            raise P.ProtocolError(
-                "too_many_rooms",
-                f"at most {s.max_rooms_per_ip} rooms from one address over all the "
-                "servers (a room left counts until its grace runs out)",
-            )
-        wait = await self.take("rooms", address, s.room_rate_per_s, s.room_burst)
-        if wait:
-            raise P.ProtocolError(
-                "too_many_rooms",
-                f"too many new rooms from this address: try again in {max(1, round(wait))} s",
-            )
-        return False
-
-    async def least_loaded(self) -> Optional[str]:
-        """The live, not draining process with the fewest rooms (this one on a tie)."""
-        live = await self._read_processes()
-        scores = await self.redis.zrange(self._key("procs"), 0, -1, withscores=True)
-        loads = {process: int(score) for process, score in scores}
-        loads[self.process] = len(self.lobby.rooms)
-        candidates = [
-            (loads.get(p, 0), p != self.process, p)
-            for p, info in live.items()
-            if not info.get("draining")
-        ]
-        if not self.lobby.draining:
-            candidates.append((loads[self.process], False, self.process))
-        return min(candidates)[2] if candidates else None
-
-    async def _route_code(self, peer: Any, msg: P.ClientMessage, code: str) -> bool:
-        entry_text = await self.redis.get(self._key("room", code))
-        if entry_text is None:
-            return False  # the lobby answers: room_not_found or bad_token
-        entry = json.loads(entry_text)
-        if entry["process"] == self.process:
-            return False  # an entry of a room this process closed a moment ago
-        if not await self.redis.exists(self._key("proc", entry["process"])):
-            raise P.ProtocolError(
-                "room_lost", f"room {code} was lost: the server process hosting it stopped"
-            )
-        return self._redirect(peer, msg, entry["url"])
+        return await route(self, peer, msg)

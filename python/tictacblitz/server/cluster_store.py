@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -98,7 +98,8 @@ class SharedCounts:
     """What addresses hold now (``kind``: ``conns`` or ``rooms``), per process.
 
     Each process writes only its own hash (``{prefix}{kind}:{process}``, address →
-    count, a mirror of its own tables); the total for an address is the sum over the
+    count, a mirror of its own tables: the changed addresses on each flush, all of them
+    on each refresh); the total for an address is the sum over the
     live processes. The hashes expire with their process (:meth:`keep_alive` on every
     heartbeat)."""
 
@@ -120,6 +121,18 @@ class SharedCounts:
         if held:
             pipe.hset(key, mapping=held)
             pipe.pexpire(key, self.ttl_ms)
+
+    def update(self, pipe: Any, kind: str, counts: Dict[str, int], addresses: Set[str]) -> None:
+        """Write only ``addresses``' counts (a change); the hash's TTL again."""
+        if not addresses:
+            return
+        key = self._key(kind, self.process)
+        for address in addresses:
+            if counts.get(address, 0) > 0:
+                pipe.hset(key, address, counts[address])
+            else:
+                pipe.hdel(key, address)
+        pipe.pexpire(key, self.ttl_ms)
 
     async def total(self, kind: str, address: str, processes: Sequence[str]) -> int:
         """The address's count summed over ``processes`` (the live ones)."""

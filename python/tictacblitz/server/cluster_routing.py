@@ -1,0 +1,114 @@
+"""Which process of a cluster answers a client's ``create``, ``join``, ``watch`` or
+``resume`` (docs/server.md, "More than one process"): this one (the lobby handles it),
+another (a ``redirect`` naming its WebSocket URL), or none (``room_lost``,
+``server_closing``, ``too_many_rooms`` over the cluster). Part of :mod:`.cluster`, whose
+:class:`~.cluster.Cluster` is the ``cluster`` every function takes. Generic: nothing
+here names a game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Dict, Optional
+
+from . import protocol as P
+
+__all__ = ["route", "redirect", "route_create", "least_loaded", "route_code", "ROUTED"]
+
+log = logging.getLogger("tictacblitz.server")
+ROUTED = ("create", "join", "watch", "resume")
+
+
+async def route(cluster: Any, peer: Any, msg: P.ClientMessage) -> bool:
+    """Send ``msg`` on when another process should answer it: True when answered
+    here (a ``redirect``), False when the lobby handles it.
+
+    :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
+    """
+    if msg.type not in ROUTED or peer.room is not None or cluster.outage:
+        return False
+    try:
+        if msg.type == "create":
+            return await route_create(cluster, peer, msg)
+        if msg.type == "resume":
+            if msg.get("token") in cluster.lobby.tokens or msg.get("code") is None:
+                return False
+        code = msg.get("code")
+        if code in cluster.lobby.rooms:
+            return False
+        return await route_code(cluster, peer, msg, code)
+    except P.ProtocolError as exc:
+        exc.ref = msg.ref
+        raise
+    except Exception as exc:  # Redis lost mid-way: answer from this process
+        log.warning("Redis unreachable (%s): answering locally", exc)
+        return False
+
+
+def redirect(peer: Any, msg: P.ClientMessage, url: str) -> bool:
+    """Tell ``peer`` to send ``msg`` again at ``url`` (docs/protocol.md, ``redirect``)."""
+    out: Dict[str, Any] = {"type": "redirect", "url": url}
+    if msg.ref is not None:
+        out["ref"] = msg.ref
+    peer.send(out)
+    return True
+
+
+async def route_create(cluster: Any, peer: Any, msg: P.ClientMessage) -> bool:
+    """A create: to the least loaded process unless a redirect sent it here (then it
+    stays), after the address's limits over the cluster."""
+    if not getattr(peer, "routed", False) or cluster.lobby.draining:
+        target = await least_loaded(cluster)
+        if target is None:
+            raise P.ProtocolError("server_closing", "every server is shutting down")
+        if target != cluster.process:
+            return redirect(peer, msg, cluster.processes[target]["url"] + "?routed=1")
+    address = getattr(peer, "address", "")
+    s = cluster.settings
+    if await cluster.held("rooms", address, cluster.lobby.rooms_by_address.get(address, 0)) >= (
+        s.max_rooms_per_ip
+    ):
+        raise P.ProtocolError(
+            "too_many_rooms",
+            f"at most {s.max_rooms_per_ip} rooms from one address over all the "
+            "servers (a room left counts until its grace runs out)",
+        )
+    wait = await cluster.take("rooms", address, s.room_rate_per_s, s.room_burst)
+    if wait:
+        raise P.ProtocolError(
+            "too_many_rooms",
+            f"too many new rooms from this address: try again in {max(1, round(wait))} s",
+        )
+    return False
+
+
+async def least_loaded(cluster: Any) -> Optional[str]:
+    """The live, not draining process with the fewest rooms (this one on a tie)."""
+    live = await cluster.read_processes()
+    scores = await cluster.redis.zrange(cluster.key("procs"), 0, -1, withscores=True)
+    loads = {process: int(score) for process, score in scores}
+    loads[cluster.process] = len(cluster.lobby.rooms)
+    candidates = [
+        (loads.get(p, 0), True, p)
+        for p, info in live.items()
+        if p != cluster.process and not info.get("draining")
+    ]
+    if not cluster.lobby.draining:
+        candidates.append((loads[cluster.process], False, cluster.process))
+    return min(candidates)[2] if candidates else None
+
+
+async def route_code(cluster: Any, peer: Any, msg: P.ClientMessage, code: str) -> bool:
+    """A join, watch or resume of another process's room: to it, or ``room_lost``."""
+    entry_text = await cluster.redis.get(cluster.key("room", code))
+    if entry_text is None:
+        return False  # the lobby answers: room_not_found or bad_token
+    entry = json.loads(entry_text)
+    if entry["process"] == cluster.process:
+        return False  # an entry of a room this process closed a moment ago
+    if not await cluster.redis.exists(cluster.key("proc", entry["process"])):
+        raise P.ProtocolError(
+            "room_lost", f"room {code} was lost: the server process hosting it stopped"
+        )
+    return redirect(peer, msg, entry["url"])
