@@ -335,3 +335,48 @@ def test_a_stopped_process_leaves_the_cluster_clean() -> None:
             await player.close()
 
         run(scenario())
+
+
+def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
+    import argparse
+
+    from cluster_support import free_port
+    from tictacblitz import server as server_package
+    from tictacblitz.server.load_procs import start_redis
+
+    parser = argparse.ArgumentParser()
+    server_package.register(parser.add_subparsers())
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
+    for bad, words in (
+        (["--redis", "redis://127.0.0.1:6379/0"], "--redis needs --public-url"),
+        (["--redis", "http://x", "--public-url", "http://a:1"], "a Redis URL is redis://"),
+        (["--public-url", "blitz.example.org"], "a URL is http(s)://host"),
+        (["--redis", nobody, "--public-url", "http://a:1"], "Redis does not answer"),
+        (["--drain-s", "-1"], "--drain-s -1.0 is out of range"),
+        (["--max-connections-per-ip", "0"], "--max-connections-per-ip 0 is out of range"),
+    ):
+        args = parser.parse_args(["serve", *bad])
+        assert args.handler(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+    seen = {}
+    monkeypatch.setattr(
+        server_package, "serve", lambda settings, **kw: seen.update(settings=settings)
+    )
+    port = free_port()
+    redis = start_redis(port)
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        args = parser.parse_args(
+            ["serve", "--redis", url, "--public-url", "https://b.example/p/1", "--drain-s", "5"]
+        )
+        assert args.handler(args) == 0
+    finally:
+        redis.terminate()
+        redis.wait(timeout=10)
+    settings = seen["settings"]
+    assert (settings.redis_url, settings.public_url, settings.drain_s) == (
+        url,
+        "https://b.example/p/1",
+        5.0,
+    )
