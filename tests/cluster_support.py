@@ -72,10 +72,16 @@ class LocalCluster:
         self.extra = list(extra or [])
         self.env = child_env()
         for port in self.ports:
-            self.procs.append(self._start(port))
-        self.wait_for(lambda h: h["processes"] == n, what=f"{n} processes in the cluster")
+            self.procs.append(self.start(port))
+        # Each process must also have found itself at its public URL: until then the
+        # others send it no creates.
+        self.wait_for(
+            lambda h: h["processes"] == n and h["reachable"], what=f"{n} processes in the cluster"
+        )
 
-    def _start(self, port: int) -> subprocess.Popen:
+    def start(self, port: int, public_url: Optional[str] = None) -> subprocess.Popen:
+        """One more ``serve`` process of this cluster on ``port`` (its public URL:
+        ``public_url``, by default its own address)."""
         args = [
             sys.executable,
             "-c",
@@ -84,7 +90,7 @@ class LocalCluster:
             "--port",
             str(port),
             "--public-url",
-            f"http://127.0.0.1:{port}",
+            public_url or f"http://127.0.0.1:{port}",
             "--redis",
             self.redis_url,
             "--log-level",

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from cluster_support import QUICK_RULES, Client, LocalCluster, require_redis, ws
+from cluster_support import QUICK_RULES, Client, LocalCluster, free_port, require_redis, ws
 
 require_redis()
 pytest.importorskip("blitz_core.blitz")
@@ -124,6 +124,14 @@ def test_create_goes_to_the_least_loaded_process(cluster) -> None:
         for holder in holders:
             made = await holder.create_on(cluster.urls[0], "online")
             assert made["type"] == "joined"
+        # `routed` places one create only: the next one on that connection is placed
+        # like any other (here: away from process 1, which has the most rooms).
+        pinned = Client("127.0.0.24")
+        assert (await pinned.create_on(cluster.urls[0], "online"))["type"] == "joined"
+        await pinned.send(type="leave")
+        again = await pinned.ask(type="create", mode="online")
+        assert again["type"] == "redirect" and again["url"].endswith("?routed=1"), again
+        await pinned.close()
         # A create at process 1 is sent to a process with no room; the one it lands on
         # keeps it (no second redirect).
         newcomer = Client("127.0.0.22")
@@ -178,6 +186,14 @@ def test_per_address_limits_hold_over_the_processes(cluster) -> None:
         refused = await held[4].connect(ws(cluster.urls[1]))  # no welcome: this
         assert refused["code"] == "too_many_connections", refused
         for c in held:
+            await c.close()
+
+        # A burst of handshakes at one process at once: the count is read and taken
+        # with no wait between, so exactly the limit gets in.
+        burst = [Client("127.0.0.33") for _ in range(10)]
+        first = await asyncio.gather(*(c.connect(ws(cluster.urls[0])) for c in burst))
+        assert sorted(m["type"] for m in first) == ["error"] * 6 + ["welcome"] * 4, first
+        for c in burst:
             await c.close()
 
     run(scenario())
@@ -340,7 +356,6 @@ def test_a_stopped_process_leaves_the_cluster_clean() -> None:
 def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
     import argparse
 
-    from cluster_support import free_port
     from tictacblitz import server as server_package
     from tictacblitz.server.load_procs import start_redis
 
@@ -380,3 +395,33 @@ def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
         "https://b.example/p/1",
         5.0,
     )
+
+
+def test_a_process_whose_public_url_does_not_reach_it_gets_no_creates() -> None:
+    with LocalCluster(1, SERVE) as cluster:
+        # A second process registers with a URL that leads nowhere (a wrong setting).
+        port = free_port()
+        stray = cluster.start(port, public_url=f"http://127.0.0.1:{free_port()}")
+        try:
+            cluster.wait_for(lambda h: h["processes"] == 2, "the stray process to register")
+
+            async def scenario() -> None:
+                # Process 1 holds a room, so the stray one (none) is the least loaded;
+                # still every create stays on process 1.
+                holder = Client("127.0.0.90")
+                await holder.create_on(cluster.urls[0], "online")
+                for i in range(3):
+                    maker = Client(f"127.0.0.{91 + i}")
+                    made = await maker.enter(ws(cluster.urls[0]), type="create", mode="online")
+                    assert made["type"] == "joined" and maker.redirects == [], made
+                    await maker.close()
+                await holder.close()
+
+            run(scenario())
+            stray_health = json.loads(
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read()
+            )
+            assert stray_health["reachable"] is False and stray_health["processes"] == 2
+        finally:
+            stray.send_signal(signal.SIGINT)
+            stray.wait(timeout=15)

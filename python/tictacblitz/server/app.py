@@ -205,7 +205,11 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         }
         out["draining"] = lobby.draining
         if cluster is not None:
-            out.update(process=cluster.process, processes=len(cluster.processes))
+            out.update(
+                process=cluster.process,
+                processes=len(cluster.processes),
+                reachable=cluster.reachable,
+            )
         return JSONResponse(out)
 
     async def replay(request: Request) -> Response:
@@ -238,10 +242,10 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         await websocket.accept()
         # Bounded per address, so that one client cannot hold every room (with
         # --proxy-headers the address is the forwarded one); over the cluster with one.
-        held = per_address.get(address, 0)
-        if cluster is not None:
-            held = await cluster.held("conns", address, held)
-        if held >= settings.max_connections_per_ip:
+        # (The other processes' count first: from reading this process's count to
+        # counting this connection in it, nothing may wait, or a burst passes together.)
+        elsewhere = await cluster.held("conns", address, 0) if cluster is not None else 0
+        if elsewhere + per_address.get(address, 0) >= settings.max_connections_per_ip:
             await websocket.send_text(
                 P.encode(
                     P.error_message(

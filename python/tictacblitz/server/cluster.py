@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
-from .cluster_routing import route
+from .cluster_routing import answers_at, route
 from .cluster_store import (
     SharedBuckets,
     SharedCounts,
@@ -47,6 +47,9 @@ from .cluster_store import (
 __all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis"]
 
 log = logging.getLogger("tictacblitz.server")
+# A client's message or handshake waits at most this long for Redis, then this process
+# answers alone (until the heartbeat finds Redis back): a hung Redis stalls nobody.
+REQUEST_S = 0.5
 
 
 class Cluster:
@@ -89,6 +92,10 @@ class Cluster:
         self._task: Optional["asyncio.Task[None]"] = None
         self.outage = False
         self._stopping = False
+        # Whether this process answered at its own public URL: until then no other
+        # process sends it creates (a wrong --public-url would take them all).
+        self.reachable = False
+        self._reach: Optional["asyncio.Task[None]"] = None
         lobby.on_room = self.room_event
         lobby.replays.mirror = self.replay_written
 
@@ -108,6 +115,9 @@ class Cluster:
 
     def replay_written(self, match_id: str, text: str) -> None:
         self._replays[match_id] = text
+        # Bounded while Redis is away: the newest as many as the local store keeps.
+        while len(self._replays) > self.lobby.replays.keep:
+            del self._replays[next(iter(self._replays))]
         self._kick()
 
     def counts_changed(self, kind: str, address: str) -> None:
@@ -137,6 +147,26 @@ class Cluster:
         self._wake = asyncio.Event()
         await self._beat(refresh_rooms=True)
         self._task = asyncio.create_task(self._run())
+        self._reach = asyncio.create_task(self._find_self())
+
+    async def _find_self(self) -> None:
+        """Ask our own public URL who answers, until it is us (the server starts serving
+        after this task starts, so the first tries may fail)."""
+        tries = 0
+        while not await answers_at(self.settings.public_url, self.process):
+            tries += 1
+            if tries == 10:
+                log.warning(
+                    "--public-url %s does not reach this process: no other process sends "
+                    "it new rooms until it does",
+                    self.settings.public_url,
+                )
+            await asyncio.sleep(1.0)
+        try:
+            await self._beat(refresh_rooms=False, reachable=True)  # the others know now
+        except Exception:  # Redis away: the next heartbeat says it
+            pass
+        self.reachable = True
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -237,7 +267,7 @@ class Cluster:
                 self._counts[kind] |= addresses
             raise
 
-    async def _beat(self, refresh_rooms: bool) -> None:
+    async def _beat(self, refresh_rooms: bool, reachable: Optional[bool] = None) -> None:
         """The heartbeat: this process's record, its load, its counts' TTLs, the other
         processes' records; every ``room_refresh_s`` every room's entry again."""
         record = {
@@ -246,6 +276,7 @@ class Cluster:
             "rooms": len(self.lobby.rooms),
             "connections": self.lobby.connections,
             "draining": self.lobby.draining,
+            "reachable": self.reachable if reachable is None else reachable,
         }
         if refresh_rooms:  # every entry and count again: whatever was lost is back
             for code, room in self.lobby.rooms.items():
@@ -285,6 +316,8 @@ class Cluster:
     async def close(self) -> None:
         """Leave the cluster: the record, the load, the rooms' entries, the counts."""
         self._stopping = True
+        if self._reach is not None:
+            self._reach.cancel()
         if self._task is not None:
             self._task.cancel()
             try:
@@ -317,8 +350,10 @@ class Cluster:
         if self.outage:
             return 0.0
         try:
-            return await self.buckets.take(kind, address, rate_per_s, burst)
-        except Exception:
+            return await asyncio.wait_for(
+                self.buckets.take(kind, address, rate_per_s, burst), REQUEST_S
+            )
+        except Exception:  # Redis lost or slow: this process's own limits
             return 0.0
 
     async def held(self, kind: str, address: str, local: int) -> int:
@@ -328,13 +363,15 @@ class Cluster:
         if self.outage or not others:
             return local
         try:
-            return local + await self.counts.total(kind, address, others)
+            return local + await asyncio.wait_for(
+                self.counts.total(kind, address, others), REQUEST_S
+            )
         except Exception:
             return local
 
     async def replay(self, match_id: str) -> Optional[Dict[str, Any]]:
         try:
-            text = await self.replays.get(match_id)
+            text = await asyncio.wait_for(self.replays.get(match_id), REQUEST_S)
         except Exception:
             return None
         return None if text is None else json.loads(text)
@@ -345,4 +382,8 @@ class Cluster:
 
         :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
         """
-        return await route(self, peer, msg)
+        try:
+            return await asyncio.wait_for(route(self, peer, msg), REQUEST_S)
+        except asyncio.TimeoutError:  # Redis slow: this process answers
+            log.warning("Redis slower than %.1f s: answering locally", REQUEST_S)
+            return False

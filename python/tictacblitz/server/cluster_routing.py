@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from . import protocol as P
 
-__all__ = ["route", "redirect", "route_create", "least_loaded", "route_code", "ROUTED"]
+__all__ = [
+    "route",
+    "redirect",
+    "route_create",
+    "least_loaded",
+    "route_code",
+    "answers_at",
+    "ROUTED",
+]
 
 log = logging.getLogger("tictacblitz.server")
 ROUTED = ("create", "join", "watch", "resume")
@@ -62,8 +70,10 @@ async def route_create(cluster: Any, peer: Any, msg: P.ClientMessage) -> bool:
         target = await least_loaded(cluster)
         if target is None:
             raise P.ProtocolError("server_closing", "every server is shutting down")
-        if target != cluster.process:
-            return redirect(peer, msg, cluster.processes[target]["url"] + "?routed=1")
+        if target[0] != cluster.process:
+            return redirect(peer, msg, target[1] + "?routed=1")
+    # One create only: a later one on this connection is placed like any other.
+    peer.routed = False
     address = getattr(peer, "address", "")
     s = cluster.settings
     if await cluster.held("rooms", address, cluster.lobby.rooms_by_address.get(address, 0)) >= (
@@ -83,20 +93,24 @@ async def route_create(cluster: Any, peer: Any, msg: P.ClientMessage) -> bool:
     return False
 
 
-async def least_loaded(cluster: Any) -> Optional[str]:
-    """The live, not draining process with the fewest rooms (this one on a tie)."""
+async def least_loaded(cluster: Any) -> Optional[Tuple[str, str]]:
+    """The live, not draining process with the fewest rooms (this one on a tie): its
+    id and WebSocket URL."""
     live = await cluster.read_processes()
     scores = await cluster.redis.zrange(cluster.key("procs"), 0, -1, withscores=True)
     loads = {process: int(score) for process, score in scores}
     loads[cluster.process] = len(cluster.lobby.rooms)
     candidates = [
-        (loads.get(p, 0), True, p)
+        (loads.get(p, 0), True, p, str(info["url"]))
         for p, info in live.items()
-        if p != cluster.process and not info.get("draining")
+        if p != cluster.process and info.get("reachable") and not info.get("draining")
     ]
     if not cluster.lobby.draining:
-        candidates.append((loads[cluster.process], False, cluster.process))
-    return min(candidates)[2] if candidates else None
+        candidates.append((loads[cluster.process], False, cluster.process, cluster.ws_url))
+    if not candidates:
+        return None
+    _, _, process, url = min(candidates)
+    return process, url
 
 
 async def route_code(cluster: Any, peer: Any, msg: P.ClientMessage, code: str) -> bool:
@@ -112,3 +126,20 @@ async def route_code(cluster: Any, peer: Any, msg: P.ClientMessage, code: str) -
             "room_lost", f"room {code} was lost: the server process hosting it stopped"
         )
     return redirect(peer, msg, entry["url"])
+
+
+async def answers_at(public_url: str, process: str, timeout_s: float = 2.0) -> bool:
+    """Whether ``{public_url}/healthz`` is answered by ``process`` (the URL reaches it)."""
+    import asyncio
+    import urllib.request
+
+    def ask() -> bool:
+        try:
+            with urllib.request.urlopen(
+                public_url.rstrip("/") + "/healthz", timeout=timeout_s
+            ) as r:
+                return bool(json.loads(r.read()).get("process") == process)
+        except (OSError, ValueError):
+            return False
+
+    return await asyncio.get_running_loop().run_in_executor(None, ask)

@@ -280,11 +280,13 @@ class Servers:
         return self
 
     def wait_registered(self, timeout_s: float) -> None:
-        """Until each process's /healthz shows ``processes`` = all of them."""
+        """Until each process's /healthz shows ``processes`` = all of them, and that it
+        found itself at its public URL (only then do the others send it creates)."""
         deadline = time.time() + timeout_s
         while True:
-            seen = [_health(port).get("processes") for port in self.ports]
-            if all(s == len(self.ports) for s in seen):
+            health = [_health(port) for port in self.ports]
+            seen = [(h.get("processes"), h.get("reachable")) for h in health]
+            if all(s == (len(self.ports), True) for s in seen):
                 return
             if time.time() > deadline:
                 raise RuntimeError(f"the servers did not all register in Redis: {seen}")

@@ -151,7 +151,7 @@ async function welcome(msg) {
     },
   });
   buildMenu(app.ui, app.game, msg);
-  if (location.pathname.startsWith("/r/") && app.screen === "menu") $("join-room").focus();
+  if (/\/r\/[^/]+\/?$/.test(location.pathname) && app.screen === "menu") $("join-room").focus();
   viewLoaded();
 }
 
@@ -395,7 +395,9 @@ function escapeHtml(s) {
 // -- boot ---------------------------------------------------------------------------------
 
 (async function boot() {
-  const room = location.pathname.match(/^\/r\/([^/]+)/);
+  // A link is {public_url}/r/{code}; a process's public URL may have a path (behind a
+  // proxy, docs/server.md), so the code is the end of the path, wherever it starts.
+  const room = location.pathname.match(/\/r\/([^/]+)\/?$/);
   const params = new URLSearchParams(location.search);
   show("menu");
   if (room) {

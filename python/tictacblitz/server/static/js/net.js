@@ -64,6 +64,9 @@ export class Connection {
           this.code = msg.room;
           this.pending = null;
           this.redirects = 0;
+          // `routed=1` placed one create; a later socket to this process must not
+          // carry it (docs/protocol.md, `redirect`).
+          this.url = this.url.replace(/\?routed=1$/, "");
         }
         if (msg.type === "error" && this.pending && msg.ref === this.pending.ref) this.pending = null;
         this.onMessage(msg);
