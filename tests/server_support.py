@@ -59,3 +59,24 @@ def lobby_for(game: Any, clock: Any, seeds: int = 999):
         return peer
 
     return lobby, say, connect
+
+
+def serve_parser():
+    """An argument parser with the ``serve`` subcommand, as the CLI registers it."""
+    import argparse
+
+    from tictacblitz import server as server_package
+
+    parser = argparse.ArgumentParser()
+    server_package.register(parser.add_subparsers())
+    return parser
+
+
+def assert_serve_refuses(parser, capsys, cases) -> None:
+    """Each ``(options, words)`` of ``cases``: ``serve`` exits 2 with one line on stderr
+    that says ``words``."""
+    for bad, words in cases:
+        args = parser.parse_args(["serve", *bad])
+        assert args.handler(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err

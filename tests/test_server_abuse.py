@@ -325,20 +325,18 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
 
 
 def test_serve_options_for_the_limits(monkeypatch, capsys) -> None:
-    import argparse
-
+    from server_support import assert_serve_refuses, serve_parser
     from tictacblitz import server as server_package
 
-    parser = argparse.ArgumentParser()
-    server_package.register(parser.add_subparsers())
-    for bad, words in (
-        (["--allow-origin", "evil.example"], "an origin is scheme://host[:port]"),
-        (["--max-rooms-per-ip", "0"], "--max-rooms-per-ip 0 is out of range"),
-    ):
-        args = parser.parse_args(["serve", *bad])
-        assert args.handler(args) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and words in err, err
+    parser = serve_parser()
+    assert_serve_refuses(
+        parser,
+        capsys,
+        (
+            (["--allow-origin", "evil.example"], "an origin is scheme://host[:port]"),
+            (["--max-rooms-per-ip", "0"], "--max-rooms-per-ip 0 is out of range"),
+        ),
+    )
     seen = {}
     monkeypatch.setattr(
         server_package, "serve", lambda settings, **kw: seen.update(settings=settings)

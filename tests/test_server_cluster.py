@@ -354,26 +354,21 @@ def test_a_stopped_process_leaves_the_cluster_clean() -> None:
 
 
 def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
-    import argparse
-
+    from server_support import assert_serve_refuses, serve_parser
     from tictacblitz import server as server_package
     from tictacblitz.server.load_procs import start_redis
 
-    parser = argparse.ArgumentParser()
-    server_package.register(parser.add_subparsers())
+    parser = serve_parser()
     nobody = f"redis://127.0.0.1:{free_port()}/0"
-    for bad, words in (
+    cases = (
         (["--redis", "redis://127.0.0.1:6379/0"], "--redis needs --public-url"),
         (["--redis", "http://x", "--public-url", "http://a:1"], "a Redis URL is redis://"),
         (["--public-url", "blitz.example.org"], "a URL is http(s)://host"),
         (["--redis", nobody, "--public-url", "http://a:1"], "Redis does not answer"),
         (["--drain-s", "-1"], "--drain-s -1.0 is out of range"),
         (["--max-connections-per-ip", "0"], "--max-connections-per-ip 0 is out of range"),
-    ):
-        args = parser.parse_args(["serve", *bad])
-        assert args.handler(args) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and words in err, err
+    )
+    assert_serve_refuses(parser, capsys, cases)
     seen = {}
     monkeypatch.setattr(
         server_package, "serve", lambda settings, **kw: seen.update(settings=settings)

@@ -142,16 +142,25 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
     proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=child_env())
     import urllib.request
 
+    def answers() -> bool:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5).read()
+        return True
+
+    return _started(proc, answers, "the server", "/healthz")
+
+
+def _started(proc: subprocess.Popen, answers: Any, what: str, probe: str) -> subprocess.Popen:
+    """``proc`` once ``answers()`` is true (an OSError: not yet), for 10 s at most."""
     for _ in range(200):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5).read()
-            return proc
+            if answers():
+                return proc
         except OSError:
             if proc.poll() is not None:
-                raise RuntimeError("the server did not start") from None
-            time.sleep(0.05)
+                raise RuntimeError(f"{what} did not start") from None
+        time.sleep(0.05)
     proc.kill()
-    raise RuntimeError("the server did not answer /healthz")
+    raise RuntimeError(f"{what} did not answer {probe}")
 
 
 def start_redis(port: int) -> subprocess.Popen:
@@ -170,15 +179,10 @@ def start_redis(port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
-                conn.sendall(b"PING\r\n")
-                if conn.recv(16).startswith(b"+PONG"):
-                    return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError("redis-server did not start") from None
-        time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("redis-server did not answer PING")
+
+    def answers() -> bool:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+
+    return _started(proc, answers, "redis-server", "PING")
