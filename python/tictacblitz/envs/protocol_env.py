@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import Game, State, TimeModel, load_game
+from ..games.native_vector import observation_space as shared_observation_space
 from ..games.rng import mix64
 from .render import common_info, observation_rgb
 
@@ -50,12 +51,7 @@ def _game(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
 def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
     """One seat's observation: the game's tensor and the legal-action mask (without it
     for ``mask=False``: the mask then travels in the info)."""
-    fields: Dict[str, spaces.Space] = {
-        "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
-    }
-    if mask:
-        fields["action_mask"] = spaces.Box(0, 1, (game.num_actions,), np.int8)
-    return spaces.Dict(fields)
+    return shared_observation_space(game.observation_shape, game.num_actions, mask)
 
 
 def _observe(state: State, seat: int, mask: bool = True) -> Dict[str, np.ndarray]:

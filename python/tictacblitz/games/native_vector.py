@@ -28,7 +28,15 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-__all__ = ["NativeVectorEnv", "NativeSingleEnv", "check_count", "step_info"]
+__all__ = [
+    "NativeVectorEnv",
+    "NativeSingleEnv",
+    "check_count",
+    "step_info",
+    "observation_space",
+    "rules_of",
+    "seat_of",
+]
 
 
 def step_info(reasons: Sequence[str], reason: int, steps: int) -> Dict[str, Any]:
@@ -43,6 +51,35 @@ def step_info(reasons: Sequence[str], reason: int, steps: int) -> Dict[str, Any]
         "rejected": reasons[reason - 1] if reason > 0 else None,
         "steps": int(steps),
     }
+
+
+def observation_space(shape: Sequence[int], num_actions: int, mask: bool = True) -> spaces.Dict:
+    """One seat's observation: the game's tensor of ``shape`` and the legal-action mask
+    (without it for ``mask=False``: the mask then travels in the info)."""
+    fields: Dict[str, spaces.Space] = {
+        "observation": spaces.Box(-np.inf, np.inf, tuple(shape), np.float32)
+    }
+    if mask:
+        fields["action_mask"] = spaces.Box(0, 1, (num_actions,), np.int8)
+    return spaces.Dict(fields)
+
+
+def rules_of(rules_type: Any, rules: Any) -> Any:
+    """A stepper's ``rules=`` option: None (the defaults), a ``rules_type``, or a mapping
+    of overrides (``rules_type.from_dict`` checks them)."""
+    if rules is None:
+        return rules_type()
+    return rules if isinstance(rules, rules_type) else rules_type.from_dict(rules)
+
+
+def seat_of(seat: Any, seat_names: Sequence[str]) -> int:
+    """A stepper's ``seat=`` option, 0, 1 or a seat's name, as 0 or 1.
+
+    :raises ValueError: naming the bad value.
+    """
+    if isinstance(seat, bool) or seat not in (0, 1, *seat_names):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    return list(seat_names).index(seat) if isinstance(seat, str) else int(seat)
 
 
 def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[int]:

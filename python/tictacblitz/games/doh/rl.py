@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-import numpy as np
-
 try:
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
@@ -42,12 +40,13 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
-from ..native_vector import NativeSingleEnv, NativeVectorEnv, step_info
+from ..native_vector import NativeSingleEnv, NativeVectorEnv, rules_of, seat_of, step_info
+from ..native_vector import observation_space as shared_observation_space
 from .bots import BOT_NAMES, bot_spec
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
 from .replay import position_summary
 from .rules import DohRules
-from .types import REASONS
+from .types import REASONS, SEATS
 
 __all__ = [
     "DohVectorEnv",
@@ -62,24 +61,7 @@ __all__ = [
 
 def observation_space(mask: bool = True) -> spaces.Dict:
     """One seat's observation space (the protocol env's: ``tictacblitz.envs.observation_space``)."""
-    fields: Dict[str, spaces.Space] = {
-        "observation": spaces.Box(-np.inf, np.inf, OBSERVATION_SHAPE, np.float32)
-    }
-    if mask:
-        fields["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
-    return spaces.Dict(fields)
-
-
-def _rules(rules: Any) -> DohRules:
-    if rules is None:
-        return DohRules()
-    return rules if isinstance(rules, DohRules) else DohRules.from_dict(rules)
-
-
-def _seat(seat: Any) -> int:
-    if isinstance(seat, bool) or seat not in (0, 1, "first", "second"):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    return {"first": 0, "second": 1}.get(seat, seat)
+    return shared_observation_space(OBSERVATION_SHAPE, NUM_ACTIONS, mask)
 
 
 def _opponent(name: Any) -> tuple:
@@ -127,8 +109,8 @@ class DohVectorEnv(NativeVectorEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         self.check_options(num_envs, render_mode, max_steps)
-        self.rules = _rules(rules)
-        self.seat = _seat(seat)
+        self.rules = rules_of(DohRules, rules)
+        self.seat = seat_of(seat, SEATS)
         batch = _native.DohBatch(
             num_envs,
             self.rules.pieces_per_size,

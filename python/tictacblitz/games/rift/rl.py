@@ -42,7 +42,15 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 
 from blitz_core.rift import batch as _native
 
-from ..native_vector import NativeSingleEnv, NativeVectorEnv, step_info
+from ..native_vector import (
+    NativeSingleEnv,
+    NativeVectorEnv,
+    check_count,
+    rules_of,
+    seat_of,
+    step_info,
+)
+from ..native_vector import observation_space as shared_observation_space
 from .bots import BOT_NAMES, resolve_bot
 from .encoding import NUM_ACTIONS
 from .game import GAME_TYPE, OBSERVATION_SIZE
@@ -67,38 +75,13 @@ SEATS = GAME_TYPE.seat_names
 
 def observation_space(mask: bool = True) -> spaces.Dict:
     """One seat's observation space (the protocol env's)."""
-    fields: Dict[str, spaces.Space] = {
-        "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
-    }
-    if mask:
-        fields["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
-    return spaces.Dict(fields)
-
-
-def _rules(rules: Any) -> RiftRules:
-    if rules is None:
-        return RiftRules()
-    return rules if isinstance(rules, RiftRules) else RiftRules.from_dict(rules)
-
-
-def _seat(seat: Any) -> int:
-    if isinstance(seat, bool) or seat not in (0, 1, "X", "O"):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    return {"X": 0, "O": 1}.get(seat, seat)
+    return shared_observation_space((OBSERVATION_SIZE,), NUM_ACTIONS, mask)
 
 
 def _opponent(name: Any) -> tuple:
     if name not in BOT_NAMES:
         raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(BOT_NAMES)}")
     return resolve_bot(name).native()
-
-
-def _max_steps(max_steps: Any) -> int:
-    if max_steps is None:
-        return 0
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
-    return max_steps
 
 
 def info_of(reason: int, steps: int) -> Dict[str, Any]:
@@ -143,15 +126,15 @@ class RiftVectorEnv(NativeVectorEnv):
         seed: Optional[int] = None,
         render_mode: Optional[str] = None,
     ) -> None:
-        self.check_options(num_envs, render_mode)
-        self.rules = _rules(rules)
-        self.seat = _seat(seat)
+        self.check_options(num_envs, render_mode, max_steps)
+        self.rules = rules_of(RiftRules, rules)
+        self.seat = seat_of(seat, SEATS)
         batch = _native.RiftBatch(
             num_envs,
             self.rules.native(),
             _opponent(opponent),
             self.seat,
-            _max_steps(max_steps),
+            max_steps or 0,
             1 if num_threads is None else num_threads,
         )
         self._setup(
@@ -212,8 +195,8 @@ def RiftParallelEnv(
     pettingzoo = _pettingzoo()
     if render_mode is not None and render_mode != "ansi":
         raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-    game_rules = _rules(rules)
-    limit = _max_steps(max_steps)
+    game_rules = rules_of(RiftRules, rules)
+    limit = check_count(max_steps, "max_steps", optional=True) or 0
 
     class _Parallel(pettingzoo.ParallelEnv):  # type: ignore[name-defined]
         metadata = {
