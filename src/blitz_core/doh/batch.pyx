@@ -32,6 +32,8 @@ import os
 
 import numpy as np
 
+from blitz_core.common.batch_args import reset_args, step_args
+
 cdef enum:
     N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
 
@@ -198,19 +200,10 @@ cdef class DohBatch:
     def reset(self, seeds, idx=None):
         """Envs (all, or the indices ``idx``) start the games of ``seeds`` (uint64, one
         per env reset)."""
-        cdef uint64_t[::1] sv = np.ascontiguousarray(seeds, dtype=np.uint64)
-        cdef int64_t[::1] iv
-        cdef Py_ssize_t k, i, n
-        if idx is None:
-            iv = np.arange(self.num_envs, dtype=np.int64)
-        else:
-            iv = np.ascontiguousarray(idx, dtype=np.int64)
-        n = iv.shape[0]
-        if sv.shape[0] != n:
-            raise ValueError(f"{n} envs to reset but {sv.shape[0]} seeds")
-        for k in range(n):
-            if not 0 <= iv[k] < self.num_envs:
-                raise ValueError(f"env index {iv[k]} out of range")
+        seeds, idx = reset_args(self.num_envs, seeds, idx)
+        cdef uint64_t[::1] sv = seeds
+        cdef int64_t[::1] iv = idx
+        cdef Py_ssize_t k, i, n = iv.shape[0]
         with nogil:
             for k in range(n):
                 i = iv[k]
@@ -227,14 +220,10 @@ cdef class DohBatch:
         """One step of every env: ``actions`` int64 (N,) in 0..74 (checked), and
         ``reset_seeds`` uint64 (N,): the next game's seed of an env that ended at the
         last step (the others' entries are ignored)."""
-        cdef int64_t[::1] av = np.ascontiguousarray(actions, dtype=np.int64)
-        cdef uint64_t[::1] rv = np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+        actions, reset_seeds = step_args(self.num_envs, actions, reset_seeds, DOH_ACTIONS)
+        cdef int64_t[::1] av = actions
+        cdef uint64_t[::1] rv = reset_seeds
         cdef Py_ssize_t i, n = self.num_envs
-        if av.shape[0] != n or rv.shape[0] != n:
-            raise ValueError(f"actions and reset_seeds must have shape ({n},)")
-        arr = np.asarray(av)
-        if n and (arr.min() < 0 or arr.max() >= DOH_ACTIONS):
-            raise ValueError(f"actions must be in 0..{DOH_ACTIONS - 1}")
         cdef int nt = self.nt
         if nt == 1:
             with nogil:

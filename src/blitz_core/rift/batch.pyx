@@ -36,6 +36,8 @@ import os
 
 import numpy as np
 
+from blitz_core.common.batch_args import reset_args, step_args
+
 cdef enum:
     OBS_SIZE = 513                # game.OBSERVATION_SIZE (its OBS_* offsets below)
     OBS_CELLS = 0
@@ -362,19 +364,10 @@ cdef class RiftBatch:
     def reset(self, seeds, idx=None):
         """Envs (all, or the indices ``idx``) start the games of ``seeds`` (uint64, one per
         env reset)."""
-        cdef uint64_t[::1] sv = np.ascontiguousarray(seeds, dtype=np.uint64)
-        cdef int64_t[::1] iv
-        cdef Py_ssize_t k, i, n
-        if idx is None:
-            iv = np.arange(self.num_envs, dtype=np.int64)
-        else:
-            iv = np.ascontiguousarray(idx, dtype=np.int64)
-        n = iv.shape[0]
-        if sv.shape[0] != n:
-            raise ValueError(f"{n} envs to reset but {sv.shape[0]} seeds")
-        for k in range(n):
-            if not 0 <= iv[k] < self.num_envs:
-                raise ValueError(f"env index {iv[k]} out of range")
+        seeds, idx = reset_args(self.num_envs, seeds, idx)
+        cdef uint64_t[::1] sv = seeds
+        cdef int64_t[::1] iv = idx
+        cdef Py_ssize_t k, i, n = iv.shape[0]
         with nogil:
             for k in range(n):
                 i = iv[k]
@@ -389,15 +382,11 @@ cdef class RiftBatch:
         """One step of every env against the bot: ``actions`` int64 (N,) in 0..323
         (checked), ``reset_seeds`` uint64 (N,): the next game's seed of an env that ended
         at the last step (the others' entries are ignored)."""
-        cdef int64_t[::1] av = np.ascontiguousarray(actions, dtype=np.int64)
-        cdef uint64_t[::1] rv = np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+        actions, reset_seeds = step_args(self.num_envs, actions, reset_seeds, N_ACTIONS)
+        cdef int64_t[::1] av = actions
+        cdef uint64_t[::1] rv = reset_seeds
         cdef Py_ssize_t i, n = self.num_envs
         cdef int nt = self.nt
-        if av.shape[0] != n or rv.shape[0] != n:
-            raise ValueError(f"actions and reset_seeds must have shape ({n},)")
-        arr = np.asarray(av)
-        if arr.min() < 0 or arr.max() >= N_ACTIONS:
-            raise ValueError(f"actions must be in 0..{N_ACTIONS - 1}")
         if nt == 1:
             with nogil:
                 for i in range(n):

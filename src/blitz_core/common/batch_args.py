@@ -1,0 +1,43 @@
+"""The boundary checks every game's batched stepper (``<game>/batch.pyx``) makes before
+its ``nogil`` loop: arrays of the right type and length, indices and actions in range.
+Bad input is refused here with a ValueError naming the value, so the loops can run
+unchecked (no Cython bounds check, no wraparound)."""
+
+from __future__ import annotations
+
+from typing import Any, Tuple
+
+import numpy as np
+
+__all__ = ["reset_args", "step_args"]
+
+
+def reset_args(num_envs: int, seeds: Any, idx: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """``reset(seeds, idx)``'s arguments as (uint64 seeds, int64 env indices): every env
+    when ``idx`` is None, else those of ``idx``, one seed each."""
+    sv = np.ascontiguousarray(seeds, dtype=np.uint64)
+    iv = (
+        np.arange(num_envs, dtype=np.int64)
+        if idx is None
+        else np.ascontiguousarray(idx, dtype=np.int64)
+    )
+    if sv.shape != (iv.shape[0],) or iv.ndim != 1:
+        raise ValueError(f"{iv.shape[0]} envs to reset but {sv.shape[0]} seeds")
+    bad = iv[(iv < 0) | (iv >= num_envs)]
+    if bad.size:
+        raise ValueError(f"env index {bad[0]} out of range")
+    return sv, iv
+
+
+def step_args(
+    num_envs: int, actions: Any, reset_seeds: Any, num_actions: int
+) -> Tuple[np.ndarray, np.ndarray]:
+    """``step(actions, reset_seeds)``'s arguments as (int64 actions in 0..num_actions-1,
+    uint64 seeds), one of each per env."""
+    av = np.ascontiguousarray(actions, dtype=np.int64)
+    rv = np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+    if av.shape != (num_envs,) or rv.shape != (num_envs,):
+        raise ValueError(f"actions and reset_seeds must have shape ({num_envs},)")
+    if num_envs and (av.min() < 0 or av.max() >= num_actions):
+        raise ValueError(f"actions must be in 0..{num_actions - 1}")
+    return av, rv
