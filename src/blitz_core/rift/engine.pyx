@@ -503,11 +503,8 @@ cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
     return out
 
 
-cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
-                      int* other) noexcept nogil:
-    """The greedy target of seat p: the legal cell of highest score (below), ties broken
-    by `rng` (the first one when rng is NULL). `*other` gets the best cell that is not
-    `avoid`. -1 when there is no legal target.
+cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexcept nogil:
+    """Every legal target of seat p with its greedy score, in cell order; returns how many.
 
     Score of a cell: +100 if it wins its sector now (+50 more if that completes a meta
     line, G11), +60 if it blocks the opponent's win there, +2 per open line through it
@@ -515,13 +512,10 @@ cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
     (G9): -40 if it sends the opponent where it wins at once, +8 if X can, -6 for a
     free turn."""
     cdef uint16_t targets[9]
-    cdef int n = rift_targets(st, targets)
-    cdef int s, q, i, best = -1000000, best_cell = -1, ties = 0, score, cell
-    cdef int best_other = -1000000
+    cdef int s, q, i, k = 0, score
     cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
-    other[0] = -1
-    if n == 0:
-        return -1
+    if rift_targets(st, targets) == 0:
+        return 0
     dec = _decided(st)
     for s in range(9):
         m = targets[s]
@@ -558,18 +552,34 @@ cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
                         score -= 40
                     if _win_cells(st.cells[p][q] | (bit if q == s else 0), nempty):
                         score += 8
-            cell = 9 * s + q
-            if cell != avoid and score > best_other:
-                best_other = score
-                other[0] = cell
-            if score > best:
-                best = score
-                best_cell = cell
-                ties = 1
-            elif score == best:
-                ties += 1
-                if rng != NULL and _below(rng, <uint32_t>ties) == 0:
-                    best_cell = cell
+            cells[k] = 9 * s + q
+            scores[k] = score
+            k += 1
+    return k
+
+
+cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
+                      int* other) noexcept nogil:
+    """The greedy target of seat p: the legal cell of highest score (_cell_scores), ties
+    broken by `rng` in cell order (the first one when rng is NULL). `*other` gets the
+    best cell that is not `avoid`. -1 when there is no legal target."""
+    cdef int cells[81]
+    cdef int scores[81]
+    cdef int n = _cell_scores(st, p, cells, scores)
+    cdef int k, best = -1000000, best_cell = -1, ties = 0, best_other = -1000000
+    other[0] = -1
+    for k in range(n):
+        if cells[k] != avoid and scores[k] > best_other:
+            best_other = scores[k]
+            other[0] = cells[k]
+        if scores[k] > best:
+            best = scores[k]
+            best_cell = cells[k]
+            ties = 1
+        elif scores[k] == best:
+            ties += 1
+            if rng != NULL and _below(rng, <uint32_t>ties) == 0:
+                best_cell = cells[k]
     return best_cell
 
 
@@ -673,56 +683,6 @@ cdef inline int _new_node(SearchPool* pool, int joint) noexcept nogil:
     nd.nk[0] = nd.nk[1] = 0
     nd.visits = 0
     return i
-
-
-cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexcept nogil:
-    """Every legal target of seat p with greedy's score (_greedy_scan's, without its
-    tie-breaking draws), in cell order; returns how many."""
-    cdef uint16_t targets[9]
-    cdef int s, q, i, k = 0, score
-    cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
-    if rift_targets(st, targets) == 0:
-        return 0
-    dec = _decided(st)
-    for s in range(9):
-        m = targets[s]
-        if not m:
-            continue
-        own = st.cells[p][s]
-        opp = st.cells[1 - p][s]
-        empty = ALL_SECTORS & ~(own | opp | st.cells[SYM_GREY][s])
-        mine = _win_cells(own, empty)
-        theirs = _win_cells(opp, empty)
-        while m:
-            q = lowest(m)
-            m &= m - 1
-            bit = <uint16_t>(1 << q)
-            score = 0
-            if mine & bit:
-                score += 100
-                if LINE_TABLE[st.won[p] | (1 << s)] & ~LINE_TABLE[st.won[p]]:
-                    score += 50
-            if theirs & bit:
-                score += 60
-            for i in range(8):
-                if (LINE_MASKS[i] & bit) and not (LINE_MASKS[i] & (opp | st.cells[SYM_GREY][s])):
-                    score += 2 + (3 if LINE_MASKS[i] & own else 0)
-            if p == 0:
-                if (dec >> q) & 1 or (q == s and (mine & bit)):
-                    score -= 6
-                else:
-                    nown = st.cells[1 - p][q]
-                    nempty = ALL_SECTORS & ~(st.cells[0][q] | st.cells[1][q] | st.cells[2][q])
-                    if q == s:
-                        nempty &= ~bit
-                    if _win_cells(nown, nempty):
-                        score -= 40
-                    if _win_cells(st.cells[p][q] | (bit if q == s else 0), nempty):
-                        score += 8
-            cells[k] = 9 * s + q
-            scores[k] = score
-            k += 1
-    return k
 
 
 cdef int _candidates(const RiftState* st, const RiftRulesC* r, int p,
