@@ -32,22 +32,12 @@ from tictacblitz.games import load_game
 from tictacblitz.server.app import create_app
 from tictacblitz.server.budget import BudgetExceeded, WorkBudget, run_budgeted
 from tictacblitz.server.clock import ManualClock
+from tictacblitz.server.load_procs import ATTACK_REPLAY
 from tictacblitz.server.settings import Settings
 
-ATTACK = {
-    "name": "issue 16: unbounded replay",
-    "seed": 1,
-    "script": [],
-    "until": 99000,
-    "rules": {
-        "round_ms": 10000000,
-        "spawn_min_ms": 1,
-        "spawn_max_ms": 1,
-        "powerup_ms": 1,
-        "size": 8,
-    },
-}
-ATTACK_BODY = json.dumps(ATTACK).encode()
+# The issue 16 attack, as the load tool's --abuse sends it (one source: load_procs).
+ATTACK_BODY = ATTACK_REPLAY
+ATTACK = json.loads(ATTACK_BODY)
 
 
 def _rss_kib(pid: int, field: str) -> int:
