@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import Game, State, TimeModel, load_game
+from ..games.base import check_count
 from ..games.native_vector import observation_space as shared_observation_space
 from ..games.rng import mix64
 from .render import common_info, observation_rgb
@@ -507,8 +508,7 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
     """
 
     def __init__(self, game: Any, num_envs: int = 1, **options: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        check_count(num_envs, "num_envs")
         super().__init__([lambda: GameEnv(game, **options) for _ in range(num_envs)])
 
     @property

@@ -14,7 +14,7 @@ import numpy as np
 
 from .protocol import PLAYERS, GameType
 
-__all__ = ["GameBase", "StateBase", "check_seat", "returns_of"]
+__all__ = ["GameBase", "StateBase", "check_seat", "check_count", "returns_of"]
 
 G = TypeVar("G", bound="GameBase")
 
@@ -106,3 +106,16 @@ class StateBase:
     def drain_events(self) -> list:
         out, self._events = self._events, []
         return out
+
+
+def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[int]:
+    """A positive integer option (``None`` allowed when ``optional``).
+
+    :raises ValueError: naming the option and the bad value.
+    """
+    if optional and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        kind = "a positive integer or None" if optional else "a positive integer"
+        raise ValueError(f"{what} must be {kind}, not {value!r}")
+    return value

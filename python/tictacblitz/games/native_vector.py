@@ -28,6 +28,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
+from .base import check_count
+
 __all__ = [
     "NativeVectorEnv",
     "NativeSingleEnv",
@@ -80,19 +82,6 @@ def seat_of(seat: Any, seat_names: Sequence[str]) -> int:
     if isinstance(seat, bool) or seat not in (0, 1, *seat_names):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     return list(seat_names).index(seat) if isinstance(seat, str) else int(seat)
-
-
-def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[int]:
-    """A positive integer option (``None`` allowed when ``optional``).
-
-    :raises ValueError: naming the option and the bad value.
-    """
-    if optional and value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        kind = "a positive integer or None" if optional else "a positive integer"
-        raise ValueError(f"{what} must be {kind}, not {value!r}")
-    return value
 
 
 class NativeVectorEnv(VectorEnv):

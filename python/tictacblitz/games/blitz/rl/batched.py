@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ...base import check_count
 from ..encoding import action_code, decode_action, num_actions
 from ..rules import Rules
 from ..types import Player
@@ -192,12 +193,10 @@ class BatchedMatches:
         num_threads: Optional[int] = None,
         random_powerups: bool = True,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        check_count(num_envs, "num_envs")
         if episode not in ("match", "round"):
             raise ValueError(f"episode must be 'match' or 'round', not {episode!r}")
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
+        check_count(max_steps, "max_steps", optional=True)
         if len(policies) != 2:
             raise ValueError(f"policies must give one per seat (X, O), not {policies!r}")
         self.rules = rules if rules is not None else Rules()
@@ -277,8 +276,7 @@ class BatchedMatches:
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"num_threads must be a positive integer, not {value!r}")
+        check_count(value, "num_threads")
         self._native.num_threads = value
 
     @property
