@@ -29,29 +29,15 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .edges import Interrupted
-from .jobs import SimulationJob, default_workers, play_chunk, prepare
+from .jobs import default_workers, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .runner import Joined, progress_bar, run_many
-from .seeds import match_seeds
-from .stats import wilson
 from .study import Study, plan_extras
 from .summary import Summary
 
-__all__ = [
-    "SimulationJob",
-    "SimulationResult",
-    "Summary",
-    "RecordWriter",
-    "simulate",
-    "prepare",
-    "match_seeds",
-    "play_chunk",
-    "chunk_table",
-    "record_schema",
-    "wilson",
-    "default_workers",
-    "Interrupted",
-]
+# The lab's public face for simulations, with the names users import, is
+# lab/simulation.py; this module's own are these.
+__all__ = ["simulate", "SimulationResult", "Interrupted"]
 
 
 class SimulationResult(NamedTuple):
