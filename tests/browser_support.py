@@ -75,6 +75,16 @@ def serve(settings, **config):
     thread.join(timeout=10)
 
 
+def serve_game(game: str, rules=None, config=None, **settings):
+    """``serve`` a server of ``game`` (with ``rules`` overrides, ``Settings`` fields
+    ``settings`` and ``uvicorn.Config`` options ``config``): the browser tests' module
+    fixture, ``with serve_game(...) as url``."""
+    from tictacblitz.games import load_game
+    from tictacblitz.server.settings import Settings
+
+    return serve(Settings(game=load_game(game, rules), **settings), **(config or {}))
+
+
 class Page:
     """A page with its console watched: any error fails the test at the end.
 

@@ -16,7 +16,14 @@ import time
 
 import pytest
 
-from browser_support import Page, free_cells, readme_shot, require_browser, serve, x_builds_row_0
+from browser_support import (
+    Page,
+    free_cells,
+    readme_shot,
+    require_browser,
+    serve_game,
+    x_builds_row_0,
+)
 
 require_browser()
 
@@ -29,11 +36,8 @@ PAUSE_MS = 1_000
 
 @pytest.fixture(scope="module")
 def server():
-    from tictacblitz.games import load_game
-    from tictacblitz.server.settings import Settings
-
-    settings = Settings(game=load_game("blitz", TEST_RULES), pause_ms=PAUSE_MS, grace_ms=5_000)
-    with serve(settings, ws_max_size=65_536) as url:
+    config = {"ws_max_size": 65_536}
+    with serve_game("blitz", TEST_RULES, config, pause_ms=PAUSE_MS, grace_ms=5_000) as url:
         yield url
 
 

@@ -23,12 +23,7 @@ README_SHOT = browser_support.readme_shot("rift.png", "rift_readme.png")
 
 @pytest.fixture(scope="module")
 def server():
-    from tictacblitz.games import load_game
-    from tictacblitz.server.settings import Settings
-
-    with browser_support.serve(
-        Settings(game=load_game("rift"), pause_ms=500, grace_ms=5_000)
-    ) as url:
+    with browser_support.serve_game("rift", pause_ms=500, grace_ms=5_000) as url:
         yield url
 
 
