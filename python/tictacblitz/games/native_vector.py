@@ -5,13 +5,17 @@ that steps N games against a native bot in one ``nogil`` call) in a subclass of
 :class:`NativeVectorEnv`, which supplies the Gymnasium ``VectorEnv`` face once: seeding
 (env i plays seed ``s + i``), ``reset_mask``, NEXT_STEP auto-reset with seeds from the
 env's generator, the info keys, masks (``action_masks()``, or in ``info``), opponents
-changed between episodes, copies or in-place buffers, and ``ansi`` rendering.
+changed between episodes, copies or in-place buffers, and ``ansi`` rendering, and the
+constructor with the options every stepper takes (``opponent``, ``seat``, ``rules``,
+``max_steps``, ``mask_in_info``, ``num_threads``, ``copy``, ``seed``, ``render_mode``).
 
 The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``truncated``, ``reasons``, ``steps``, ``winners`` (arrays of N rows), ``done()``,
 ``reset(seeds, indices)``, ``step(actions, reset_seeds)`` and ``set_bot(spec)``.
-A subclass gives ``bot_spec(name)`` (the native bot of a name, ``ValueError`` for an
-unknown one) and ``describe(i)`` (env i as one line of text).
+A subclass gives ``rules_type``, ``seat_names``, ``num_actions``,
+``observation_space_of(mask)``, ``make_batch(...)`` (its native batch for the options),
+``bot_spec(name)`` (the native bot of a name, ``ValueError`` for an unknown one) and
+``describe(i)`` (env i as one line of text).
 """
 
 from __future__ import annotations
@@ -95,28 +99,41 @@ class NativeVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
-    def _setup(
+    # What a game's subclass sets: its rules class, seat names, number of actions, and
+    # (below) observation_space, make_batch, bot_spec and describe.
+    rules_type: Any = None
+    seat_names: Sequence[str] = ()
+    num_actions: int = 0
+
+    def __init__(
         self,
-        batch: Any,
-        num_envs: int,
+        num_envs: int = 1,
         *,
-        opponent: str,
-        single_observation_space: spaces.Space,
-        num_actions: int,
-        copy: bool,
-        mask_in_info: bool,
-        seed: Optional[int],
-        render_mode: Optional[str],
+        opponent: str = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        num_threads: Optional[int] = None,
+        copy: bool = True,
+        seed: Optional[int] = None,
+        render_mode: Optional[str] = None,
     ) -> None:
-        """Called by a subclass's ``__init__`` once it has made its native ``batch``."""
-        self.batch = batch
+        """The options every stepper takes (the game's class documents them)."""
+        self.check_options(num_envs, render_mode, max_steps)
+        self.rules = rules_of(self.rules_type, rules)
+        self.seat = seat_of(seat, self.seat_names)
+        threads = check_count(num_threads, "num_threads", optional=True) or 1
+        self.batch = self.make_batch(
+            num_envs, self.bot_spec(opponent), self.seat, max_steps or 0, threads
+        )
         self.num_envs = num_envs
         self.opponent = opponent
         self.copy = copy
         self.mask_in_info = mask_in_info
         self.render_mode = render_mode
-        self.single_observation_space = single_observation_space
-        self.single_action_space = spaces.Discrete(num_actions)
+        self.single_observation_space = self.observation_space_of(mask=not mask_in_info)
+        self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
@@ -133,6 +150,16 @@ class NativeVectorEnv(VectorEnv):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
 
     # -- what a game supplies ---------------------------------------------------------------
+    @classmethod
+    def observation_space_of(cls, mask: bool) -> spaces.Dict:  # pragma: no cover - each game's
+        raise NotImplementedError
+
+    def make_batch(  # pragma: no cover - each game's own
+        self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
+    ) -> Any:
+        """The game's native batch for these options (``max_steps`` 0: no limit)."""
+        raise NotImplementedError
+
     def bot_spec(self, name: str) -> Any:  # pragma: no cover - each game's own
         raise NotImplementedError
 

@@ -28,7 +28,7 @@ paths equal step by step.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 try:
     from gymnasium import spaces
@@ -40,7 +40,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
-from ..native_vector import NativeSingleEnv, NativeVectorEnv, rules_of, seat_of, step_info
+from ..native_vector import NativeSingleEnv, NativeVectorEnv, step_info
 from ..native_vector import observation_space as shared_observation_space
 from .bots import BOT_NAMES, bot_spec
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
@@ -94,43 +94,19 @@ class DohVectorEnv(NativeVectorEnv):
     :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
     """
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        *,
-        opponent: str = "random",
-        seat: Any = 0,
-        rules: Any = None,
-        max_steps: Optional[int] = None,
-        mask_in_info: bool = False,
-        num_threads: Optional[int] = None,
-        copy: bool = True,
-        seed: Optional[int] = None,
-        render_mode: Optional[str] = None,
-    ) -> None:
-        self.check_options(num_envs, render_mode, max_steps)
-        self.rules = rules_of(DohRules, rules)
-        self.seat = seat_of(seat, SEATS)
-        batch = _native.DohBatch(
-            num_envs,
-            self.rules.pieces_per_size,
-            self.rules.grid,
-            _opponent(opponent),
-            self.seat,
-            max_steps or 0,
-            1 if num_threads is None else num_threads,
-        )
-        self._setup(
-            batch,
-            num_envs,
-            opponent=opponent,
-            single_observation_space=observation_space(mask=not mask_in_info),
-            num_actions=NUM_ACTIONS,
-            copy=copy,
-            mask_in_info=mask_in_info,
-            seed=seed,
-            render_mode=render_mode,
-        )
+    rules_type = DohRules
+    seat_names = SEATS
+    num_actions = NUM_ACTIONS
+
+    @classmethod
+    def observation_space_of(cls, mask: bool) -> spaces.Dict:
+        return observation_space(mask)
+
+    def make_batch(
+        self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
+    ) -> Any:
+        grid = (self.rules.pieces_per_size, self.rules.grid)
+        return _native.DohBatch(num_envs, *grid, bot, seat, max_steps, num_threads)
 
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)

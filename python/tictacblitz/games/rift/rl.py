@@ -47,7 +47,6 @@ from ..native_vector import (
     NativeVectorEnv,
     check_count,
     rules_of,
-    seat_of,
     step_info,
 )
 from ..native_vector import observation_space as shared_observation_space
@@ -112,42 +111,18 @@ class RiftVectorEnv(NativeVectorEnv):
     :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
     """
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        *,
-        opponent: str = "random",
-        seat: Any = 0,
-        rules: Any = None,
-        max_steps: Optional[int] = None,
-        mask_in_info: bool = False,
-        num_threads: Optional[int] = None,
-        copy: bool = True,
-        seed: Optional[int] = None,
-        render_mode: Optional[str] = None,
-    ) -> None:
-        self.check_options(num_envs, render_mode, max_steps)
-        self.rules = rules_of(RiftRules, rules)
-        self.seat = seat_of(seat, SEATS)
-        batch = _native.RiftBatch(
-            num_envs,
-            self.rules.native(),
-            _opponent(opponent),
-            self.seat,
-            max_steps or 0,
-            1 if num_threads is None else num_threads,
-        )
-        self._setup(
-            batch,
-            num_envs,
-            opponent=opponent,
-            single_observation_space=observation_space(mask=not mask_in_info),
-            num_actions=NUM_ACTIONS,
-            copy=copy,
-            mask_in_info=mask_in_info,
-            seed=seed,
-            render_mode=render_mode,
-        )
+    rules_type = RiftRules
+    seat_names = SEATS
+    num_actions = NUM_ACTIONS
+
+    @classmethod
+    def observation_space_of(cls, mask: bool) -> spaces.Dict:
+        return observation_space(mask)
+
+    def make_batch(
+        self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
+    ) -> Any:
+        return _native.RiftBatch(num_envs, self.rules.native(), bot, seat, max_steps, num_threads)
 
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)
