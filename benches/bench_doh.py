@@ -20,7 +20,7 @@ import pytest
 
 from blitz_core.doh.engine import Position, random_games
 from blitz_core.doh.solver import Solver
-from conftest import median_s
+from conftest import median_s, vector_env_steps
 from tictacblitz.games.doh.bots import bot_spec
 from tictacblitz.games.doh.game import play_matches
 from tictacblitz.games.doh.rules import DohRules
@@ -150,20 +150,4 @@ def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
     env = DohVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
     for _ in range(steps):  # the perfect bot's tables, warm
         env.step(env.batch.sample_actions(0))
-    counter = iter(range(10**9))
-    native = []
-
-    def run():
-        for _ in range(steps):
-            actions = env.batch.sample_actions(next(counter))
-            t0 = time.perf_counter()
-            env.batch.step(actions, np.zeros(n, dtype=np.uint64) + np.uint64(next(counter)))
-            native.append(time.perf_counter() - t0)
-            env.step(env.batch.sample_actions(next(counter)))
-
-    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
-    med = median_s(benchmark)
-    if med is not None:
-        # each round is 2 * steps steps of n envs; half of them through env.step
-        figures.add("env_steps_per_s", 2 * steps * n / med, unit="steps/s")
-        figures.add("native_steps_per_s", n / float(np.median(native)), unit="steps/s")
+    vector_env_steps(benchmark, figures, env, steps)

@@ -22,7 +22,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import median_s
+from conftest import median_s, vector_env_steps
 from tictacblitz.games.rift.game import make_game, play_matches
 from tictacblitz.games.rift.reference import ReferenceRift
 from tictacblitz.games.rift.rules import RiftRules
@@ -155,22 +155,7 @@ def test_rift_vector_env_steps(benchmark, figures, opponent, threads):
 
     n, steps = 1024, 50
     env = RiftVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
-    counter = iter(range(10**9))
-    native = []
-
-    def run():
-        for _ in range(steps):
-            actions = env.batch.sample_actions(next(counter))
-            t0 = time.perf_counter()
-            env.batch.step(actions, np.zeros(n, dtype=np.uint64) + np.uint64(next(counter)))
-            native.append(time.perf_counter() - t0)
-            env.step(env.batch.sample_actions(next(counter)))
-
-    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
-    med = median_s(benchmark)
-    if med is not None:
-        figures.add("env_steps_per_s", 2 * steps * n / med, unit="steps/s")
-        figures.add("native_steps_per_s", n / float(np.median(native)), unit="steps/s")
+    vector_env_steps(benchmark, figures, env, steps)
 
 
 _ = Ability

@@ -100,6 +100,34 @@ def median_s(benchmark):
     return stats.stats.median
 
 
+def vector_env_steps(benchmark, figures, env, steps=50):
+    """A native vector env (``copy=False``) stepped ``steps`` times per round, the agent
+    playing random legal moves sampled natively: ``env_steps_per_s`` (Python's
+    ``step()`` included; each round is 2 * steps steps of N envs, half through
+    ``env.step``) and ``native_steps_per_s`` (the batch's step alone)."""
+    import time
+
+    import numpy as np
+
+    n = env.num_envs
+    counter = iter(range(10**9))
+    native = []
+
+    def run():
+        for _ in range(steps):
+            actions = env.batch.sample_actions(next(counter))
+            t0 = time.perf_counter()
+            env.batch.step(actions, np.zeros(n, dtype=np.uint64) + np.uint64(next(counter)))
+            native.append(time.perf_counter() - t0)
+            env.step(env.batch.sample_actions(next(counter)))
+
+    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("env_steps_per_s", 2 * steps * n / med, unit="steps/s")
+        figures.add("native_steps_per_s", n / float(np.median(native)), unit="steps/s")
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if not _FIGURES:
         return
