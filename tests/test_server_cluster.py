@@ -420,3 +420,35 @@ def test_a_process_whose_public_url_does_not_reach_it_gets_no_creates() -> None:
         finally:
             stray.send_signal(signal.SIGINT)
             stray.wait(timeout=15)
+
+
+def test_shared_replays_keep_the_newest_within_their_byte_cap() -> None:
+    import redis.asyncio as aioredis
+
+    from tictacblitz.server.cluster_store import SharedReplays
+    from tictacblitz.server.load_procs import start_redis
+
+    port = free_port()
+    server = start_redis(port)
+
+    async def scenario() -> None:
+        client = aioredis.from_url(f"redis://127.0.0.1:{port}/0", decode_responses=True)
+        store = SharedReplays(client, "t:", cap_bytes=300)
+        files = [json.dumps({"n": n, "pad": "x" * 80}) for n in range(5)]
+        size = len(files[0])  # 99 bytes each: 3 fit under the cap
+        for n, text in enumerate(files):
+            await store.put(f"match{n}", text)
+        # Over the 300-byte cap the oldest go: the 3 newest stay.
+        assert await store.stats() == (3, 3 * size)
+        assert await store.get("match0") is None and await store.get("match1") is None
+        assert json.loads(await store.get("match4"))["n"] == 4
+        # Writing a file again replaces it: its bytes are counted once.
+        await store.put("match4", json.dumps({"n": 4, "pad": "y" * 80}))
+        assert await store.stats() == (3, 3 * size)
+        await client.aclose()
+
+    try:
+        run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
