@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
-from .cluster_routing import answers_at, route
+from .cluster_routing import ROUTED, answers_at, route
 from .cluster_store import (
     SharedBuckets,
     SharedCounts,
@@ -382,6 +382,8 @@ class Cluster:
 
         :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
         """
+        if msg.type not in ROUTED or peer.room is not None:
+            return False  # every act, ping, sync...: no task, no Redis (the hot path)
         try:
             return await asyncio.wait_for(route(self, peer, msg), REQUEST_S)
         except asyncio.TimeoutError:  # Redis slow: this process answers
