@@ -113,6 +113,10 @@ def test_the_gate_fails_a_workload_slowed_by_ten_percent():
     slow -= empty
     assert normal > 1_000_000  # the measured region is there
     growth = slow / normal - 1
-    assert 0.08 < growth < 0.12, growth  # 11 reps instead of 10, counted
+    # 11 reps instead of 10. Not exactly +10 %: each rep plays other seeds, so the 11th rep
+    # need not cost the mean of the first ten, and a fresh clone on the same kind of machine
+    # measured +12.26 % once (issue 27). What matters is that the growth is far above the
+    # gate's 3 % bound and about the size made, so the bounds are wide on purpose.
+    assert 0.06 < growth < 0.20, growth
     assert gate.compare({"kernels": normal}, {"kernels": slow}) != []
     assert gate.compare({"kernels": normal}, {"kernels": normal}) == []
