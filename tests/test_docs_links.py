@@ -247,3 +247,52 @@ def test_the_settings_table_matches_the_rules_code():
     defaults = Rules().to_dict()
     assert list(table) == list(defaults)
     assert table == defaults
+
+
+# -- the built site: repository files the guides link to are copied in ----------------------
+
+
+def site_url(page: Path) -> str:
+    """The URL MkDocs gives a page (directory URLs): ``rules/blitz.md`` -> ``rules/blitz/``."""
+    rel = page.relative_to(ROOT / "docs").with_suffix("").as_posix()
+    if rel == "index" or rel.endswith("/index"):
+        return rel[: -len("index")]
+    return rel + "/"
+
+
+def test_the_site_holds_every_repository_file_a_guide_links_to(tmp_path):
+    """Issue 26: 15 links to tests/scenarios/*.json were dead in the built site. The hook
+    (scripts/mkdocs_repo_links.py) copies each target where the browser looks for it; this
+    reads the links with this file's own parser and checks each one lands on a copy."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "repo_links", ROOT / "scripts" / "mkdocs_repo_links.py"
+    )
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    pages = [p for p in DOCS if p.is_relative_to(ROOT / "docs")]
+    found, expected = {}, []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        src, url = page.relative_to(ROOT / "docs").as_posix(), site_url(page)
+        found.update(hook.repo_links(text, src, url, ROOT / "docs"))
+        for _, target in links(text):
+            path = unquote(target.partition("#")[0])
+            if not path or leaves_repository(target):
+                continue
+            if not (page.parent / path).resolve().is_relative_to(ROOT / "docs"):
+                expected.append((doc_id(page), target, (url or "./") + path))
+    assert len(expected) >= 15  # the scenario links of rules/blitz.md and replay-format.md
+    hook.copy_into_site(found, tmp_path)
+    missing = []
+    for page, target, in_site in expected:
+        where = (tmp_path / in_site).resolve()
+        if not (where.is_file() or (where / "index.html").is_file()):
+            missing.append(f"{page}: {target} is not in the site at {in_site}")
+    assert not missing, "\n".join(missing)
+    scenario = tmp_path / "tests" / "scenarios" / "r10_lowest_window.json"
+    assert json.loads(scenario.read_text()) == json.loads(
+        (ROOT / "tests" / "scenarios" / "r10_lowest_window.json").read_text()
+    )
+    assert 'href="r10_lowest_window.json"' in (scenario.parent / "index.html").read_text()
