@@ -149,6 +149,8 @@ def test_cli_writes_table_plots_and_a_self_contained_report(capsys, tmp_path):
     meta = json.loads((out / "sweep.json").read_text())["meta"]
     assert meta["points"] == 6 and meta["params"] == ["set_ms", "crater_ms"]
     assert "set_ms" in stdout
+    # The closing line names the plots written, not a placeholder (issue 26).
+    assert "sweep_set_ms.png, sweep_crater_ms.png in" in stdout and "<param>" not in stdout
     # An existing folder is refused without --overwrite, replaced with it.
     status, _, err = run_cli(
         [

@@ -50,6 +50,12 @@ def check_out_dir(path: str, overwrite: bool) -> None:
         raise ValueError(f"--out {path!r}: folder {parent!r} is not writable")
 
 
+def plot_file_name(param: str) -> str:
+    """The PNG file of one swept parameter: ``powerup_weights.bomb`` ->
+    ``sweep_powerup_weights_bomb.png``."""
+    return f"sweep_{param.replace('.', '_')}.png"
+
+
 def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
     """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
     which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
@@ -92,7 +98,7 @@ def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict
                 metrics=result.meta.get("metrics") or None,
                 same_bots=result.meta.get("x_bot") == result.meta.get("o_bot"),
             )
-            name = f"sweep_{param.replace('.', '_')}.png"
+            name = plot_file_name(param)
             with open(os.path.join(tmp, name), "wb") as fh:
                 fh.write(images[param])
             files[f"png:{param}"] = name
@@ -154,6 +160,6 @@ def format_sweep(result: Any, out: str, explain: bool = False) -> str:
     lines += [
         "",
         f"wrote {os.path.join(out, 'report.html')}, sweep.csv, sweep.parquet, sweep.json "
-        f"and sweep_<param>.png in {out}",
+        f"and {', '.join(plot_file_name(p) for p in result.meta['params'])} in {out}",
     ]
     return "\n".join(lines)
