@@ -127,6 +127,34 @@ def test_docs_list_every_message_and_error_code() -> None:
         assert f"| `{code}` |" in doc, code
 
 
+def test_docs_give_each_games_vocabulary_on_the_wire() -> None:
+    """Issue 26: docs/protocol.md covered only Blitz. Its Doh and Rift sections list each
+    game's rejection reasons in checking order (D6, G5), its seats, bot levels and fields,
+    as the adapters announce them."""
+    from tictacblitz.games.doh.types import REASONS as DOH_REASONS
+    from tictacblitz.games.rift.types import Reason as RiftReason
+    from tictacblitz.server.games import doh, rift
+
+    with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as fh:
+        doc = fh.read()
+    doh_part = doc.split("## Tic Tac Doh on the wire", 1)[1].split("## Rift & Grid on the wire")[0]
+    rift_part = doc.split("## Rift & Grid on the wire", 1)[1].split("## Versioning")[0]
+
+    def listed(text: str, names) -> bool:
+        places = [text.find(f"`{n}`") for n in names]
+        return -1 not in places and places == sorted(places)
+
+    assert listed(doh_part, DOH_REASONS) and "`not_your_turn`" in doh_part
+    assert listed(rift_part, [r.value for r in RiftReason])
+    assert json.dumps(list(doh.SEATS)) in doh_part and json.dumps(list(rift.SEATS)) in rift_part
+    assert listed(doh_part, doh.BOT_LEVELS) and listed(rift_part, rift.BOT_LEVELS)
+    for field in doh.DohAdapter.act_fields:
+        assert f'"{field}"' in doh_part
+    for field in rift.RiftAdapter.act_fields:
+        assert f'"{field}"' in rift_part
+    assert "**`private`**" in rift_part
+
+
 def test_bot_mode_plays_and_replays(server) -> None:
     client, clock, app = server
     ws = open_ws(client)
