@@ -382,6 +382,7 @@ function updateDom(view, model) {
     app.statusReason = null;
   }
   if (performance.now() < app.statusUntil) status = app.status;
+  else if (app.replay && app.ui.replayStatus) status = app.ui.replayStatus(view, { step: app.replay.next, steps: app.replay.frames.length });
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
   else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
   setText("status-line", status);

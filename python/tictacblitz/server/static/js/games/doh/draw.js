@@ -7,7 +7,7 @@
 // over) shows only its outer piece, the hidden ones as dashed outlines, because it counts
 // only as the outer size. A chip row under each square says what it counts as.
 
-import { PIECES, contentAt, isLegal } from "./model.js";
+import { PIECES, contentAt, isLegal, targetOf } from "./model.js";
 import { roundRect } from "../../view_common.js";
 
 export { cellFromPoint } from "../../view_common.js";
@@ -120,7 +120,8 @@ export function drawContent(ctx, cx, cy, cell, content, opts = {}) {
 
 function countChips(ctx, x, y, cell, sq) {
   // Under the square: each piece in it, coloured when the square counts as it (D5),
-  // grey when hidden in a nest; the word says which it is.
+  // grey when hidden in a nest; the word says which it is, on a dark tag of its own so
+  // the winning stroke (drawn before) never hides it (issue 26).
   const r = Math.max(5, cell * 0.07);
   const pieces = sq.content.split("").sort((a, b) => SCALE[a] - SCALE[b]);
   let px = x + 6 + r;
@@ -136,9 +137,13 @@ function countChips(ctx, x, y, cell, sq) {
     px += 2 * r + 3;
   }
   if (pieces.length > 1) {
-    ctx.font = `${Math.max(9, Math.round(cell * 0.1))}px system-ui, sans-serif`;
+    const px = Math.max(9, Math.round(cell * 0.1)), word = STACKS.has(sq.content) ? "stack" : "nest";
+    ctx.font = `${px}px system-ui, sans-serif`;
+    const w = ctx.measureText(word).width;
+    ctx.fillStyle = "rgba(21,26,36,0.85)";
+    roundRect(ctx, x + cell - 9 - w, py - px * 0.7, w + 6, px * 1.4, 3); ctx.fill();
     ctx.fillStyle = COLORS.dim; ctx.textAlign = "right"; ctx.textBaseline = "middle";
-    ctx.fillText(STACKS.has(sq.content) ? "stack" : "nest", x + cell - 6, py);
+    ctx.fillText(word, x + cell - 6, py);
   }
 }
 
@@ -198,9 +203,7 @@ function drawBoard(ctx, view, lay, ui) {
   }
   for (const sq of view.squares) {
     const [r, c] = sq.cell;
-    const cx = x + (c + 0.5) * cell, cy = y + (r + 0.47) * cell;
-    drawContent(ctx, cx, cy, cell, sq.content);
-    countChips(ctx, x + c * cell, y + r * cell, cell, sq);
+    drawContent(ctx, x + (c + 0.5) * cell, y + (r + 0.47) * cell, cell, sq.content);
   }
   // The last move: corner ticks.
   if (view.last) {
@@ -224,8 +227,9 @@ function drawBoard(ctx, view, lay, ui) {
     const cx = x + c * cell, cy = y + r * cell;
     ctx.strokeStyle = COLORS.cursor; ctx.lineWidth = 2.5;
     roundRect(ctx, cx + 3, cy + 3, cell - 6, cell - 6, 7); ctx.stroke();
-    if (hand && isLegal(view, hand, t) && !contentAt(view, t)) {
-      drawPyramid(ctx, cx + cell / 2, cy + cell * 0.47, cell * SCALE[hand], hand, { alpha: 0.45 });
+    const at = hand ? targetOf(view, hand, t) : t; // an empty board: the centre (D2)
+    if (hand && isLegal(view, hand, at) && !contentAt(view, at)) {
+      drawPyramid(ctx, x + (at[1] + 0.5) * cell, y + (at[0] + 0.47) * cell, cell * SCALE[hand], hand, { alpha: 0.45 });
     }
   }
   // D7: the winning line, a gold stroke through its squares.
@@ -240,7 +244,12 @@ function drawBoard(ctx, view, lay, ui) {
     ctx.stroke();
     ctx.restore();
   }
+  // What each square counts as, over the stroke: the stroke never hides a chip or a word.
+  for (const sq of view.squares) countChips(ctx, x + sq.cell[1] * cell, y + sq.cell[0] * cell, cell, sq);
 }
+
+const squares = (n) => `${n} square${n === 1 ? "" : "s"}`;
+const seatWord = (seat) => seat[0].toUpperCase() + seat.slice(1);
 
 function drawPanel(ctx, view, lay, ui) {
   const hand = handOf(view, ui.cursors) || ((ui.cursors || []).find((c) => view.mine.includes(c.seat)) || {}).hand;
@@ -288,7 +297,8 @@ function drawPanel(ctx, view, lay, ui) {
   ctx.textAlign = "left"; ctx.font = "13px system-ui, sans-serif"; ctx.fillStyle = COLORS.dim;
   let text = "";
   if (view.end) text = "";
-  else if (view.myTurn && hand) text = `${PIECE_NAMES[hand]} in hand: ${(view.legal[hand] || []).length} squares (dashed)`;
+  else if (view.myTurn && hand) text = `${PIECE_NAMES[hand]} in hand: ${squares((view.legal[hand] || []).length)} (dashed)`;
+  else if (view.toMove && view.mode === "replay") text = `${seatWord(view.toMove)} to move`;
   else if (view.toMove) text = `${view.players[view.toMove].name} is thinking…`;
   if (text) ctx.fillText(text, st.x, st.y + 8, st.w);
   const box = view.box;
