@@ -22,35 +22,56 @@ export const PIECE_NAMES = { S: "small", M: "medium", L: "large" };
 const SCALE = { S: 0.36, M: 0.58, L: 0.8 };
 const STACKS = new Set(["LM", "LMS", "MS"]);      // bottom piece first, each smaller on top
 
-/** Where everything goes on a w×h canvas (CSS pixels). */
+const ROW_H = 36; // a seat's row in the panel, upright
+
+/** The panel's natural height `pw` wide (upright): two seat rows, the stash, the hint. */
+function panelNeed(pw) {
+  const bw = (pw - 16) / 3;
+  return 2 * (ROW_H + 6) + 22 + Math.min(110, Math.max(60, bw * 1.1)) + 10 + 40;
+}
+
+/** Where everything goes on a w×h canvas (CSS pixels): the panel beside the board when
+ *  the canvas is wide, else under it at its natural height (a phone: the page scrolls,
+ *  stageHeight gives the canvas the height that holds it; issue 26: the hint was cut). */
 export function layout(w, h, size = 5) {
   const pad = Math.max(10, Math.min(w, h) * 0.025);
   const landscape = w >= h * 1.2;
   let board, panel;
   if (landscape) {
-    const pw = Math.min(300, Math.max(170, w * 0.3));
-    const s = Math.max(80, Math.min(h - 2 * pad, w - pw - 3 * pad));
+    const s0 = h - 2 * pad;
+    const pw = Math.min(300, Math.max(170, w - s0 - 3 * pad));
+    const s = Math.max(80, Math.min(s0, w - pw - 3 * pad));
     const x = Math.max(pad, (w - s - pw - pad) / 2), y = (h - s) / 2;
     board = { x, y, s };
     panel = { x: x + s + pad, y, w: pw, h: s };
   } else {
-    const ph = Math.min(230, Math.max(150, h * 0.3));
-    const s = Math.max(80, Math.min(w - 2 * pad, h - ph - 3 * pad));
-    const x = (w - s) / 2, y = pad;
-    board = { x, y, s };
-    panel = { x, y: y + s + pad, w: s, h: ph };
+    const pw = w - 2 * pad, need = panelNeed(pw);
+    const s = Math.max(80, Math.min(w - 2 * pad, h - need - 3 * pad));
+    board = { x: (w - s) / 2, y: pad, s };
+    panel = { x: pad, y: 2 * pad + s, w: pw, h: need };
   }
   board.cell = board.s / size;
-  // The panel: two seat rows, then the stash as three buttons (the piece in hand).
-  const rowH = Math.min(40, panel.h * 0.16);
+  // The panel: two seat rows, then the stash as three buttons (the piece in hand), then
+  // the hint (two lines: the piece in hand or whose turn, the grid).
+  const rowH = landscape ? Math.min(40, panel.h * 0.16) : ROW_H;
   const seats = [0, 1].map((i) => ({ x: panel.x, y: panel.y + i * (rowH + 6), w: panel.w, h: rowH }));
   const top = panel.y + 2 * (rowH + 6) + 22;
   const gap = 8;
   const bw = (panel.w - 2 * gap) / 3;
-  const bh = Math.max(60, Math.min(panel.y + panel.h - top - 34, bw * 1.25));
+  const bh = landscape ? Math.max(60, Math.min(panel.y + panel.h - top - 50, bw * 1.25))
+    : Math.min(110, Math.max(60, bw * 1.1));
   const stash = PIECES.map((p, i) => ({ piece: p, x: panel.x + i * (bw + gap), y: top, w: bw, h: bh }));
-  const status = { x: panel.x, y: top + bh + 10, w: panel.w };
+  const status = { x: panel.x, y: top + bh + 10, w: panel.w, h: 40 };
   return { w, h, board, panel, seats, stash, status, size, landscape };
+}
+
+/** The canvas height (CSS px) that holds the whole view `w` wide when the page scrolls
+ *  (a phone), the board inside `avail`, the height visible under the page's header. */
+export function stageHeight(w, avail) {
+  if (layout(w, avail).landscape) return avail;
+  const pad = Math.max(10, Math.min(w, avail) * 0.025);
+  const s = Math.max(80, Math.min(w - 2 * pad, avail - 2 * pad));
+  return Math.ceil(3 * pad + s + panelNeed(w - 2 * pad));
 }
 
 /** The stash button under a point: "S", "M", "L" or null. */
