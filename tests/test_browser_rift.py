@@ -285,6 +285,9 @@ def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> 
         s.wait("() => window.__blitz.replay.done && window.__blitz.view.result")
         v = s.view()
         assert v["cells"] == a.view()["cells"] and v["players"]["O"]["hand"]["full"]
+        # Turns, not a real-time round and clock (issue 26).
+        status = s.page.inner_text("#status-line")
+        assert status == f"Replay · {frames - 1} of {frames - 1} turns", status
         # A rematch needs both players' consent.
         a.page.click("#btn-rematch")
         b.wait("() => window.__blitz.view.players.X.rematch")

@@ -39,7 +39,7 @@ export function layout(w, h, size = 5) {
   let board, panel;
   if (landscape) {
     const s0 = h - 2 * pad;
-    const pw = Math.min(300, Math.max(170, w - s0 - 3 * pad));
+    const pw = Math.min(300, Math.max(170, w * 0.3, w - s0 - 3 * pad)); // wider when the board leaves room
     const s = Math.max(80, Math.min(s0, w - pw - 3 * pad));
     const x = Math.max(pad, (w - s - pw - pad) / 2), y = (h - s) / 2;
     board = { x, y, s };
