@@ -197,6 +197,9 @@ def test_online_room_link_spectator_replay_and_rematch(server, browser) -> None:
         s.page.click("#rp-play")
         s.wait("() => window.__blitz.replay.done && window.__blitz.view.result")
         assert s.view()["squares"] == a.view()["squares"]
+        # A turn-based replay counts moves: no Blitz round or clock, nobody "thinking".
+        status = s.page.inner_text("#status-line")
+        assert status == f"Replay · move {frames} of {frames}", status
         # A rematch needs both players' consent.
         a.page.click("#btn-rematch")
         b.wait("() => window.__blitz.view.players.first.rematch")
@@ -208,3 +211,44 @@ def test_online_room_link_spectator_replay_and_rematch(server, browser) -> None:
     finally:
         for page in (a, b, s):
             page.close()
+
+
+def test_first_piece_anywhere_not_your_turn_and_another_games_replay(server, browser) -> None:
+    """Issue 26, items 10 and 11: on the empty board a corner click puts the first piece
+    (the large one in hand by default) at the centre, an out-of-turn click says "Not your
+    turn.", and a Blitz replay file is refused with words naming both games."""
+    p = Page(browser, "first_piece")
+    try:
+        p.open(server)
+        p.page.check("#form-local input[value=first]")
+        p.page.click("#play-local")
+        p.wait("() => window.__blitz.view && window.__blitz.view.myTurn && window.__blitz.lay")
+        assert p.js("() => window.__blitz.input.hand('first')") == "L"
+        p.click_cell([0, 4])
+        p.wait("() => window.__blitz.view.ply === 1")
+        assert p.view()["squares"] == [{"cell": [2, 2], "content": "L", "counts": ["L"]}]
+        # second (the keyboard) is to move: the mouse player's click is answered.
+        p.click_cell([1, 1])
+        p.wait("() => document.getElementById('status-line').textContent === 'Not your turn.'")
+        assert p.view()["ply"] == 1
+        p.page.click("#btn-leave")
+        p.page.set_input_files(
+            "#replay-file",
+            files=[
+                {
+                    "name": "blitz.json",
+                    "mimeType": "application/json",
+                    "buffer": b'{"seed": 1, "script": [{"t": 0, "player": "X", "place": [0, 0]}]}',
+                }
+            ],
+        )
+        p.wait("() => document.getElementById('menu-error').textContent.length > 0")
+        assert p.page.inner_text("#menu-error") == (
+            "Cannot open the replay: this is a Tic Tac Blitz replay; this server plays Tic Tac Doh"
+        )
+        p.shot("wrong_game_replay")
+        # Chromium logs the refused request (422) itself: the one expected console error.
+        assert sum("422" in e for e in p.errors) == 1, p.errors
+        p.errors = [e for e in p.errors if "422" not in e]
+    finally:
+        p.close()

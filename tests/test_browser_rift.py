@@ -105,10 +105,11 @@ def test_against_a_bot_level_and_seat(server, browser) -> None:
         # The bot locks in first; its move does not show until the turn resolves.
         p.wait("() => window.__blitz.view.locked.X")
         assert p.view()["turns"] == 0
-        # A refused ability (reveal costs more than the starting energy) says why.
+        # A greyed ability (reveal costs more than the starting energy) is not taken in
+        # hand: its button is framed, its words say why (issue 26: it could be selected).
         p.click_ability("reveal")
-        p.click_cell(40)
-        p.wait("() => /energy/.test(document.getElementById('status-line').textContent)")
+        p.wait("() => (window.__blitz.input.cursorList()[0].refused || {}).ability === 'reveal'")
+        assert p.js("() => window.__blitz.input.picked.O") == "none"
         assert p.view()["turn"] == 1
         rng = random.Random(2)
         for _ in range(90):
@@ -132,6 +133,9 @@ def test_against_a_bot_level_and_seat(server, browser) -> None:
         assert (
             sum(c["points"] for c in v["causes"] if c["seat"] == "O") == v["players"]["O"]["score"]
         )
+        if v["gameResult"]:  # not a forfeit: the bot's hand shows whole at the end
+            hand = v["players"]["X"]["hand"]
+            assert hand["hidden"] == 0 and len(hand["items"]) == 3, hand
         p.shot("end")
         p.page.click("#btn-rematch")  # the bot always agrees
         p.wait(
@@ -160,6 +164,8 @@ def test_local_view_switch_hides_the_other_move_and_resolves_when_both_lock(
         p.click_ability("shield")
         p.click_cell(40)
         p.wait("() => window.__blitz.view.locked.X")
+        # The hover box left X's cell with the view (issue 26: it showed O where X played).
+        assert p.js("() => window.__blitz.input.hover") is None
         cur = {c["seat"]: c for c in p.cursors()}
         assert cur["O"]["viewing"] and cur["X"]["move"] == {
             "cell": 40,
@@ -279,6 +285,9 @@ def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> 
         s.wait("() => window.__blitz.replay.done && window.__blitz.view.result")
         v = s.view()
         assert v["cells"] == a.view()["cells"] and v["players"]["O"]["hand"]["full"]
+        # Turns, not a real-time round and clock (issue 26).
+        status = s.page.inner_text("#status-line")
+        assert status == f"Replay · {frames - 1} of {frames - 1} turns", status
         # A rematch needs both players' consent.
         a.page.click("#btn-rematch")
         b.wait("() => window.__blitz.view.players.X.rematch")

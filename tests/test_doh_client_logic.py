@@ -112,8 +112,9 @@ def test_snapshots_rejections_and_the_replay_player() -> None:
       return {squares: v.squares.length, result: M.describeMatch(v.result),
               names: [v.players.first.name, v.players.second.name],
               needSync: m.needSync, replayDone: rp.done, replaySquares: rp.view().squares.length,
-              intent: M.intentFor({toMove: "first"}, [1, 2], "first", "L"),
-              none: M.intentFor({toMove: "second"}, [1, 2], "first", "L")};
+              intent: M.intentFor({toMove: "first", mine: ["first"], squares: [{cell: [2, 2]}]},
+                                  [1, 2], "first", "L"),
+              none: M.intentFor({toMove: "first", mine: []}, [1, 2], "first", "L")};
     """,
         data,
     )
@@ -144,3 +145,121 @@ console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local),
     assert out[5] == {"seat": "second", "move": [-1, 0]}
     assert out[6] == {"seat": "first", "move": [-1, 0]}
     assert out[7] is None and out[8] == [0, 4]
+
+
+# A recording 2D context: every call and property set, in order (the drawing's order).
+MOCK_CTX = """
+const ops = [];
+const ctx = new Proxy({}, {
+  get(t, k) {
+    if (k in t) return t[k];
+    if (k === "measureText") return (s) => ({width: 6 * String(s).length});
+    return (...a) => { ops.push({op: k, a, strokeStyle: t.strokeStyle, font: t.font}); };
+  },
+  set(t, k, v) { t[k] = v; return true; },
+});
+"""
+
+
+def run_draw(body: str):
+    script = f"""
+const D = await import({json.dumps((DOH / "draw.js").as_uri())});
+const M = await import({json.dumps((DOH / "model.js").as_uri())});
+{MOCK_CTX}
+const out = await (async () => {{ {body} }})();
+console.log(JSON.stringify(out));
+"""
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# A view at the end of a game won on the diagonal through a nest (issue 26, item 10).
+VIEW = """
+const player = (seat, i) => ({seat, index: i, name: seat, connected: true, toMove: false,
+  mine: false, rematch: false});
+const view = (extra) => ({size: 5, squares: [
+    {cell: [1, 1], content: "L", counts: ["L"]}, {cell: [2, 2], content: "SML", counts: ["L"]},
+    {cell: [3, 3], content: "L", counts: ["L"]}],
+  stash: {S: 4, M: 4, L: 2}, legal: {S: [], M: [], L: []}, box: null, last: null,
+  lines: [[[1, 1], [2, 2], [3, 3]]], end: {result: "first", by: "line"}, toMove: null,
+  myTurn: false, mine: [], mode: "replay", seatNames: ["first", "second"],
+  players: {first: player("first", 0), second: player("second", 1)}, ...extra});
+const lay = D.layout(400, 640, 5);
+"""
+
+
+def test_the_winning_stroke_is_under_the_nest_label_and_chips() -> None:
+    out = run_draw(
+        VIEW
+        + """
+    D.drawGame(ctx, view({}), lay, {cursors: []});
+    const stroke = ops.findIndex((o) => o.op === "stroke" && o.strokeStyle === D.COLORS.line);
+    const label = ops.findIndex((o) => o.op === "fillText" && o.a[0] === "nest");
+    const chip = ops.findIndex((o) => o.op === "fillText" && o.a[0] === "S");
+    return {stroke, label, chip};
+    """
+    )
+    assert out["stroke"] >= 0 and out["label"] >= 0
+    assert out["label"] > out["stroke"] and out["chip"] > out["stroke"], out
+
+
+def test_the_hint_line_words() -> None:
+    out = run_draw(
+        VIEW
+        + """
+    const texts = (v, ui) => { ops.length = 0; D.drawGame(ctx, v, lay, ui);
+      return ops.filter((o) => o.op === "fillText").map((o) => String(o.a[0])); };
+    const live = {lines: [], end: null, toMove: "second", mode: "bot", mine: ["first"]};
+    const one = texts(view({...live, toMove: "first", myTurn: true,
+                            legal: {S: [], M: [], L: [[0, 0]]}}),
+                      {cursors: [{seat: "first", hand: "L", cell: null}]});
+    const replay = texts(view({...live, mode: "replay", mine: []}), {cursors: []});
+    const waiting = texts(view(live), {cursors: [{seat: "first", hand: "L", cell: null}]});
+    return {one, replay, waiting};
+    """
+    )
+    assert "large in hand: 1 square (dashed)" in out["one"], out["one"]
+    assert "Second to move" in out["replay"], out["replay"]
+    assert not any("thinking" in t for t in out["replay"]), out["replay"]
+    assert "second is thinking…" in out["waiting"], out["waiting"]
+
+
+def test_an_empty_board_takes_the_first_piece_anywhere_and_out_of_turn_is_sent() -> None:
+    out = run_draw(
+        """
+    const empty = {squares: [], legal: {S: [[2, 2]], M: [[2, 2]], L: [[2, 2]]}, toMove: "first",
+                   myTurn: true, mine: ["first"]};
+    const later = {squares: [{cell: [2, 2], content: "L", counts: ["L"]}],
+                   legal: {S: [], M: [], L: []},
+                   toMove: "second", myTurn: false, mine: ["first"]};
+    return {corner: M.intentFor(empty, [0, 4], "first", "L"),
+            outOfTurn: M.intentFor(later, [1, 1], "first", "S"),
+            spectator: M.intentFor({...later, mine: []}, [1, 1], "second", "S"),
+            target: M.targetOf(later, "S", [1, 1])};
+    """
+    )
+    # D2/D3: the first piece goes anywhere; the display frame puts it at the centre.
+    assert out["corner"] == {"piece": "L", "cell": [2, 2]}
+    # Sent for the server's "Not your turn." (docs/doh.md), not dropped.
+    assert out["outOfTurn"] == {"piece": "S", "cell": [1, 1]}
+    assert out["spectator"] is None and out["target"] == [1, 1]
+
+
+def test_the_piece_in_hand_starts_large_not_the_losing_medium() -> None:
+    script = f"""
+globalThis.window = {{addEventListener() {{}}}};
+const I = await import({json.dumps((DOH / "input.js").as_uri())});
+const canvas = {{addEventListener() {{}}}};
+const input = new I.Input({{canvas, getView: () => null, getLayout: () => null, act() {{}}}});
+input.configure(["first"]);
+console.log(JSON.stringify(input.hand("first")));
+"""
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    # docs/doh.md: the solver values a first M as a loss for the first player.
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == "L"

@@ -42,10 +42,6 @@ def _move(pic: dict, rng: np.random.Generator, seat: str) -> dict:
     return {"cell": cell}
 
 
-def _texts(peer: Peer) -> str:
-    return json.dumps(peer.out)
-
-
 def test_welcome_names_the_rift_view_and_vocabulary(rift) -> None:
     lobby, clock, say, connect = rift
     w = connect().last("welcome")
@@ -113,11 +109,23 @@ def test_an_online_game_two_clients_and_a_spectator_privacy_and_rematch(rift) ->
     end = s.last("match_end")
     assert end["result"] in ("X", "O", "draw") and end["score"] == s.picture()["score"]
     assert s.picture()["result"] == end["result"] and end["turns"] == s.picture()["turn"] - 1
-    # Neither the opponent nor the spectator ever saw a hidden objective of the other.
-    pub_x = [o["id"] for o in s.picture()["objectives"]["X"]["known"]]
+    # Neither the opponent nor the spectator saw a hidden objective of the other before
+    # the game ended; the game's last picture shows both hands whole (issue 26, item 9).
+    ending = next(
+        i for i, m in enumerate(s.out) if m["type"] == "events" and m["result"] is not None
+    )
+    before = s.out[:ending]
+    known_before = [
+        o["id"] for m in before if "objectives" in m for o in m["objectives"]["X"]["known"]
+    ]
     for o in hand_x:
-        if o["id"] not in pub_x and o["id"] not in [h["id"] for h in hand_o]:
-            assert o["id"] not in _texts(s) and o["id"] not in _texts(b)
+        if o["id"] not in known_before and o["id"] not in [h["id"] for h in hand_o]:
+            assert o["id"] not in json.dumps(before)
+            assert o["id"] not in json.dumps([m for m in b.out if m.get("result") is None])
+    final = s.out[ending]["objectives"]
+    for seat, hand in (("X", hand_x), ("O", hand_o)):
+        assert final[seat]["hidden"] == 0
+        assert [o["id"] for o in final[seat]["known"]] == [o["id"] for o in hand]
     # The replay plays back to the same result; its frames match the live turns.
     replay = lobby.replays.get(end["replay_id"])
     assert load_game("rift").replay(replay)["result"] == end["result"] == replay["expect"]["result"]
@@ -238,7 +246,7 @@ def test_the_rift_view_names_the_vocabulary_of_the_game_and_no_rule_numbers() ->
     from tictacblitz.games.rift.types import OBJECTIVE_IDS, Reason
     from tictacblitz.server.games import rift as adapter
 
-    view, model, draw = _js("view.js"), _js("model.js"), _js("draw.js")
+    view, model, draw = _js("view.js"), _js("model.js"), _js("layout.js")
     assert set(_js_keys(view, "REASONS")) == {r.value for r in Reason}  # G5 (game_over too)
     assert _js_list(view, "SEATS") == list(adapter.SEATS)
     assert _js_list(draw, "ABILITIES") == list(adapter.ABILITIES)  # G3

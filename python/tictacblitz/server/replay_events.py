@@ -204,6 +204,40 @@ class BadJson(ValueError):
     """A POSTed body that is not JSON."""
 
 
+def check_game(replay: Any, game_name: str) -> None:
+    """Refuse, in one line naming the file's game, a file this server cannot show: not a
+    JSON object, another game's (docs/replay-format.md, "The ``"game"`` key": a file
+    without ``game`` is Tic Tac Blitz), or one with neither ``script`` nor ``setup``.
+    Without this, each game's loader met another game's file with its own words
+    ("script[0] has unknown key(s)") or played it as an empty game (issue 26, item 11).
+
+    :raises ReplayError: the line.
+    """
+    from ..games.protocol import ReplayError
+    from ..games.registry import DEFAULT_GAME, available_games, game_type
+
+    here = game_type(game_name).long_name
+    if not isinstance(replay, dict):
+        raise ReplayError(f"not a replay file: a replay is a JSON object, not {_kind(replay)}")
+    name = replay.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or name not in available_games():
+        raise ReplayError(
+            f"not a replay file of a game this server knows: game {json.dumps(name)[:40]} "
+            f"(this server plays {here})"
+        )
+    if name != game_name:
+        raise ReplayError(f"this is a {game_type(name).long_name} replay; this server plays {here}")
+    if replay.get("script") is None and replay.get("setup") is None:
+        # Every replay a server or a game writes has a script (a scenario may set a board
+        # up instead); `{}` has nothing to show.
+        raise ReplayError("not a replay file: no script (the match's actions) and no setup")
+
+
+def _kind(value: Any) -> str:
+    kinds = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return kinds.get(type(value), "a number")
+
+
 def play_replay(game_name: str, rules: Dict[str, Any], replay: Any) -> Any:
     """In the worker process: the frames of ``replay`` (parsed, or bytes of JSON) by the
     server's game adapter (``GameAdapter.replay_frames``)."""
@@ -216,6 +250,7 @@ def play_replay(game_name: str, rules: Dict[str, Any], replay: Any) -> Any:
             replay = json.loads(replay)
         except ValueError as exc:
             raise BadJson(str(exc)) from None
+    check_game(replay, game_name)
     game = load_game(game_name, rules)
     return adapter_for(game, Settings(game=game)).replay_frames(replay)
 

@@ -7,7 +7,7 @@ docs/client.md). Part of the Rift adapter (:mod:`.rift`).
   (G4: the same for both seats), scores, energy, per seat each ability's cost, cooldown,
   first usable turn and whether it is usable now (G5, G14), who has locked in (never
   what), and per seat only the objectives that are public: accomplished or revealed
-  (G12, G15), with the number still hidden.
+  (G12, G15), with the number still hidden; once the game is over, both hands whole.
 - :func:`private` is one seat's own part: its whole hand and its programmed move of
   this turn. The room sends it only to a connection holding that seat.
 - :func:`replay_frames` plays a replay file back as frames shaped like ``events``
@@ -73,7 +73,9 @@ def picture(state: Any) -> Dict[str, Any]:
         }
     objectives: Dict[str, Dict[str, Any]] = {}
     for p, hand in zip(Player, hands(state), strict=True):
-        known = [o for o in hand if o["accomplished"] or o["revealed"]]
+        # Once the game is over nothing is secret: the final picture shows both hands
+        # whole (issue 26: they stayed "2 hidden"); before, only what is public (G12).
+        known = list(hand) if over else [o for o in hand if o["accomplished"] or o["revealed"]]
         objectives[p.letter] = {"known": known, "hidden": len(hand) - len(known)}
     targets = [] if masks[0] is None else [int(c) for c in masks[0][0].nonzero()[0]]
     return {

@@ -308,6 +308,12 @@ function keysHelp() {
 
 function resize() {
   const stage = canvas.parentElement;
+  // A phone (the side column under the board, the page scrolling): a view that says how
+  // tall its canvas must be to hold all its parts (`stageHeight`) gets that; else the CSS's.
+  const column = getComputedStyle($("game")).flexDirection === "column";
+  const avail = window.innerHeight - (stage.getBoundingClientRect().top + window.scrollY);
+  const want = column && app.view && app.ui.stageHeight ? app.ui.stageHeight(stage.clientWidth, avail, app.view) : 0;
+  stage.style.height = want ? `${Math.round(want)}px` : "";
   const dpr = window.devicePixelRatio || 1;
   const w = stage.clientWidth, h = stage.clientHeight;
   if (!w || !h) return;
@@ -382,6 +388,7 @@ function updateDom(view, model) {
     app.statusReason = null;
   }
   if (performance.now() < app.statusUntil) status = app.status;
+  else if (app.replay && app.ui.replayStatus) status = app.ui.replayStatus(view, { step: app.replay.next, steps: app.replay.frames.length });
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
   else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
   setText("status-line", status);

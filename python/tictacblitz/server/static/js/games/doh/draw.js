@@ -7,7 +7,7 @@
 // over) shows only its outer piece, the hidden ones as dashed outlines, because it counts
 // only as the outer size. A chip row under each square says what it counts as.
 
-import { PIECES, contentAt, isLegal } from "./model.js";
+import { PIECES, contentAt, isLegal, targetOf } from "./model.js";
 import { roundRect } from "../../view_common.js";
 
 export { cellFromPoint } from "../../view_common.js";
@@ -22,35 +22,56 @@ export const PIECE_NAMES = { S: "small", M: "medium", L: "large" };
 const SCALE = { S: 0.36, M: 0.58, L: 0.8 };
 const STACKS = new Set(["LM", "LMS", "MS"]);      // bottom piece first, each smaller on top
 
-/** Where everything goes on a w×h canvas (CSS pixels). */
+const ROW_H = 36; // a seat's row in the panel, upright
+
+/** The panel's natural height `pw` wide (upright): two seat rows, the stash, the hint. */
+function panelNeed(pw) {
+  const bw = (pw - 16) / 3;
+  return 2 * (ROW_H + 6) + 22 + Math.min(110, Math.max(60, bw * 1.1)) + 10 + 40;
+}
+
+/** Where everything goes on a w×h canvas (CSS pixels): the panel beside the board when
+ *  the canvas is wide, else under it at its natural height (a phone: the page scrolls,
+ *  stageHeight gives the canvas the height that holds it; issue 26: the hint was cut). */
 export function layout(w, h, size = 5) {
   const pad = Math.max(10, Math.min(w, h) * 0.025);
   const landscape = w >= h * 1.2;
   let board, panel;
   if (landscape) {
-    const pw = Math.min(300, Math.max(170, w * 0.3));
-    const s = Math.max(80, Math.min(h - 2 * pad, w - pw - 3 * pad));
+    const s0 = h - 2 * pad;
+    const pw = Math.min(300, Math.max(170, w * 0.3, w - s0 - 3 * pad)); // wider when the board leaves room
+    const s = Math.max(80, Math.min(s0, w - pw - 3 * pad));
     const x = Math.max(pad, (w - s - pw - pad) / 2), y = (h - s) / 2;
     board = { x, y, s };
     panel = { x: x + s + pad, y, w: pw, h: s };
   } else {
-    const ph = Math.min(230, Math.max(150, h * 0.3));
-    const s = Math.max(80, Math.min(w - 2 * pad, h - ph - 3 * pad));
-    const x = (w - s) / 2, y = pad;
-    board = { x, y, s };
-    panel = { x, y: y + s + pad, w: s, h: ph };
+    const pw = w - 2 * pad, need = panelNeed(pw);
+    const s = Math.max(80, Math.min(w - 2 * pad, h - need - 3 * pad));
+    board = { x: (w - s) / 2, y: pad, s };
+    panel = { x: pad, y: 2 * pad + s, w: pw, h: need };
   }
   board.cell = board.s / size;
-  // The panel: two seat rows, then the stash as three buttons (the piece in hand).
-  const rowH = Math.min(40, panel.h * 0.16);
+  // The panel: two seat rows, then the stash as three buttons (the piece in hand), then
+  // the hint (two lines: the piece in hand or whose turn, the grid).
+  const rowH = landscape ? Math.min(40, panel.h * 0.16) : ROW_H;
   const seats = [0, 1].map((i) => ({ x: panel.x, y: panel.y + i * (rowH + 6), w: panel.w, h: rowH }));
   const top = panel.y + 2 * (rowH + 6) + 22;
   const gap = 8;
   const bw = (panel.w - 2 * gap) / 3;
-  const bh = Math.max(60, Math.min(panel.y + panel.h - top - 34, bw * 1.25));
+  const bh = landscape ? Math.max(60, Math.min(panel.y + panel.h - top - 50, bw * 1.25))
+    : Math.min(110, Math.max(60, bw * 1.1));
   const stash = PIECES.map((p, i) => ({ piece: p, x: panel.x + i * (bw + gap), y: top, w: bw, h: bh }));
-  const status = { x: panel.x, y: top + bh + 10, w: panel.w };
+  const status = { x: panel.x, y: top + bh + 10, w: panel.w, h: 40 };
   return { w, h, board, panel, seats, stash, status, size, landscape };
+}
+
+/** The canvas height (CSS px) that holds the whole view `w` wide when the page scrolls
+ *  (a phone), the board inside `avail`, the height visible under the page's header. */
+export function stageHeight(w, avail) {
+  if (layout(w, avail).landscape) return avail;
+  const pad = Math.max(10, Math.min(w, avail) * 0.025);
+  const s = Math.max(80, Math.min(w - 2 * pad, avail - 2 * pad));
+  return Math.ceil(3 * pad + s + panelNeed(w - 2 * pad));
 }
 
 /** The stash button under a point: "S", "M", "L" or null. */
@@ -120,7 +141,8 @@ export function drawContent(ctx, cx, cy, cell, content, opts = {}) {
 
 function countChips(ctx, x, y, cell, sq) {
   // Under the square: each piece in it, coloured when the square counts as it (D5),
-  // grey when hidden in a nest; the word says which it is.
+  // grey when hidden in a nest; the word says which it is, on a dark tag of its own so
+  // the winning stroke (drawn before) never hides it (issue 26).
   const r = Math.max(5, cell * 0.07);
   const pieces = sq.content.split("").sort((a, b) => SCALE[a] - SCALE[b]);
   let px = x + 6 + r;
@@ -136,9 +158,13 @@ function countChips(ctx, x, y, cell, sq) {
     px += 2 * r + 3;
   }
   if (pieces.length > 1) {
-    ctx.font = `${Math.max(9, Math.round(cell * 0.1))}px system-ui, sans-serif`;
+    const px = Math.max(9, Math.round(cell * 0.1)), word = STACKS.has(sq.content) ? "stack" : "nest";
+    ctx.font = `${px}px system-ui, sans-serif`;
+    const w = ctx.measureText(word).width;
+    ctx.fillStyle = "rgba(21,26,36,0.85)";
+    roundRect(ctx, x + cell - 9 - w, py - px * 0.7, w + 6, px * 1.4, 3); ctx.fill();
     ctx.fillStyle = COLORS.dim; ctx.textAlign = "right"; ctx.textBaseline = "middle";
-    ctx.fillText(STACKS.has(sq.content) ? "stack" : "nest", x + cell - 6, py);
+    ctx.fillText(word, x + cell - 6, py);
   }
 }
 
@@ -198,9 +224,7 @@ function drawBoard(ctx, view, lay, ui) {
   }
   for (const sq of view.squares) {
     const [r, c] = sq.cell;
-    const cx = x + (c + 0.5) * cell, cy = y + (r + 0.47) * cell;
-    drawContent(ctx, cx, cy, cell, sq.content);
-    countChips(ctx, x + c * cell, y + r * cell, cell, sq);
+    drawContent(ctx, x + (c + 0.5) * cell, y + (r + 0.47) * cell, cell, sq.content);
   }
   // The last move: corner ticks.
   if (view.last) {
@@ -224,8 +248,9 @@ function drawBoard(ctx, view, lay, ui) {
     const cx = x + c * cell, cy = y + r * cell;
     ctx.strokeStyle = COLORS.cursor; ctx.lineWidth = 2.5;
     roundRect(ctx, cx + 3, cy + 3, cell - 6, cell - 6, 7); ctx.stroke();
-    if (hand && isLegal(view, hand, t) && !contentAt(view, t)) {
-      drawPyramid(ctx, cx + cell / 2, cy + cell * 0.47, cell * SCALE[hand], hand, { alpha: 0.45 });
+    const at = hand ? targetOf(view, hand, t) : t; // an empty board: the centre (D2)
+    if (hand && isLegal(view, hand, at) && !contentAt(view, at)) {
+      drawPyramid(ctx, x + (at[1] + 0.5) * cell, y + (at[0] + 0.47) * cell, cell * SCALE[hand], hand, { alpha: 0.45 });
     }
   }
   // D7: the winning line, a gold stroke through its squares.
@@ -240,7 +265,12 @@ function drawBoard(ctx, view, lay, ui) {
     ctx.stroke();
     ctx.restore();
   }
+  // What each square counts as, over the stroke: the stroke never hides a chip or a word.
+  for (const sq of view.squares) countChips(ctx, x + sq.cell[1] * cell, y + sq.cell[0] * cell, cell, sq);
 }
+
+const squares = (n) => `${n} square${n === 1 ? "" : "s"}`;
+const seatWord = (seat) => seat[0].toUpperCase() + seat.slice(1);
 
 function drawPanel(ctx, view, lay, ui) {
   const hand = handOf(view, ui.cursors) || ((ui.cursors || []).find((c) => view.mine.includes(c.seat)) || {}).hand;
@@ -288,7 +318,8 @@ function drawPanel(ctx, view, lay, ui) {
   ctx.textAlign = "left"; ctx.font = "13px system-ui, sans-serif"; ctx.fillStyle = COLORS.dim;
   let text = "";
   if (view.end) text = "";
-  else if (view.myTurn && hand) text = `${PIECE_NAMES[hand]} in hand: ${(view.legal[hand] || []).length} squares (dashed)`;
+  else if (view.myTurn && hand) text = `${PIECE_NAMES[hand]} in hand: ${squares((view.legal[hand] || []).length)} (dashed)`;
+  else if (view.toMove && view.mode === "replay") text = `${seatWord(view.toMove)} to move`;
   else if (view.toMove) text = `${view.players[view.toMove].name} is thinking…`;
   if (text) ctx.fillText(text, st.x, st.y + 8, st.w);
   const box = view.box;

@@ -39,6 +39,7 @@ export function keyAction(key, seats) {
 }
 
 export { moveCursor };
+export const DEFAULT_HAND = "L";
 
 export class Input {
   /** opts: {canvas, getView, getLayout, act(seat, intent), isTyping()} */
@@ -65,7 +66,9 @@ export class Input {
       this.seats = { mouse: null, keyboard: null };
       this.showCursor = {};
     }
-    for (const s of seats) { if (!this.cursors[s]) this.cursors[s] = [2, 2]; if (!this.hands[s]) this.hands[s] = "M"; }
+    // The piece in hand starts large: the solver values a first medium as a loss for the
+    // first player and small or large as draws; large is the easier one to hold (docs/doh.md).
+    for (const s of seats) { if (!this.cursors[s]) this.cursors[s] = [2, 2]; if (!this.hands[s]) this.hands[s] = DEFAULT_HAND; }
   }
 
   /** The piece in hand of `seat`, kept playable (a size used up is put down). */

@@ -134,10 +134,22 @@ export function isLegal(view, piece, cell) {
   return (view.legal[piece] || []).some((c) => c[0] === cell[0] && c[1] === cell[1]);
 }
 
-/** The act a click (or the act key) on `cell` means for `seat` holding `piece`, or null. */
+/** The square a click on `cell` puts `piece` on. D2, D3: the first piece goes anywhere and
+ *  any translation is the same position, so the board is drawn around it: on an empty
+ *  board every square means the centre (the one legal square the server gives). */
+export function targetOf(view, piece, cell) {
+  const legal = (view.legal && view.legal[piece]) || [];
+  if (view.squares && !view.squares.length && legal.length === 1) return legal[0];
+  return cell;
+}
+
+/** The act a click (or the act key) on `cell` means for `seat` holding `piece`, or null.
+ *  Out of turn it is sent all the same: the server's answer ("Not your turn.", "The
+ *  game is over.") is the player's feedback (docs/doh.md); only a seat this screen does
+ *  not hold (a spectator, a replay) sends nothing. */
 export function intentFor(view, cell, seat, piece) {
-  if (!cell || view.toMove !== seat || !piece) return null;
-  return { piece, cell };
+  if (!cell || !piece || !(view.mine || []).includes(seat)) return null;
+  return { piece, cell: targetOf(view, piece, cell) };
 }
 
 /** A piece of the stash that the seat may still play (the hand's default). */

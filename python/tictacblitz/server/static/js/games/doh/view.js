@@ -8,10 +8,11 @@
 //   layoutFor(w, h, view), draw(ctx, view, lay, ui), cellCenter(lay, rect, cell)
 //   Input                                               pointer and keys → act intents
 //   REASONS, describeRound, describeMatch, controlsHelp(seats)   words for the page
+//   replayStatus(view, at)                              a replay's status line (optional)
 // and, for tests: pieceCenter(lay, rect, piece), the page point of a stash button.
 
 import { GameModel } from "./model.js";
-import { drawGame, layout } from "./draw.js";
+import { drawGame, layout, stageHeight as stageHeightOf } from "./draw.js";
 import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
@@ -67,7 +68,7 @@ export function helpHtml(R) {
   return `
   <ul>
     <li><b>One stash for both.</b> ${word(n)} pyramids of each size: small, medium, large. On your turn you take any piece still in the stash. Nobody owns a piece: the players differ only by whose turn it is.</li>
-    <li><b>An imaginary ${R.grid}×${R.grid} grid.</b> The first piece goes anywhere. After that a new square must touch an occupied one (diagonals count), and all pieces must always fit in some ${R.grid}×${R.grid} box.</li>
+    <li><b>An imaginary ${R.grid}×${R.grid} grid.</b> The first piece goes anywhere: the board is drawn around it, so a click on any square of the empty board puts it at the centre. After that a new square must touch an occupied one (diagonals count), and all pieces must always fit in some ${R.grid}×${R.grid} box.</li>
     <li><b>Stack or nest.</b> Instead of a new square, you may <em>stack</em> a piece one size smaller on a single piece or a stack (large ← medium ← small), or <em>nest</em> a piece one size larger over a single piece or a nest (small → medium → large). A square is a stack or a nest, never both.</li>
     <li><b>What a square counts as.</b> A single piece: its size. A stack: every size in it. A nest: only its outer, largest piece.</li>
     <li><b>Win</b> by completing three squares in a row, column or diagonal that all count as one common size. If the stash runs out, it is a draw. If the player to move has pieces but no legal move, the other player wins.</li>
@@ -85,6 +86,10 @@ export function createModel(rules, game) { return new GameModel(rules, game); }
 /** Where everything goes on a w×h canvas for this view. */
 export function layoutFor(w, h, view) { return layout(w, h, view.size); }
 
+/** The canvas height a phone's page gives this view `w` wide (the shell asks when the
+ *  side column is under the board): the board inside `avail`, the whole panel below. */
+export function stageHeight(w, avail) { return stageHeightOf(w, avail); }
+
 export const draw = drawGame;
 
 /** The page coordinates of a cell's centre (the browser tests click there). */
@@ -94,6 +99,10 @@ export { cellCenter } from "../../view_common.js";
 export function pieceCenter(lay, rect, piece) {
   return boxCenter(rect, lay.stash.find((s) => s.piece === piece));
 }
+
+/** The status line of a replay (the shell's default is Blitz-like: a round and a clock):
+ *  Doh has moves, not time. `at`: {step, steps}, the frames applied and in all. */
+export function replayStatus(view, at) { return `Replay · move ${view.ply} of ${at.steps}`; }
 
 /** The key help beside the board, for the input's seats ({mouse, keyboard}). */
 export function controlsHelp(s) {

@@ -9,89 +9,18 @@
 // owner takes it. The panel: the view switch (local), each seat's score (with its
 // causes), energy and lock, the ability buttons with cost and cooldown, the objectives.
 
-import { ANIM_MS, cellAt, describeCause, describeTurn, gridRowCol, objectiveName } from "./model.js";
+import { ANIM_MS, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
+import { ABILITIES, cellRect, sectorRect } from "./layout.js";
 import { roundRect } from "../../view_common.js";
 
-export const SIDE = 9; // cells per side of the board (G1)
-export const ABILITIES = ["none", "shield", "swap", "reveal"]; // welcome.game.abilities says the same
+export { ABILITIES, SIDE, abilityFromPoint, cellFromPoint, cellRect, layout, sectorRect, stageHeight, tabFromPoint } from "./layout.js";
+
 export const COLORS = {
   bg: "#151a24", board: "#1b2130", sector: "#232b3c", sectorHi: "#2f3a52", cell: "#2b3447", grey: "#5d6472",
   text: "#e8ecf4", dim: "#97a2b8", gold: "#F0C93A", X: "#56B4E9", O: "#D55E00", panel: "#1f2636",
   panel2: "#26324a", tie: "#8a93a6",
 };
 const ABILITY_LABEL = { none: "Place", shield: "Shield", swap: "Swap", reveal: "Reveal" };
-
-/** Where everything goes on a w×h canvas (CSS pixels). */
-export function layout(w, h, seatNames = ["X", "O"]) {
-  const pad = Math.max(8, Math.min(w, h) * 0.02);
-  const landscape = w >= h * 1.15;
-  let board, panel;
-  if (landscape) {
-    const pw = Math.min(390, Math.max(260, w * 0.36));
-    const s = Math.max(120, Math.min(h - 2 * pad, w - pw - 3 * pad));
-    const x = Math.max(pad, (w - s - pw - pad) / 2);
-    board = { x, y: pad + 6, s };
-    panel = { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad };
-  } else {
-    const ph = Math.max(240, h * 0.42); // compact rows below the board (a phone)
-    const s = Math.max(120, Math.min(w - 2 * pad, h - ph - 3 * pad));
-    board = { x: (w - s) / 2, y: pad, s };
-    panel = { x: pad, y: 2 * pad + s, w: w - 2 * pad, h: h - s - 3 * pad };
-  }
-  board.gap = board.s * 0.022;
-  board.cell = (board.s - 2 * board.gap) / 9;
-  const compact = !landscape;
-  let y = panel.y;
-  const tw = (panel.w - 6) / 2, th = compact ? 26 : 30;
-  const tabs = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (tw + 6), y, w: tw, h: th }));
-  y += th + 6;
-  const cw = (panel.w - 8) / 2, ch = compact ? 72 : 96;
-  const cards = seatNames.map((seat, i) => ({ seat, x: panel.x + i * (cw + 8), y, w: cw, h: ch, compact }));
-  y += ch + 6;
-  const bw = (panel.w - 3 * 6) / 4;
-  const buttons = ABILITIES.map((ability, i) => ({ ability, x: panel.x + i * (bw + 6), y, w: bw, h: 58 }));
-  y += 64;
-  const oh = compact ? Math.max(40, panel.y + panel.h - y) : 156;
-  const objectives = { x: panel.x, y, w: panel.w, h: oh };
-  y += oh + 6;
-  const log = { x: panel.x, y, w: panel.w, h: Math.max(0, panel.y + panel.h - y) };
-  return { w, h, board, panel, tabs, cards, buttons, objectives, log, size: SIDE, landscape, seatNames };
-}
-
-/** The top-left corner of a cell (and its size). */
-export function cellRect(lay, cell) {
-  const b = lay.board;
-  const [r, c] = gridRowCol(cell);
-  return { x: b.x + c * b.cell + Math.floor(c / 3) * b.gap, y: b.y + r * b.cell + Math.floor(r / 3) * b.gap, s: b.cell };
-}
-
-export function sectorRect(lay, s) {
-  const b = lay.board, span = 3 * b.cell + b.gap;
-  return { x: b.x + (s % 3) * span, y: b.y + Math.floor(s / 3) * span, s: 3 * b.cell };
-}
-
-function axis(rel, b) {
-  const span = 3 * b.cell + b.gap;
-  const sc = Math.floor(rel / span), inside = rel - sc * span;
-  if (rel < 0 || sc > 2 || inside >= 3 * b.cell) return null;
-  return 3 * sc + Math.floor(inside / b.cell);
-}
-
-/** The cell id under a point, or null (the gaps between sectors are nobody's). */
-export function cellFromPoint(lay, px, py) {
-  const r = axis(py - lay.board.y, lay.board), c = axis(px - lay.board.x, lay.board);
-  return r === null || c === null ? null : cellAt(r, c);
-}
-
-const inside = (b, px, py) => px >= b.x && px < b.x + b.w && py >= b.y && py < b.y + b.h;
-export function abilityFromPoint(lay, px, py) {
-  const b = lay.buttons.find((k) => inside(k, px, py));
-  return b ? b.ability : null;
-}
-export function tabFromPoint(lay, px, py) {
-  const t = lay.tabs.find((k) => inside(k, px, py));
-  return t ? t.seat : null;
-}
 
 /** X a cross, O a ring (shape, not only colour, tells them apart). */
 export function drawMark(ctx, seat, cx, cy, size, opts = {}) {
@@ -309,14 +238,15 @@ function drawResolution(ctx, view, lay, anim) {
       }
     }
   }
-  // The caption: what happened this turn (G6), along the bottom of the board.
+  // The caption: what happened this turn (G6), in its strip under the board (issue 26:
+  // drawn over the board, it hid the bottom row).
+  const c = lay.caption;
   ctx.save();
-  const h = Math.max(24, b.cell * 0.5);
   ctx.fillStyle = "rgba(17,21,29,0.88)";
-  roundRect(ctx, b.x + b.s * 0.06, b.y + b.s - h - 6, b.s * 0.88, h, 8); ctx.fill();
-  ctx.fillStyle = COLORS.text; ctx.font = `600 ${Math.round(h * 0.48)}px system-ui, sans-serif`;
+  roundRect(ctx, c.x, c.y, c.w, c.h, 8); ctx.fill();
+  ctx.fillStyle = COLORS.text; ctx.font = `600 ${Math.round(c.h * 0.56)}px system-ui, sans-serif`;
   ctx.textAlign = "center"; ctx.textBaseline = "middle";
-  ctx.fillText(describeTurn(r), b.x + b.s / 2, b.y + b.s - h / 2 - 6, b.s * 0.84);
+  ctx.fillText(describeTurn(r), c.x + c.w / 2, c.y + c.h / 2, c.w - 12);
   ctx.restore();
 }
 
@@ -340,13 +270,19 @@ function drawPanel(ctx, view, lay, acting, ui) {
     }
   } else {
     const t = lay.tabs[0];
-    const where = view.gameResult ? "game over" : view.free ? "free turn: any open sector" : `sector ${view.active}`;
-    text(ctx, `Turn ${view.turn} · ${where}`, t.x, t.y + t.h / 2, { px: 15, weight: 700, max: lay.panel.w });
+    text(ctx, turnLine(view), t.x, t.y + t.h / 2, { px: 15, weight: 700, max: lay.panel.w });
   }
   for (const c of lay.cards) drawCard(ctx, view, c);
   drawButtons(ctx, view, lay, acting);
   drawObjectives(ctx, view, lay, acting);
   drawLog(ctx, view, lay);
+}
+
+/** The panel's first line: the turn and where to play, or how many turns the game had
+ *  (the picture's `turn` is then the one that never came: "Turn 30" after 29). */
+export function turnLine(view) {
+  if (view.gameResult) return `Game over after ${view.turn - 1} turn${view.turn === 2 ? "" : "s"}`;
+  return `Turn ${view.turn} · ${view.free ? "free turn: any open sector" : `sector ${view.active}`}`;
 }
 
 function drawCard(ctx, view, c) {
@@ -364,7 +300,9 @@ function drawCard(ctx, view, c) {
   text(ctx, `energy ${p.energy}/${view.energyMax}`, bx, by + 22, { px: 11.5, color: COLORS.dim });
   const t = view.totals[c.seat];
   if (!c.compact) text(ctx, `sectors ${t.sectors} · lines ${t.lines} · objectives ${t.objectives}`, bx, by + 38, { px: 11, color: COLORS.dim, max: bw });
-  const tag = view.gameResult ? (p.rematch ? "wants a rematch" : "") : !p.connected ? "away" : p.locked ? "locked in ✓" : view.live ? "choosing…" : "";
+  const replay = view.mode === "replay"; // a replay: nobody is choosing anything
+  const tag = view.gameResult ? (p.rematch ? "wants a rematch" : "") : replay ? "" : !p.connected ? "away"
+    : p.locked ? "locked in ✓" : view.live ? "choosing…" : "";
   text(ctx, tag, c.x + c.w - 10, by + 22, { px: 11.5, weight: 600, align: "right", color: p.locked ? COLORS.gold : COLORS.dim });
 }
 
@@ -379,9 +317,11 @@ function drawButtons(ctx, view, lay, acting) {
     const a = abilities[b.ability];
     const usable = b.ability === "none" || (a && a.usable && view.live);
     const chosen = acting.ability === b.ability;
+    const refused = acting.refused && acting.refused.ability === b.ability;
     ctx.fillStyle = chosen ? "#3a4660" : COLORS.panel;
     roundRect(ctx, b.x, b.y, b.w, b.h, 8); ctx.fill();
     if (chosen) { ctx.strokeStyle = COLORS.gold; ctx.lineWidth = 2.5; ctx.stroke(); }
+    if (refused) { ctx.strokeStyle = "#ff8a80"; ctx.lineWidth = 2.5; ctx.stroke(); } // a greyed one clicked: its why
     ctx.globalAlpha = usable ? 1 : 0.45;
     drawGlyph(ctx, b.ability, b.x + 14, b.y + 15, 8, usable ? COLORS.gold : COLORS.dim);
     text(ctx, ABILITY_LABEL[b.ability], b.x + 27, b.y + 15, { px: 13, weight: 700, max: b.w - 30 });
@@ -402,25 +342,27 @@ function drawObjectives(ctx, view, lay, acting) {
   ctx.save();
   ctx.beginPath(); ctx.rect(o.x, o.y, o.w, o.h); ctx.clip();
   const order = acting ? [acting.seat, view.seatNames.find((s) => s !== acting.seat)] : view.seatNames;
-  let y = o.y + 14;
+  let y = o.y + 12;
   for (const seat of order) {
     const own = acting && seat === acting.seat;
     // Local: the view switch shows the other player's objectives as their opponent sees them.
     const h = !own && view.mine.includes(seat) ? view.players[seat].publicHand : view.players[seat].hand;
-    const title = own ? `Your objectives (${seat})` : `${seat}'s objectives${h.full ? "" : " (known)"}`;
+    // Once the game is over the server shows both hands whole (rift_picture.picture).
+    const all = h.full || (view.gameResult && !h.hidden);
+    const title = own ? `Your objectives (${seat})` : `${seat}'s objectives${all ? "" : " (known)"}`;
     text(ctx, title, o.x + 10, y, { px: 12.5, weight: 700, color: COLORS[seat] });
-    y += 17;
+    y += 16;
     const items = h.items;
     for (const it of items) {
       const mark = it.accomplished ? "✓" : "○";
       const seen = own && it.revealed ? " (revealed)" : "";
       text(ctx, `${mark} ${objectiveName(it.id)}${seen}`, o.x + 12, y, { px: 11.5, color: it.accomplished ? COLORS.gold : COLORS.text, max: o.w - 60 });
       text(ctx, `+${it.points}`, o.x + o.w - 10, y, { px: 11.5, weight: 700, align: "right", color: it.accomplished ? COLORS.gold : COLORS.dim });
-      y += 16;
+      y += 15;
     }
-    if (h.hidden) { text(ctx, `? ${h.hidden} hidden`, o.x + 12, y, { px: 11.5, color: COLORS.dim }); y += 16; }
-    if (!items.length && !h.hidden) { text(ctx, "—", o.x + 12, y, { px: 11.5, color: COLORS.dim }); y += 16; }
-    y += 5;
+    if (h.hidden) { text(ctx, `? ${h.hidden} hidden`, o.x + 12, y, { px: 11.5, color: COLORS.dim }); y += 15; }
+    if (!items.length && !h.hidden) { text(ctx, "—", o.x + 12, y, { px: 11.5, color: COLORS.dim }); y += 15; }
+    y += 4;
   }
   ctx.restore();
 }

@@ -19,6 +19,8 @@ const MOVES = {
   w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
 };
 export const ABILITY_KEYS = { 1: "none", 2: "shield", 3: "swap", 4: "reveal" };
+const REFUSED_MS = 1200; // how long a greyed button clicked stays framed
+const now = () => (typeof performance === "undefined" ? Date.now() : performance.now());
 
 /** What a key does: pure, so tests can check the key map. */
 export function keyAction(key) {
@@ -46,6 +48,7 @@ export class Input {
     this.picked = {};         // seat -> the ability in hand
     this.sent = {};           // seat -> [{cell, ability, turn}] sent this turn, in order
     this.hover = null;
+    this.refused = null;      // {seat, ability, at}: a greyed ability clicked
     listen(this, opts.canvas);
   }
 
@@ -66,7 +69,19 @@ export class Input {
     this.seats = { mouse: seat, keyboard: seat };
   }
 
-  pick(seat, ability) { if (seat) this.picked[seat] = ability; }
+  /** Take `ability` in hand for `seat`, if the picture says it is usable now (G5, G14):
+   *  a greyed button is not selected (issue 26); it flashes, and its words say why. */
+  pick(seat, ability) {
+    if (!seat) return;
+    const view = this.opts.getView();
+    const a = view && view.players[seat] && view.players[seat].abilities[ability];
+    if (ability !== "none" && !(a && a.usable && view.live)) {
+      this.refused = { seat, ability, at: now() };
+      return;
+    }
+    this.refused = null;
+    this.picked[seat] = ability;
+  }
 
   point(e) { return canvasPoint(this.opts.canvas, e); }
 
@@ -119,10 +134,11 @@ export class Input {
     this.sent[seat] = list;
     this.picked[seat] = "none";
     this.opts.act(seat, intent);
-    // Local: hand the screen to the other player if they have not locked in yet.
+    // Local: hand the screen to the other player if they have not locked in yet, without
+    // the hover box, which sat on the cell just chosen (issue 26) until the pointer moves.
     if (this.local) {
       const other = this.all.find((s) => s !== seat);
-      if (!view.locked[other]) this.setViewing(other);
+      if (!view.locked[other]) { this.setViewing(other); this.hover = null; }
     }
   }
 
@@ -145,6 +161,7 @@ export class Input {
       seat, viewing: seat === this.viewing, ability: this.picked[seat] || "none",
       move: this.programmed(seat, view), label: this.local ? `Player ${seat}` : "",
       cell: seat === this.viewing && this.showCursor ? this.cursor : null,
+      refused: this.refused && this.refused.seat === seat && now() - this.refused.at < REFUSED_MS ? this.refused : null,
     }));
   }
 }

@@ -194,7 +194,7 @@ export class GameModel extends ModelBase {
       locked: { ...pic.locked }, players, seatNames: this.seatNames, result: this.result, gameResult: pic.result,
       end: this.end, roundEnd: null, rounds: [], countdown, mine, live, spectators: this.spectators,
       causes: this.causes(), totals: this.totals(), anim, turns: this.turns.length,
-      rejected: this.rejected.slice(), energyMax: this.rules.energy_max,
+      rejected: this.rejected.slice(), energyMax: this.rules.energy_max, perPlayer: this.rules.objectives_per_player,
     };
   }
 }

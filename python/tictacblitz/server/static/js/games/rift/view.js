@@ -6,13 +6,14 @@
 //   TITLE_HTML, tagline(rules), helpHtml(rules), legend(rules), LEGEND_NOTE, drawLegendIcon
 //   createModel(rules, game)                            a view model (applyState, applyEvents, view, …)
 //   layoutFor(w, h, view), draw(ctx, view, lay, ui), cellCenter(lay, rect, cell)
+//   stageHeight(w, avail, view), replayStatus(view, at)  a phone's canvas height, a replay's status (optional)
 //   Input                                               pointer and keys → act intents
 //   REASONS, describeRound, describeMatch, controlsHelp(seats)   words for the page
 // and, for tests: abilityCenter(lay, rect, ability), tabCenter(lay, rect, seat).
 // Every number in the words (costs, cooldowns, energy, points) is the server's rules'.
 
 import { GameModel } from "./model.js";
-import { drawGame, layout, cellRect } from "./draw.js";
+import { drawGame, layout, cellRect, stageHeight as stageHeightOf } from "./draw.js";
 import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
@@ -87,7 +88,15 @@ export function helpHtml(R) {
 export function createModel(rules, game) { return new GameModel(rules, game); }
 
 /** Where everything goes on a w×h canvas for this view. */
-export function layoutFor(w, h, view) { return layout(w, h, view.seatNames); }
+export function layoutFor(w, h, view) { return layout(w, h, view.seatNames, view.perPlayer); }
+
+/** The canvas height a phone's page gives this view `w` wide (the page scrolls; the board
+ *  stays inside `avail`, the height visible under the header): the shell asks when the
+ *  side column is under the board. */
+export function stageHeight(w, avail, view) { return stageHeightOf(w, avail, view.seatNames, view.perPlayer); }
+
+/** The status line of a replay: turns, not a real-time round and clock. */
+export function replayStatus(view, at) { return `Replay · ${view.turns} of ${Math.max(0, at.steps - 1)} turns`; }
 
 export const draw = drawGame;
 
