@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
-from ..games.options import parse_rule_assignments
+from ..games.options import game_with_assignments
 from .command import (
     ArgumentProblem,
     add_common_arguments,
@@ -139,12 +139,15 @@ def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     base_pairs = [pair for group in args.base for pair in group]
     if args.no_base and base_pairs:
         raise ArgumentProblem("--base and --no-base contradict each other")
-    base: Optional[Dict[str, Any]] = None
+    base: Any = None
     if not args.no_base and (args.rule or base_pairs):
-        try:
-            base = parse_rule_assignments(base_pairs)
+        try:  # the same parser as --rule (NAME.KEY=VALUE too), on the game's defaults
+            base = game_with_assignments(args.game, base_pairs, "--base").rules
         except ValueError as exc:
-            raise ArgumentProblem(f"--base: {exc}") from None
+            message = str(exc)
+            raise ArgumentProblem(
+                message if message.startswith("--") else f"--base: {message}"
+            ) from None
     ablate = None
     if args.ablate is not None:
         ablate = (
