@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import Any, Dict
 
 from ..games.options import game_with_assignments
@@ -37,7 +38,14 @@ from .command import (
 from .edges import guarded, one_line_errors
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .page import check_html_path, write_html
-from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
+from .records import (
+    RecordWriter,
+    check_out_path,
+    chunk_table,
+    probe_folder,
+    record_schema,
+    require_pyarrow,
+)
 from .seeds import match_seeds
 from .simulator import Interrupted, SimulationResult, simulate
 from .stats import wilson
@@ -188,6 +196,7 @@ def main(args: argparse.Namespace) -> int:
             require_pyarrow()
         if args.html is not None:
             check_html_path(args.html, args.overwrite)
+            probe_folder(os.path.dirname(os.path.abspath(args.html)), f"--html {args.html!r}")
         client = connect(args.scheduler)
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
