@@ -21,6 +21,7 @@ from .jobs import default_workers, prepare
 
 __all__ = [
     "add_common_arguments",
+    "add_yes_argument",
     "ArgumentProblem",
     "job_arguments",
     "connect",
@@ -85,8 +86,20 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
         help="run the chunks on this Dask scheduler (tcp://host:8786) instead of threads",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_yes_argument(parser)
     parser.add_argument(
         "--explain", action="store_true", help="after the table, explain every metric and its unit"
+    )
+
+
+def add_yes_argument(parser: argparse.ArgumentParser) -> None:
+    """``--yes``: start a run estimated above ten minutes without asking (issue 22, item 7)."""
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="before playing, a pilot of a few matches on other seeds (not counted) "
+        "estimates the run's CPU and wall time (printed on stderr); a run over 10 min "
+        "asks to confirm when stdin is a terminal: --yes starts it without asking",
     )
 
 

@@ -10,6 +10,7 @@ Every game's record starts with the lab's columns ``match`` (the index in the ru
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = [
     "chunk_table",
     "RecordWriter",
     "check_out_path",
+    "probe_folder",
     "OUT_SUFFIXES",
     "WINNERS",
     "NOT_RECORDED",
@@ -139,6 +141,25 @@ def check_out_path(path: str, *, overwrite: bool = True) -> None:
         raise ValueError(f"output {path!r}: folder {folder!r} is not writable")
     if os.path.exists(path) and not overwrite:
         raise ValueError(f"output {path!r} exists (pass --overwrite to replace it)")
+    probe_folder(folder, f"output {path!r}")
+
+
+def probe_folder(folder: str, what: str) -> None:
+    """Create and remove a file in ``folder``, the way the output's temporary file will
+    be: a folder where ``os.access`` says yes but a file cannot be made (root in
+    ``/sys``, a read-only mount) fails here, before any match is played, not after the
+    run (issue 22, item 8).
+
+    :raises ValueError: ``WHAT: cannot create a file in FOLDER: REASON``.
+    """
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".tictacblitz-probe-")
+    except OSError as exc:
+        raise ValueError(
+            f"{what}: cannot create a file in {folder!r}: {exc.strerror or exc}"
+        ) from None
+    os.close(fd)
+    os.remove(name)
 
 
 class RecordWriter:
@@ -154,6 +175,15 @@ class RecordWriter:
         self.tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
         self._writer: Any = None
         self.rows = 0
+        # The temporary file exists from now on, before any match is played: a file
+        # that cannot be made fails here, not after the run (issue 22, item 8).
+        try:
+            with open(self.tmp, "wb"):
+                pass
+        except OSError as exc:
+            raise ValueError(
+                f"output {path!r}: cannot create {self.tmp!r}: {exc.strerror or exc}"
+            ) from None
 
     def write(self, table: Any) -> None:
         if self.kind == ".csv":
@@ -171,7 +201,8 @@ class RecordWriter:
         self.rows += table.num_rows
 
     def commit(self) -> None:
-        self._writer.close()
+        if self._writer is not None:
+            self._writer.close()
         self._writer = None
         os.replace(self.tmp, self.path)
 

@@ -118,7 +118,6 @@ def simulate(
     summary = Summary(job.rules, job.game)
     study = Study(job, extras)
     tables: List[Any] = []
-    writer = RecordWriter(out, overwrite=overwrite) if out is not None else None
     total = job.matches * (1 + len(extras))
     advance, close = progress_bar(total, progress)
     played = [0]
@@ -145,6 +144,9 @@ def simulate(
         joined(k, index, cols)
 
     jobs = [job, *(e.job for e in extras)]
+    # The records' temporary file is made now, before any match is played (issue 22,
+    # item 8); from here on every way out commits or removes it.
+    writer = RecordWriter(out, overwrite=overwrite) if out is not None else None
     wall0, cpu0 = time.perf_counter(), time.process_time()
     try:
         if client is not None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Union
 
@@ -36,8 +37,10 @@ from .command import (
     progress_wanted,
     report_error,
 )
+from .cost import announce, pilot_size, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
+from .hooks import hooks_for
 from .jobs import default_workers, prepare, resolve_game
 from .report import metric_rows
 from .runner import progress_bar
@@ -233,6 +236,26 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def estimate_sweep(
+    args: argparse.Namespace, kwargs: Dict[str, Any], games: List[Game], client: Any
+) -> bool:
+    """The pilot (issue 22, item 7): a few matches at the first, middle and last point
+    on seeds the sweep never plays (not counted), the estimate on stderr; whether to go."""
+    hooks = hooks_for(kwargs["game"])
+    x, o = hooks.resolve_bot(kwargs["x"])[0], hooks.resolve_bot(kwargs["o"])[0]
+    picked = sorted({0, len(games) // 2, len(games) - 1})
+    size = max(1, pilot_size(hooks.slow_bot(x) or hooks.slow_bot(o)) // len(picked))
+    total = args.matches * len(games)  # each picked point stands for its share of it
+    pilots = []
+    for i, k in enumerate(picked):
+        pilot = run_pilot(hooks, games[k].rules, x, o, args.seed, min(size, args.matches))
+        share = total // len(picked) + (1 if i < total % len(picked) else 0)
+        pilots.append((pilot, share))
+    threads = None if client is not None else min(kwargs["workers"], default_workers())
+    detail = f"{len(games)} points x {args.matches:,}"
+    return announce("sweep", pilots, threads, args.yes, detail)
+
+
 def main(args: argparse.Namespace) -> int:
     """Run ``sweep`` as the parsed ``args`` say: 0 on success, 2 on a bad argument
     (reported before any match is played or any file written)."""
@@ -276,6 +299,11 @@ def main(args: argparse.Namespace) -> int:
         )
     except (ArgumentProblem, ValueError) as exc:
         return report_error("sweep", str(exc))
+    if not estimate_sweep(args, kwargs, [apply_point(base, p) for p in points], client):
+        if client is not None:
+            client.close()
+        print("tictacblitz sweep: not started; nothing played", file=sys.stderr)
+        return 1
     try:
         result = sweep(
             grid,

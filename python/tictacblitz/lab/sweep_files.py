@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional
 from ..games.registry import DEFAULT_GAME
 from .hooks import hooks_for
 from .plots import plot_sweep, sorted_points, sweep_html
+from .records import probe_folder
 from .report import column_metrics
 from .units import label, legend, metrics_of, show, unit
 
@@ -48,6 +49,9 @@ def check_out_dir(path: str, overwrite: bool) -> None:
             )
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"--out {path!r}: folder {parent!r} is not writable")
+    # The files go to a temporary folder beside ``path``: make sure one can be made
+    # there before any match is played (issue 22, item 8).
+    probe_folder(parent, f"--out {path!r}")
 
 
 def plot_file_name(param: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -24,10 +25,11 @@ import numpy as np
 from ..games.options import add_game_arguments, game_from_arguments
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
-from .command import progress_wanted, report_error
+from .command import add_yes_argument, progress_wanted, report_error
+from .cost import announce, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
-from .jobs import resolve_game
+from .jobs import default_workers, resolve_game
 from .ratings import elo_ratings, format_report
 from .runner import daemon_map, progress_bar
 from .seeds import pair_match_seed as match_seed
@@ -242,9 +244,25 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_yes_argument(parser)
     one_line_errors(parser, "tournament")
     parser.set_defaults(handler=guarded("tournament", main))
     return parser
+
+
+def estimate_tournament(args: argparse.Namespace, hooks: Any, game: Game, names: List[str]) -> bool:
+    """The pilot (issue 22, item 7): a few matches of every pair, on match numbers the
+    tournament does not play (from ``--matches`` on: not counted), the estimate on
+    stderr (pairs differ a lot: a search bot is ~1,000 times slower); whether to go."""
+    pilots = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            x, o = hooks.resolve_bot(a)[0], hooks.resolve_bot(b)[0]
+            size = min(args.matches, 2 if hooks.slow_bot(x) or hooks.slow_bot(o) else 8)
+            seeds = [match_seed(args.seed, a, b, args.matches + k) for k in range(size)]
+            pilots.append((run_pilot(hooks, game.rules, x, o, 0, size, seeds=seeds), args.matches))
+    detail = f"{len(pilots)} pair{'s' if len(pilots) != 1 else ''} x {args.matches:,}"
+    return announce("tournament", pilots, min(args.jobs, default_workers()), args.yes, detail)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -282,6 +300,9 @@ def main(args: argparse.Namespace) -> int:
                 problem = f"--rule: {exc}"
     if problem is not None or game is None:
         return report_error("tournament", problem or "no game")
+    if not estimate_tournament(args, hooks, game, names):
+        print("tictacblitz tournament: not started; nothing played", file=sys.stderr)
+        return 1
     result = run_tournament(
         names, args.matches, args.seed, jobs=args.jobs, game=game, progress=progress_wanted(args)
     )

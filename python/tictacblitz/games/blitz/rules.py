@@ -261,16 +261,19 @@ class Rules:
 
     @classmethod
     def from_assignments(cls, pairs: Iterable[str]) -> "Rules":
-        """Rules from command-line ``NAME=VALUE`` strings, values read as JSON.
+        """Rules from command-line ``NAME=VALUE`` / ``NAME.KEY=VALUE`` strings, values
+        read as JSON (``powerup_weights.bomb=2`` changes one weight, the others kept).
 
         >>> Rules.from_assignments(["set_ms=1200", 'powerup_weights={"bomb": 2}']).set_ms
         1200
+        >>> dict(Rules.from_assignments(["powerup_weights.bomb=2"]).powerup_weights)
+        {'bomb': 2, 'freeze': 1, 'haste': 1, 'swap': 1}
 
         :raises ValueError: for a malformed pair, an unknown rule or a bad value.
         """
         from ..options import parse_rule_assignments  # the one parser of --rule
 
-        return cls.from_dict(parse_rule_assignments(pairs))
+        return cls.from_dict(parse_rule_assignments(pairs, cls().to_dict()))
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)

@@ -16,7 +16,6 @@ ValueError: rules.energy_start=11: must be at most energy_max (10)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Dict, Iterable, Mapping, Tuple
 
@@ -196,17 +195,11 @@ class RiftRules:
 
     @classmethod
     def from_assignments(cls, pairs: Iterable[str]) -> "RiftRules":
-        """From command-line ``NAME=VALUE`` strings, values read as JSON."""
-        overrides: Dict[str, Any] = {}
-        for pair in pairs:
-            name, sep, text = pair.partition("=")
-            if not sep or not name.strip():
-                raise ValueError(f"rule {pair!r}: expected NAME=VALUE")
-            try:
-                overrides[name.strip()] = json.loads(text)
-            except ValueError:
-                raise ValueError(f"rule {pair!r}: {text!r} is not a JSON value") from None
-        return cls.from_dict(overrides)
+        """From command-line ``NAME=VALUE`` / ``NAME.KEY=VALUE`` strings, values read as
+        JSON, by the command line's one parser (games/options.py)."""
+        from ..options import parse_rule_assignments
+
+        return cls.from_dict(parse_rule_assignments(pairs, cls().to_dict()))
 
     def replace(self, **changes: Any) -> "RiftRules":
         """A copy with some numbers changed (validated like a new one)."""
