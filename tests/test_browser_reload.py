@@ -255,6 +255,7 @@ def test_full_room_held_seat_countdown_and_rejoin_entry(servers, browser) -> Non
             "() => !document.getElementById('rejoin-box').hidden"
             " && !document.getElementById('rejoin').disabled"
         )
+        a.shot("rejoin_menu")
         words = a.js("() => document.getElementById('rejoin-text').textContent")
         assert room[:5] in words and a.js("() => window.__blitz.screen") == "menu"
         a.page.click("#rejoin")
@@ -266,6 +267,20 @@ def test_full_room_held_seat_countdown_and_rejoin_entry(servers, browser) -> Non
         a.wait("() => !document.querySelector('#play-bot').disabled")
         assert a.js("() => document.getElementById('rejoin-box').hidden") is True
         assert a.js("() => window.__blitz.screen") == "menu"
+        # A kept seat the server no longer knows (its grace ran out): the menu says so,
+        # once, and forgets it.
+        a.js(
+            "(c) => sessionStorage.setItem('tictacblitz.seat', JSON.stringify({game: 'blitz', "
+            "code: c, token: 'no-such-token', mode: 'online', seats: ['X'], mouseSeat: 'X'}))",
+            room,
+        )
+        a.page.goto(url)  # the page was at another room's link: that would only offer it
+        a.wait(
+            "() => /could not be taken back: that token holds no seat/.test("
+            "document.getElementById('menu-error').textContent)"
+        )
+        assert a.js("() => sessionStorage.getItem('tictacblitz.seat')") is None
+        assert a.js("() => document.getElementById('rejoin-box').hidden") is True
     finally:
         a.close()
         b.errors.clear()  # its context is closed already
