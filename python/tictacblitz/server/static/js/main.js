@@ -113,7 +113,10 @@ async function handle(msg) {
       keysHelp();
       break;
     case "error":
-      if (msg.ref != null && msg.ref === app.resumeRef && ROOM_GONE.includes(msg.code)) { keptSeatGone(msg); break; }
+      if (msg.ref != null && msg.ref === app.resumeRef) {
+        if (ROOM_GONE.includes(msg.code)) { keptSeatGone(msg); break; }
+        app.resumeRef = null; showRejoin();  // kept: "Rejoin your match" may try again
+      }
       // `server_closing` also refuses a rematch vote: the room stays until the server
       // closes it (docs/protocol.md, "More than one process"), so that is only words.
       showError(msg.message || msg.code,
