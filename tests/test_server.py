@@ -240,8 +240,10 @@ def test_online_join_watch_spectator_and_presence(server) -> None:
     full = recv(c)
     c.send_json({"type": "join", "code": "0000000000"})
     unknown = recv(c)
-    # A room the caller cannot join answers exactly as an unknown code.
-    assert full == unknown and unknown["code"] == "room_not_found"
+    # A live room with no free seat says so (issue 26, item 7: it said "no room with that
+    # code", which `watch` contradicts); an unknown code is still unknown.
+    assert full["code"] == "room_full" and "match is full" in full["message"]
+    assert unknown["code"] == "room_not_found"
     s.send_json({"type": "act", "action": "place", "cell": [0, 0]})
     assert recv_until(s, "error")["code"] == "not_a_player"
     b.send_json({"type": "act", "action": "place", "cell": [0, 0], "seat": "X"})
@@ -256,7 +258,7 @@ def test_online_join_watch_spectator_and_presence(server) -> None:
     local = open_ws(client)
     joined_local = create(local, mode="local")
     c.send_json({"type": "join", "code": joined_local["room"]})
-    assert recv(c) == unknown
+    assert recv(c) == full  # a local match has no free seat either
 
 
 @pytest.mark.parametrize(
@@ -358,6 +360,12 @@ def test_reconnect_within_grace_then_forfeit(server) -> None:
     while presence["players"]["X"]["connected"]:
         presence = recv_until(b, "presence")
     clock.advance(1500)
+    # X's seat is held for X through the grace: a join says so, with the time left.
+    c = open_ws(client)
+    c.send_json({"type": "join", "code": joined["room"]})
+    held = recv(c)
+    assert held["code"] == "room_full", held
+    assert "held for its player for 1 s more" in held["message"]
     a2 = open_ws(client)
     a2.send_json({"type": "resume", "token": joined["token"]})
     assert recv(a2)["seats"] == ["X"]

@@ -36,6 +36,7 @@ SHELL_FILES = [
     "protocol.js",
     "model_common.js",
     "view_common.js",
+    "seat.js",
 ]
 
 

@@ -287,8 +287,7 @@ class Lobby:
         room = self._room_by_code(msg.get("code"))
         free = [p for p in (0, 1) if room.seats[p].kind is None]
         if room.mode != "online" or not free or room.phase != WAITING:
-            # As for an unknown code: a code that cannot be joined tells nothing more.
-            raise P.ProtocolError("room_not_found", "no room with that code")
+            raise P.ProtocolError("room_full", room.why_full())
         member = self._new_member(room, (free[0],), msg.get("name", ""))
         self._attach(conn, room, member)
         self._joined(conn, room, msg.ref)

@@ -6,9 +6,8 @@ its seat names, bot levels and the fields of ``act``) turns one text frame into 
 :class:`ClientMessage` or raises :class:`ProtocolError` with an error code of
 :data:`ERROR_CODES`. The tables :data:`CLIENT_MESSAGES`, :data:`SERVER_MESSAGES` and
 :data:`ERROR_CODES` are what the documentation lists and what the browser client's
-``static/js/protocol.js`` names (tests check both).
-
-Nothing here knows about rooms, games or the web framework.
+``static/js/protocol.js`` names (tests check both). Nothing here knows about rooms,
+games or the web framework.
 """
 
 from __future__ import annotations
@@ -81,6 +80,7 @@ ERROR_CODES: Dict[str, str] = {
     "not_in_room": "act, rematch, leave outside a room",
     "already_in_room": "create, join, watch, resume while in a room",
     "room_not_found": "no room with that code (or it expired)",
+    "room_full": "join on a live room with no free seat (taken, or held for a player)",
     "bad_token": "resume with a token that holds no seat",
     "not_a_player": "a spectator tried to act or vote",
     "not_your_seat": "act for a seat this connection does not hold",

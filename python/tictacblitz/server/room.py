@@ -11,6 +11,7 @@ loop's thread; the room's one :class:`~.clock.Timer` is set on the session's
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
 
 from . import protocol as P
@@ -119,6 +120,18 @@ class Room:
 
     def is_empty(self) -> bool:
         return not self.spectators and not any(m.present for m in self.members)
+
+    def why_full(self) -> str:
+        """Why `join` finds no seat in this live room, in words (issue 26, item 7: not "no
+        room", which `watch` would contradict): a seat in its grace is its player's."""
+        held = [m.grace_until for m in self.members if m.conn is None and m.grace_until]
+        if not held:
+            return "that match is full: you can spectate it"
+        left = max(1, math.ceil((min(held) - self.now_ms()) / 1000))
+        return (
+            f"that seat is held for its player for {left} s more (they come back from "
+            "the tab they played in): you can spectate"
+        )
 
     def link(self, base_url: str) -> str:
         base = (self.lobby.settings.public_url or base_url).rstrip("/")

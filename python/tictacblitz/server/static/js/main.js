@@ -8,6 +8,7 @@ import { buildMenu } from "./menu.js";
 import { Connection } from "./net.js";
 import { CLOSE_CODES } from "./protocol.js";
 import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
+import { SeatStore, describeSeat, resumeMessage, resumesOnLoad } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("board");
@@ -28,6 +29,8 @@ const app = {
   status: "",
   statusUntil: 0,
   errors: [],
+  seat: new SeatStore(null, null), // the seat this tab keeps (welcome names the game)
+  resumeRef: null,  // the ref of the `resume` of a kept seat, until it is answered
 };
 window.__blitz = app; // for the browser tests and for curious players
 // The page coordinates of a cell's centre (the tests click there).
@@ -102,12 +105,18 @@ async function handle(msg) {
   switch (msg.type) {
     case "joined":
       m.applyJoined(msg);
+      app.resumeRef = null;
+      if (msg.role === "player") app.seat.save(msg, app.mouseSeat);
       app.input.configure(msg.seats || [], app.mouseSeat);
       showRoom(msg);
       show("game");
       keysHelp();
       break;
     case "error":
+      if (msg.ref != null && msg.ref === app.resumeRef) {
+        if (ROOM_GONE.includes(msg.code)) { keptSeatGone(msg); break; }
+        app.resumeRef = null; showRejoin();  // kept: "Rejoin your match" may try again
+      }
       // `server_closing` also refuses a rematch vote: the room stays until the server
       // closes it (docs/protocol.md, "More than one process"), so that is only words.
       showError(msg.message || msg.code,
@@ -151,6 +160,8 @@ async function welcome(msg) {
     },
   });
   buildMenu(app.ui, app.game, msg);
+  app.seat = new SeatStore(tabStorage(), app.game.name);
+  showRejoin();
   if (/\/r\/[^/]+\/?$/.test(location.pathname) && app.screen === "menu") $("join-room").focus();
   viewLoaded();
 }
@@ -163,10 +174,42 @@ async function start(msg) {
   try {
     const conn = await connection();
     conn.forget();
-    conn.send(msg);
+    return conn.send(msg);
   } catch (e) {
     menuError("Cannot reach the server.");
+    return null;
   }
+}
+
+// -- a kept seat (js/seat.js; issue 26, item 7) ---------------------------------------------
+
+function tabStorage() {
+  try { return window.sessionStorage; } catch { return null; }  // storage disabled: keep nothing
+}
+
+/** The menu's "Rejoin your match", shown while this tab keeps a seat. */
+function showRejoin(words) {
+  const seat = app.seat.load();
+  $("rejoin-box").hidden = !seat;
+  if (seat) $("rejoin-text").textContent = words || `You still have ${describeSeat(seat)}.`;
+}
+
+/** Take the kept seat back: `resume` with its token and its room's code. */
+async function rejoin() {
+  const seat = app.seat.load();
+  if (!seat) { showRejoin(); return; }
+  showRejoin(`Rejoining ${describeSeat(seat)}…`);
+  app.mouseSeat = seat.mouseSeat || seat.seats[0];
+  app.resumeRef = null;
+  app.resumeRef = await start(resumeMessage(seat));
+}
+
+/** The kept seat's `resume` was refused (its grace ran out, its room is gone): forget it. */
+function keptSeatGone(msg) {
+  app.resumeRef = null;
+  app.seat.clear();
+  toMenu();
+  menuError(`Your match could not be taken back: ${msg.message || msg.code}.`);
 }
 
 function leaveToMenu() {
@@ -184,6 +227,8 @@ function roomGone(text) {
 
 function toMenu() {
   if (app.conn) app.conn.forget();
+  app.seat.clear();  // left, or the room is gone: nothing to take back
+  showRejoin();
   app.replay = null;
   if (app.ui) { app.model = newModel(); app.input.configure([]); }
   show("menu");
@@ -220,6 +265,7 @@ $("join-room").addEventListener("click", () => {
   if ($("online-name").value.trim()) msg.name = $("online-name").value.trim();
   start(msg);
 });
+$("rejoin").addEventListener("click", rejoin);
 $("watch-room").addEventListener("click", () => { const code = roomCode(); if (code) start({ type: "watch", code }); });
 $("form-replay").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -362,6 +408,20 @@ function banner(view, model) {
   return null;
 }
 
+/** A dropped player's grace, counted down (docs/protocol.md, `presence`: `grace_until`,
+ *  server clock ms): "Opponent disconnected: 12 s to return". */
+function graceText(model) {
+  const serverNow = app.conn ? app.conn.serverNow() : Date.now();
+  const mine = model.mySeats();
+  for (const seat of app.game.seats) {
+    const p = model.players && model.players[seat];
+    if (!p || mine.includes(seat) || p.connected !== false || !p.grace_until) continue;
+    const left = Math.max(0, Math.ceil((p.grace_until - serverNow) / 1000));
+    return `${mine.length ? "Opponent" : p.name || seat} disconnected: ${left} s to return`;
+  }
+  return "";
+}
+
 function mineText(view) {
   if (view.mine.length === 1) return `You play ${view.mine[0]} against ${view.players[other(view.mine[0])].name}`;
   if (view.mine.length === 2) return `Local match: ${app.game.seats.join(" and ")} on one screen`;
@@ -390,7 +450,7 @@ function updateDom(view, model) {
   if (performance.now() < app.statusUntil) status = app.status;
   else if (app.replay && app.ui.replayStatus) status = app.ui.replayStatus(view, { step: app.replay.next, steps: app.replay.frames.length });
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
-  else status = `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
+  else status = graceText(model) || `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
   setText("status-line", status);
   setHTML("rounds-list", (view.rounds || []).map((r) => escapeHtml(app.ui.describeRound(r))).join("<br>"));
 }
@@ -411,8 +471,11 @@ function escapeHtml(s) {
     $("room-code").value = decodeURIComponent(room[1]);
     $("join-room").focus();
   }
-  try { await connection(); } catch { menuError("Cannot reach the server."); }
+  try { await connection(); } catch { menuError("Cannot reach the server."); requestAnimationFrame(frame); return; }
+  requestAnimationFrame(frame);
+  await viewReady;
   if (params.get("replay")) openReplay(() => fetchReplay(params.get("replay")));
   else if (room && params.get("watch") !== null) start({ type: "watch", code: $("room-code").value });
-  requestAnimationFrame(frame);
+  // A reload, or a tab brought back: the seat it kept, unless its link names another room.
+  else if (resumesOnLoad(app.seat.load(), room && $("room-code").value)) rejoin();
 })();

@@ -340,7 +340,8 @@ export function drawPanel(ctx, pl, box, now, boxes = null) {
   fitText(ctx, name, tx, ty, align, box, fs, "bold ", boxes);
   ctx.fillStyle = COLORS.dim;
   const status = pl.frozen ? "frozen" : pl.hasted ? "hasted" : pl.full ? "ready" : "charging";
-  fitText(ctx, `${status}${pl.connected === false ? " · offline" : ""}`, tx, ty + fs * 1.3, align, box, fs * 0.85, "", boxes);
+  const away = pl.connected !== false ? "" : pl.graceLeft !== null && pl.graceLeft !== undefined ? ` · away, ${pl.graceLeft} s to return` : " · away";
+  fitText(ctx, `${status}${away}`, tx, ty + fs * 1.3, align, box, fs * 0.85, "", boxes);
   // Three round pips (R22).
   const pipR = Math.max(4, fs * 0.42), pipY = ty + fs * 2.7;
   const n = pl.roundsToWin;

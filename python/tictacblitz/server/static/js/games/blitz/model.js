@@ -256,6 +256,8 @@ export class GameModel extends ModelBase {
       players[p] = {
         symbol: p, name: s.name || (s.kind === "bot" ? `bot (${s.level})` : p),
         kind: s.kind, level: s.level, connected: s.connected, graceUntil: s.grace_until,
+        // Seconds left to a dropped player's grace (issue 26, item 7), with the server clock.
+        graceLeft: s.grace_until && serverNow !== null ? Math.max(0, Math.ceil((s.grace_until - serverNow) / 1000)) : null,
         empty: s.kind === null,                       // a free seat: nobody to charge
 
         charge, full: charge >= 1, frozen, hasted,
