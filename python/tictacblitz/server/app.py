@@ -76,22 +76,25 @@ class SecurityHeaders:
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings, also: Any = ()) -> bool:
-    """A browser's WebSocket must come from a page of this server (its own origin, the
-    ``public_url``'s), of an ``--allow-origin`` or of ``also`` (the other processes of
-    its cluster, whose pages redirect here); a client without ``Origin`` (not a browser:
-    a bot, the load tool) is not a cross-site risk."""
+    """A browser's WebSocket must come from a page of this server (the ``public_url``'s
+    origin; without one, the request's ``Host``), of an ``--allow-origin`` or of
+    ``also`` (the other processes of its cluster, whose pages redirect here); a client
+    without ``Origin`` (not a browser: a bot, the load tool) is not a cross-site risk.
+    With ``public_url`` the ``Host`` header is not trusted: a DNS-rebinding page sends
+    its own name as both ``Host`` and ``Origin`` (issue 26)."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
     origin = origin.rstrip("/").lower()
-    host = websocket.headers.get("host", "").lower()
-    allowed = {f"http://{host}", f"https://{host}"}
-    allowed.update(o.rstrip("/").lower() for o in (*settings.allowed_origins, *also))
+    allowed = {o.rstrip("/").lower() for o in (*settings.allowed_origins, *also)}
     if settings.public_url:
         from urllib.parse import urlsplit
 
         parts = urlsplit(settings.public_url)
         allowed.add(f"{parts.scheme}://{parts.netloc}".lower())
+    else:
+        host = websocket.headers.get("host", "").lower()
+        allowed.update((f"http://{host}", f"https://{host}"))
     return origin in allowed
 
 
