@@ -179,10 +179,10 @@ def _serve(args: argparse.Namespace) -> int:
             return fail("--redis needs --public-url: where players reach this process")
         if not re.match(r"(rediss?|unix)://", args.redis):
             return fail(f"--redis {args.redis!r}: a Redis URL is redis://host:port[/db]")
-        from .cluster import check_redis
-
         try:
-            problem = check_redis(args.redis)
+            from .cluster import check_public_url, check_redis
+
+            problem = check_redis(args.redis) or check_public_url(args.public_url)
         except ImportError:
             return fail("redis is missing: the server needs pip install 'tictacblitz[server]'")
         if problem:

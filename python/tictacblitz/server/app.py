@@ -234,10 +234,12 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         address = websocket.client.host if websocket.client is not None else ""
+        # One bound for the handshake's whole wait on Redis (cluster.REQUEST_S).
+        deadline = cluster.deadline() if cluster is not None else 0.0
         if not connection_buckets.take(address) or (
             cluster is not None
             and await cluster.take(
-                "connect", address, settings.connect_rate_per_s, settings.connect_burst
+                "connect", address, settings.connect_rate_per_s, settings.connect_burst, deadline
             )
         ):
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
@@ -247,7 +249,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         # --proxy-headers the address is the forwarded one); over the cluster with one.
         # (The other processes' count first: from reading this process's count to
         # counting this connection in it, nothing may wait, or a burst passes together.)
-        elsewhere = await cluster.held("conns", address, 0) if cluster is not None else 0
+        elsewhere = await cluster.held("conns", address, 0, deadline) if cluster else 0
         if elsewhere + per_address.get(address, 0) >= settings.max_connections_per_ip:
             await websocket.send_text(
                 P.encode(
@@ -308,7 +310,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                         )
                     parsed = lobby.parse(text)
                     # In a cluster the room may be another process's: sent on there.
-                    if cluster is not None and await cluster.route(peer, parsed):
+                    # One bound for the message's whole wait on Redis (REQUEST_S).
+                    deadline = cluster.deadline() if cluster is not None else 0.0
+                    if cluster is not None and await cluster.route(peer, parsed, deadline):
                         continue
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
@@ -318,7 +322,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                     # directory: a friend's join through another process finds it.
                     peer.held = []
                     lobby.handle(peer, parsed)
-                    await cluster.published()
+                    await cluster.published(deadline)
                     peer.release()
                 else:
                     lobby.handle(peer, parsed)
