@@ -367,3 +367,30 @@ def test_without_the_quotas_the_flood_fills_the_server() -> None:
         ws.send_json({"type": "create", "mode": "bot", "bot": "easy"})
         assert recv(ws)["code"] == "server_full"
         ws.__exit__(None, None, None)
+
+
+def test_with_a_public_url_only_the_configured_origins_are_trusted_not_the_host() -> None:
+    """A DNS-rebinding page (issue 26): evil.example resolved to this server sends
+    ``Host: evil.example`` and ``Origin: http://evil.example``. Without --public-url the
+    Host is all the server knows of its name, so that pair is accepted as before; with
+    it, only the public URL's origin (and --allow-origin) are."""
+    rebinding = {"host": "evil.example", "origin": "http://evil.example"}
+    plain = Settings(game=load_game("blitz"), bot_threads=0)
+    with TestClient(create_app(plain, ManualClock())) as client:
+        with client.websocket_connect("/ws", headers=rebinding) as ws:
+            assert recv(ws)["type"] == "welcome"
+    public = Settings(
+        game=load_game("blitz"),
+        bot_threads=0,
+        public_url="https://blitz.example.org",
+        allowed_origins=("https://friends.example",),
+    )
+    with TestClient(create_app(public, ManualClock())) as client:
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect("/ws", headers=rebinding) as ws:
+                recv(ws)
+        assert refused.value.code == 1008
+        for origin in ("https://blitz.example.org", "https://friends.example", None):
+            headers = {"host": "evil.example", **({"origin": origin} if origin else {})}
+            with client.websocket_connect("/ws", headers=headers) as ws:
+                assert recv(ws)["type"] == "welcome"

@@ -211,7 +211,19 @@ def test_a_killed_process_loses_only_its_own_rooms() -> None:
             for c in (keeps, lost):
                 await c.until("events")
 
+            # One more room on process 0: process 1 is now the least loaded.
+            extra = Client("127.0.0.43")
+            assert (await extra.create_on(cluster.urls[0], "online"))["type"] == "joined"
             cluster.kill(1)
+            # Its record lives on for up to 3 s; still no create is sent to it (issue 26:
+            # 3 of 6 were): it does not answer at its public URL, so they stay here.
+            for i in range(6):
+                maker = Client(f"127.0.3.{i + 1}")
+                await maker.connect(ws(cluster.urls[0]))
+                made = await maker.ask(type="create", mode="online")
+                assert made["type"] == "joined", (i, made)
+                await maker.close()
+            assert cluster.health(0)["processes"] == 2, "the dead one expired meanwhile"
             # Within a few heartbeats its record expires: it leaves the cluster.
             cluster.wait_for(lambda h: h["processes"] == 1, "the dead process to expire")
             # Its player comes back through the survivor and is told the room is lost.
@@ -228,7 +240,7 @@ def test_a_killed_process_loses_only_its_own_rooms() -> None:
             fresh = Client("127.0.0.42")
             made = await fresh.enter(ws(cluster.urls[0]), type="create", mode="online")
             assert made["type"] == "joined" and fresh.redirects == []
-            for c in (keeps, again, fresh):
+            for c in (keeps, again, fresh, extra):
                 await c.close()
 
         run(scenario())
@@ -253,9 +265,8 @@ def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
             # New rooms asked of the draining process go to the other one.
             newcomer = Client("127.0.0.51")
             moved = await newcomer.create_on(cluster.urls[0], "online")
-            assert moved["type"] == "joined" and newcomer.redirects == [
-                ws(cluster.urls[1], routed=True)
-            ]
+            assert moved["type"] == "joined", moved
+            assert newcomer.redirects == [ws(cluster.urls[1], routed=True)]
             # The running match finishes, then the room closes with a reason.
             end = await player.until("match_end")
             assert end["match_id"] == made["match_id"]
@@ -394,6 +405,21 @@ def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
 
 def test_a_process_whose_public_url_does_not_reach_it_gets_no_creates() -> None:
     with LocalCluster(1, SERVE) as cluster:
+        # A --public-url that another process answers is refused at start, in one line
+        # (issue 26: a redirect loop, warned about only after 10 s).
+        twin = cluster.start(free_port(), public_url=cluster.urls[0])
+        try:
+            _, err = twin.communicate(timeout=30)
+        finally:
+            if twin.poll() is None:
+                twin.kill()
+                twin.wait()
+        assert twin.returncode == 2
+        assert err.splitlines() == [
+            f"tictacblitz serve: error: --public-url {cluster.urls[0]} is already answered "
+            f"by another server (process {cluster.health(0)['process']} of a cluster): "
+            "give each process the URL that reaches it"
+        ], err
         # A second process registers with a URL that leads nowhere (a wrong setting).
         port = free_port()
         stray = cluster.start(port, public_url=f"http://127.0.0.1:{free_port()}")
@@ -446,6 +472,144 @@ def test_shared_replays_keep_the_newest_within_their_byte_cap() -> None:
         await store.put("match4", json.dumps({"n": 4, "pad": "y" * 80}))
         assert await store.stats() == (3, 3 * size)
         await client.aclose()
+
+    try:
+        run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_create_spam_is_refused_before_any_redis_command() -> None:
+    """Issue 26: each create cost ~3 Redis commands (the placement) before any check of
+    its address, so spam was never refused at the entry. Now this process's own limits
+    come first: once an address has used its burst of creates here, further ones cost
+    no Redis command at all, whether they would be sent on or kept. Counted with Redis'
+    INFO commandstats, on one process in this test process (no heartbeat running: every
+    command counted is a create's)."""
+    import redis.asyncio as aioredis
+
+    from server_support import Peer
+    from tictacblitz.games import load_game
+    from tictacblitz.server import protocol as P
+    from tictacblitz.server.clock import ManualClock
+    from tictacblitz.server.cluster import Cluster
+    from tictacblitz.server.load_procs import start_redis
+    from tictacblitz.server.lobby import Lobby
+    from tictacblitz.server.settings import Settings
+
+    port = free_port()
+    server = start_redis(port)
+
+    async def scenario() -> None:
+        url = f"redis://127.0.0.1:{port}/0"
+        settings = Settings(
+            game=load_game("blitz"), redis_url=url, public_url="http://127.0.0.1:9", bot_threads=0
+        )
+        # The clock stands still: no token comes back during the test.
+        lobby = Lobby(settings, ManualClock())
+        cluster = Cluster(settings, lobby)
+        # Another live process, with no room, that answers at its public URL.
+        other = await asyncio.start_server(healthz_of("other"), "127.0.0.1", 0)
+        other_url = f"ws://127.0.0.1:{other.sockets[0].getsockname()[1]}/ws"
+        record = {"url": other_url, "origin": "x", "reachable": True, "draining": False}
+        await cluster.redis.set(cluster.key("proc", "other"), json.dumps(record))
+        await cluster.redis.zadd(cluster.key("procs"), {"other": 0})
+        lobby.handle(Peer(), lobby.parse('{"type": "create", "mode": "online"}'))  # one here
+        cluster.processes = await cluster.read_processes()
+        counter = aioredis.from_url(url, decode_responses=True)
+
+        async def commands() -> int:
+            stats = await counter.info("commandstats")
+            return sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info")
+
+        async def attempts(address: str, routed: bool, n: int) -> list:
+            answers = []
+            for _ in range(n):
+                peer = Peer()
+                peer.address, peer.routed = address, routed
+                msg = lobby.parse('{"type": "create", "mode": "online"}')
+                try:
+                    if not await cluster.route(peer, msg):
+                        lobby.handle(peer, msg)  # kept here, as the app does
+                except P.ProtocolError as exc:
+                    peer.send(exc.to_dict())
+                answers.append(peer.out[0])  # the answer; then maybe its state
+            return answers
+
+        for address, routed, first in (
+            ("10.0.0.1", False, "redirect"),
+            ("10.0.0.2", True, "joined"),
+        ):
+            before = await commands()
+            burst = await attempts(address, routed, settings.room_burst)
+            during = await commands()
+            spam = await attempts(address, routed, 30)
+            after = await commands()
+            # Sent on to the idle process / kept here (a create a redirect sent here).
+            assert [a["type"] for a in burst] == [first] * settings.room_burst, burst
+            assert during - before >= settings.room_burst  # commands are counted
+            assert {a.get("code") for a in spam} == {"too_many_rooms"}, spam
+            assert after - during == 0, (address, after - during)
+        other.close()
+        await counter.aclose()
+        await cluster.redis.aclose()
+
+    try:
+        run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def healthz_of(process: str):
+    """An asyncio server's handler answering any HTTP request as /healthz of
+    ``process`` does."""
+
+    async def answer(reader, writer) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        body = json.dumps({"ok": True, "process": process}).encode()
+        writer.write(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + body)
+        await writer.drain()
+        writer.close()
+
+    return answer
+
+
+def test_a_room_whose_process_claims_this_process_url_is_not_redirected_in_a_loop() -> None:
+    """Two processes with one --public-url (started from Python: the CLI refuses it):
+    a join of the other's room through this one would be sent here again and again.
+    It is answered ``room_lost`` instead, naming the cause."""
+    from server_support import Peer
+    from tictacblitz.games import load_game
+    from tictacblitz.server import protocol as P
+    from tictacblitz.server.clock import ManualClock
+    from tictacblitz.server.cluster import Cluster
+    from tictacblitz.server.load_procs import start_redis
+    from tictacblitz.server.lobby import Lobby
+    from tictacblitz.server.settings import Settings
+
+    port = free_port()
+    server = start_redis(port)
+
+    async def scenario() -> None:
+        settings = Settings(
+            game=load_game("blitz"),
+            redis_url=f"redis://127.0.0.1:{port}/0",
+            public_url="http://127.0.0.1:9",
+            bot_threads=0,
+        )
+        lobby = Lobby(settings, ManualClock())
+        cluster = Cluster(settings, lobby)
+        entry = {"process": "twin", "url": cluster.ws_url, "mode": "online"}
+        await cluster.redis.set(cluster.key("room", "ABCDEFGHJK"), json.dumps(entry))
+        await cluster.redis.set(cluster.key("proc", "twin"), json.dumps({"url": cluster.ws_url}))
+        peer = Peer()
+        with pytest.raises(P.ProtocolError) as lost:
+            await cluster.route(peer, lobby.parse('{"type": "join", "code": "ABCDEFGHJK"}'))
+        assert lost.value.code == "room_lost" and "--public-url" in lost.value.message
+        assert peer.out == []  # no redirect
+        await cluster.redis.aclose()
 
     try:
         run(scenario())

@@ -179,10 +179,10 @@ def _serve(args: argparse.Namespace) -> int:
             return fail("--redis needs --public-url: where players reach this process")
         if not re.match(r"(rediss?|unix)://", args.redis):
             return fail(f"--redis {args.redis!r}: a Redis URL is redis://host:port[/db]")
-        from .cluster import check_redis
-
         try:
-            problem = check_redis(args.redis)
+            from .cluster import check_public_url, check_redis
+
+            problem = check_redis(args.redis) or check_public_url(args.public_url)
         except ImportError:
             return fail("redis is missing: the server needs pip install 'tictacblitz[server]'")
         if problem:
@@ -208,7 +208,7 @@ def _serve(args: argparse.Namespace) -> int:
     except NoAdapter as exc:
         return fail(f"--game {args.game}: {exc}")
     try:
-        serve(
+        interrupted = serve(
             settings,
             host=args.host,
             port=args.port,
@@ -220,6 +220,9 @@ def _serve(args: argparse.Namespace) -> int:
         return fail(
             f"{exc.name or exc} is missing: the server needs pip install 'tictacblitz[server]'"
         )
+    if interrupted:  # Ctrl-C: one line (issue 26), the status of an interrupted command
+        print("tictacblitz serve: stopped", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -231,8 +234,9 @@ def serve(
     proxy_headers: bool = False,
     forwarded_allow_ips: str = "127.0.0.1",
     log_level: str = "info",
-) -> None:
-    """Run the server until interrupted: SIGTERM drains it first (:mod:`.drain`)."""
+) -> bool:
+    """Run the server until stopped: SIGTERM drains it first (:mod:`.drain`). True
+    when SIGINT (Ctrl-C) stopped it."""
     import uvicorn
 
     from .drain import draining_server
@@ -248,4 +252,11 @@ def serve(
         log_level=log_level,
         access_log=False,
     )
-    draining_server(config, app.state.lobby, app.state.settings.drain_s).run()
+    server = draining_server(config, app.state.lobby, app.state.settings.drain_s)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        # uvicorn has shut down, then raised the SIGINT again for the default handler:
+        # its traceback said nothing more (issue 26).
+        pass
+    return bool(server.interrupted)

@@ -76,22 +76,25 @@ class SecurityHeaders:
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings, also: Any = ()) -> bool:
-    """A browser's WebSocket must come from a page of this server (its own origin, the
-    ``public_url``'s), of an ``--allow-origin`` or of ``also`` (the other processes of
-    its cluster, whose pages redirect here); a client without ``Origin`` (not a browser:
-    a bot, the load tool) is not a cross-site risk."""
+    """A browser's WebSocket must come from a page of this server (the ``public_url``'s
+    origin; without one, the request's ``Host``), of an ``--allow-origin`` or of
+    ``also`` (the other processes of its cluster, whose pages redirect here); a client
+    without ``Origin`` (not a browser: a bot, the load tool) is not a cross-site risk.
+    With ``public_url`` the ``Host`` header is not trusted: a DNS-rebinding page sends
+    its own name as both ``Host`` and ``Origin`` (issue 26)."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
     origin = origin.rstrip("/").lower()
-    host = websocket.headers.get("host", "").lower()
-    allowed = {f"http://{host}", f"https://{host}"}
-    allowed.update(o.rstrip("/").lower() for o in (*settings.allowed_origins, *also))
+    allowed = {o.rstrip("/").lower() for o in (*settings.allowed_origins, *also)}
     if settings.public_url:
         from urllib.parse import urlsplit
 
         parts = urlsplit(settings.public_url)
         allowed.add(f"{parts.scheme}://{parts.netloc}".lower())
+    else:
+        host = websocket.headers.get("host", "").lower()
+        allowed.update((f"http://{host}", f"https://{host}"))
     return origin in allowed
 
 
@@ -231,10 +234,12 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
             return
         address = websocket.client.host if websocket.client is not None else ""
+        # One bound for the handshake's whole wait on Redis (cluster.REQUEST_S).
+        deadline = cluster.deadline() if cluster is not None else 0.0
         if not connection_buckets.take(address) or (
             cluster is not None
             and await cluster.take(
-                "connect", address, settings.connect_rate_per_s, settings.connect_burst
+                "connect", address, settings.connect_rate_per_s, settings.connect_burst, deadline
             )
         ):
             await websocket.close(P.CLOSE_CODES["flood"])  # before accept: HTTP 403
@@ -244,7 +249,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         # --proxy-headers the address is the forwarded one); over the cluster with one.
         # (The other processes' count first: from reading this process's count to
         # counting this connection in it, nothing may wait, or a burst passes together.)
-        elsewhere = await cluster.held("conns", address, 0) if cluster is not None else 0
+        elsewhere = await cluster.held("conns", address, 0, deadline) if cluster else 0
         if elsewhere + per_address.get(address, 0) >= settings.max_connections_per_ip:
             await websocket.send_text(
                 P.encode(
@@ -305,7 +310,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                         )
                     parsed = lobby.parse(text)
                     # In a cluster the room may be another process's: sent on there.
-                    if cluster is not None and await cluster.route(peer, parsed):
+                    # One bound for the message's whole wait on Redis (REQUEST_S).
+                    deadline = cluster.deadline() if cluster is not None else 0.0
+                    if cluster is not None and await cluster.route(peer, parsed, deadline):
                         continue
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
@@ -315,7 +322,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                     # directory: a friend's join through another process finds it.
                     peer.held = []
                     lobby.handle(peer, parsed)
-                    await cluster.published()
+                    await cluster.published(deadline)
                     peer.release()
                 else:
                     lobby.handle(peer, parsed)

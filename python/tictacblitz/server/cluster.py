@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Set
 from urllib.parse import urlsplit
 
 from . import protocol as P
-from .cluster_routing import ROUTED, answers_at, route
+from .cluster_routing import ROUTED, check_public_url, find_self, route, within
 from .cluster_store import (
     SharedBuckets,
     SharedCounts,
@@ -44,10 +44,11 @@ from .cluster_store import (
     ws_url_of,
 )
 
-__all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis"]
+__all__ = ["Cluster", "cluster_prefix", "ws_url_of", "check_redis", "check_public_url"]
 
 log = logging.getLogger("tictacblitz.server")
-# A client's message or handshake waits at most this long for Redis, then this process
+# A client's message or handshake waits at most this long for Redis in all (one
+# deadline for every Redis call it makes: :meth:`Cluster.deadline`), then this process
 # answers alone (until the heartbeat finds Redis back): a hung Redis stalls nobody.
 REQUEST_S = 0.5
 
@@ -77,6 +78,8 @@ class Cluster:
         parts = urlsplit(settings.public_url)
         self.origin = f"{parts.scheme}://{parts.netloc}".lower()
         self.processes: Dict[str, Dict[str, Any]] = {}  # live ones, at the last heartbeat
+        # Processes that did not answer at their public URL: no creates until (loop time).
+        self.silent_processes: Dict[str, float] = {}
         self.buckets = SharedBuckets(redis, self.prefix)
         self.counts = SharedCounts(redis, self.prefix, self.process, settings.process_ttl_ms)
         self.replays = SharedReplays(redis, self.prefix, settings.replay_cap_bytes)
@@ -125,15 +128,22 @@ class Cluster:
         self._counts[kind].add(address)
         self._kick()
 
-    async def published(self) -> None:
-        """Rooms opened so far are in the directory. A create's answer waits for this,
-        so that no code is shown before every process can find it."""
+    async def published(self, deadline: Optional[float] = None) -> None:
+        """Rooms opened so far are in the directory. A create's answer waits for this
+        (until ``deadline``, the create's own), so that no code is shown before every
+        process can find it."""
         if self.outage or not self._opened:
             return
         try:
-            await asyncio.wait_for(self._flush(), 2.0)
+            await within(self._flush(), self.deadline(deadline))
         except Exception:  # Redis slow or lost: the writer task tries again
             pass
+
+    def deadline(self, given: Optional[float] = None) -> float:
+        """The loop time until which a client's handshake or message, starting now,
+        may wait for Redis: every Redis call it makes shares it (``REQUEST_S`` in all).
+        ``given``: a deadline already running (then that one)."""
+        return asyncio.get_running_loop().time() + REQUEST_S if given is None else given
 
     def _kick(self) -> None:
         if self._wake is not None:
@@ -150,18 +160,8 @@ class Cluster:
         self._reach = asyncio.create_task(self._find_self())
 
     async def _find_self(self) -> None:
-        """Ask our own public URL who answers, until it is us (the server starts serving
-        after this task starts, so the first tries may fail)."""
-        tries = 0
-        while not await answers_at(self.settings.public_url, self.process):
-            tries += 1
-            if tries == 10:
-                log.warning(
-                    "--public-url %s does not reach this process: no other process sends "
-                    "it new rooms until it does",
-                    self.settings.public_url,
-                )
-            await asyncio.sleep(1.0)
+        """Once this process answers at its public URL, the others know (at once)."""
+        await find_self(self)
         try:
             await self._beat(refresh_rooms=False, reachable=True)  # the others know now
         except Exception:  # Redis away: the next heartbeat says it
@@ -344,48 +344,56 @@ class Cluster:
         """The pages of every live process may open WebSockets here (a redirect)."""
         return {str(p.get("origin", "")) for p in self.processes.values()} | {self.origin}
 
-    async def take(self, kind: str, address: str, rate_per_s: float, burst: int) -> float:
+    async def take(
+        self,
+        kind: str,
+        address: str,
+        rate_per_s: float,
+        burst: int,
+        deadline: Optional[float] = None,
+    ) -> float:
         """A token of the address's shared bucket: 0.0, or seconds to wait (refused).
-        During an outage the process's own limits are all there is."""
+        During an outage, or past ``deadline``, the process's own limits are all there is."""
         if self.outage:
             return 0.0
         try:
-            return await asyncio.wait_for(
-                self.buckets.take(kind, address, rate_per_s, burst), REQUEST_S
+            return await within(
+                self.buckets.take(kind, address, rate_per_s, burst), self.deadline(deadline)
             )
         except Exception:  # Redis lost or slow: this process's own limits
             return 0.0
 
-    async def held(self, kind: str, address: str, local: int) -> int:
+    async def held(
+        self, kind: str, address: str, local: int, deadline: Optional[float] = None
+    ) -> int:
         """What ``address`` holds over the cluster: ``local`` here plus the other live
-        processes' counts."""
+        processes' counts (``local`` alone once ``deadline`` passed)."""
         others = [p for p in self.processes if p != self.process]
         if self.outage or not others:
             return local
         try:
-            return local + await asyncio.wait_for(
-                self.counts.total(kind, address, others), REQUEST_S
+            return local + await within(
+                self.counts.total(kind, address, others), self.deadline(deadline)
             )
         except Exception:
             return local
 
     async def replay(self, match_id: str) -> Optional[Dict[str, Any]]:
         try:
-            text = await asyncio.wait_for(self.replays.get(match_id), REQUEST_S)
+            text = await within(self.replays.get(match_id), self.deadline())
         except Exception:
             return None
         return None if text is None else json.loads(text)
 
-    async def route(self, peer: Any, msg: P.ClientMessage) -> bool:
+    async def route(
+        self, peer: Any, msg: P.ClientMessage, deadline: Optional[float] = None
+    ) -> bool:
         """Send ``msg`` on when another process should answer it: True when answered
         here (a ``redirect``), False when the lobby handles it (:mod:`.cluster_routing`).
+        Its Redis calls end by ``deadline`` (the message's: :meth:`deadline`).
 
         :raises ProtocolError: ``room_lost``, ``server_closing``, ``too_many_rooms``.
         """
         if msg.type not in ROUTED or peer.room is not None:
             return False  # every act, ping, sync...: no task, no Redis (the hot path)
-        try:
-            return await asyncio.wait_for(route(self, peer, msg), REQUEST_S)
-        except asyncio.TimeoutError:  # Redis slow: this process answers
-            log.warning("Redis slower than %.1f s: answering locally", REQUEST_S)
-            return False
+        return await route(self, peer, msg, self.deadline(deadline))

@@ -41,6 +41,11 @@ class Buckets:
         self.table[address] = (tokens - 1.0, now)
         return True
 
+    def give_back(self, address: str) -> None:
+        """Return a token taken by :meth:`take` (an attempt another check counts)."""
+        now = self.clock_ms()
+        self.table[address] = (min(float(self.burst), self._level(address, now) + 1.0), now)
+
     def retry_after_s(self, address: str) -> float:
         """Seconds until ``address`` has a token again."""
         tokens = self._level(address, self.clock_ms())
