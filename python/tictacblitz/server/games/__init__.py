@@ -173,6 +173,7 @@ class GameAdapter(ABC):
     bot_levels: Tuple[str, ...]
     act_fields: Dict[str, Field]
     view: str
+    has_turn_clock = False  # whether ``Settings.rift_turn_s`` means anything to it
 
     def __init__(self, game: Game, settings: Any) -> None:
         self.game = game
