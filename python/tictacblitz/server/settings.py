@@ -30,7 +30,8 @@ class Settings:
     room_rate_per_s: float = 0.2  # room creations per address: 12 a minute,
     room_burst: int = 6  # after a burst of 6
     allowed_origins: Tuple[str, ...] = ()  # WebSocket Origins besides the server's own
-    max_body_bytes: int = 2 * 1024 * 1024  # a POSTed replay file
+    max_body_bytes: int = 2 * 1024 * 1024  # a POSTed replay file,
+    body_timeout_s: float = 10.0  # read within this, before it takes a job slot
     work_jobs: int = 2  # engine-running requests at once, server-wide
     work_rate_per_s: float = 0.2  # such requests per address: 12 a minute,
     work_burst: int = 3  # after a burst of 3; one at a time per address
@@ -39,6 +40,8 @@ class Settings:
     work_max_cpu_s: float = 2.0
     work_max_wall_s: float = 10.0
     replay_keep: int = 256  # replays kept in memory (bounded: memory stays flat)
+    replay_rate_per_s: float = 1.0  # GET /replays/{id} per address: 60 a minute,
+    replay_burst: int = 10  # after a burst of 10
     replay_dir: Optional[str] = None  # also written here, as {id}.json
     public_url: Optional[str] = None  # base of room links; else from the request
     bot_threads: int = 2  # 0: bots decide inline (deterministic tests)
