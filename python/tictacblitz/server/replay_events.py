@@ -242,6 +242,8 @@ async def replay_events_post(request: Any) -> Any:
         return _error(
             429, "busy", "one upload at a time from one address: wait for the last one", 1
         )
+    from starlette.requests import ClientDisconnect
+
     gate.reading.add(address)
     try:
         body = await asyncio.wait_for(
@@ -249,6 +251,8 @@ async def replay_events_post(request: Any) -> Any:
         )
     except Refused as refused:
         return refused.response
+    except ClientDisconnect:  # gone mid-body: nobody to answer, nothing to log
+        return _error(400, "incomplete_body", "the connection closed before the body ended")
     except asyncio.TimeoutError:
         return _error(
             408,
