@@ -313,8 +313,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--abuse-rate must be in (0, {MAX_ABUSE_RATE:g}]")
     if args.abuse is not None and args.abuse not in SCENARIOS:
         parser.error(f"--abuse {args.abuse}: one of {', '.join(SCENARIOS)}")
-    if args.abuse == "rift-relock" and args.game != "rift" and not args.attack_only:
-        parser.error("--abuse rift-relock needs --game rift")
+    if args.abuse == "rift-relock" and not args.attack_only:
+        try:
+            relocks = hasattr(client_module(args.game), "relock")
+        except ImportError:
+            relocks = False
+        if not relocks:  # a game whose load clients have a re-locking seat
+            parser.error(f"--abuse rift-relock needs --game rift ({args.game} has no re-locks)")
     if args.attack_only:
         if not args.port or not 0 < args.seconds <= MAX_SECONDS:
             parser.error("--attack-only needs --port and --seconds")

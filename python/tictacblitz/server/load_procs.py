@@ -16,6 +16,7 @@ Part of :mod:`.load` (which re-exports these names)."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import subprocess
@@ -162,9 +163,12 @@ async def _relock_room(
                 joined = await _until(a, "joined")
                 await b.send(json.dumps({"type": "join", "code": joined["room"]}))
                 await _until(b, "joined")
-                if welcome["game"]["name"] == "rift":
-                    from .games.rift_load import relock
-
+                # The game's load clients' re-locking seat, if it has one (Rift & Grid's).
+                clients = importlib.import_module(
+                    f"{__package__}.games.{welcome['game']['name']}_load"
+                )
+                relock = getattr(clients, "relock", None)
+                if relock is not None:
                     await relock(a, until, RELOCK_RATE, answers)
                 await a.send(json.dumps({"type": "leave"}))
                 end = await asyncio.wait_for(_until(b, "match_end"), 30)
