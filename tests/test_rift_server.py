@@ -247,7 +247,8 @@ def test_the_rift_view_names_the_vocabulary_of_the_game_and_no_rule_numbers() ->
     from tictacblitz.server.games import rift as adapter
 
     view, model, draw = _js("view.js"), _js("model.js"), _js("layout.js")
-    assert set(_js_keys(view, "REASONS")) == {r.value for r in Reason}  # G5 (game_over too)
+    # G5 (game_over too), and the server's cap on a seat's moves in one turn
+    assert set(_js_keys(view, "REASONS")) == {r.value for r in Reason} | {"move_limit"}
     assert _js_list(view, "SEATS") == list(adapter.SEATS)
     assert _js_list(draw, "ABILITIES") == list(adapter.ABILITIES)  # G3
     assert _js_keys(model, "OBJECTIVE_TEXT") == list(OBJECTIVE_IDS)  # G17

@@ -82,6 +82,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--bot-threads", type=int, default=2, help="threads for bot decisions (default 2)"
     )
+    parser.add_argument(
+        "--rift-turn-s",
+        type=float,
+        default=None,
+        metavar="S",
+        help="Rift & Grid's turn clock: a seat not locked in S seconds after its turn "
+        "began plays its first legal target (1 to 86400; default: no clock)",
+    )
     parser.add_argument("--max-rooms", type=int, default=2_000, help="room limit (default 2000)")
     parser.add_argument(
         "--max-rooms-per-ip",
@@ -165,8 +173,12 @@ def _serve(args: argparse.Namespace) -> int:
     ):
         if value < low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
+    import math
     import re
 
+    turn_s = args.rift_turn_s
+    if turn_s is not None and not (math.isfinite(turn_s) and 1 <= turn_s <= 86_400):
+        return fail(f"--rift-turn-s {turn_s:g} is out of range (1 to 86400 seconds)")
     for origin in args.allow_origin:
         if not re.fullmatch(r"https?://[^/\s]+", origin.rstrip("/")):
             return fail(f"--allow-origin {origin!r}: an origin is scheme://host[:port]")
@@ -202,11 +214,14 @@ def _serve(args: argparse.Namespace) -> int:
         public_url=args.public_url,
         redis_url=args.redis,
         drain_s=args.drain_s,
+        rift_turn_s=turn_s,
     )
     try:
-        adapter_for(game, settings)
+        adapter = adapter_for(game, settings)
     except NoAdapter as exc:
         return fail(f"--game {args.game}: {exc}")
+    if turn_s is not None and not adapter.has_turn_clock:
+        return fail(f"--rift-turn-s: {game.type.long_name} has no turn clock (Rift & Grid has)")
     try:
         interrupted = serve(
             settings,

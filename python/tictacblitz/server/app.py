@@ -28,6 +28,7 @@ from . import protocol as P
 from .budget import warm_up
 from .clock import Clock, RealClock
 from .cluster import Cluster
+from .jobs import run_job
 from .limits import Buckets
 from .lobby import Lobby
 from .replay_events import WorkGate
@@ -164,6 +165,9 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
     work_gate = WorkGate(settings, clock.now_ms)
     # New WebSockets per address: a flood is refused at the handshake, before any work.
     connection_buckets = Buckets(clock.now_ms, settings.connect_rate_per_s, settings.connect_burst)
+    # GET /replays/{id} per address (issue 26, hole 3: four fetchers of a 1 MB replay
+    # took an honest room's ping p99 from 12 to 328 ms).
+    fetch_buckets = Buckets(clock.now_ms, settings.replay_rate_per_s, settings.replay_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -177,6 +181,14 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         )
         lobby.executor = executor
         lobby.post = loop.call_soon_threadsafe  # type: ignore[assignment]
+        # Replays are encoded and written in a thread of their own, in order (never on
+        # the loop: replay_store.py).
+        writer = ThreadPoolExecutor(1, thread_name_prefix="replay")
+
+        def back(callback: Any) -> None:
+            loop.call_soon_threadsafe(callback)
+
+        lobby.replays.offload = lambda job, done: run_job(writer, back, job, done)
         # The replay workers' process server, with the game's adapter imported once.
         loop.run_in_executor(None, warm_up, [f"{__package__}.games.{settings.game.type.name}"])
         if cluster is not None:
@@ -190,6 +202,8 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 await cluster.close()
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
+            lobby.replays.offload = None
+            writer.shutdown(wait=True)  # the last replays reach the disk
 
     async def page(request: Request) -> Response:
         return FileResponse(os.path.join(STATIC_DIR, "index.html"), headers=_SECURITY_HEADERS)
@@ -216,16 +230,33 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         return JSONResponse(out)
 
     async def replay(request: Request) -> Response:
-        found = lobby.replays.get(request.path_params["replay_id"])
-        if (
-            found is None
-            and cluster is not None
-            and REPLAY_ID.match(request.path_params["replay_id"])
-        ):
-            found = await cluster.replay(request.path_params["replay_id"])
-        if found is None:
+        replay_id = request.path_params["replay_id"]
+        address = request.client.host if request.client is not None else ""
+        wait = 0.0 if fetch_buckets.take(address) else fetch_buckets.retry_after_s(address)
+        if not wait and cluster is not None:
+            wait = await cluster.take(
+                "replay", address, settings.replay_rate_per_s, settings.replay_burst
+            )
+        if wait:
+            return JSONResponse(
+                {
+                    "error": "rate_limited",
+                    "message": "too many replay downloads from this address: "
+                    f"try again in {max(1, round(wait))} s",
+                },
+                status_code=429,
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )
+        # Read (and for a replay just finished, encoded) in a thread: never on the loop.
+        text = await asyncio.to_thread(lobby.replays.text, replay_id)
+        if text is None and cluster is not None and REPLAY_ID.match(replay_id):
+            found = await cluster.replay(replay_id)
+            text = None if found is None else await asyncio.to_thread(P.encode, found)
+        if text is None:
             return JSONResponse({"error": "not_found"}, status_code=404)
-        return JSONResponse(found, headers={"Content-Disposition": "inline"})
+        return Response(
+            text, media_type="application/json", headers={"Content-Disposition": "inline"}
+        )
 
     per_address: Dict[str, int] = cluster.conns_by_address if cluster is not None else {}
 

@@ -72,7 +72,9 @@ from .load_procs import (
     MAX_ABUSE_CREATES,
     MAX_ABUSE_RATE,
     MAX_ABUSE_REPLAYS,
+    SCENARIOS,
     attack,
+    attack_scenario,
     child_env,
     start_server,
 )
@@ -82,6 +84,8 @@ __all__ = [
     "main",
     "start_server",
     "attack",
+    "attack_scenario",
+    "SCENARIOS",
     "ATTACKER",
     "ATTACK_REPLAY",
     "MAX_ABUSE_CREATES",
@@ -145,12 +149,13 @@ async def run_load(
     ramp_s: float = 5.0,
     bot: Optional[str] = None,
     game: str = "blitz",
-    abuse: bool = False,
+    abuse: Any = False,
     abuse_rate: float = 100.0,
     servers: Optional[Sequence[Tuple[int, Optional[int]]]] = None,
 ) -> Dict[str, Any]:
     """``matches`` matches for ``seconds`` on the server at ``host:port`` (pid
-    ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster."""
+    ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster.
+    ``abuse``: an attack of ``SCENARIOS`` by name meanwhile (True: ``flood``)."""
     servers = list(servers or [(port, server_pid)])
     urls = [f"ws://{host}:{p}/ws" for p, _ in servers]
     pids = [pid for _, pid in servers if pid is not None]
@@ -206,6 +211,8 @@ async def run_load(
             str(seconds),
             "--abuse-rate",
             str(abuse_rate),
+            "--abuse",
+            "flood" if abuse is True else str(abuse),
             stdout=asyncio.subprocess.PIPE,
             env=child_env(),
         )
@@ -282,8 +289,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     )
     parser.add_argument(
         "--abuse",
-        action="store_true",
-        help="one more address floods room creation and replay requests meanwhile",
+        nargs="?",
+        const="flood",
+        default=None,
+        metavar="SCENARIO",
+        help="an attacker meanwhile: flood (the default: room creation and replay "
+        f"requests), or one of {', '.join(SCENARIOS[1:])} (docs/server.md, 'Load')",
     )
     parser.add_argument(
         "--abuse-rate",
@@ -300,6 +311,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--host {args.host}: the load test runs on loopback only")
     if not 0 < args.abuse_rate <= MAX_ABUSE_RATE:
         parser.error(f"--abuse-rate must be in (0, {MAX_ABUSE_RATE:g}]")
+    if args.abuse is not None and args.abuse not in SCENARIOS:
+        parser.error(f"--abuse {args.abuse}: one of {', '.join(SCENARIOS)}")
+    if args.abuse == "rift-relock" and not args.attack_only:
+        try:
+            relocks = hasattr(client_module(args.game), "relock")
+        except ImportError:
+            relocks = False
+        if not relocks:  # a game whose load clients have a re-locking seat
+            parser.error(f"--abuse rift-relock needs --game rift ({args.game} has no re-locks)")
     if args.attack_only:
         if not args.port or not 0 < args.seconds <= MAX_SECONDS:
             parser.error("--attack-only needs --port and --seconds")
@@ -307,8 +327,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         # it yields the shared cores first (nice 10), so that the figures are the server's.
         os.nice(10)
         report: Dict[str, Any] = {}
+        deadline = time.time() + args.seconds
+        scenario = args.abuse or "flood"
         asyncio.run(
-            attack(args.host, args.port, time.time() + args.seconds, report, args.abuse_rate)
+            attack_scenario(scenario, args.host, args.port, deadline, report, args.abuse_rate)
         )
         print(json.dumps(report))
         return 0

@@ -11,11 +11,13 @@ module only serves them:
 
 Both run the engine for a request, so both go through the same gate (docs/server.md,
 "Limits"): a JSON content type and a body of at most ``max_body_bytes``, refused by its
-``Content-Length`` or while it streams in (never held whole first); then per address a
-rate (``work_rate_per_s``, ``work_burst``) and one job at a time, and at most
-``work_jobs`` jobs server-wide; the job runs in a thread of its own under a work budget
-(events, bytes, CPU time, :mod:`.budget`) and its answer is encoded there, off the
-event loop.
+``Content-Length`` or while it streams in (never held whole first), read within
+``body_timeout_s`` and one upload at a time per address, *before* the job slot is taken
+(issue 26, hole 4: two addresses trickling a byte a second held both slots for over a
+minute); then per address a rate (``work_rate_per_s``, ``work_burst``) and one job at a
+time, and at most ``work_jobs`` jobs server-wide; the job runs in a thread of its own
+under a work budget (events, bytes, CPU time, :mod:`.budget`) and its answer is encoded
+there, off the event loop.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class WorkGate:
         self.settings = settings
         self.buckets = Buckets(clock_ms, settings.work_rate_per_s, settings.work_burst)
         self.busy: Set[str] = set()  # addresses with a job running
+        self.reading: Set[str] = set()  # addresses with a body coming in
 
     def admit(self, address: str) -> None:
         if address in self.busy:
@@ -140,7 +143,10 @@ async def replay_events(request: Any) -> Any:
     lobby = request.app.state.lobby
     gate: WorkGate = request.app.state.work_gate
     replay_id = request.path_params["id"]
-    data = lobby.replays.get(replay_id)
+    # Read in a thread (a just-finished match's replay is encoded there), and handed
+    # to the worker as text: never parsed on the loop.
+    text = await asyncio.to_thread(lobby.replays.text, replay_id)
+    data: Any = None if text is None else text.encode()
     cluster = request.app.state.cluster
     if data is None and cluster is not None and REPLAY_ID.match(replay_id):
         data = await cluster.replay(replay_id)  # a match another process hosted
@@ -181,7 +187,7 @@ def _too_many(wait: float) -> Refused:
 
 async def _read_body(request: Any, limit: int) -> bytes:
     """The body, refused by its Content-Length or as soon as more than ``limit`` bytes
-    came in (never held whole first)."""
+    came in (never held whole first); the caller bounds the time."""
     too_large = Refused(_error(413, "too_large", f"a replay file is at most {limit} bytes"))
     declared = request.headers.get("content-length")
     if declared is not None:
@@ -265,18 +271,35 @@ async def replay_events_post(request: Any) -> Any:
             415, "unsupported_media_type", "send the replay file as Content-Type: application/json"
         )
     address = _address(request)
+    # The body first, bounded in size and time, one at a time per address; only then a
+    # job slot: a slow upload holds nothing that others need (issue 26, hole 4).
+    if address in gate.reading:
+        return _error(
+            429, "busy", "one upload at a time from one address: wait for the last one", 1
+        )
+    from starlette.requests import ClientDisconnect
+
+    gate.reading.add(address)
+    try:
+        body = await asyncio.wait_for(
+            _read_body(request, settings.max_body_bytes), settings.body_timeout_s
+        )
+    except Refused as refused:
+        return refused.response
+    except ClientDisconnect:  # gone mid-body: nobody to answer, nothing to log
+        return _error(400, "incomplete_body", "the connection closed before the body ended")
+    except asyncio.TimeoutError:
+        return _error(
+            408,
+            "body_timeout",
+            f"the replay file did not arrive within {settings.body_timeout_s:g} s",
+        )
+    finally:
+        gate.reading.discard(address)
     try:
         await _admit(request, gate, address)
     except Refused as refused:
         return refused.response
-    try:
-        body = await _read_body(request, settings.max_body_bytes)
-    except Refused as refused:
-        gate.busy.discard(address)
-        return refused.response
-    except BaseException:  # the client went away mid-body
-        gate.busy.discard(address)
-        raise
     # Parsed in the worker too: a 2 MiB body is no work for the event loop.
     return await gate.run(address, body)
 

@@ -30,7 +30,8 @@ class Settings:
     room_rate_per_s: float = 0.2  # room creations per address: 12 a minute,
     room_burst: int = 6  # after a burst of 6
     allowed_origins: Tuple[str, ...] = ()  # WebSocket Origins besides the server's own
-    max_body_bytes: int = 2 * 1024 * 1024  # a POSTed replay file
+    max_body_bytes: int = 2 * 1024 * 1024  # a POSTed replay file,
+    body_timeout_s: float = 10.0  # read within this, before it takes a job slot
     work_jobs: int = 2  # engine-running requests at once, server-wide
     work_rate_per_s: float = 0.2  # such requests per address: 12 a minute,
     work_burst: int = 3  # after a burst of 3; one at a time per address
@@ -39,10 +40,15 @@ class Settings:
     work_max_cpu_s: float = 2.0
     work_max_wall_s: float = 10.0
     replay_keep: int = 256  # replays kept in memory (bounded: memory stays flat)
+    replay_rate_per_s: float = 1.0  # GET /replays/{id} per address: 60 a minute,
+    replay_burst: int = 10  # after a burst of 10
     replay_dir: Optional[str] = None  # also written here, as {id}.json
     public_url: Optional[str] = None  # base of room links; else from the request
     bot_threads: int = 2  # 0: bots decide inline (deterministic tests)
     bot_retry_ms: int = 50  # a bot that chose to wait asks again after this
+    # Rift & Grid's turn clock (s): a seat not locked in by then plays its first legal
+    # target (server/games/rift.py); None: no clock (an adapter with has_turn_clock).
+    rift_turn_s: Optional[float] = None
     max_queue: int = 512  # messages queued for a slow client before closing it
     max_message_bytes: int = P.MAX_MESSAGE_BYTES
     rate_per_s: float = P.RATE_PER_S

@@ -256,9 +256,9 @@ class RiftState(StateBase):
         turn = self.engine.turn
         results: Dict[Player, Optional[str]] = {}
         for seat, (cell, ability) in sorted(moves.items()):
-            if self._record:
-                self._script.append(Entry(turn, seat, cell, ability))
             reason = self.engine.rejection(seat, cell, ability)
+            if self._record:
+                self._note(Entry(turn, seat, cell, ability), accepted=reason is None)
             if reason is None:
                 self._locked[seat] = (cell, ability)
                 self._events.append({"kind": "locked", "turn": turn, "player": seat.letter})
@@ -286,6 +286,23 @@ class RiftState(StateBase):
                     }
                 )
         return results
+
+    def _note(self, entry: Entry, accepted: bool) -> None:
+        """Record ``entry`` for the replay: a change of mind *replaces* the seat's
+        accepted entry of this turn, in place (the replay keeps only the last accepted
+        entry of a turn and every rejected one, docs/rift.md "Replay files"; a rejection
+        depends only on the state at the start of the turn, so the result is the same),
+        and the log grows with rejections only (issue 26, hole 3)."""
+        earlier = self._locked[entry.player]
+        if accepted and earlier is not None:
+            for at in range(len(self._script) - 1, -1, -1):
+                old = self._script[at]
+                if old.turn != entry.turn:
+                    break
+                if old.player == entry.player and (old.cell, old.ability) == earlier:
+                    self._script[at] = entry
+                    return
+        self._script.append(entry)
 
     # -- copies, bytes, replays --------------------------------------------------------------
     def clone(self) -> "RiftState":

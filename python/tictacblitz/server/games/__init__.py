@@ -15,6 +15,8 @@ settings)`` returns a :class:`GameAdapter`:
     - ``act_fields``: the fields of the ``act`` message (``{name: (checker, required)}``,
       checkers from :mod:`..protocol`); the protocol adds ``seat`` itself;
     - ``view``: the path of the browser client's view module for the game;
+    - ``has_turn_clock``: whether ``Settings.rift_turn_s`` (``serve --rift-turn-s``)
+      means anything to it (Rift & Grid's does; ``serve`` refuses it for others);
     - ``describe()``: what ``welcome`` tells a client about the game beyond its rules
       (e.g. Blitz's powerup kinds, so the client has no list of its own);
     - ``make_bot(level, seed)``: a bot seat's driver (kept by the room across
@@ -173,6 +175,7 @@ class GameAdapter(ABC):
     bot_levels: Tuple[str, ...]
     act_fields: Dict[str, Field]
     view: str
+    has_turn_clock = False  # whether ``Settings.rift_turn_s`` means anything to it
 
     def __init__(self, game: Game, settings: Any) -> None:
         self.game = game

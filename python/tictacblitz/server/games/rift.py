@@ -19,14 +19,24 @@
   turn a bot seat locks its move in ``bot_delay_ms`` after the turn began, decided off
   the event loop on a clone (``run_job(lambda: bot.choose(state.clone(), seat))``); the
   bots read only what their seat may see (docs/rift.md, "Bots").
-- **Replays**: the state records every ``apply`` (``record=True``); a match's replay is
-  the game's replay file (docs/rift.md, "Replay files") with ``expect``;
+- **Replays**: the state records what the replay needs (``record=True``: the last
+  accepted move of each seat in a turn, and the rejected ones); a match's replay is the
+  game's replay file (docs/rift.md, "Replay files") with ``expect``;
   :func:`.rift_picture.replay_frames` plays one back for the viewer.
+- **Bounds** (issue 26, hole 3): a seat's moves in one turn are capped
+  (:data:`MOVES_PER_TURN`; past it a move is refused ``move_limit``, unrecorded, but a
+  seat that has not locked in yet may still lock a legal move), so a match's log is at
+  most ``81 * 2 * (MOVES_PER_TURN + 1)`` entries. With ``Settings.rift_turn_s`` (``serve
+  --rift-turn-s``) a turn has a clock: a seat that has not locked in when it runs out
+  is locked in with its first legal target (the lowest cell id, no ability), as if it
+  had played it; off (None) by default.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
 
 from ...games.protocol import ReplayError, TimeModel
 from ...games.rift.bots import PRESETS
@@ -56,6 +66,9 @@ for _level in BOT_LEVELS:  # one source: a level is a preset, or the server fail
         raise RuntimeError(f"bot level {_level!r} is not a preset of tictacblitz.games.rift.bots")
 VIEW = "/static/js/games/rift/view.js"
 BOT_DELAY_MS = 600  # a bot locks in this long after its turn began
+MOVES_PER_TURN = 32
+"""The moves (locks, changes of mind, rejected moves) a seat may send in one turn; past
+it they are refused ``move_limit`` and not recorded (docs/server.md, "Limits")."""
 
 
 def cell_field(value: Any) -> int:
@@ -92,12 +105,16 @@ class RiftSession(MatchSession):
         self.moves: List[Optional[Dict[str, Any]]] = [None, None]  # this turn's locks: private
         self.turns: List[Dict[str, Any]] = []  # resolved turns' reports
         self.bot_due: List[Optional[float]] = [None, None]
+        self.sent = [0, 0]  # moves each seat sent this turn (MOVES_PER_TURN)
+        self.turn_ms = None if adapter.turn_s is None else adapter.turn_s * 1000.0
+        self.turn_due: Optional[float] = None  # when this turn's clock runs out
         self.closed = False
 
     def _t(self) -> int:
         return (self.state.turn - 1) * TURN_MS
 
     def start(self) -> None:
+        self._clock_turn()
         self.host.emit({"round": 1, "t": 0, "events": [{"kind": "started"}], **picture(self.state)})
 
     # -- moves -----------------------------------------------------------------------------
@@ -106,7 +123,7 @@ class RiftSession(MatchSession):
         if not self.host.live or self.state.is_over():
             reason: Optional[str] = "game_over"
         else:
-            reason = self.lock(seat, encode(cell, Ability.parse(ability)))
+            reason = self._counted(seat, encode(cell, Ability.parse(ability)))
         if reason is not None and conn is not None:
             out = {
                 "type": "rejected",
@@ -119,6 +136,33 @@ class RiftSession(MatchSession):
             if ref is not None:
                 out["ref"] = ref
             conn.send(out)
+
+    def _counted(self, seat: int, code: int) -> Optional[str]:
+        """A player's move, counted against :data:`MOVES_PER_TURN`: past it only a first
+        legal lock of the turn still goes through (the seat can always play)."""
+        if self.sent[seat] >= MOVES_PER_TURN and (
+            self.state.is_locked(seat) or not self.state.legal_mask(seat)[code]
+        ):
+            return "move_limit"
+        self.sent[seat] += 1
+        return self.lock(seat, code)
+
+    def _clock_turn(self) -> None:
+        """A turn began: its clock (if any) starts now."""
+        self.turn_due = None if self.turn_ms is None else self.host.now_ms() + self.turn_ms
+
+    def _time_out(self) -> None:
+        """The turn's clock ran out: every seat not locked in locks its first legal
+        target, no ability (docs/server.md, "Rift & Grid's turn clock")."""
+        turn = self.state.turn
+        for seat in (0, 1):
+            if self.state.turn != turn or self.state.is_over() or self.state.is_locked(seat):
+                continue
+            legal = np.flatnonzero(self.state.legal_mask(seat)[:CELLS])
+            if len(legal):
+                self.lock(seat, int(legal[0]))
+        if self.state.turn == turn:  # nothing left to lock: never a busy loop
+            self.turn_due = None
 
     def lock(self, seat: int, code: int) -> Optional[str]:
         """Lock ``seat``'s move in (G3); resolve the turn once both are locked (G6).
@@ -134,16 +178,22 @@ class RiftSession(MatchSession):
             self.moves = [None, None]
             self.turns.extend({k: v for k, v in e.items() if k != "kind"} for e in resolved)
             self.bot_due = [None, None]
+            self.sent = [0, 0]
+            self._clock_turn()
         self.host.emit(
             {"round": 1, "t": self._t(), "events": public_events(events), **picture(self.state)}
         )
         if self.state.is_over():
             self.bot_due = [None, None]
+            self.turn_due = None
             self.host.match_ended(self.state.engine.result or "draw")
         return None
 
     # -- bots ------------------------------------------------------------------------------
     def tick(self) -> None:
+        due = self.turn_due
+        if due is not None and self.host.live and self.host.now_ms() >= due:
+            self._time_out()
         for seat in (0, 1):
             if not self.host.live or self.state.is_over():
                 return
@@ -180,7 +230,7 @@ class RiftSession(MatchSession):
     def wake_at(self) -> Optional[float]:
         if not self.host.live:
             return None
-        due = [t for t in self.bot_due if t is not None]
+        due = [t for t in (*self.bot_due, self.turn_due) if t is not None]
         return min(due) if due else None
 
     def next_round(self) -> None:
@@ -213,6 +263,7 @@ class RiftSession(MatchSession):
     def close(self) -> None:
         self.closed = True
         self.bot_due = [None, None]
+        self.turn_due = None
 
 
 class RiftAdapter(GameAdapter):
@@ -224,6 +275,12 @@ class RiftAdapter(GameAdapter):
     act_fields = {"cell": (cell_field, True), "ability": (P.choice(ABILITIES), False)}
     view = VIEW
     bot_delay_ms = BOT_DELAY_MS
+    has_turn_clock = True
+
+    @property
+    def turn_s(self) -> Optional[float]:
+        """The turn clock in seconds (``serve --rift-turn-s``), or None: no clock."""
+        return self.settings.rift_turn_s
 
     def describe(self) -> Dict[str, Any]:
         # The abilities (G3) and the objective catalogue's ids (G17): the client's only
@@ -234,6 +291,7 @@ class RiftAdapter(GameAdapter):
             "objectives": list(OBJECTIVE_IDS),
             "cells": CELLS,
             "turn_ms": TURN_MS,
+            "turn_s": self.turn_s,  # the turn clock, or None
         }
 
     def make_bot(self, level: str, seed: int) -> BotSeat:

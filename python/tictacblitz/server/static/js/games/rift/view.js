@@ -37,7 +37,8 @@ export function tagline(R) {
     `${R.objectives_per_player} secret objectives worth bonus points.`;
 }
 
-// G5's reasons in words (the server's order), and the server's own (the game is over).
+// G5's reasons in words (the server's order), and the server's own (the game is over;
+// a seat's moves in one turn are capped, docs/server.md).
 export const REASONS = {
   game_over: "The game is over.",
   sector_decided: "That sector is already decided.",
@@ -46,6 +47,7 @@ export const REASONS = {
   no_energy: "Not enough energy for that ability.",
   cooling_down: "That ability is cooling down.",
   nothing_to_reveal: "Nothing left to reveal.",
+  move_limit: "Too many moves this turn: your locked move stands.",
 };
 
 export function legend(R) {
