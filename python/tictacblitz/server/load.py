@@ -13,7 +13,9 @@ play (``server/games/<game>_load.py``: for Blitz they act ``reaction_ms`` of a b
 
 With ``--abuse``, one more address (127.66.0.1) attacks while they play: it floods room
 creation (create, then drop the connection: the room stays in its grace) and replay
-requests (the issue 16 body, several at once), bounded in count and time. The report
+requests (the issue 16 body, several at once), bounded in count and time;
+``--abuse ping-flood`` and ``--abuse slowloris`` attack the transport instead
+(:mod:`.load_transport`: WebSocket pings never read, half-sent HTTP requests). The report
 then has an ``abuse`` section (what the attacker got) and ``honest_refused`` (errors
 and early closes of the honest clients: the server's limits must refuse the attacker,
 never them).
@@ -39,7 +41,8 @@ did (commands by name, per match, bytes, its CPU seconds). ``--abuse``'s attacke
 the first process, and takes a ``redirect`` as an answer (it does not follow it).
 
 Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
-900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts.
+900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts
+(connections, for the transport attacks; 2,000,000 pings).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ import os
 import sys
 import time
 from array import array
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .load_cluster import (
     MAX_PROCESSES,
@@ -67,6 +70,7 @@ from .load_cluster import (
     run_match,
 )
 from .load_procs import (
+    ABUSE_KINDS,
     ATTACK_REPLAY,
     ATTACKER,
     MAX_ABUSE_CREATES,
@@ -84,6 +88,7 @@ __all__ = [
     "attack",
     "ATTACKER",
     "ATTACK_REPLAY",
+    "ABUSE_KINDS",
     "MAX_ABUSE_CREATES",
     "MAX_ABUSE_REPLAYS",
     "MAX_ABUSE_RATE",
@@ -145,12 +150,16 @@ async def run_load(
     ramp_s: float = 5.0,
     bot: Optional[str] = None,
     game: str = "blitz",
-    abuse: bool = False,
+    abuse: Union[bool, str] = False,
     abuse_rate: float = 100.0,
     servers: Optional[Sequence[Tuple[int, Optional[int]]]] = None,
 ) -> Dict[str, Any]:
     """``matches`` matches for ``seconds`` on the server at ``host:port`` (pid
-    ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster."""
+    ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster.
+    ``abuse``: one of :data:`ABUSE_KINDS` (True: ``flood``) attacks meanwhile."""
+    abuse = "flood" if abuse is True else abuse
+    if abuse and abuse not in ABUSE_KINDS:
+        raise ValueError(f"abuse {abuse!r}: one of {', '.join(ABUSE_KINDS)}")
     servers = list(servers or [(port, server_pid)])
     urls = [f"ws://{host}:{p}/ws" for p, _ in servers]
     pids = [pid for _, pid in servers if pid is not None]
@@ -206,6 +215,8 @@ async def run_load(
             str(seconds),
             "--abuse-rate",
             str(abuse_rate),
+            "--abuse",
+            str(abuse),
             stdout=asyncio.subprocess.PIPE,
             env=child_env(),
         )
@@ -282,8 +293,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     )
     parser.add_argument(
         "--abuse",
-        action="store_true",
-        help="one more address floods room creation and replay requests meanwhile",
+        nargs="?",
+        const="flood",
+        default=None,
+        choices=ABUSE_KINDS,
+        help="one more address attacks meanwhile: flood (the default: room creations and "
+        "replay requests), ping-flood (WebSocket pings never read), slowloris (half-sent "
+        "HTTP requests)",
     )
     parser.add_argument(
         "--abuse-rate",
@@ -307,8 +323,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         # it yields the shared cores first (nice 10), so that the figures are the server's.
         os.nice(10)
         report: Dict[str, Any] = {}
+        deadline = time.time() + args.seconds
         asyncio.run(
-            attack(args.host, args.port, time.time() + args.seconds, report, args.abuse_rate)
+            attack(args.host, args.port, deadline, report, args.abuse_rate, args.abuse or "flood")
         )
         print(json.dumps(report))
         return 0

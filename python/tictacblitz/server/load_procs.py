@@ -1,7 +1,8 @@
 """The load tool's processes besides its clients (docs/server.md, "Load"): the
 server it starts (:func:`start_server`; the Redis of several, :func:`start_redis`), and
 the attacker of ``--abuse`` (:func:`attack`): one address (127.66.0.1) that floods room
-creation and replay requests, bounded in count and time. Generic: nothing here names a
+creation and replay requests, bounded in count and time (or, ``--abuse ping-flood`` and
+``--abuse slowloris``, attacks the transport: :mod:`.load_transport`). Generic: nothing here names a
 game. Part of :mod:`.load` (which re-exports these names)."""
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ __all__ = [
     "MAX_ABUSE_CREATES",
     "MAX_ABUSE_REPLAYS",
     "MAX_ABUSE_RATE",
+    "ABUSE_KINDS",
 ]
 
 MAX_ABUSE_CREATES = 20_000
 MAX_ABUSE_REPLAYS = 20_000
 MAX_ABUSE_RATE = 500.0
 ATTACKER = "127.66.0.1"
+ABUSE_KINDS = ("flood", "ping-flood", "slowloris")
 ATTACK_REPLAY = json.dumps(
     {
         "name": "issue 16: unbounded replay",
@@ -53,11 +56,25 @@ async def attack(
     deadline: float,
     report: Dict[str, Any],
     rate: float,
+    kind: str = "flood",
     replay_workers: int = 4,
 ) -> None:
-    """One address floods room creation and replay requests until ``deadline``, each
-    at up to ``rate`` attempts a second."""
+    """One address attacks until ``deadline``: ``flood`` (room creation and replay
+    requests, each at up to ``rate`` attempts a second), ``ping-flood`` or ``slowloris``
+    (``rate`` new connections a second; :mod:`.load_transport`)."""
     import websockets
+
+    from .load_transport import ping_flood, slowloris
+
+    report["kind"] = kind
+    if kind == "ping-flood":
+        await ping_flood(host, port, deadline, report, ATTACKER)
+        return
+    if kind == "slowloris":
+        await slowloris(host, port, deadline, report, rate, ATTACKER)
+        return
+    if kind != "flood":
+        raise ValueError(f"abuse {kind!r}: one of {', '.join(ABUSE_KINDS)}")
 
     rooms = report.setdefault("creates", {})
     replays = report.setdefault("replays", {})
