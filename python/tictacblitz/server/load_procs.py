@@ -135,8 +135,9 @@ def child_env() -> Dict[str, str]:
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
     """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
-    public defaults but for ``extra``'s ``rules``, ``game`` and ``pause_ms``, and a
-    SIGTERM that drains for 2 s at most. ``extra``'s ``redis_url`` and ``public_url``
+    public defaults but for ``extra``'s ``rules``, ``game``, ``pause_ms`` and ``settings``
+    (other :class:`.settings.Settings` fields, e.g. ``max_tcp_per_ip``), and a SIGTERM
+    that drains for 2 s at most. ``extra``'s ``redis_url`` and ``public_url``
     (both or neither) make it a process of a cluster (:mod:`.load_cluster`)."""
     code = (
         "import sys; from tictacblitz.server import serve; "
@@ -144,7 +145,7 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
         "from tictacblitz.games import load_game; import json; "
         "a = json.loads(sys.argv[1]); "
         "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms'], "
-        "drain_s=2.0, redis_url=a['redis_url'], public_url=a['public_url']), "
+        "drain_s=2.0, redis_url=a['redis_url'], public_url=a['public_url'], **a['settings']), "
         "host='127.0.0.1', port=a['port'], log_level='warning')"
     )
     args = json.loads(extra[0]) if extra else {}
@@ -155,6 +156,7 @@ def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Pop
         "game": args.get("game", "blitz"),
         "redis_url": args.get("redis_url"),
         "public_url": args.get("public_url"),
+        "settings": args.get("settings", {}),
     }
     proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(payload)], env=child_env())
     import urllib.request
