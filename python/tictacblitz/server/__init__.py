@@ -3,7 +3,8 @@
 Generic layers, for any game of the registry: :mod:`.protocol` (messages, validation,
 the flood rule), :mod:`.clock` (clocks, timers), :mod:`.room` (seats, members,
 spectators, phases, rematch, grace), :mod:`.lobby` (rooms, tokens, message handling),
-:mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app). A
+:mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app), run
+by uvicorn with the protocols of :mod:`.transport` (limits before the app sees anything). A
 game's part is its adapter in :mod:`.games` (``games/blitz.py`` for Tic Tac Blitz; the
 interface is documented in :mod:`.games` and docs/server.md). :func:`register` adds the
 ``serve`` subcommand to the ``tictacblitz`` CLI. Starlette and uvicorn are imported only

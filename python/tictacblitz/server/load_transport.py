@@ -65,8 +65,9 @@ async def ping_flood(
     """:data:`PING_FLOOD_CONNECTIONS` WebSockets at once from ``address`` flood pings
     until ``deadline`` (at most :data:`MAX_ABUSE_PINGS` in all); one the server closes
     is replaced (at most :data:`MAX_ABUSE_SOCKETS` in all). ``report``: the handshake
-    answers, pings written, connections the server closed, and those still stalled at
-    the end (the server stopped reading them)."""
+    answers, pings written (into its sockets: after the server closed one, the rest of
+    what was written there is never read), how each connection ended (closed by the
+    server, or stalled at the end: the server stopped reading it)."""
     answers: Dict[str, int] = report.setdefault("handshakes", {})
     ends: Dict[str, int] = report.setdefault("ends", {})
     counts = {"pings": 0, "sockets": 0}
@@ -113,7 +114,7 @@ async def ping_flood(
 
     start = time.time()
     await asyncio.gather(*(keep_one() for _ in range(PING_FLOOD_CONNECTIONS)))
-    report["pings_sent"] = counts["pings"]
+    report["pings_written"] = counts["pings"]  # into its sockets, not all read
     report["connections"] = counts["sockets"]
     report["pings_per_s"] = round(counts["pings"] / max(1e-3, time.time() - start), 1)
 
