@@ -140,6 +140,59 @@ def test_without_the_budget_a_ping_flood_waits_on_a_full_buffer() -> None:
     assert answer["type"] == "pong" and health["ok"], (answer, health)
 
 
+KEEPALIVE_SERVER = """
+import sys, uvicorn
+from tictacblitz.server import create_app
+from tictacblitz.server.settings import Settings
+from tictacblitz.server.transport import guarded_protocols, trusted_proxies
+app = create_app(Settings(frame_rate_per_s=1e9, frame_burst=10**9))
+http, ws = guarded_protocols(app.state.settings, trusted_proxies(""))
+# serve()'s protocols, with a keepalive of 0.5 s + 0.5 s instead of 20 s + 20 s
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), http=http, ws=ws,
+            ws_ping_interval=0.5, ws_ping_timeout=0.5, log_level="warning")
+"""
+
+
+def test_a_stalled_flood_is_closed_by_the_keepalive_even_if_it_reads_nothing() -> None:
+    """The server stopped reading the flood (its write buffer is full, the budget is
+    off), so the pong to its keepalive ping never arrives: the connection is aborted,
+    not closed gracefully (which would wait forever for the buffer to drain: before,
+    the flood stayed stalled and held). Keepalive 0.5 s + 0.5 s here (20 + 20 s by
+    default); the client never reads, and sees the reset when it sends."""
+    import subprocess
+    import sys
+
+    from tictacblitz.server.load_procs import child_env
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", KEEPALIVE_SERVER, str(port)], env=child_env())
+    try:
+        for _ in range(200):  # 10 s at most to start
+            try:
+                healthz(port)
+                break
+            except OSError:
+                time.sleep(0.05)
+        flood = flood_pings(port)
+        conn = flood["conn"]
+        conn.setblocking(False)
+        ended = "during the flood" if flood["end"] == "closed" else None
+        give_up = time.monotonic() + 15.0  # a bound: the abort comes ~1 s after the stall
+        while ended is None and time.monotonic() < give_up:
+            try:
+                conn.send(PING_FRAME)  # never read: a send fails once the server let go
+            except BlockingIOError:
+                time.sleep(0.1)  # still held, still stalled
+            except OSError as exc:
+                ended = type(exc).__name__
+        health = healthz(port)
+    finally:
+        stop(proc)
+    assert flood["end"] != "all sent", flood
+    assert ended in ("during the flood", "ConnectionResetError", "BrokenPipeError"), ended
+    assert health["ok"]
+
+
 def test_a_data_flood_still_meets_the_message_rule_first() -> None:
     """200 messages at once (over the rule's 50 + 100 drops, under the frame budget's
     300): the app's rule answers ``rate_limited`` and closes 1008, as before."""

@@ -172,7 +172,6 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         self.frames_at = self.loop.time()
         self.over_budget = False
         self.writes_paused = False
-        self.frames_received = 0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -212,7 +211,6 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         1008 at the first frame over it, and nothing more of it is handled)."""
         if self.over_budget:
             return False
-        self.frames_received += 1
         now = self.loop.time()
         self.frame_tokens = min(
             float(self.frame_burst),
@@ -225,8 +223,20 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         self.over_budget = True
         self.conn.fail(1008, "too many frames")
         self.transport.write(b"".join(self.conn.data_to_send()))
-        self.transport.close()
+        self._close_now()
         return False
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()  # no pong within ws_ping_timeout: closed,
+        self._close_now()  # and at once even if the peer reads nothing
+
+    def _close_now(self) -> None:
+        """Close; abort if output is still buffered: a graceful close waits for the
+        buffer to drain, which a peer that does not read would make last forever."""
+        if self.transport.get_write_buffer_size():
+            self.transport.abort()
+        elif not self.transport.is_closing():
+            self.transport.close()
 
     # Backpressure: while the peer does not read what it is sent, do not read what it
     # sends (uvicorn pauses the app's sends, not the pongs it writes on its own).
