@@ -12,6 +12,8 @@ ASGI app cannot set because they act before it sees anything (issue 26; docs/ser
   whole head within ``Settings.header_timeout_s`` of its start (of connecting, or of
   the request's first byte on a kept-alive connection), or it is closed; trickling
   a byte now and then does not extend it. Silent connections are closed the same way.
+  A head over ``Settings.max_head_bytes`` (counted to the end of the read that passes
+  it) is answered 431 and closed: httptools would hold it whole.
   (Issue 26, hole 2: 20,300 half-sent requests took every file descriptor.)
 - **Frames per WebSocket** (:class:`GuardedWebSocket`): every frame received, data or
   control (ping, pong, close, continuation), takes a token of a budget of
@@ -44,8 +46,13 @@ __all__ = [
     "guarded_protocols",
     "trusted_proxies",
     "TOO_MANY_CONNECTIONS",
+    "HEAD_TOO_LARGE",
 ]
 
+HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+    b"connection: close\r\n\r\n"
+)
 TOO_MANY_CONNECTIONS = (
     b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain; charset=utf-8\r\n"
     b"content-length: 37\r\nconnection: close\r\n\r\n"
@@ -113,12 +120,15 @@ class TcpLedger:
 
 
 class GuardedHttp(HttpToolsProtocol):
-    """uvicorn's httptools protocol, with the per-address ledger and the header
-    deadline. ``ledger`` and ``header_timeout_s`` are set by :func:`guarded_protocols`."""
+    """uvicorn's httptools protocol, with the per-address ledger, the header deadline
+    and a bound on a head's bytes. ``ledger``, ``header_timeout_s`` and
+    ``max_head_bytes`` are set by :func:`guarded_protocols`."""
 
     ledger: TcpLedger
     header_timeout_s: float
+    max_head_bytes: int
     header_timer: Optional[Any] = None
+    head_bytes = 0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -133,6 +143,16 @@ class GuardedHttp(HttpToolsProtocol):
         self.ledger.release(self.transport)
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        pending = self.header_timer is not None
+        super().data_received(data)
+        if pending and self.header_timer is not None:  # the head is still incomplete:
+            self.head_bytes += len(data)  # httptools holds it, unbounded (46 MiB seen)
+            if self.head_bytes > self.max_head_bytes and not self.transport.is_closing():
+                self._disarm()
+                self.transport.write(HEAD_TOO_LARGE)
+                self.transport.close()
+
     def on_message_begin(self) -> None:
         super().on_message_begin()
         if self.header_timer is None:  # a kept-alive connection's next request
@@ -143,6 +163,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_headers_complete()
 
     def _arm(self) -> None:
+        self.head_bytes = 0
         self.header_timer = self.loop.call_later(self.header_timeout_s, self._too_slow)
 
     def _disarm(self) -> None:
@@ -266,7 +287,11 @@ def guarded_protocols(settings: Any, trusted: Callable[[str], bool]) -> Tuple[ty
     http = type(
         "GuardedHttp",
         (GuardedHttp,),
-        {"ledger": ledger, "header_timeout_s": settings.header_timeout_s},
+        {
+            "ledger": ledger,
+            "header_timeout_s": settings.header_timeout_s,
+            "max_head_bytes": settings.max_head_bytes,
+        },
     )
     ws = type(
         "GuardedWebSocket",
