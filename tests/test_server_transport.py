@@ -352,6 +352,29 @@ def test_a_huge_request_head_is_refused_with_bounded_memory() -> None:
     assert grown < 16.0, grown  # MiB
 
 
+def test_closed_connections_are_uncounted_websockets_included() -> None:
+    """100 WebSockets and 100 requests from one address, one after the other, with 10
+    allowed at once: all are served, so each was uncounted when it closed (a
+    WebSocket's close goes through another protocol than its upgrade request's)."""
+    from websockets.sync.client import connect
+
+    port, proc = server({"max_tcp_per_ip": 10, "connect_burst": 10**6})
+    welcomed = answered = 0
+    try:
+        for _ in range(100):
+            with connect(
+                f"ws://127.0.0.1:{port}/ws", open_timeout=30, source_address=(LORIS, 0)
+            ) as ws:
+                welcomed += json.loads(ws.recv(timeout=30))["type"] == "welcome"
+            conn = socket.create_connection(("127.0.0.1", port), 30, (LORIS, 0))
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answered += conn.recv(4096).startswith(b"HTTP/1.1 200")
+            conn.close()
+    finally:
+        stop(proc)
+    assert (welcomed, answered) == (100, 100)
+
+
 def test_the_ledger_counts_per_address_and_exempts_trusted_proxies() -> None:
     class Transport:
         def __init__(self, host: str) -> None:
