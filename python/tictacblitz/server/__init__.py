@@ -3,7 +3,8 @@
 Generic layers, for any game of the registry: :mod:`.protocol` (messages, validation,
 the flood rule), :mod:`.clock` (clocks, timers), :mod:`.room` (seats, members,
 spectators, phases, rematch, grace), :mod:`.lobby` (rooms, tokens, message handling),
-:mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app). A
+:mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app), run
+by uvicorn with the protocols of :mod:`.transport` (limits before the app sees anything). A
 game's part is its adapter in :mod:`.games` (``games/blitz.py`` for Tic Tac Blitz; the
 interface is documented in :mod:`.games` and docs/server.md). :func:`register` adds the
 ``serve`` subcommand to the ``tictacblitz`` CLI. Starlette and uvicorn are imported only
@@ -104,6 +105,19 @@ def register(subparsers: Any) -> None:
         help="open WebSockets one address may have (default 32)",
     )
     parser.add_argument(
+        "--max-tcp-per-ip",
+        type=int,
+        default=64,
+        help="open TCP connections (HTTP and WebSocket) one address may have; a trusted "
+        "proxy's are not counted (default 64)",
+    )
+    parser.add_argument(
+        "--header-timeout-s",
+        type=float,
+        default=10.0,
+        help="a connection that has not sent a whole request head this long is closed (default 10)",
+    )
+    parser.add_argument(
         "--allow-origin",
         action="append",
         default=[],
@@ -170,9 +184,18 @@ def _serve(args: argparse.Namespace) -> int:
         ("--max-rooms-per-ip", args.max_rooms_per_ip, 1),
         ("--max-connections-per-ip", args.max_connections_per_ip, 1),
         ("--drain-s", args.drain_s, 0),
+        ("--max-tcp-per-ip", args.max_tcp_per_ip, 1),
+        ("--header-timeout-s", args.header_timeout_s, 0.1),
     ):
-        if value < low or (name == "--port" and value > 65535):
+        if not value >= low or (name == "--port" and value > 65535):
             return fail(f"{name} {value} is out of range")
+    if args.header_timeout_s > 3600:
+        return fail(f"--header-timeout-s {args.header_timeout_s} is out of range (at most 3600)")
+    if args.max_tcp_per_ip < args.max_connections_per_ip:
+        return fail(
+            f"--max-tcp-per-ip {args.max_tcp_per_ip} is below --max-connections-per-ip "
+            f"{args.max_connections_per_ip} (every WebSocket is a TCP connection)"
+        )
     import math
     import re
 
@@ -209,6 +232,8 @@ def _serve(args: argparse.Namespace) -> int:
         max_rooms=args.max_rooms,
         max_rooms_per_ip=args.max_rooms_per_ip,
         max_connections_per_ip=args.max_connections_per_ip,
+        max_tcp_per_ip=args.max_tcp_per_ip,
+        header_timeout_s=args.header_timeout_s,
         allowed_origins=tuple(args.allow_origin),
         replay_dir=args.replay_dir,
         public_url=args.public_url,
@@ -255,12 +280,19 @@ def serve(
     import uvicorn
 
     from .drain import draining_server
+    from .transport import guarded_protocols, trusted_proxies
 
     app = create_app(settings)
+    # Limits before the app sees anything (issue 26): a trusted proxy's connections are
+    # its clients', so it is exempt from the per-address count of TCP connections.
+    trusted = trusted_proxies(forwarded_allow_ips if proxy_headers else "")
+    http, ws = guarded_protocols(app.state.settings, trusted)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=http,
+        ws=ws,
         ws_max_size=MAX_FRAME_BYTES,
         proxy_headers=proxy_headers,
         forwarded_allow_ips=forwarded_allow_ips,

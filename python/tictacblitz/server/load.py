@@ -13,7 +13,9 @@ play (``server/games/<game>_load.py``: for Blitz they act ``reaction_ms`` of a b
 
 With ``--abuse``, one more address (127.66.0.1) attacks while they play: it floods room
 creation (create, then drop the connection: the room stays in its grace) and replay
-requests (the issue 16 body, several at once), bounded in count and time. The report
+requests (the issue 16 body, several at once), bounded in count and time;
+``--abuse ping-flood`` and ``--abuse slowloris`` attack the transport instead
+(:mod:`.load_transport`: WebSocket pings never read, half-sent HTTP requests). The report
 then has an ``abuse`` section (what the attacker got) and ``honest_refused`` (errors
 and early closes of the honest clients: the server's limits must refuse the attacker,
 never them).
@@ -39,7 +41,8 @@ did (commands by name, per match, bytes, its CPU seconds). ``--abuse``'s attacke
 the first process, and takes a ``redirect`` as an answer (it does not follow it).
 
 Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
-900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts.
+900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts
+(connections, for the transport attacks; 2,000,000 pings).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ import os
 import sys
 import time
 from array import array
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .load_cluster import (
     MAX_PROCESSES,
@@ -149,13 +152,16 @@ async def run_load(
     ramp_s: float = 5.0,
     bot: Optional[str] = None,
     game: str = "blitz",
-    abuse: Any = False,
+    abuse: Union[bool, str] = False,
     abuse_rate: float = 100.0,
     servers: Optional[Sequence[Tuple[int, Optional[int]]]] = None,
 ) -> Dict[str, Any]:
     """``matches`` matches for ``seconds`` on the server at ``host:port`` (pid
     ``server_pid``, to sample), or over ``servers`` (port, pid) of one cluster.
-    ``abuse``: an attack of ``SCENARIOS`` by name meanwhile (True: ``flood``)."""
+    ``abuse``: an attack of :data:`SCENARIOS` by name meanwhile (True: ``flood``)."""
+    abuse = "flood" if abuse is True else abuse
+    if abuse and abuse not in SCENARIOS:
+        raise ValueError(f"abuse {abuse!r}: one of {', '.join(SCENARIOS)}")
     servers = list(servers or [(port, server_pid)])
     urls = [f"ws://{host}:{p}/ws" for p, _ in servers]
     pids = [pid for _, pid in servers if pid is not None]
@@ -212,7 +218,7 @@ async def run_load(
             "--abuse-rate",
             str(abuse_rate),
             "--abuse",
-            "flood" if abuse is True else str(abuse),
+            str(abuse),
             stdout=asyncio.subprocess.PIPE,
             env=child_env(),
         )

@@ -9,9 +9,11 @@ bounded in count and time:
 - ``replay-fetch``: one such room (any game: its seat just leaves where no re-locks
   exist) ends by a forfeit, then 4 workers fetch its replay (hole 3);
 - ``slow-upload``: two addresses trickle replay uploads a byte a second while a third
-  posts a small replay every 5 s (hole 4).
+  posts a small replay every 5 s (hole 4);
+- ``ping-flood`` and ``slowloris``: the transport attacks (holes 1 and 2,
+  :mod:`.load_transport`): WebSocket pings never read, half-sent HTTP requests.
 
-Part of :mod:`.load` (which re-exports these names)."""
+Generic: nothing here names a game. Part of :mod:`.load` (which re-exports these names)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,9 @@ MAX_ABUSE_CREATES = 20_000
 MAX_ABUSE_REPLAYS = 20_000
 MAX_ABUSE_RATE = 500.0
 ATTACKER = "127.66.0.1"
+# The attacks of one address that :func:`attack` makes (the others are scenarios of rooms
+# or uploads: :func:`attack_scenario`).
+ADDRESS_ATTACKS = ("flood", "ping-flood", "slowloris")
 ATTACK_REPLAY = json.dumps(
     {
         "name": "issue 16: unbounded replay",
@@ -65,11 +70,25 @@ async def attack(
     deadline: float,
     report: Dict[str, Any],
     rate: float,
+    kind: str = "flood",
     replay_workers: int = 4,
 ) -> None:
-    """One address floods room creation and replay requests until ``deadline``, each
-    at up to ``rate`` attempts a second."""
+    """One address attacks until ``deadline``: ``flood`` (room creation and replay
+    requests, each at up to ``rate`` attempts a second), ``ping-flood`` or ``slowloris``
+    (``rate`` new connections a second; :mod:`.load_transport`)."""
     import websockets
+
+    from .load_transport import ping_flood, slowloris
+
+    report["kind"] = kind
+    if kind == "ping-flood":
+        await ping_flood(host, port, deadline, report, ATTACKER)
+        return
+    if kind == "slowloris":
+        await slowloris(host, port, deadline, report, rate, ATTACKER)
+        return
+    if kind != "flood":
+        raise ValueError(f"abuse {kind!r}: one of {', '.join(ADDRESS_ATTACKS)}")
 
     rooms = report.setdefault("creates", {})
     replays = report.setdefault("replays", {})
@@ -121,7 +140,7 @@ async def attack(
     report["per_s"] = {kind: round(n / elapsed, 1) for kind, n in counts.items()}
 
 
-SCENARIOS = ("flood", "rift-relock", "replay-fetch", "slow-upload")
+SCENARIOS = ("flood", "rift-relock", "replay-fetch", "slow-upload", "ping-flood", "slowloris")
 RELOCK_ROOMS = 4
 RELOCK_RATE = 45.0  # under the 50 messages a second that would drop and close
 FETCH_WORKERS = 4
@@ -132,8 +151,8 @@ async def attack_scenario(
     name: str, host: str, port: int, deadline: float, report: Dict[str, Any], rate: float
 ) -> None:
     """The attack ``name`` of :data:`SCENARIOS` until ``deadline``."""
-    if name == "flood":
-        await attack(host, port, deadline, report, rate)
+    if name in ADDRESS_ATTACKS:
+        await attack(host, port, deadline, report, rate, name)
     elif name == "rift-relock":
         rooms = [_relock_room(host, port, deadline, report) for _ in range(RELOCK_ROOMS)]
         await asyncio.gather(*rooms)
@@ -294,18 +313,17 @@ def child_env() -> Dict[str, str]:
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
     """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
-    public defaults but for ``extra``'s ``rules``, ``game``, ``pause_ms`` and
-    ``settings`` (more ``Settings`` fields by name), and a SIGTERM that drains for 2 s
-    at most. ``extra``'s ``redis_url`` and ``public_url`` (both or neither) make it a
-    process of a cluster (:mod:`.load_cluster`)."""
+    public defaults but for ``extra``'s ``rules``, ``game``, ``pause_ms`` and ``settings``
+    (other :class:`.settings.Settings` fields, e.g. ``max_tcp_per_ip``), and a SIGTERM
+    that drains for 2 s at most. ``extra``'s ``redis_url`` and ``public_url``
+    (both or neither) make it a process of a cluster (:mod:`.load_cluster`)."""
     code = (
         "import sys; from tictacblitz.server import serve; "
         "from tictacblitz.server.settings import Settings; "
         "from tictacblitz.games import load_game; import json; "
         "a = json.loads(sys.argv[1]); "
         "serve(Settings(game=load_game(a['game'], a['rules']), pause_ms=a['pause_ms'], "
-        "drain_s=2.0, redis_url=a['redis_url'], public_url=a['public_url'], "
-        "**a['settings']), "
+        "drain_s=2.0, redis_url=a['redis_url'], public_url=a['public_url'], **a['settings']), "
         "host='127.0.0.1', port=a['port'], log_level='warning')"
     )
     args = json.loads(extra[0]) if extra else {}

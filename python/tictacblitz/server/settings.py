@@ -24,6 +24,13 @@ class Settings:
     max_rooms: int = 2_000
     max_spectators: int = 64  # per room
     max_connections_per_ip: int = 32  # one address cannot take the server's rooms alone
+    # The transport (transport.py, issue 26): before the app sees a request or a frame.
+    max_tcp_per_ip: int = 64  # open TCP connections, HTTP and WebSocket: twice the WebSockets
+    header_timeout_s: float = 10.0  # a request's whole head, from its first byte (or connect)
+    max_head_bytes: int = 64 * 1024  # a request's head (line and headers): over it, 431
+    frame_rate_per_s: float = 100.0  # frames of any kind per WebSocket (twice the message
+    frame_burst: int = 300  # rule: a data flood meets that first); over it: close 1008
+    ws_write_high_bytes: int = 64 * 1024  # a WebSocket's write buffer: reads pause above
     connect_rate_per_s: float = 5.0  # new WebSockets per address, after a burst of
     connect_burst: int = 20
     max_rooms_per_ip: int = 8  # live rooms created from one address (grace included)
