@@ -13,15 +13,14 @@ against what the server really sends.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-NODE = shutil.which("node")
-if not NODE:
-    pytest.skip("node is not installed", allow_module_level=True)
+from node_support import require_node
+
+NODE = require_node()
 
 JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"
 BLITZ = JS / "games" / "blitz"

@@ -6,15 +6,14 @@ same flow in Chromium is tests/test_browser_reload.py."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-NODE = shutil.which("node")
-if not NODE:
-    pytest.skip("node is not installed", allow_module_level=True)
+from node_support import require_node
+
+NODE = require_node()
 
 SEAT_JS = (
     Path(__file__).resolve().parent.parent

@@ -1,19 +1,19 @@
 """Tic Tac Doh's browser view logic under Node (static/js/games/doh/model.js, input.js's
 key map), fed with the server's own welcome and the frames of a real game
-(``server/games/doh.replay_frames``). Skipped when ``node`` is missing."""
+(``server/games/doh.replay_frames``). Skipped when ``node`` is missing (a failure under
+CI=true, where .ci/run installs it)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-NODE = shutil.which("node")
-if not NODE:
-    pytest.skip("node is not installed", allow_module_level=True)
+from node_support import require_node
+
+NODE = require_node()
 pytest.importorskip("blitz_core.doh")
 
 JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"

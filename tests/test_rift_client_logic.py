@@ -8,15 +8,14 @@ and the hover box dropped when the view passes to the other player. Skipped when
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-NODE = shutil.which("node")
-if not NODE:
-    pytest.skip("node is not installed", allow_module_level=True)
+from node_support import require_node
+
+NODE = require_node()
 pytest.importorskip("blitz_core.rift")
 
 RIFT = (
