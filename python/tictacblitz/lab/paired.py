@@ -13,8 +13,8 @@ delta-method normal interval whose variance counts the correlation between the s
 chunks arrive in.
 
 Per-match values come from :func:`match_values`: the lab's (seat wins, draws) and the
-game's (its ``match_values(cols)`` hook; without one, every 1-D integer runner column's
-mean).
+game's (its ``match_values(cols)`` hook; without one, every per-match value column's
+mean and every code's share of a category column, :mod:`~tictacblitz.lab.columns`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .columns import NOT_METRICS, per_match
 from .hooks import hooks_for
 from .stats import Z95, wilson
 
 __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
-
-NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
 
 
 def match_values(
@@ -55,11 +54,8 @@ def match_values(
                 float(value[2]) if len(value) > 2 else 1.0,
             )
         return out
-    for name, values in cols.items():
-        a = np.asarray(values)
-        if name in NOT_METRICS or a.dtype.kind not in "iub" or a.ndim != 1 or a.shape != w.shape:
-            continue
-        out[f"{name}_mean"] = (a.astype(np.int64), one, 1.0)
+    for name, num, den in per_match(cols, hooks_for(game)):  # a code column: shares only
+        out[name] = (num, den, 1.0)
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .columns import code_columns, share_name
 from .hooks import hooks_for
 
 __all__ = [
@@ -149,12 +150,25 @@ def metrics_of(game: str) -> Dict[str, Tuple[str, str, str]]:
     return {k: (seat_words(v[0], game), v[1], seat_words(v[2], game)) for k, v in out.items()}
 
 
+def _code_share(metric: str, game: str) -> Optional[Tuple[str, str]]:
+    """(column, code) when ``metric`` is the lab's share of one code of a category
+    column (:mod:`~tictacblitz.lab.columns`), else None."""
+    for column, codes in code_columns(hooks_for(game)).items():
+        for code in codes:
+            if metric == share_name(column, code):
+                return column, code
+    return None
+
+
 def label(metric: str, game: str) -> str:
     """The words a designer reads for ``metric`` (a per-match column's mean: "NAME a
-    match (mean)")."""
+    match (mean)"; a code's share: "NAME: CODE (share of matches)")."""
     known = metrics_of(game).get(metric)
     if known is not None:
         return known[0]
+    coded = _code_share(metric, game)
+    if coded is not None:
+        return f"{coded[0].replace('_', ' ')}: {coded[1]} (share of matches)"
     if metric.endswith(MEAN):
         return f"{metric[: -len(MEAN)].replace('_', ' ')} a match (mean)"
     return metric.replace("_", " ")
@@ -162,13 +176,18 @@ def label(metric: str, game: str) -> str:
 
 def unit(metric: str, game: str) -> str:
     known = metrics_of(game).get(metric)
-    return known[1] if known is not None else ""
+    if known is not None:
+        return known[1]
+    return SHARE if _code_share(metric, game) is not None else ""
 
 
 def explanation(metric: str, game: str) -> str:
     known = metrics_of(game).get(metric)
     if known is not None and known[2]:
         return known[2]
+    coded = _code_share(metric, game)
+    if coded is not None:
+        return f"matches whose {coded[0]!r} column has code {coded[1]!r}, of all matches"
     if metric.endswith(MEAN):
         return f"the mean of the runner's per-match column {metric[: -len(MEAN)]!r}"
     return ""
