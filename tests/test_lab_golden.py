@@ -110,6 +110,12 @@ def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
         sum(p["draws"] for p in result["pairs"]) / (result["matches"] * len(result["pairs"]))
     )
     result.pop("draw_ci")
+    # issue 22, item 4 (added keys): each pair's test of "50 %" and its Holm adjustment
+    # over the pairs; the raw figures and the raw "significant" stay as they were.
+    assert result.pop("adjustment") == {"method": "Holm", "tests": 3, "alpha": 0.05}
+    for pair in result["pairs"]:
+        p, q = pair.pop("p"), pair.pop("p_adjusted")
+        assert 0 <= p <= q <= 1 and pair.pop("significant_adjusted") == (q <= 0.05)
     assert json.loads(json.dumps(result)) == t["result"]
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)

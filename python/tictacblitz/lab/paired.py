@@ -26,7 +26,7 @@ import numpy as np
 
 from .columns import NOT_METRICS, per_match
 from .hooks import hooks_for
-from .stats import Z95, wilson
+from .stats import Z95, normal_p, wilson
 
 __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
 
@@ -57,6 +57,14 @@ def match_values(
     for name, num, den in per_match(cols, hooks_for(game)):  # a code column: shares only
         out[name] = (num, den, 1.0)
     return out
+
+
+def _difference_grad(m: np.ndarray) -> Any:
+    """a/b - c/d of the mean sums (a, b, c, d) and its gradient."""
+    a, b, c, d = m
+    if b <= 0 or d <= 0:
+        return None
+    return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
 
 
 class PairedRatios:
@@ -116,24 +124,33 @@ class PairedRatios:
     def metrics(self) -> List[str]:
         return list(self.sums)
 
-    def _estimate(
-        self, name: str, grad_of: Any, low: float = 0.0
-    ) -> Tuple[Optional[float], Optional[List[float]]]:
+    def _delta(self, name: str, grad_of: Any) -> Optional[Tuple[float, Optional[float]]]:
+        """(value, variance of the value) by the delta method, clustered by seed;
+        the variance is None with fewer than 2 matches; None without a value."""
         n = self.n
         if n == 0 or name not in self.sums:
-            return None, None
+            return None
         m = np.array(self.sums[name], dtype=float) / n
         got = grad_of(m)
         if got is None:
-            return None, None
+            return None
         value, g = got
-        scale = self.scale[name]
-        value = float(value)
         if n < 2:
-            return value * scale, None
+            return float(value), None
         second = np.array(self.products[name], dtype=float) / n
         cov = (second - np.outer(m, m)) * n / (n - 1)
-        var = float(np.asarray(g) @ cov @ np.asarray(g)) / n
+        return float(value), float(np.asarray(g) @ cov @ np.asarray(g)) / n
+
+    def _estimate(
+        self, name: str, grad_of: Any, low: float = 0.0
+    ) -> Tuple[Optional[float], Optional[List[float]]]:
+        got = self._delta(name, grad_of)
+        if got is None:
+            return None, None
+        value, var = got
+        scale = self.scale[name]
+        if var is None:
+            return value * scale, None
         half = Z95 * math.sqrt(max(var, 0.0))
         lo, hi = value - half, value + half
         if self.share.get(name):  # a proportion: its interval stays in range
@@ -162,14 +179,16 @@ class PairedRatios:
 
     def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """A - B of ``name`` with its paired 95 % interval."""
+        return self._estimate(name, _difference_grad, low=-1.0)
 
-        def grad(m: np.ndarray) -> Any:
-            a, b, c, d = m
-            if b <= 0 or d <= 0:
-                return None
-            return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
-
-        return self._estimate(name, grad, low=-1.0)
+    def p_value(self, name: str) -> Optional[float]:
+        """The two-sided p-value of "A - B = 0" for ``name`` (the paired normal test of
+        :meth:`difference`'s interval; None where it has none): what a table's
+        multiple-testing correction adjusts (issue 22, item 4)."""
+        got = self._delta(name, _difference_grad)
+        if got is None or got[1] is None:
+            return None
+        return normal_p(got[0], math.sqrt(max(got[1], 0.0)))
 
     def pooled(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """``(num_a + num_b) / (den_a + den_b)`` with its interval (matches clustered by
@@ -191,8 +210,9 @@ class PairedRatios:
         return value, ci
 
     def table(self) -> Dict[str, Dict[str, Any]]:
-        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant"}``
-        (JSON-ready fractions)."""
+        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant",
+        "p"}`` (JSON-ready fractions; ``significant``: the raw interval excludes 0; ``p``:
+        its unadjusted p-value)."""
         out: Dict[str, Dict[str, Any]] = {}
         for name in self.sums:
             a, a_ci = self.side(name, 0)
@@ -206,5 +226,6 @@ class PairedRatios:
                 "difference": d,
                 "ci": ci,
                 "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0)),
+                "p": self.p_value(name),
             }
         return out

@@ -75,7 +75,10 @@ def format_report(result: Dict[str, Any]) -> str:
         dec = (
             "-"
             if p["a_decided"] is None
-            else (pct(p["a_decided"], p["a_decided_ci"]) + (" *" if p["significant"] else ""))
+            else (
+                pct(p["a_decided"], p["a_decided_ci"])
+                + (" *" if p.get("significant_adjusted", p["significant"]) else "")
+            )
         )
         rows.append(
             (
@@ -97,10 +100,16 @@ def format_report(result: Dict[str, Any]) -> str:
     for (name, counts, rate, dec), p in zip(rows, result["pairs"], strict=True):
         extra = "".join(f"   {p[k]:>14.2f}" for k in means)
         lines.append(f"{name:<{width}}  {counts}   {rate:<{w1}}   {dec:<{w2}}{extra}".rstrip())
+    adj = result.get("adjustment")
     lines += [
         "",
-        "Shares in %, [a, b] the 95 % interval (Wilson); * a's share of decided matches "
-        "differs from 50 %",
+        "Shares in %, [a, b] the 95 % interval (Wilson, unadjusted); * a's share of decided "
+        "matches differs from 50 % at 5 % after "
+        + (
+            f"{adj['method']}'s correction for the {adj['tests']} pairs tested at once"
+            if adj
+            else "no correction for multiple tests"
+        ),
     ]
     if result.get("first_seat_decided") is not None:
         lines.append(

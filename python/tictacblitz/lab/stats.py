@@ -11,11 +11,33 @@ here), one source for every game and the lab.
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..games.rng import mix64
 
-__all__ = ["Z95", "mix64", "wilson", "wilson_or_none", "Moments", "quantiles", "nice_width"]
+__all__ = [
+    "Z95",
+    "mix64",
+    "wilson",
+    "wilson_or_none",
+    "Moments",
+    "quantiles",
+    "nice_width",
+    "normal_p",
+    "holm",
+    "benjamini_hochberg",
+    "ADJUSTMENT",
+    "ALPHA",
+    "adjust",
+]
+
+ALPHA = 0.05
+"""The level every table tests at (its intervals are 95 %)."""
+ADJUSTMENT = "Holm"
+"""The multiple-testing correction of every table that tests many effects at once
+(issue 22, item 4): Holm's step-down method, which holds the family-wise error rate (the
+chance of even one false star in the table) at :data:`ALPHA` whatever the tests'
+dependence."""
 
 Z95 = 1.959963984540054
 """The two-sided 95 % normal quantile."""
@@ -106,3 +128,68 @@ def nice_width(limit: int, bins: int = 5000) -> int:
             if limit / width <= bins:
                 break
     return max(1, width)
+
+
+def normal_p(estimate: Optional[float], se: Optional[float]) -> Optional[float]:
+    """The two-sided p-value of ``estimate`` against 0 with standard error ``se``
+    (normal); 1 for a zero estimate with no spread, 0 for a non-zero one; ``None``
+    without an estimate.
+
+    >>> round(normal_p(1.959963984540054, 1.0), 6)
+    0.05
+    """
+    if estimate is None or se is None:
+        return None
+    if se <= 0:
+        return 1.0 if estimate == 0 else 0.0
+    return math.erfc(abs(estimate) / se / math.sqrt(2.0))
+
+
+def holm(pvalues: Sequence[Optional[float]]) -> List[Optional[float]]:
+    """Holm's step-down adjusted p-values (same order; ``None`` stays ``None`` and is
+    not counted): the k-th smallest of m is multiplied by m - k + 1, then made
+    non-decreasing. An effect is significant at level a after Holm when its adjusted
+    p-value is <= a.
+
+    >>> holm([0.01, 0.04, 0.03, 0.005])
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    known = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(known)
+    out: List[Optional[float]] = [None] * len(pvalues)
+    running = 0.0
+    for k, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - k) * p))
+        out[i] = round(running, 12)
+    return out
+
+
+def benjamini_hochberg(pvalues: Sequence[Optional[float]]) -> List[Optional[float]]:
+    """Benjamini-Hochberg adjusted p-values (the false discovery rate; same order,
+    ``None`` kept): the k-th smallest of m times m / k, then made non-decreasing from
+    the largest down.
+
+    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.005])
+    [0.02, 0.04, 0.04, 0.02]
+    """
+    known = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(known)
+    out: List[Optional[float]] = [None] * len(pvalues)
+    running = 1.0
+    for k in range(m - 1, -1, -1):
+        p, i = known[k]
+        running = min(running, p * m / (k + 1))
+        out[i] = round(running, 12)
+    return out
+
+
+def adjust(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """Mark the effects ``rows`` (each with its raw ``p``) as one family of tests: each
+    gains ``p_adjusted`` and ``significant_adjusted`` (Holm, at 5 %); returns the
+    family's description (method, tests, level) for the table's footer. The raw
+    intervals and ``significant`` stay (issue 22, item 4)."""
+    adjusted = holm([r.get("p") for r in rows])
+    for r, q in zip(rows, adjusted, strict=True):
+        r["p_adjusted"] = q
+        r["significant_adjusted"] = bool(q is not None and q <= ALPHA)
+    return {"method": ADJUSTMENT, "tests": sum(q is not None for q in adjusted), "alpha": ALPHA}

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 from .hooks import GameHooks
 from .jobs import SimulationJob, resolve_game
 from .paired import PairedRatios, match_values
+from .stats import adjust
 from .summary import Summary
 
 __all__ = ["Extra", "plan_extras", "Study", "ablation_names"]
@@ -108,6 +109,7 @@ def _renamed(table: Dict[str, Dict[str, Any]], a: str, b: str) -> Dict[str, Dict
             "difference": r["difference"],
             "ci": r["ci"],
             "significant": r["significant"],
+            "p": r["p"],
         }
         for m, r in table.items()
     }
@@ -167,6 +169,9 @@ class Study:
                     "base": self._side(k),
                     "differences": _renamed(pair.table(), "variant", "base"),
                 }
+                out["comparison"]["adjustment"] = adjust(
+                    list(out["comparison"]["differences"].values())
+                )
             elif extra.role == "swapped":
                 seat, seat_ci = pair.pooled("seat")
                 bot, bot_ci = pair.pooled("bot")
@@ -206,4 +211,9 @@ class Study:
                     "rules_off": hooks.overrides(extra.job.rules),
                     "effects": _renamed(pair.table(), "with", "without"),
                 }
+        if "ablation" in out:  # one family: every metric of every feature
+            features = out["ablation"]["features"].values()
+            out["ablation"]["adjustment"] = adjust(
+                [e for f in features for e in f["effects"].values()]
+            )
         return out

@@ -31,7 +31,7 @@ from .jobs import resolve_game
 from .ratings import elo_ratings, format_report
 from .runner import daemon_map, progress_bar
 from .seeds import pair_match_seed as match_seed
-from .stats import wilson
+from .stats import adjust, normal_p, wilson
 
 __all__ = [
     "run_tournament",
@@ -170,10 +170,14 @@ def _play(
                 "a_decided_ci": list(wilson(a_wins, decided)) if decided else None,
                 "significant": bool(decided)
                 and (wilson(a_wins, decided)[0] > 0.5 or wilson(a_wins, decided)[1] < 0.5),
+                # the score test of "a's share of decided matches is 50 %" (the test the
+                # Wilson interval inverts), adjusted over all pairs below
+                "p": normal_p(a_wins / decided - 0.5, 0.5 / decided**0.5) if decided else None,
             }
         )
         for key, column in hooks.pair_means.items():  # e.g. Blitz: mean_rounds
             out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
+    adjustment = adjust(out_pairs)  # one family: every pair of the round robin
     ratings, intervals = elo_ratings(names, out_pairs)
     seat_decided = first_wins + second_wins
     return {
@@ -183,6 +187,7 @@ def _play(
         "rules": hooks.overrides(the_game.rules),
         "bots": {n: hooks.describe_bot(n) for n in names},
         "pairs": out_pairs,
+        "adjustment": adjustment,
         "elo": {n: round(ratings[n], 1) for n in names},
         "elo_ci": {n: [round(intervals[n][0], 1), round(intervals[n][1], 1)] for n in names},
         # Every pair plays both seat orders equally often, so bot strength cancels out of
