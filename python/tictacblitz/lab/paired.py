@@ -26,7 +26,7 @@ import numpy as np
 
 from .columns import NOT_METRICS, per_match
 from .hooks import hooks_for
-from .stats import Z95, normal_p, wilson
+from .stats import Z95, newcombe_hybrid, newcombe_paired, normal_p, wilson
 
 __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
 
@@ -178,8 +178,29 @@ class PairedRatios:
         return self._estimate(name, grad)
 
     def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
-        """A - B of ``name`` with its paired 95 % interval."""
-        return self._estimate(name, _difference_grad, low=-1.0)
+        """A - B of ``name`` with its paired 95 % interval: the delta method's, except
+        for a share of (some) matches with a side at 0 % or 100 %, where that interval
+        collapses (two sides at 100 % gave [+0.0, +0.0]): Newcombe's score interval,
+        paired when both sides count the same matches (issue 22, item 5)."""
+        value, ci = self._estimate(name, _difference_grad, low=-1.0)
+        edge = self._at_the_edge(name)
+        return (value, edge) if value is not None and edge is not None else (value, ci)
+
+    def _at_the_edge(self, name: str) -> Optional[List[float]]:
+        """Newcombe's interval of a 0/1 share at 0 % or 100 % on a side, else None."""
+        s, p = self.sums.get(name), self.products.get(name)
+        if not s or not p or not self.share.get(name) or self.scale.get(name) != 1.0:
+            return None
+        if any(s[k] != p[k][k] for k in range(4)) or s[1] <= 0 or s[3] <= 0:
+            return None  # not 0/1 in every match
+        if not any(s[k] in (0, s[k + 1]) for k in (0, 2)):
+            return None  # no side at the edge: the normal interval holds
+        if s[1] == s[3] == p[1][3]:  # the same matches on both sides: paired counts
+            both = p[0][2]
+            lo, hi = newcombe_paired(both, s[0] - both, s[2] - both, s[1] - s[0] - s[2] + both)
+        else:
+            lo, hi = newcombe_hybrid(s[0], s[1], s[2], s[3])
+        return [float(lo), float(hi)]
 
     def p_value(self, name: str) -> Optional[float]:
         """The two-sided p-value of "A - B = 0" for ``name`` (the paired normal test of

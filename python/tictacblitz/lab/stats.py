@@ -29,6 +29,8 @@ __all__ = [
     "ADJUSTMENT",
     "ALPHA",
     "adjust",
+    "newcombe_paired",
+    "newcombe_hybrid",
 ]
 
 ALPHA = 0.05
@@ -193,3 +195,48 @@ def adjust(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
         r["p_adjusted"] = q
         r["significant_adjusted"] = bool(q is not None and q <= ALPHA)
     return {"method": ADJUSTMENT, "tests": sum(q is not None for q in adjusted), "alpha": ALPHA}
+
+
+def _newcombe(x_a: int, n_a: int, x_b: int, n_b: int, phi: float, z: float) -> Tuple[float, float]:
+    """Newcombe's combination of the two sides' Wilson intervals into one for
+    ``x_a/n_a - x_b/n_b``, given the correlation ``phi`` of the sides (0: independent)."""
+    if n_a <= 0 or n_b <= 0:
+        return (-1.0, 1.0)
+    p_a, p_b = x_a / n_a, x_b / n_b
+    l_a, u_a = wilson(x_a, n_a, z)
+    l_b, u_b = wilson(x_b, n_b, z)
+    below = (p_a - l_a) ** 2 - 2 * phi * (p_a - l_a) * (u_b - p_b) + (u_b - p_b) ** 2
+    above = (u_a - p_a) ** 2 - 2 * phi * (u_a - p_a) * (p_b - l_b) + (p_b - l_b) ** 2
+    theta = p_a - p_b
+    return (
+        max(-1.0, theta - math.sqrt(max(below, 0.0))),
+        min(1.0, theta + math.sqrt(max(above, 0.0))),
+    )
+
+
+def newcombe_hybrid(x_a: int, n_a: int, x_b: int, n_b: int, z: float = Z95) -> Tuple[float, float]:
+    """Newcombe's hybrid score interval (1998, method 10) of ``x_a/n_a - x_b/n_b`` for two
+    independent proportions, from their Wilson intervals: unlike the normal interval it
+    does not collapse when a side is at 0 % or 100 % (issue 22, item 5).
+
+    >>> tuple(round(v, 4) for v in newcombe_hybrid(100, 100, 100, 100))
+    (-0.037, 0.037)
+    """
+    return _newcombe(x_a, n_a, x_b, n_b, 0.0, z)
+
+
+def newcombe_paired(
+    both: int, only_a: int, only_b: int, neither: int, z: float = Z95
+) -> Tuple[float, float]:
+    """Newcombe's score interval for paired proportions (1998, method 10) of ``p_a -
+    p_b`` from the 2x2 counts of pairs (both sides a success, only A, only B, neither):
+    the sides' Wilson intervals combined with the pairs' correlation phi (taken as 0
+    where it is undefined, e.g. when both sides always succeed).
+
+    >>> tuple(round(v, 4) for v in newcombe_paired(1000, 0, 0, 0))
+    (-0.0038, 0.0038)
+    """
+    n = both + only_a + only_b + neither
+    den = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = (both * neither - only_a * only_b) / math.sqrt(den) if den > 0 else 0.0
+    return _newcombe(both + only_a, n, both + only_b, n, phi, z)

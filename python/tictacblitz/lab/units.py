@@ -40,6 +40,7 @@ __all__ = [
     "explanation",
     "legend",
     "plot_scale",
+    "unit_words",
 ]
 
 SHARE = "share"
@@ -210,9 +211,19 @@ def legend(game: str, metrics: Optional[Sequence[str]] = None) -> List[str]:
         "points (pp). JSON output keeps fractions (0.5 = 50 %)."
     ]
     for m in names:
-        text = explanation(m, game)
-        lines.append(f"  {label(m, game)}: {text}" if text else f"  {label(m, game)}")
+        text = explanation(m, game) or "(no definition)"
+        lines.append(f"  {label(m, game)} [{unit_words(unit(m, game))}]: {text}")
     return lines
+
+
+def unit_words(unit_name: str) -> str:
+    """A unit as a legend names it: a share is a percentage, a difference of shares in
+    percentage points; any other unit as it is (``plies``, ``s``...); "number" for none."""
+    if is_share(unit_name):
+        return "%"
+    if unit_name == POINTS:
+        return "pp"
+    return unit_name or "number"
 
 
 def rows_of(names: Sequence[str], values: Dict[str, Any], game: str) -> List[Tuple[str, str]]:

@@ -381,9 +381,9 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         )
     lines = [
         "",
-        "which first pieces win (X plays the first piece; shares with 95 % intervals):",
-        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first (X) wins':<22} "
-        f"{'draws':<22} {'second (O) wins':<22}",
+        "which first pieces win (the first player plays it; shares with 95 % intervals):",
+        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first player wins':<22} "
+        f"{'draws':<22} {'second player wins':<22}",
     ]
     for p in PIECES:
         f = s["first_pieces"][p]
