@@ -6,6 +6,7 @@ ablation. Units from :mod:`~tictacblitz.lab.units`: percentages, percentage poin
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from .hooks import hooks_for
@@ -133,9 +134,12 @@ def seats(s: Dict[str, Any]) -> Optional[Section]:
         ],
         [
             "seat advantage: X's share of decided matches, both seatings",
-            pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else ""),
+            pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else "")
+            if seat.get("measurable", True)
+            else "not measurable (below)",
         ],
     ]
+    why = seat.get("not_measurable_because")
     return Section(
         [
             f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength "
@@ -145,7 +149,8 @@ def seats(s: Dict[str, Any]) -> Optional[Section]:
         ],
         [],
         rows,
-        ["50 % = even; * = the 95 % interval excludes 50 %"],
+        ["50 % = even; * = the 95 % interval excludes 50 %"]
+        + (textwrap.wrap(f"seat advantage not measurable: {why}", 100) if why else []),
     )
 
 

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 from .hooks import GameHooks
 from .jobs import SimulationJob, resolve_game
 from .paired import PairedRatios, match_values
+from .seats import seat_verdict
 from .stats import adjust
 from .summary import Summary
 
@@ -179,6 +180,9 @@ class Study:
                 def off_half(ci: Optional[List[float]]) -> bool:
                     return bool(ci is not None and (ci[0] > 0.5 or ci[1] < 0.5))
 
+                # bot: (A's wins as X, decided, A's wins as O, decided) of both runs
+                a_as_x, first_a, a_as_o, first_b = (pair.sums.get("bot") or [0, 0, 0, 0])[:4]
+                measurable, why, possible = seat_verdict(a_as_x + a_as_o, first_a, first_b, seat_ci)
                 out["seat_swap"] = {
                     "paired_by_seed": True,
                     "matches_each": pair.n,
@@ -186,7 +190,10 @@ class Study:
                     "seat_advantage": {
                         "x_share_of_decided": seat,
                         "ci": seat_ci,
-                        "significant": off_half(seat_ci),
+                        "significant": measurable and off_half(seat_ci),
+                        "measurable": measurable,
+                        "not_measurable_because": why,
+                        "possible_range": list(possible),
                     },
                     "bot_strength": {
                         "bot": self.job.x_name,
