@@ -4,7 +4,8 @@ piece S/M/L or how the game ended: each code's *share* of matches is a metric, i
 means nothing). Issue 22, item 2: the lab never averages a code column.
 
 A game declares its code columns in its ``CODE_COLUMNS`` hook (``{column: (name of code
-0, name of code 1, ...)}``); a column its records store as an Arrow dictionary
+0, name of code 1, ...)}``; no names for a column whose codes are no categories to share
+out, e.g. a bitmask: it gives no metric); a column its records store as an Arrow dictionary
 (``record_fields``) is a code column too: undeclared (its codes unnamed), it is left out
 of the metrics rather than averaged. The lab's defaults for a game
 without ``Metrics``/``match_values`` hooks (:class:`~tictacblitz.lab.summary.ColumnMeans`,
