@@ -275,7 +275,8 @@ def rating_lines(result: Dict[str, Any]) -> List[str]:
     for f in result.get("elo_separated_in_group") or []:
         lines += textwrap.wrap(
             f"{f['stronger']} > {f['weaker']}: {f['stronger']} scored {f['points']:g} of "
-            f"{f['games']} points (separated): their difference is set by their results "
+            f"{f['games']} points ({'' if f['separation'] == 'perfect' else 'nearly '}"
+            "separated): their difference is set by their results "
             "against the group's other bots",
             100,
             initial_indent="  ",
