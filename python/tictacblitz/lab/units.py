@@ -49,8 +49,8 @@ POINTS = "pp"
 """The unit of a difference of two proportions: shown in percentage points."""
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
-    "x_win_rate": ("X wins the match", SHARE, "matches the first seat (X) won, of all matches"),
-    "o_win_rate": ("O wins the match", SHARE, "matches the second seat (O) won, of all matches"),
+    "x_win_rate": ("X wins the match", SHARE, "matches the first seat won, of all matches"),
+    "o_win_rate": ("O wins the match", SHARE, "matches the second seat won, of all matches"),
     "draw_rate": ("match drawn", SHARE, "matches neither seat won"),
     "x_share_of_decided": (
         "X's share of decided matches",
