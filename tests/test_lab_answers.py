@@ -234,7 +234,7 @@ def test_the_readme_command_answers_set_ms_1200_vs_1600(capsys):
     assert status == 0
     assert "Seats: greedy and easy are different bots" in out
     assert "Effect of each feature (ablation" in out and "swap" in out
-    assert "rounds won by a line: rounds that ended in a line" in out  # the legend
+    assert "rounds won by a line [%]: rounds that ended in a line" in out  # the legend
     for argv, message in (
         (["--ablate", "nuke"], "--ablate 'nuke': unknown feature"),
         (["--base", "set_ms=-1"], "--base: rules.set_ms=-1"),

@@ -102,15 +102,38 @@ def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
     t = GOLDEN["tournament"]
     result = run_tournament(t["bots"], matches=t["matches"], seed=t["seed"])
     assert (result.pop("game"), result.pop("rules")) == ("blitz", {})  # added keys
-    # the seats over the whole tournament (added keys): each pair plays both orders
-    first = result.pop("first_seat_decided")
-    lo, hi = result.pop("first_seat_decided_ci")
-    assert lo <= first <= hi
+    # the seats over the whole tournament (added keys): each pair plays both orders; every
+    # pair of this one is one-sided, so no seat share is measurable (issue 22, item 3)
+    assert result.pop("first_seat_decided") is None is result.pop("first_seat_decided_ci")
+    left_out = result.pop("first_seat_left_out")
+    assert sorted(left_out) == sorted(f"{p['a']} vs {p['b']}" for p in result["pairs"])
+    # Elo (issue 22, item 3, a deliberate change of a statistic, not of the records): the
+    # golden file holds the old prior-dominated fit (one virtual draw a pair); every pair
+    # here is separated (20-0), so the new fit gives no rating, a bound for each pair.
+    old_elo = {k: t["result"][k] for k in ("elo", "elo_ci")}
+    assert old_elo["elo"] == {"greedy": 529.2, "medium": 0.0, "random": -529.2}
+    assert result.pop("elo") == dict.fromkeys(t["bots"]) == result.pop("elo_ci")
+    assert result.pop("elo_groups") == [["greedy"], ["medium"], ["random"]]
+    assert result.pop("elo_separated_in_group") == []  # every bot is its own group
+    assert result.pop("elo_method").startswith("Bradley-Terry maximum likelihood")
+    bounds = result.pop("elo_bounds")
+    assert [(b["stronger"], b["weaker"], b["points"]) for b in bounds] == [
+        ("greedy", "medium", 20),
+        ("greedy", "random", 20),
+        ("medium", "random", 20),
+    ]
+    golden = {k: v for k, v in t["result"].items() if k not in old_elo}
     assert result.pop("draw_rate") == pytest.approx(
         sum(p["draws"] for p in result["pairs"]) / (result["matches"] * len(result["pairs"]))
     )
     result.pop("draw_ci")
-    assert json.loads(json.dumps(result)) == t["result"]
+    # issue 22, item 4 (added keys): each pair's test of "50 %" and its Holm adjustment
+    # over the pairs; the raw figures and the raw "significant" stay as they were.
+    assert result.pop("adjustment") == {"method": "Holm", "tests": 3, "alpha": 0.05}
+    for pair in result["pairs"]:
+        p, q = pair.pop("p"), pair.pop("p_adjusted")
+        assert 0 <= p <= q <= 1 and pair.pop("significant_adjusted") == (q <= 0.05)
+    assert json.loads(json.dumps(result)) == golden
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)
     rows = [r for r in res.rows if r["metric"] != "matches_per_s"]

@@ -284,7 +284,7 @@ def test_readable_plots_tables_and_report(capsys, tmp_path, monkeypatch):
     rows = [ln.split()[:2] for ln in lines[3:7]]
     assert rows == [["1000", "0"], ["1000", "2000"], ["1600", "0"], ["1600", "2000"]]  # sorted
     assert " % [" in lines[3] and " s [" in lines[3]
-    assert "rounds won by a line: rounds that ended in a line" in stdout  # --explain
+    assert "rounds won by a line [%]: rounds that ended in a line" in stdout  # --explain
     page = (out / "report.html").read_text()
     assert "defaults: set_ms=1600, crater_ms=2000" in page and " % <small>[" in page
     assert page.index("<td>1000</td>") < page.index("<td>1600</td>")

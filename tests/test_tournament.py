@@ -35,7 +35,9 @@ def test_json_report(capsys):
         lo, hi = p["a_win_ci"]
         assert lo <= p["a_win_rate"] <= hi
     assert report["pairs"][0]["b_wins"] == 6  # greedy beats random
-    assert report["elo"]["greedy"] > report["elo"]["random"]
+    # greedy beat random in every match: no finite Elo difference, a bound (issue 22)
+    bound = next(b for b in report["elo_bounds"] if b["weaker"] == "random")
+    assert bound["stronger"] in ("greedy", "easy") and bound["separation"] == "perfect"
     assert set(report["elo_ci"]) == {"random", "greedy", "easy"}
 
 
@@ -79,7 +81,7 @@ def test_wilson_and_elo():
     assert hi == 1.0 and 0.69 < lo < 0.73
     pairs = [{"a": "a", "b": "b", "a_wins": 30, "b_wins": 10, "draws": 0}]
     ratings, ci = elo_ratings(["a", "b"], pairs)
-    assert ratings["a"] > 0 > ratings["b"] and abs(ratings["a"] + ratings["b"]) < 1e-6
+    assert ratings["a"] > 0 > ratings["b"] and abs(ratings["a"] + ratings["b"]) < 0.2
     assert ci["a"][0] < ratings["a"] < ci["a"][1]
     with pytest.raises(ValueError):
         run_tournament(["greedy", "random"], 0)
@@ -105,9 +107,12 @@ def test_the_seat_facts_of_a_tournament():
     pair = solved["pairs"][0]
     assert pair["b_wins"] == 0  # perfect never loses (the solver)
     assert solved["draw_rate"] == pytest.approx(pair["draws"] / 20)
-    if solved["first_seat_decided"] is None:
-        assert pair["draws"] == 20
-    mixed = run_tournament(["random", "greedy"], 200, seed=3, game="doh")
+    if solved["first_seat_decided"] is None:  # all drawn, or one-sided (issue 22)
+        assert pair["draws"] == 20 or "perfect vs hard" in solved["first_seat_left_out"]
+    one_sided = run_tournament(["random", "greedy"], 200, seed=3, game="doh")
+    assert one_sided["first_seat_decided"] is None  # random won none: not measurable
+    assert "won 0 of 200" in one_sided["first_seat_left_out"]["random vs greedy"]
+    mixed = run_tournament(["easy", "greedy"], 200, seed=3, game="doh")
     first_wins = mixed["first_seat_decided"]
     lo, hi = mixed["first_seat_decided_ci"]
     assert 0 < lo <= first_wins <= hi < 1

@@ -6,6 +6,7 @@ ablation. Units from :mod:`~tictacblitz.lab.units`: percentages, percentage poin
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from .hooks import hooks_for
@@ -22,9 +23,28 @@ __all__ = [
     "format_ablation",
     "ordered_metrics",
     "rules_text",
+    "starred",
+    "adjustment_words",
 ]
 
 STAR = "  *"
+
+
+def starred(row: Dict[str, Any]) -> bool:
+    """Whether a tested row gets its star: significant after the table's
+    multiple-testing correction (its raw interval's verdict where there is none)."""
+    return bool(row.get("significant_adjusted", row.get("significant")))
+
+
+def adjustment_words(adjustment: Optional[Dict[str, Any]], what: str) -> str:
+    """The footer's words for a table's correction, e.g. "Holm's correction for the 18
+    differences tested at once (family-wise error 5 %)"."""
+    if not adjustment:
+        return "no correction for multiple tests"
+    return (
+        f"{adjustment['method']}'s correction for the {adjustment['tests']} {what} tested "
+        f"at once (family-wise error {100 * adjustment['alpha']:.0f} %)"
+    )
 
 
 def rules_text(rules: Dict[str, Any]) -> str:
@@ -81,7 +101,7 @@ def comparison(s: Dict[str, Any]) -> Optional[Section]:
                 label(m, game),
                 show(d["base"], d["base_ci"], u),
                 show(d["variant"], d["variant_ci"], u),
-                diff(d["difference"], d["ci"], u) + (STAR if d["significant"] else ""),
+                diff(d["difference"], d["ci"], u) + (STAR if starred(d) else ""),
             ]
         )
     return Section(
@@ -92,7 +112,11 @@ def comparison(s: Dict[str, Any]) -> Optional[Section]:
         ],
         ["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"],
         rows,
-        ["* the difference's 95 % interval excludes 0: the rule change moved this metric"],
+        [
+            "* the rule change moved this metric: significant at 5 % after "
+            + adjustment_words(c.get("adjustment"), "differences"),
+            "  (the intervals are each difference's own, unadjusted 95 % interval)",
+        ],
     )
 
 
@@ -110,9 +134,12 @@ def seats(s: Dict[str, Any]) -> Optional[Section]:
         ],
         [
             "seat advantage: X's share of decided matches, both seatings",
-            pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else ""),
+            pct(seat["x_share_of_decided"], seat["ci"]) + (STAR if seat["significant"] else "")
+            if seat.get("measurable", True)
+            else "not measurable (below)",
         ],
     ]
+    why = seat.get("not_measurable_because")
     return Section(
         [
             f"Seats: {a} and {b} are different bots, so X's share above mixes bot strength "
@@ -122,7 +149,8 @@ def seats(s: Dict[str, Any]) -> Optional[Section]:
         ],
         [],
         rows,
-        ["50 % = even; * = the 95 % interval excludes 50 %"],
+        ["50 % = even; * = the 95 % interval excludes 50 %"]
+        + (textwrap.wrap(f"seat advantage not measurable: {why}", 100) if why else []),
     )
 
 
@@ -140,8 +168,7 @@ def ablation(s: Dict[str, Any]) -> Optional[Section]:
         rows.append(
             [name]
             + [
-                diff(e[m]["difference"], e[m]["ci"], unit(m, game))
-                + ("*" if e[m]["significant"] else "")
+                diff(e[m]["difference"], e[m]["ci"], unit(m, game)) + ("*" if starred(e[m]) else "")
                 for m in shown
             ]
         )
@@ -153,7 +180,12 @@ def ablation(s: Dict[str, Any]) -> Optional[Section]:
         ],
         ["feature", *(label(m, game) for m in shown)],
         rows,
-        ["* the effect's 95 % interval excludes 0 (every metric of every feature is in --json)"],
+        [
+            "* significant at 5 % after "
+            + adjustment_words(c.get("adjustment"), "effects (every metric of every feature)")
+            + ";",
+            "  the intervals are each effect's own, unadjusted 95 % interval (all in --json)",
+        ],
     )
 
 

@@ -35,6 +35,12 @@ Optional (default in brackets):
   ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
   ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
+- ``CODE_COLUMNS`` ``{column: (name of code 0, ...)}``: the runner's *category* columns
+  (a code a match, e.g. how a game ended); the lab shows each code's share, never a mean
+  [none; a column ``record_fields`` stores as an Arrow dictionary is a category too];
+- ``RUNNER_OPTIONS`` ``{name: (metavar, help)}`` and ``check_options(options) ->
+  options``: keywords of ``play_matches`` that ``simulate`` offers as ``--NAME``
+  (``ValueError`` naming a bad value) [none];
 - ``sweepable(rules) -> {name: type}`` [every number of ``rules.to_dict()``, nested
   numbers as ``outer.inner``]; ``PAIR_MEANS`` ``{report key: column}``: per-pair means
   in a tournament [none].
@@ -157,6 +163,26 @@ class GameHooks:
         """The game's ``Metrics(rules, stats)``, or None without the hook."""
         cls = self.get("Metrics")
         return cls(rules, lab_stats) if cls is not None else None
+
+    @property
+    def runner_options(self) -> Dict[str, Tuple[str, str]]:
+        """``{name: (metavar, help)}`` of the keywords its ``play_matches`` takes."""
+        return dict(self.get("RUNNER_OPTIONS") or {})
+
+    def check_options(self, options: Dict[str, Any]) -> Dict[str, Any]:
+        """``options`` for ``play_matches``, checked. :raises ValueError: for an option
+        the game does not have, or a bad value (one line naming it)."""
+        for name in options:
+            if name not in self.runner_options:
+                known = ", ".join(f"--{k}" for k in self.runner_options) or "none"
+                raise ValueError(
+                    f"--{name}: game {self.name!r} has no such option (its options: {known})"
+                )
+        hook = self.get("check_options")
+        try:
+            return dict(hook(options)) if hook is not None else dict(options)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"--{next(iter(options), 'option')}: {exc}") from None
 
     @property
     def pair_means(self) -> Dict[str, str]:

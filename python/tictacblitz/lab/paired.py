@@ -13,8 +13,8 @@ delta-method normal interval whose variance counts the correlation between the s
 chunks arrive in.
 
 Per-match values come from :func:`match_values`: the lab's (seat wins, draws) and the
-game's (its ``match_values(cols)`` hook; without one, every 1-D integer runner column's
-mean).
+game's (its ``match_values(cols)`` hook; without one, every per-match value column's
+mean and every code's share of a category column, :mod:`~tictacblitz.lab.columns`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .columns import NOT_METRICS, per_match
 from .hooks import hooks_for
-from .stats import Z95, wilson
+from .stats import Z95, newcombe_hybrid, newcombe_paired, normal_p, wilson
 
 __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
-
-NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
 
 
 def match_values(
@@ -55,12 +54,17 @@ def match_values(
                 float(value[2]) if len(value) > 2 else 1.0,
             )
         return out
-    for name, values in cols.items():
-        a = np.asarray(values)
-        if name in NOT_METRICS or a.dtype.kind not in "iub" or a.ndim != 1 or a.shape != w.shape:
-            continue
-        out[f"{name}_mean"] = (a.astype(np.int64), one, 1.0)
+    for name, num, den in per_match(cols, hooks_for(game)):  # a code column: shares only
+        out[name] = (num, den, 1.0)
     return out
+
+
+def _difference_grad(m: np.ndarray) -> Any:
+    """a/b - c/d of the mean sums (a, b, c, d) and its gradient."""
+    a, b, c, d = m
+    if b <= 0 or d <= 0:
+        return None
+    return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
 
 
 class PairedRatios:
@@ -120,24 +124,33 @@ class PairedRatios:
     def metrics(self) -> List[str]:
         return list(self.sums)
 
-    def _estimate(
-        self, name: str, grad_of: Any, low: float = 0.0
-    ) -> Tuple[Optional[float], Optional[List[float]]]:
+    def _delta(self, name: str, grad_of: Any) -> Optional[Tuple[float, Optional[float]]]:
+        """(value, variance of the value) by the delta method, clustered by seed;
+        the variance is None with fewer than 2 matches; None without a value."""
         n = self.n
         if n == 0 or name not in self.sums:
-            return None, None
+            return None
         m = np.array(self.sums[name], dtype=float) / n
         got = grad_of(m)
         if got is None:
-            return None, None
+            return None
         value, g = got
-        scale = self.scale[name]
-        value = float(value)
         if n < 2:
-            return value * scale, None
+            return float(value), None
         second = np.array(self.products[name], dtype=float) / n
         cov = (second - np.outer(m, m)) * n / (n - 1)
-        var = float(np.asarray(g) @ cov @ np.asarray(g)) / n
+        return float(value), float(np.asarray(g) @ cov @ np.asarray(g)) / n
+
+    def _estimate(
+        self, name: str, grad_of: Any, low: float = 0.0
+    ) -> Tuple[Optional[float], Optional[List[float]]]:
+        got = self._delta(name, grad_of)
+        if got is None:
+            return None, None
+        value, var = got
+        scale = self.scale[name]
+        if var is None:
+            return value * scale, None
         half = Z95 * math.sqrt(max(var, 0.0))
         lo, hi = value - half, value + half
         if self.share.get(name):  # a proportion: its interval stays in range
@@ -165,15 +178,38 @@ class PairedRatios:
         return self._estimate(name, grad)
 
     def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
-        """A - B of ``name`` with its paired 95 % interval."""
+        """A - B of ``name`` with its paired 95 % interval: the delta method's, except
+        for a share of (some) matches with a side at 0 % or 100 %, where that interval
+        collapses (two sides at 100 % gave [+0.0, +0.0]): Newcombe's score interval,
+        paired when both sides count the same matches (issue 22, item 5)."""
+        value, ci = self._estimate(name, _difference_grad, low=-1.0)
+        edge = self._at_the_edge(name)
+        return (value, edge) if value is not None and edge is not None else (value, ci)
 
-        def grad(m: np.ndarray) -> Any:
-            a, b, c, d = m
-            if b <= 0 or d <= 0:
-                return None
-            return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
+    def _at_the_edge(self, name: str) -> Optional[List[float]]:
+        """Newcombe's interval of a 0/1 share at 0 % or 100 % on a side, else None."""
+        s, p = self.sums.get(name), self.products.get(name)
+        if not s or not p or not self.share.get(name) or self.scale.get(name) != 1.0:
+            return None
+        if any(s[k] != p[k][k] for k in range(4)) or s[1] <= 0 or s[3] <= 0:
+            return None  # not 0/1 in every match
+        if not any(s[k] in (0, s[k + 1]) for k in (0, 2)):
+            return None  # no side at the edge: the normal interval holds
+        if s[1] == s[3] == p[1][3]:  # the same matches on both sides: paired counts
+            both = p[0][2]
+            lo, hi = newcombe_paired(both, s[0] - both, s[2] - both, s[1] - s[0] - s[2] + both)
+        else:
+            lo, hi = newcombe_hybrid(s[0], s[1], s[2], s[3])
+        return [float(lo), float(hi)]
 
-        return self._estimate(name, grad, low=-1.0)
+    def p_value(self, name: str) -> Optional[float]:
+        """The two-sided p-value of "A - B = 0" for ``name`` (the paired normal test of
+        :meth:`difference`'s interval; None where it has none): what a table's
+        multiple-testing correction adjusts (issue 22, item 4)."""
+        got = self._delta(name, _difference_grad)
+        if got is None or got[1] is None:
+            return None
+        return normal_p(got[0], math.sqrt(max(got[1], 0.0)))
 
     def pooled(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """``(num_a + num_b) / (den_a + den_b)`` with its interval (matches clustered by
@@ -195,8 +231,9 @@ class PairedRatios:
         return value, ci
 
     def table(self) -> Dict[str, Dict[str, Any]]:
-        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant"}``
-        (JSON-ready fractions)."""
+        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant",
+        "p"}`` (JSON-ready fractions; ``significant``: the raw interval excludes 0; ``p``:
+        its unadjusted p-value)."""
         out: Dict[str, Dict[str, Any]] = {}
         for name in self.sums:
             a, a_ci = self.side(name, 0)
@@ -210,5 +247,6 @@ class PairedRatios:
                 "difference": d,
                 "ci": ci,
                 "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0)),
+                "p": self.p_value(name),
             }
         return out

@@ -236,7 +236,10 @@ th {{ background: #f4f4f4; }} small {{ color: #777; }} img {{ max-width: 100%; }
 every point), base rules: {esc(rules)}; {esc(meta["mode"])} over {esc(", ".join(params))}
 (defaults: {esc(defaults)}), {len(points)} points, {meta["seconds"]:.1f} s.</p>
 <p>{"Shares are percentages; " if shares else ""}[a, b] is the 95 % interval (Wilson for
-shares, normal for means). Rows are sorted by the swept values. Every metric of every point
+shares, normal for means), each point's own: no difference between points is tested (no
+star), and the intervals are not adjusted for the {len(points)} points (to test a change:
+<code>simulate --rule</code>, whose A/B is Holm-adjusted). Rows are sorted by the swept
+values. Every metric of every point
 is in <code>sweep.csv</code> (fractions), defined in docs/simulate.md.</p>
 <table><tr>{head}</tr>{"".join(body)}</table>
 <ul>{explained}</ul>

@@ -4,7 +4,8 @@ rows a sweep tabulates (its plots and HTML page: :mod:`~tictacblitz.lab.plots`).
 The metrics are defined in docs/simulate.md; :func:`metric_rows` is the one list of
 them that tables and plots read: the lab's match-level metrics, then the game's (its
 ``metric_rows``/``METRICS``/``PANELS``/``summary_lines`` hooks; without them, the
-``NAME_mean`` of every per-match column the summary's ``columns`` holds).
+``NAME_mean`` of every per-match value column the summary's ``columns`` holds, and
+``NAME_CODE_share`` of every code of a category column, in ``codes``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..games.registry import DEFAULT_GAME
 from .answers import format_ablation, format_comparison, format_seats
+from .columns import share_name
 from .hooks import GameHooks, hooks_for
 from .units import METRICS as UNIT_METRICS
 from .units import RUN_METRICS as UNIT_RUN_METRICS
@@ -95,6 +97,9 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
         hook(s, add)
     for name, c in s.get("columns", {}).items():  # a game without the hook
         add(f"{name}{MEAN}", c["mean"], c["mean_ci"])
+    for column, codes in s.get("codes", {}).items():  # a category: shares, never a mean
+        for code, c in codes.items():
+            add(share_name(column, code), c["share"], c["share_ci"])
     add("matches_per_s", s.get("matches_per_s"))
     return rows
 
@@ -106,6 +111,7 @@ def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], 
     hooks = _hooks(s)
     game = s.get("game", DEFAULT_GAME)
     rules = ", ".join(f"{k}={v}" for k, v in sorted(s["rules"].items())) or "defaults"
+    options = "".join(f", {k} {v}" for k, v in sorted((s.get("options") or {}).items()))
     where = (
         f"{s['workers']} worker thread(s)"
         if s.get("scheduler") is None
@@ -120,7 +126,7 @@ def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], 
     speed = f"{s['matches_per_s']:,.0f}" if s.get("matches_per_s") else "-"
     head = [
         f"simulate: {hooks.type.long_name}, {s['matches']:,} matches, X = {s['x_bot']}, "
-        f"O = {s['o_bot']}, seed {s['seed']}, rules: {rules}",
+        f"O = {s['o_bot']}, seed {s['seed']}, rules: {rules}{options}",
         f"          {s['seconds']:.1f} s wall{cpu} on {where}: {speed} matches/s"
         + (f" ({runs} runs of the same seeds)" if runs > 1 else "")
         + (f"; records in {s['out']}" if s.get("out") else ""),
@@ -149,6 +155,9 @@ def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], 
         rows += more
     for name, c in s.get("columns", {}).items():  # a game without the hook
         rows.append((f"{name} a match: mean [95 % interval]", num(c["mean"], c["mean_ci"])))
+    for column, codes in s.get("codes", {}).items():
+        for code, c in codes.items():
+            rows.append((label(share_name(column, code), game), pct(c["share"], c["share_ci"])))
     notes: List[str] = []
     if sa["significant"]:  # the footnote of the "*" above, only when it is there
         notes = [

@@ -28,6 +28,7 @@ import sys
 from typing import Any, Dict, Optional, Tuple
 
 from ..games.options import game_with_assignments
+from ..games.registry import available_games
 from .command import (
     ArgumentProblem,
     add_common_arguments,
@@ -45,6 +46,7 @@ from .cost import (
     run_pilot,
 )
 from .edges import guarded, one_line_errors
+from .hooks import hooks_for
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .page import check_html_path, write_html
 from .records import (
@@ -154,9 +156,41 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "run from a pilot of 200 matches on other seeds (20 with a search bot; not "
         "counted), so the interval is the ordinary fixed-n one (docs/simulate.md)",
     )
+    add_runner_options(parser)
     one_line_errors(parser, "simulate")
     parser.set_defaults(handler=guarded("simulate", main))
     return parser
+
+
+RUNNER_OPTION = "runner_option_"  # the argparse dest prefix of a game's runner options
+
+
+def add_runner_options(parser: argparse.ArgumentParser) -> None:
+    """``--NAME`` for every runner option a registered game offers (its
+    ``RUNNER_OPTIONS`` hook, e.g. Doh's ``--opening S``); given with another game, it is
+    refused in one line."""
+    seen: Dict[str, str] = {}
+    for game in available_games():
+        for name, (metavar, text) in hooks_for(game).runner_options.items():
+            if name not in seen:
+                seen[name] = game
+                parser.add_argument(
+                    f"--{name}", dest=RUNNER_OPTION + name, metavar=metavar, help=text
+                )
+
+
+def runner_options(args: argparse.Namespace, game: str) -> Dict[str, Any]:
+    """The runner options given on the command line, checked for ``game``.
+    :raises ArgumentProblem:"""
+    given = {
+        k[len(RUNNER_OPTION) :]: v
+        for k, v in vars(args).items()
+        if k.startswith(RUNNER_OPTION) and v is not None
+    }
+    try:
+        return hooks_for(game).check_options(given)
+    except ValueError as exc:
+        raise ArgumentProblem(str(exc)) from None
 
 
 def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
@@ -260,6 +294,7 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         kwargs = job_arguments(args)
+        kwargs["options"] = runner_options(args, kwargs["game"])
         extra = extra_arguments(args)
         job = prepare(
             kwargs["matches"],
@@ -270,6 +305,7 @@ def main(args: argparse.Namespace) -> int:
             game=kwargs["game"],
             workers=kwargs["workers"],
             chunk_size=kwargs["chunk_size"],
+            options=kwargs["options"],
         )
         precision = None if args.precision is None else parse_precision(args.precision, job.game)
         try:

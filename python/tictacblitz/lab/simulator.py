@@ -192,6 +192,8 @@ def simulate(
         "rules": hooks.overrides(job.rules),
         "out": os.fspath(out) if out is not None else None,
     }
+    if job.options:  # e.g. Doh's fixed opening (absent otherwise: the golden summaries)
+        head["options"] = dict(job.options)
     head.update(result)
     head.update(study.result(hooks))
     records = None

@@ -24,6 +24,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 from .hooks import GameHooks
 from .jobs import SimulationJob, resolve_game
 from .paired import PairedRatios, match_values
+from .seats import seat_verdict
+from .stats import adjust
 from .summary import Summary
 
 __all__ = ["Extra", "plan_extras", "Study", "ablation_names"]
@@ -108,6 +110,7 @@ def _renamed(table: Dict[str, Dict[str, Any]], a: str, b: str) -> Dict[str, Dict
             "difference": r["difference"],
             "ci": r["ci"],
             "significant": r["significant"],
+            "p": r["p"],
         }
         for m, r in table.items()
     }
@@ -167,6 +170,9 @@ class Study:
                     "base": self._side(k),
                     "differences": _renamed(pair.table(), "variant", "base"),
                 }
+                out["comparison"]["adjustment"] = adjust(
+                    list(out["comparison"]["differences"].values())
+                )
             elif extra.role == "swapped":
                 seat, seat_ci = pair.pooled("seat")
                 bot, bot_ci = pair.pooled("bot")
@@ -174,6 +180,9 @@ class Study:
                 def off_half(ci: Optional[List[float]]) -> bool:
                     return bool(ci is not None and (ci[0] > 0.5 or ci[1] < 0.5))
 
+                # bot: (A's wins as X, decided, A's wins as O, decided) of both runs
+                a_as_x, first_a, a_as_o, first_b = (pair.sums.get("bot") or [0, 0, 0, 0])[:4]
+                measurable, why, possible = seat_verdict(a_as_x + a_as_o, first_a, first_b, seat_ci)
                 out["seat_swap"] = {
                     "paired_by_seed": True,
                     "matches_each": pair.n,
@@ -181,7 +190,10 @@ class Study:
                     "seat_advantage": {
                         "x_share_of_decided": seat,
                         "ci": seat_ci,
-                        "significant": off_half(seat_ci),
+                        "significant": measurable and off_half(seat_ci),
+                        "measurable": measurable,
+                        "not_measurable_because": why,
+                        "possible_range": list(possible),
                     },
                     "bot_strength": {
                         "bot": self.job.x_name,
@@ -206,4 +218,9 @@ class Study:
                     "rules_off": hooks.overrides(extra.job.rules),
                     "effects": _renamed(pair.table(), "with", "without"),
                 }
+        if "ablation" in out:  # one family: every metric of every feature
+            features = out["ablation"]["features"].values()
+            out["ablation"]["adjustment"] = adjust(
+                [e for f in features for e in f["effects"].values()]
+            )
         return out

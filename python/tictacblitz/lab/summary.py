@@ -1,8 +1,9 @@
 """The balance summary of a simulation, for any game: match results with 95 % Wilson
 intervals and the seat advantage, plus the game's extra metrics (its ``Metrics`` hook;
-without one, :class:`ColumnMeans`: the mean of every per-match number its runner
-returns), accumulated chunk by chunk from exact integer counters (so it does not depend on the
-order chunks arrive in) and mergeable. docs/simulate.md defines every metric.
+without one, :class:`ColumnMeans`: the mean of every per-match value column its runner
+returns, the share of each code of a category column), accumulated chunk by chunk from
+exact integer counters (so it does not depend on the order chunks arrive in) and
+mergeable. docs/simulate.md defines every metric.
 """
 
 from __future__ import annotations
@@ -12,47 +13,50 @@ from typing import Any, Dict
 import numpy as np
 
 from ..games.registry import DEFAULT_GAME
+from .columns import MEAN, NOT_METRICS, code_columns, per_match, share_name
 from .hooks import hooks_for
 from .stats import Moments, wilson, wilson_or_none
 
 __all__ = ["Summary", "ColumnMeans", "deep_merge", "NOT_METRICS"]
 
-NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
-"""Runner columns that are no per-match measurement (the lab's own, or the seed echoed)."""
-
 
 class ColumnMeans:
-    """The default extra metrics of a game without a ``Metrics`` hook: for every integer
-    column of its runner, one number a match (``moves``, ``turns``...; a ``(n, 2)`` column
-    per seat as ``NAME_x``/``NAME_o``), the mean with its 95 % interval. Summary key:
-    ``columns.NAME`` = ``{"mean", "mean_ci", "total"}``."""
+    """The default extra metrics of a game without a ``Metrics`` hook, from its runner's
+    per-match columns (:func:`~tictacblitz.lab.columns.per_match`): a value column's
+    mean with its 95 % interval (summary key ``columns.NAME`` = ``{"mean", "mean_ci",
+    "total"}``; a ``(n, 2)`` column per seat as ``NAME_x``/``NAME_o``), and each code of
+    a category column as a share of matches with its Wilson interval (``codes.NAME.CODE``
+    = ``{"share", "share_ci", "matches"}``): a code is never averaged (issue 22)."""
 
-    def __init__(self, rules: Any = None) -> None:
+    def __init__(self, rules: Any = None, game: str = DEFAULT_GAME) -> None:
+        self.hooks = hooks_for(game)
         self.moments: Dict[str, Moments] = {}
 
     def add(self, cols: Dict[str, Any]) -> None:
-        for name, values in cols.items():
-            if name in NOT_METRICS:
-                continue
-            a = np.asarray(values)
-            if a.dtype.kind not in "iub" or a.shape[:1] != np.asarray(cols["winner"]).shape:
-                continue
-            if a.ndim == 1:
-                self.moments.setdefault(name, Moments()).add(a)
-            elif a.ndim == 2 and a.shape[1] == 2:
-                self.moments.setdefault(f"{name}_x", Moments()).add(a[:, 0])
-                self.moments.setdefault(f"{name}_o", Moments()).add(a[:, 1])
+        for metric, num, _ in per_match(cols, self.hooks):
+            self.moments.setdefault(metric, Moments()).add(num)
 
     def merge(self, other: "ColumnMeans") -> None:
         for name, m in other.moments.items():
             self.moments.setdefault(name, Moments()).merge(m)
 
     def to_dict(self) -> Dict[str, Any]:
-        out = {}
+        means: Dict[str, Any] = {}
+        codes: Dict[str, Dict[str, Any]] = {}
+        for column, names in code_columns(self.hooks).items():
+            for code in names:
+                m = self.moments.get(share_name(column, code))
+                if m is not None:
+                    codes.setdefault(column, {})[code] = {
+                        "share": m.s / m.n if m.n else None,
+                        "share_ci": wilson_or_none(m.s, m.n),
+                        "matches": m.s,
+                    }
         for name, m in self.moments.items():
-            mean, ci = m.mean_ci()
-            out[name] = {"mean": mean, "mean_ci": ci, "total": m.s}
-        return {"columns": out}
+            if name.endswith(MEAN):
+                mean, ci = m.mean_ci()
+                means[name[: -len(MEAN)]] = {"mean": mean, "mean_ci": ci, "total": m.s}
+        return {"columns": means, **({"codes": codes} if codes else {})}
 
 
 def deep_merge(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
@@ -74,7 +78,7 @@ class Summary:
         self.rules = rules
         self.matches = 0
         self.match_results = np.zeros(3, np.int64)  # seat 0 wins, seat 1 wins, draws
-        self.metrics = hooks_for(game).new_metrics(rules) or ColumnMeans(rules)
+        self.metrics = hooks_for(game).new_metrics(rules) or ColumnMeans(rules, game)
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (``winner``: 0, 1 or -1 for a draw)."""

@@ -153,7 +153,12 @@ def format_sweep(result: Any, out: str, explain: bool = False) -> str:
     width = [max(len(h), *(len(c[i]) for c in table)) for i, h in enumerate(head)]
     lines.append("  ".join(h.rjust(w) for h, w in zip(head, width, strict=False)))
     lines += ["  ".join(c.rjust(w) for c, w in zip(cells, width, strict=False)) for cells in table]
-    lines += ["", "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values."]
+    lines += [
+        "",
+        "Shares in %, [a, b] the 95 % interval; rows sorted by the swept values.",
+        f"No difference is tested here (no *): each interval is its point's own, not adjusted "
+        f"for the {len(table)} points; to test a change, simulate --rule (A/B, Holm-adjusted).",
+    ]
     if result.meta.get("x_bot") != result.meta.get("o_bot"):
         lines.append(
             "Two different bots: X's share mixes bot strength and seat "

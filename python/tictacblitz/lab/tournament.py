@@ -30,10 +30,11 @@ from .cost import announce, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, resolve_game
-from .ratings import elo_ratings, format_report
+from .ratings import elo_ratings, fit_ratings, format_report
 from .runner import daemon_map, progress_bar
+from .seats import seat_verdict
 from .seeds import pair_match_seed as match_seed
-from .stats import wilson
+from .stats import adjust, normal_p, wilson, wilson_or_none
 
 __all__ = [
     "run_tournament",
@@ -140,8 +141,9 @@ def _play(
         _concat([c for t, c in zip(tasks, parts, strict=False) if t[0] == n])
         for n in range(len(batches))
     ]
-    out_pairs = []
-    first_wins = second_wins = 0  # by seat, over every pair and both seat orders
+    out_pairs: List[Dict[str, Any]] = []
+    first_wins = second_wins = 0  # by seat, over the pairs whose seat share is measurable
+    one_sided: Dict[str, str] = {}
     for n, (a, b) in enumerate(pairs):
         a_x, b_x = results[2 * n], results[2 * n + 1]
 
@@ -151,8 +153,17 @@ def _play(
 
         a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
         b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
-        first_wins += total(a_x, "winner", 0) + total(b_x, "winner", 0)
-        second_wins += total(a_x, "winner", 1) + total(b_x, "winner", 1)
+        pair_first = total(a_x, "winner", 0) + total(b_x, "winner", 0)
+        first_a = total(a_x, "winner", 0) + total(a_x, "winner", 1)
+        first_b = total(b_x, "winner", 0) + total(b_x, "winner", 1)
+        measurable, why, _ = seat_verdict(
+            a_wins, first_a, first_b, wilson_or_none(pair_first, first_a + first_b)
+        )
+        if measurable:  # a one-sided pair pins its seat share near 50 % (lab/seats.py)
+            first_wins += pair_first
+            second_wins += first_a + first_b - pair_first
+        else:
+            one_sided[f"{a} vs {b}"] = str(why)
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
@@ -172,12 +183,17 @@ def _play(
                 "a_decided_ci": list(wilson(a_wins, decided)) if decided else None,
                 "significant": bool(decided)
                 and (wilson(a_wins, decided)[0] > 0.5 or wilson(a_wins, decided)[1] < 0.5),
+                # the score test of "a's share of decided matches is 50 %" (the test the
+                # Wilson interval inverts), adjusted over all pairs below
+                "p": normal_p(a_wins / decided - 0.5, 0.5 / decided**0.5) if decided else None,
             }
         )
         for key, column in hooks.pair_means.items():  # e.g. Blitz: mean_rounds
             out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
-    ratings, intervals = elo_ratings(names, out_pairs)
+    adjustment = adjust(out_pairs)  # one family: every pair of the round robin
+    ratings = fit_ratings(names, out_pairs)
     seat_decided = first_wins + second_wins
+    draws_all = sum(p["draws"] for p in out_pairs)
     return {
         "game": hooks.name,
         "seed": seed,
@@ -185,14 +201,16 @@ def _play(
         "rules": hooks.overrides(the_game.rules),
         "bots": {n: hooks.describe_bot(n) for n in names},
         "pairs": out_pairs,
-        "elo": {n: round(ratings[n], 1) for n in names},
-        "elo_ci": {n: [round(intervals[n][0], 1), round(intervals[n][1], 1)] for n in names},
+        "adjustment": adjustment,
+        **ratings,
         # Every pair plays both seat orders equally often, so bot strength cancels out of
-        # the seats' shares: what is left is the first seat's advantage.
+        # the seats' shares: what is left is the first seat's advantage, over the pairs
+        # where the weaker bot wins enough for it to show (the others: first_seat_left_out).
         "first_seat_decided": first_wins / seat_decided if seat_decided else None,
         "first_seat_decided_ci": list(wilson(first_wins, seat_decided)) if seat_decided else None,
-        "draw_rate": (matches * len(pairs) - seat_decided) / (matches * len(pairs)),
-        "draw_ci": list(wilson(matches * len(pairs) - seat_decided, matches * len(pairs))),
+        "first_seat_left_out": one_sided,
+        "draw_rate": draws_all / (matches * len(pairs)),
+        "draw_ci": list(wilson(draws_all, matches * len(pairs))),
     }
 
 

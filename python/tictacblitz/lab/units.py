@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .columns import code_columns, share_name
 from .hooks import hooks_for
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "explanation",
     "legend",
     "plot_scale",
+    "unit_words",
 ]
 
 SHARE = "share"
@@ -47,8 +49,8 @@ POINTS = "pp"
 """The unit of a difference of two proportions: shown in percentage points."""
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
-    "x_win_rate": ("X wins the match", SHARE, "matches the first seat (X) won, of all matches"),
-    "o_win_rate": ("O wins the match", SHARE, "matches the second seat (O) won, of all matches"),
+    "x_win_rate": ("X wins the match", SHARE, "matches the first seat won, of all matches"),
+    "o_win_rate": ("O wins the match", SHARE, "matches the second seat won, of all matches"),
     "draw_rate": ("match drawn", SHARE, "matches neither seat won"),
     "x_share_of_decided": (
         "X's share of decided matches",
@@ -149,12 +151,25 @@ def metrics_of(game: str) -> Dict[str, Tuple[str, str, str]]:
     return {k: (seat_words(v[0], game), v[1], seat_words(v[2], game)) for k, v in out.items()}
 
 
+def _code_share(metric: str, game: str) -> Optional[Tuple[str, str]]:
+    """(column, code) when ``metric`` is the lab's share of one code of a category
+    column (:mod:`~tictacblitz.lab.columns`), else None."""
+    for column, codes in code_columns(hooks_for(game)).items():
+        for code in codes:
+            if metric == share_name(column, code):
+                return column, code
+    return None
+
+
 def label(metric: str, game: str) -> str:
     """The words a designer reads for ``metric`` (a per-match column's mean: "NAME a
-    match (mean)")."""
+    match (mean)"; a code's share: "NAME: CODE (share of matches)")."""
     known = metrics_of(game).get(metric)
     if known is not None:
         return known[0]
+    coded = _code_share(metric, game)
+    if coded is not None:
+        return f"{coded[0].replace('_', ' ')}: {coded[1]} (share of matches)"
     if metric.endswith(MEAN):
         return f"{metric[: -len(MEAN)].replace('_', ' ')} a match (mean)"
     return metric.replace("_", " ")
@@ -162,13 +177,18 @@ def label(metric: str, game: str) -> str:
 
 def unit(metric: str, game: str) -> str:
     known = metrics_of(game).get(metric)
-    return known[1] if known is not None else ""
+    if known is not None:
+        return known[1]
+    return SHARE if _code_share(metric, game) is not None else ""
 
 
 def explanation(metric: str, game: str) -> str:
     known = metrics_of(game).get(metric)
     if known is not None and known[2]:
         return known[2]
+    coded = _code_share(metric, game)
+    if coded is not None:
+        return f"matches whose {coded[0]!r} column has code {coded[1]!r}, of all matches"
     if metric.endswith(MEAN):
         return f"the mean of the runner's per-match column {metric[: -len(MEAN)]!r}"
     return ""
@@ -191,9 +211,19 @@ def legend(game: str, metrics: Optional[Sequence[str]] = None) -> List[str]:
         "points (pp). JSON output keeps fractions (0.5 = 50 %)."
     ]
     for m in names:
-        text = explanation(m, game)
-        lines.append(f"  {label(m, game)}: {text}" if text else f"  {label(m, game)}")
+        text = explanation(m, game) or "(no definition)"
+        lines.append(f"  {label(m, game)} [{unit_words(unit(m, game))}]: {text}")
     return lines
+
+
+def unit_words(unit_name: str) -> str:
+    """A unit as a legend names it: a share is a percentage, a difference of shares in
+    percentage points; any other unit as it is (``plies``, ``s``...); "number" for none."""
+    if is_share(unit_name):
+        return "%"
+    if unit_name == POINTS:
+        return "pp"
+    return unit_name or "number"
 
 
 def rows_of(names: Sequence[str], values: Dict[str, Any], game: str) -> List[Tuple[str, str]]:

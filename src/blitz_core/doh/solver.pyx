@@ -447,9 +447,13 @@ cdef class Solver:
                 out = bot_action(&self.table, &p, b, s)
         return out
 
-    def play_matches(self, x_spec, o_spec, seeds):
+    def play_matches(self, x_spec, o_spec, seeds, int opening=-1):
         """Whole games between two bots, without the GIL: game i is played by bots
         seeded seeds[i] (both seats: each decision's stream mixes in the position).
+        opening (0 S, 1 M, 2 L; -1 the bot's choice): the first move is a piece of that
+        size, on the first legal square of the window (any square is the same position
+        up to a translation, D2), whatever the first bot would play (issue 22: both arms
+        of an A/B with the same first piece).
         Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2;
         end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9)."""
         if self.table.slots == NULL:
@@ -469,14 +473,21 @@ cdef class Solver:
         cdef int16_t[::1] m_view = moves
         cdef DohPos p
         cdef int a
+        if opening < -1 or opening > 2:
+            raise ValueError(f"opening must be -1 (free), 0 S, 1 M or 2 L, not {opening}")
         with self.lock:
             with nogil:
                 for i in range(n):
                     pos_init(&p, self.pieces_per_size, self.grid)
                     f_view[i] = -1
                     while p.winner == DOH_ONGOING:
-                        a = bot_action(&self.table, &p, bx if p.to_move == 0 else bo,
-                                       seed_view[i])
+                        if p.ply == 0 and opening >= 0:
+                            a = opening * 25
+                            while pos_reason(&p, a) != 0:
+                                a += 1
+                        else:
+                            a = bot_action(&self.table, &p, bx if p.to_move == 0 else bo,
+                                           seed_view[i])
                         if p.ply == 0:
                             f_view[i] = a // 25
                         pos_play(&p, a)

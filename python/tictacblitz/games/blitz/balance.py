@@ -53,6 +53,7 @@ __all__ = [
     "ablations",
     "ABLATION_NOTE",
     "EFFECT_METRICS",
+    "CODE_COLUMNS",
 ]
 
 MAX_RECORD_ROUNDS = 16
@@ -175,6 +176,10 @@ def ablations(rules: Optional[Rules]) -> Dict[str, Dict[str, Any]]:
             out[kind] = {"powerup_weights": {**weights, kind: 0}}
     return out
 
+
+CODE_COLUMNS: Dict[str, Tuple[str, ...]] = {"round_result": RESULTS, "round_by": ENDS}
+"""The runner's code columns (one code a round: who won it, how it ended, R10/R20): never
+averaged; their shares are :class:`Metrics`'s and :func:`match_values`'s (issue 22)."""
 
 ABLATION_NOTE = "each powerup's spawn weight set to 0 in turn"
 """How the ablation switches a feature off, in the words reports print."""

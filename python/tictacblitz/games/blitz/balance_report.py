@@ -23,42 +23,50 @@ METRICS: Dict[str, Tuple[str, str, str]] = {
     "round_x_share_of_decided": (
         "X's share of decided rounds",
         "share",
-        "of the rounds someone won, the share X won; 50 % is a fair seat when both seats have "
-        "the same bot",
+        "of the rounds someone won (R10, R20), the share X won; 50 % is a fair seat when both "
+        "seats have the same bot",
     ),
     "round_draw_rate": (
         "rounds drawn",
         "share",
-        "rounds with no winner (the clock ran out with equal marks, or a double line)",
+        "rounds with no winner: a double line (R10) or equal timeout scores (R20)",
     ),
     "decisiveness": (
         "rounds won by a line",
         "share",
-        "rounds that ended in a line of marks before the clock (R17); the design "
+        "rounds that ended in a line of set marks before the clock (R10); the design "
         "promises that most rounds do",
     ),
     "timeout_share": (
         "rounds ended by the clock",
         "share",
-        "rounds that ran to round_ms and were decided by marks held, or drawn",
+        "rounds that ran to round_ms and were decided by the timeout score, or drawn (R20)",
     ),
-    "round_length_s": ("round length (mean)", "s", "game time of a round, in seconds"),
+    "round_length_s": (
+        "round length (mean)",
+        "s",
+        "game time of a round, from its start to its line or to round_ms (R1, R10, R20)",
+    ),
     "match_rounds": (
         "rounds a match (mean)",
         "rounds",
-        "rounds played before a seat won the match",
+        "rounds played until the match was decided: rounds_to_win, or max_rounds (R22)",
     ),
-    "match_length_s": ("match length (mean)", "s", "game time of a whole match, in seconds"),
+    "match_length_s": (
+        "match length (mean)",
+        "s",
+        "game time of a whole match: the sum of its rounds' lengths (R21, R22)",
+    ),
     "knockouts_per_round": (
         "knock-outs a round (mean)",
         "knock-outs",
-        "marks knocked out in a round, both seats together",
+        "marks knocked out in a round (R9), both seats together",
     ),
     **{
         f"{k}_claims_per_round": (
             f"{k} claims a round",
             "claims",
-            f"{k} powerups claimed in a round, both seats",
+            f"{k} powerups claimed in a round (R15), both seats",
         )
         for k in KINDS
     },

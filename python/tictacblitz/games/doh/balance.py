@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from .bots import BOT_NAMES, END_NAMES
+from .bots import BOT_NAMES, END_NAMES, opening_code
 from .game import play_matches
 from .rules import DohRules
 from .types import SEATS, SIZES
@@ -51,6 +51,10 @@ __all__ = [
     "PIECES",
     "ENDS",
     "RESULTS",
+    "CODE_COLUMNS",
+    "RUNNER_OPTIONS",
+    "check_options",
+    "match_values",
 ]
 
 PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0, 1, 2
@@ -198,18 +202,109 @@ class Metrics:
 
 # -- how reports show them ----------------------------------------------------------------------
 
-METRICS: Dict[str, Tuple[str, str]] = {
-    "first_score": ("first player's score (win 1, draw 1/2)", "share"),
-    "game_length": ("game length (mean)", "plies"),
+METRICS: Dict[str, Tuple[str, str, str]] = {
+    "first_score": (
+        "first player's score (win 1, draw 1/2)",
+        "share",
+        "the first player's mean result, a win 1, a draw 1/2, a loss 0 (D1: first moves "
+        "first); 50 % is an even game",
+    ),
+    "game_length": (
+        "game length (mean)",
+        "plies",
+        "moves played until the game ended (D7-D9); at most 3 x pieces_per_size (D1, D8)",
+    ),
     **{
-        f"{end}_share": (f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})", "share")
-        for end in ENDS
+        f"{end}_share": (
+            f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
+            "share",
+            how,
+        )
+        for end, how in (
+            ("line", "games won by three squares in a line counting as one size (D7)"),
+            ("stash_empty", "games drawn because the stash ran out with no line (D8)"),
+            ("no_move", "games lost by the player to move having no legal move (D9)"),
+        )
     },
-    **{f"{p}_first_share": (f"first piece {p}: share of games", "share") for p in PIECES},
-    **{f"{p}_first_win_rate": (f"first piece {p}: first player wins", "share") for p in PIECES},
-    **{f"{p}_first_draw_rate": (f"first piece {p}: draws", "share") for p in PIECES},
+    **{
+        f"{p}_first_share": (
+            f"first piece {p}: share of games",
+            "share",
+            f"games whose first move was a piece of size {p} (the first move's only choice "
+            "is its size: where it goes does not matter, D2)",
+        )
+        for p in PIECES
+    },
+    **{
+        f"{p}_first_win_rate": (
+            f"first piece {p}: first player wins",
+            "share",
+            f"of the games opened with {p}, the share the first player won",
+        )
+        for p in PIECES
+    },
+    **{
+        f"{p}_first_draw_rate": (
+            f"first piece {p}: draws",
+            "share",
+            f"of the games opened with {p}, the share drawn (D8)",
+        )
+        for p in PIECES
+    },
 }
-"""name -> (label, unit) of the metrics :func:`metric_rows` adds, in table order."""
+"""name -> (label, unit, explanation) of Doh's metrics, in table order: the one list of
+them (the summary's rows, the A/B's paired rows of :func:`match_values`, the legend).
+Every one is a *value* (``plies``) or a *share* (a proportion, shown in %); the runner's
+code columns are declared in :data:`CODE_COLUMNS`, so the lab never averages them."""
+
+CODE_COLUMNS: Dict[str, Tuple[str, ...]] = {"first_piece": PIECES, "end": ENDS}
+"""The runner's *category* columns and the names of their codes 0, 1, 2: a code is never
+averaged (issue 22), its shares are the metrics ``P_first_share`` and ``END_share``."""
+
+RUNNER_OPTIONS: Dict[str, Tuple[str, str]] = {
+    "opening": (
+        "S|M|L",
+        "Doh: every game's first piece is this size, in every arm of the run (A/B, seats "
+        "swapped): the bots play on from it (docs/doh.md)",
+    ),
+}
+"""Options of :func:`play_matches` that ``simulate`` offers (``--opening S``):
+name -> (metavar, help). Checked by :func:`check_options`."""
+
+
+def check_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """``options`` as :func:`play_matches` takes them. :raises ValueError: naming a bad
+    value."""
+    out = dict(options)
+    if out.get("opening") is not None:
+        out["opening"] = PIECES[opening_code(out["opening"])]
+    return out
+
+
+def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+    """Per-match ``(numerator, denominator, scale)`` of Doh's metrics (an A/B pairs two
+    runs over the same seeds match by match with them): ``scale * sum(num) / sum(den)``
+    is the metric of :func:`metric_rows` with the same name. The code columns enter only
+    as shares (one indicator a code), never as a mean."""
+    result = _result_codes(cols["winner"])
+    one = np.ones_like(result)
+    piece = np.asarray(cols["first_piece"]).astype(np.int64)
+    end = np.asarray(cols["end"]).astype(np.int64)
+    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
+        # a win 2, a draw 1, a loss 0 over 2 a game: the score as a share
+        "first_score": (np.choose(result, (2, 0, 1)), 2 * one, 1.0),
+        "game_length": (np.asarray(cols["moves"]).astype(np.int64), one, 1.0),
+    }
+    for k, name in enumerate(ENDS):
+        out[f"{name}_share"] = ((end == k).astype(np.int64), one, 1.0)
+    for k, p in enumerate(PIECES):
+        out[f"{p}_first_share"] = ((piece == k).astype(np.int64), one, 1.0)
+    for k, p in enumerate(PIECES):
+        opened = (piece == k).astype(np.int64)
+        out[f"{p}_first_win_rate"] = (opened * (result == 0), opened, 1.0)
+        out[f"{p}_first_draw_rate"] = (opened * (result == 2), opened, 1.0)
+    return out
+
 
 PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("seat advantage (X share of decided)", ("first_score",)),
@@ -286,9 +381,9 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
         )
     lines = [
         "",
-        "which first pieces win (X plays the first piece; shares with 95 % intervals):",
-        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first (X) wins':<22} "
-        f"{'draws':<22} {'second (O) wins':<22}",
+        "which first pieces win (the first player plays it; shares with 95 % intervals):",
+        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first player wins':<22} "
+        f"{'draws':<22} {'second player wins':<22}",
     ]
     for p in PIECES:
         f = s["first_pieces"][p]

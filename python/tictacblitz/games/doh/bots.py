@@ -30,7 +30,17 @@ from blitz_core.doh.solver import END_NAMES, KIND_CODES
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 
-__all__ = ["BOT_SPECS", "BOT_NAMES", "END_NAMES", "DohBot", "make_bot", "play_matches", "bot_spec"]
+__all__ = [
+    "BOT_SPECS",
+    "BOT_NAMES",
+    "END_NAMES",
+    "OPENINGS",
+    "DohBot",
+    "make_bot",
+    "play_matches",
+    "bot_spec",
+    "opening_code",
+]
 
 # name -> (policy, error rate, policy of an error): the presets are mixtures.
 BOT_SPECS: Dict[str, Tuple[str, float, str]] = {
@@ -54,6 +64,20 @@ def bot_spec(name: object) -> Tuple[int, float, int]:
         raise ValueError(f"unknown Doh bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
     kind, error, fallback = BOT_SPECS[name]
     return (KIND_CODES[kind], error, KIND_CODES[fallback])
+
+
+OPENINGS = ("S", "M", "L")
+"""The sizes a fixed opening may name, in the native code order (0, 1, 2)."""
+
+
+def opening_code(opening: object) -> int:
+    """The native code of a fixed first piece: -1 for None (the bot chooses), else the
+    index of ``"S"``, ``"M"`` or ``"L"``. :raises ValueError: naming a bad value."""
+    if opening is None:
+        return -1
+    if not isinstance(opening, str) or opening.upper() not in OPENINGS:
+        raise ValueError(f"unknown opening {opening!r}: expected one of {', '.join(OPENINGS)}")
+    return OPENINGS.index(opening.upper())
 
 
 def _seed(seed: object) -> int:
@@ -92,10 +116,12 @@ def make_bot(name: str, seed: int = 0) -> DohBot:
 
 
 def play_matches(
-    rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray
+    rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray, opening: Optional[str] = None
 ) -> Dict[str, np.ndarray]:
     """Whole games between two bots, natively without the GIL: game ``i`` has both bots
     seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
+    ``opening`` (``"S"``, ``"M"`` or ``"L"``; None: the first bot's choice): the first
+    move is a piece of that size (where does not matter, D2), whatever the bot would play.
 
     :returns: columns ``winner`` (0 first, 1 second, -1 draw), ``moves`` (the game's
         length), ``first_piece`` (the first move's size: 0 S, 1 M, 2 L) and ``end`` (how
@@ -108,5 +134,7 @@ def play_matches(
     if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
         raise TypeError("seeds must be a 1-d array of integers")
     x, o = bot_spec(x_bot), bot_spec(o_bot)
-    winner, moves, first, end = thread_solver(rules).play_matches(x, o, seeds.astype(np.uint64))
+    winner, moves, first, end = thread_solver(rules).play_matches(
+        x, o, seeds.astype(np.uint64), opening_code(opening)
+    )
     return {"winner": winner, "moves": moves, "first_piece": first, "end": end}

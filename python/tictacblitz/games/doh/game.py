@@ -252,11 +252,14 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
     return DohGame.make(rules)
 
 
-def play_matches(rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray) -> Dict[str, np.ndarray]:
+def play_matches(
+    rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray, opening: Optional[str] = None
+) -> Dict[str, np.ndarray]:
     """Whole games between two named bots, natively (bots.play_matches): columns
     ``winner`` (0 first, 1 second, -1 draw), ``moves``, ``first_piece`` (0 S, 1 M,
     2 L) and ``end`` (0 line D7, 1 stash empty D8, 2 no move D9). ``rules``: a
-    DohRules, a mapping of overrides, or None."""
+    DohRules, a mapping of overrides, or None; ``opening``: a fixed first piece
+    (``"S"``, ``"M"``, ``"L"``; None: the first bot's choice)."""
     if rules is None or not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
-    return _bots.play_matches(rules, x_bot, o_bot, seeds)
+    return _bots.play_matches(rules, x_bot, o_bot, seeds, opening)

@@ -58,6 +58,7 @@ __all__ = [
     "ablations",
     "ABLATION_NOTE",
     "EFFECT_METRICS",
+    "CODE_COLUMNS",
 ]
 
 DEFAULT_BOT = "greedy"
@@ -367,6 +368,12 @@ def ablations(rules: Optional[RiftRules]) -> Dict[str, Dict[str, Any]]:
         out["objectives"] = {"objective_points": dict.fromkeys(OBJECTIVE_IDS, 0)}
     return out
 
+
+CODE_COLUMNS: Dict[str, Tuple[str, ...]] = {
+    f"{kind}_{seat}": () for kind in ("dealt", "done") for seat in ("x", "o")
+}
+"""The runner's code columns: each seat's objective hands as bitmasks of the catalogue
+(G12, G17), never averaged; their per-objective rates are :class:`Metrics`'s (issue 22)."""
 
 ABLATION_NOTE = "each ability made unaffordable (cost energy_max + 1), objectives worth 0"
 """How the ablation switches a feature off, in the words reports print."""
