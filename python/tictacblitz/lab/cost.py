@@ -42,6 +42,8 @@ __all__ = [
     "PRECISION_METRICS",
     "precision_metrics",
     "parse_precision",
+    "precision_result",
+    "precision_line",
     "metric_interval",
     "matches_for",
 ]
@@ -291,3 +293,22 @@ def matches_for(pilot: Pilot, metric: str, half_width: float, game: str, cap: in
         return min(cap, pilot.matches)  # the metric did not vary in the pilot
     needed = pilot.matches * (pilot_half / half_width) ** 2 * variance_upper_factor(pilot.matches)
     return max(1, min(cap, math.ceil(needed)))
+
+
+def precision_result(summary: Dict[str, Any], plan: Dict[str, Any]) -> Dict[str, Any]:
+    """The plan with the half-width the run reached and whether it met the one asked."""
+    _, ci = metric_interval(summary, plan["metric"], summary["game"])
+    half = None if ci is None else (ci[1] - ci[0]) / 2
+    met = half is not None and half <= plan["half_width_asked"]
+    return {**plan, "half_width": half, "met": met}
+
+
+def precision_line(result: Dict[str, Any]) -> str:
+    half = "none" if result["half_width"] is None else f"{result['half_width']:.4g}"
+    verdict = "met" if result["met"] else "NOT met (raise --matches)"
+    return (
+        f"precision: {result['metric']} 95 % half-width {half} with {result['matches']:,} "
+        f"matches (asked <= {result['half_width_asked']:g}: {verdict}); the number was "
+        f"fixed before the run from a pilot of {result['pilot_matches']:,} matches on "
+        "other seeds, not counted, so the interval is the ordinary fixed-n one"
+    )

@@ -43,6 +43,8 @@ from .cost import (
     metric_interval,
     parse_precision,
     pilot_size,
+    precision_line,
+    precision_result,
     run_pilot,
 )
 from .edges import guarded, one_line_errors
@@ -266,25 +268,6 @@ def size_and_estimate(
 
 class Declined(Exception):
     """The user answered no to the estimate's question."""
-
-
-def precision_result(summary: Dict[str, Any], plan: Dict[str, Any]) -> Dict[str, Any]:
-    """The plan with the half-width the run reached and whether it met the one asked."""
-    _, ci = metric_interval(summary, plan["metric"], summary["game"])
-    half = None if ci is None else (ci[1] - ci[0]) / 2
-    met = half is not None and half <= plan["half_width_asked"]
-    return {**plan, "half_width": half, "met": met}
-
-
-def precision_line(result: Dict[str, Any]) -> str:
-    half = "none" if result["half_width"] is None else f"{result['half_width']:.4g}"
-    verdict = "met" if result["met"] else "NOT met (raise --matches)"
-    return (
-        f"precision: {result['metric']} 95 % half-width {half} with {result['matches']:,} "
-        f"matches (asked <= {result['half_width_asked']:g}: {verdict}); the number was "
-        f"fixed before the run from a pilot of {result['pilot_matches']:,} matches on "
-        "other seeds, not counted, so the interval is the ordinary fixed-n one"
-    )
 
 
 def main(args: argparse.Namespace) -> int:
