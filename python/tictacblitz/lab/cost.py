@@ -193,35 +193,21 @@ def confirm(
 
 # -- --precision ----------------------------------------------------------------------------
 
-PRECISION_METRICS: Dict[str, Dict[str, Tuple[str, str]]] = {
-    "*": {
-        "x_win_rate": ("x_win_rate", "x_win_ci"),
-        "o_win_rate": ("o_win_rate", "o_win_ci"),
-        "draw_rate": ("draw_rate", "draw_ci"),
-        "x_share_of_decided": ("seat_advantage.x_share_of_decided", "seat_advantage.x_share_ci"),
-    },
-    "blitz": {
-        "decisiveness": ("decisiveness", "decisiveness_ci"),
-        "timeout_share": ("timeout_share", "timeout_share_ci"),
-        "round_draw_rate": ("round_draw_rate", "round_draw_ci"),
-        "round_length_ms": ("round_length_ms.mean", "round_length_ms.mean_ci"),
-    },
-    "doh": {
-        "first_score": ("seat_advantage.first_score", "seat_advantage.first_score_ci"),
-        "game_length": ("game_length.mean", "game_length.mean_ci"),
-    },
-    "rift": {
-        "x_score": ("seat_advantage.x_score", "seat_advantage.x_score_ci"),
-        "game_length": ("game_length.mean", "game_length.mean_ci"),
-        "collision_rate": ("collisions.collision_rate", "collisions.collision_ci"),
-    },
+PRECISION_METRICS: Dict[str, Tuple[str, str]] = {
+    "x_win_rate": ("x_win_rate", "x_win_ci"),
+    "o_win_rate": ("o_win_rate", "o_win_ci"),
+    "draw_rate": ("draw_rate", "draw_ci"),
+    "x_share_of_decided": ("seat_advantage.x_share_of_decided", "seat_advantage.x_share_ci"),
 }
-"""The metrics ``--precision`` takes, by game ("*": every game): the JSON path of the
-value in ``simulate --json`` and of its 95 % interval."""
+"""The metrics ``--precision`` takes for every game: the JSON path of the value in
+``simulate --json`` and of its 95 % interval. A game adds its own with its balance hook
+``PRECISION_METRICS`` (same form; :mod:`.hooks`)."""
 
 
 def precision_metrics(game: str) -> Dict[str, Tuple[str, str]]:
-    return {**PRECISION_METRICS["*"], **PRECISION_METRICS.get(game, {})}
+    from .hooks import hooks_for
+
+    return {**PRECISION_METRICS, **hooks_for(game).get("PRECISION_METRICS", {})}
 
 
 def parse_precision(text: str, game: str) -> Tuple[str, float]:

@@ -41,6 +41,8 @@ Optional (default in brackets):
 - ``RUNNER_OPTIONS`` ``{name: (metavar, help)}`` and ``check_options(options) ->
   options``: keywords of ``play_matches`` that ``simulate`` offers as ``--NAME``
   (``ValueError`` naming a bad value) [none];
+- ``PRECISION_METRICS`` ``{metric: (value path, interval path)}`` in the summary: the
+  game's metrics for ``simulate --precision`` besides the generic ones [none];
 - ``sweepable(rules) -> {name: type}`` [every number of ``rules.to_dict()``, nested
   numbers as ``outer.inner``]; ``PAIR_MEANS`` ``{report key: column}``: per-pair means
   in a tournament [none].

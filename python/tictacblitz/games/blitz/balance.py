@@ -54,6 +54,7 @@ __all__ = [
     "ABLATION_NOTE",
     "EFFECT_METRICS",
     "CODE_COLUMNS",
+    "PRECISION_METRICS",
 ]
 
 MAX_RECORD_ROUNDS = 16
@@ -505,3 +506,13 @@ def sweepable(rules: Rules) -> Dict[str, type]:
     for kind in KINDS:
         out[f"powerup_weights.{kind}"] = float
     return out
+
+
+PRECISION_METRICS = {
+    "decisiveness": ("decisiveness", "decisiveness_ci"),
+    "timeout_share": ("timeout_share", "timeout_share_ci"),
+    "round_draw_rate": ("round_draw_rate", "round_draw_ci"),
+    "round_length_ms": ("round_length_ms.mean", "round_length_ms.mean_ci"),
+}
+"""The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
+value and of its 95 % interval in the summary; lab/cost.py)."""

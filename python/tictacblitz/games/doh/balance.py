@@ -52,6 +52,7 @@ __all__ = [
     "ENDS",
     "RESULTS",
     "CODE_COLUMNS",
+    "PRECISION_METRICS",
     "RUNNER_OPTIONS",
     "check_options",
     "match_values",
@@ -394,3 +395,11 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
             f"{pct(f['second_win_rate'], f['second_win_ci']):<22}"
         )
     return rows, lines
+
+
+PRECISION_METRICS = {
+    "first_score": ("seat_advantage.first_score", "seat_advantage.first_score_ci"),
+    "game_length": ("game_length.mean", "game_length.mean_ci"),
+}
+"""The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
+value and of its 95 % interval in the summary; lab/cost.py)."""

@@ -59,6 +59,7 @@ __all__ = [
     "ABLATION_NOTE",
     "EFFECT_METRICS",
     "CODE_COLUMNS",
+    "PRECISION_METRICS",
 ]
 
 DEFAULT_BOT = "greedy"
@@ -564,3 +565,12 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
             f"{pct(ob['points_share'], ob['points_share_ci']):<22}"
         )
     return rows, lines
+
+
+PRECISION_METRICS = {
+    "x_score": ("seat_advantage.x_score", "seat_advantage.x_score_ci"),
+    "game_length": ("game_length.mean", "game_length.mean_ci"),
+    "collision_rate": ("collisions.collision_rate", "collisions.collision_ci"),
+}
+"""The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
+value and of its 95 % interval in the summary; lab/cost.py)."""
