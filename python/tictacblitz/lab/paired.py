@@ -12,6 +12,13 @@ delta-method normal interval whose variance counts the correlation between the s
 (clustered by seed). Exact integer counters make the result independent of the order
 chunks arrive in.
 
+Pairing narrows an interval only as far as the two runs' per-match values correlate
+(issue 22 measured no correlation in Blitz under its first stream layout). So
+:meth:`PairedRatios.table` also gives the unpaired interval (the same delta method with
+the covariance between the runs set to 0: two independent samples), the ratio of the
+two widths (the pairing gain), and uses the paired interval only where it is the
+narrower one (docs/simulate.md, "How much pairing buys").
+
 Per-match values come from :func:`match_values`: the lab's (seat wins, draws) and the
 game's (its ``match_values(cols)`` hook; without one, every 1-D integer runner column's
 mean).
@@ -121,7 +128,7 @@ class PairedRatios:
         return list(self.sums)
 
     def _estimate(
-        self, name: str, grad_of: Any, low: float = 0.0
+        self, name: str, grad_of: Any, low: float = 0.0, paired: bool = True
     ) -> Tuple[Optional[float], Optional[List[float]]]:
         n = self.n
         if n == 0 or name not in self.sums:
@@ -137,6 +144,9 @@ class PairedRatios:
             return value * scale, None
         second = np.array(self.products[name], dtype=float) / n
         cov = (second - np.outer(m, m)) * n / (n - 1)
+        if not paired:  # two independent samples: no covariance between run A and run B
+            cov[:2, 2:] = 0.0
+            cov[2:, :2] = 0.0
         var = float(np.asarray(g) @ cov @ np.asarray(g)) / n
         half = Z95 * math.sqrt(max(var, 0.0))
         lo, hi = value - half, value + half
@@ -164,8 +174,11 @@ class PairedRatios:
 
         return self._estimate(name, grad)
 
-    def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
-        """A - B of ``name`` with its paired 95 % interval."""
+    def difference(
+        self, name: str, paired: bool = True
+    ) -> Tuple[Optional[float], Optional[List[float]]]:
+        """A - B of ``name`` with its paired 95 % interval (``paired=False``: the
+        interval of two independent samples of the same sizes)."""
 
         def grad(m: np.ndarray) -> Any:
             a, b, c, d = m
@@ -173,7 +186,16 @@ class PairedRatios:
                 return None
             return a / b - c / d, [1 / b, -a / b**2, -1 / d, c / d**2]
 
-        return self._estimate(name, grad, low=-1.0)
+        return self._estimate(name, grad, low=-1.0, paired=paired)
+
+    def width_ratio(self, name: str) -> Optional[float]:
+        """The pairing gain of ``name``: the paired difference interval's width over the
+        unpaired one's (below 1: pairing narrowed it; None when either has no width)."""
+        _, paired = self.difference(name)
+        _, unpaired = self.difference(name, paired=False)
+        if paired is None or unpaired is None or unpaired[1] <= unpaired[0]:
+            return None
+        return (paired[1] - paired[0]) / (unpaired[1] - unpaired[0])
 
     def pooled(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
         """``(num_a + num_b) / (den_a + den_b)`` with its interval (matches clustered by
@@ -195,13 +217,19 @@ class PairedRatios:
         return value, ci
 
     def table(self) -> Dict[str, Dict[str, Any]]:
-        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant"}``
-        (JSON-ready fractions)."""
+        """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant",
+        "width_ratio", "paired"}`` (JSON-ready fractions). ``ci`` is the paired interval
+        where pairing narrowed it (``width_ratio`` < 1, ``paired`` true), else the
+        unpaired one: a pairing that does not help costs nothing."""
         out: Dict[str, Dict[str, Any]] = {}
         for name in self.sums:
             a, a_ci = self.side(name, 0)
             b, b_ci = self.side(name, 1)
             d, ci = self.difference(name)
+            ratio = self.width_ratio(name)
+            use_paired = ratio is not None and ratio < 1.0
+            if ratio is not None and not use_paired:
+                ci = self.difference(name, paired=False)[1]
             out[name] = {
                 "a": a,
                 "a_ci": a_ci,
@@ -210,5 +238,7 @@ class PairedRatios:
                 "difference": d,
                 "ci": ci,
                 "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0)),
+                "width_ratio": ratio,
+                "paired": use_paired,
             }
         return out
