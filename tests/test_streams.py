@@ -55,14 +55,20 @@ def test_a_bad_stream_layout_is_one_clear_error(engine, bad):
 def test_the_worked_example_of_engine_md():
     """docs/engine.md's table: seed 7, default rules, layout 2."""
     base = base_keys(7)
-    assert base[PURPOSE_TIME] == 0xFAE33298A8399D50
+    assert base[PURPOSE_TIME] == 0x63CBE1E459320DD7 ^ 0x5851F42D4C957F2D  # match_key ^ salt
     time_stream = SplitMix64(purpose_key(base[PURPOSE_TIME], 1, 0))
-    assert 2500 + time_stream.below(2001) == 2799
-    assert SplitMix64(purpose_key(base[PURPOSE_CELL], 1, 0)).below(36) == 35
-    assert purpose_key(base[PURPOSE_KIND], 1, 0) == 0x2BB1EF6575A87534
-    assert purpose_key(base[PURPOSE_COIN], 1, 1234) == 0x70B98C8272A90C92
+    assert 2500 + time_stream.below(2001) == 3506
+    cells = SplitMix64(purpose_key(base[PURPOSE_CELL], 1, 0))
+    assert [cells.below(36) for _ in range(3)] == [25, 17, 11]
+    assert purpose_key(base[PURPOSE_KIND], 1, 0) == 0xA9BC992F7D5DD499
+    assert purpose_key(base[PURPOSE_COIN], 1, 1234) == 0xAA7E4A23A0CE9F15
     for engine in EngineCls:  # the same first spawn on both engines
-        assert spawns(engine(Rules(), seed=7))[0] == (2799, PowerupKind.HASTE, (5, 5))
+        assert spawns(engine(Rules(), seed=7))[0] == (3506, PowerupKind.BOMB, (4, 1))
+    for engine in EngineCls:  # both act at t = 1234 of round 1: the coin says O first
+        match = engine(Rules(), seed=7)
+        match.advance_to(1234)
+        match.act_both(Action.place((0, 0)), Action.place((0, 0)))
+        assert match.board_text()[0][0].lower() == "o"
 
 
 def first_round_spawns_with_and_without_a_mark(stream, seed):
@@ -119,3 +125,11 @@ def test_old_and_new_recordings_replay_as_they_were_played():
         replayed = run_scenario(load_scenario(scenario), Match)
         assert replayed["state"]["board"] == match.board_text()
         assert Match.from_bytes(match.to_bytes()).stream == stream
+
+
+def test_the_streams_module_doctest():
+    import doctest
+
+    from tictacblitz.games.blitz import streams
+
+    assert doctest.testmod(streams).failed == 0

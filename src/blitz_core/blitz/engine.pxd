@@ -100,7 +100,7 @@ ctypedef struct MatchState:
     int32_t deadline[64]          # per cell: set ms (setting mark), end (crater), burnout (powerup)
     uint8_t age[64]               # R12: the owner's age stamp of a mark (smaller = older)
     uint64_t rng                  # R23: SplitMix64 state (layout 2: this round's spawn times)
-    uint64_t stream_seed          # layout 2: the seed its purpose keys derive from
+    uint64_t stream_key           # layout 2: mix64(seed), the match key of every purpose key
     int64_t charge_units[2]       # R5: units gathered since the charge emptied
     int64_t charge_need[2]        # R5: units the refill needs (0: full)
     int32_t frozen_until[2]       # R18: frozen while t < frozen_until

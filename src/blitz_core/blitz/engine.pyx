@@ -46,10 +46,8 @@ cdef enum:
 
 
 cdef inline uint64_t purpose_key(const MatchState* s, int purpose, uint64_t index) noexcept nogil:
-    """key_P(round, index) = mix64(base_P ^ (round << 32) ^ index), base_P =
-    mix64(seed ^ salt_P) (recomputed: the state keeps to 512 bytes)."""
-    cdef uint64_t base = mix64(s.stream_seed ^ purpose_salt(purpose))
-    return mix64(base ^ (<uint64_t>s.round << 32) ^ index)
+    """key_P(round, index) = mix64(match_key ^ salt_P ^ (round << 32) ^ index)."""
+    return mix64(s.stream_key ^ purpose_salt(purpose) ^ (<uint64_t>s.round << 32) ^ index)
 
 
 cdef void state_reseed(MatchState* s, uint64_t fresh) noexcept nogil:
@@ -59,7 +57,7 @@ cdef void state_reseed(MatchState* s, uint64_t fresh) noexcept nogil:
     if s.stream == STREAM_LAYOUT_1:
         s.rng = fresh
         return
-    s.stream_seed = fresh
+    s.stream_key = mix64(fresh)
     s.rng = purpose_key(s, PURPOSE_TIME, 0)
 
 
@@ -457,7 +455,7 @@ cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint ra
     memset(s, 0, sizeof(MatchState))
     s.rng = seed
     s.stream = STREAM_LAYOUT_1 if stream == STREAM_LAYOUT_1 else STREAM_LAYOUT_2
-    s.stream_seed = seed
+    s.stream_key = mix64(seed)
     s.round = 1
     s.random_powerups = random_powerups
     s.match_result = RESULT_NONE

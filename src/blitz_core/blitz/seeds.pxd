@@ -1,8 +1,8 @@
 # The salts of Tic Tac Blitz's seeded streams: the one declaration (docs/engine.md).
 #
 # A match of seed s draws its chance (R23: spawns, the R3 coin) from s itself (stream
-# layout 1) or from four streams by purpose keyed by s xor a purpose salt, the round and
-# an index (layout 2: spawn times, spawn cells, spawn kinds, the coin; docs/engine.md,
+# layout 1) or from four streams by purpose keyed by mix64(s) xor a purpose salt, the
+# round and an index (layout 2: spawn times, spawn cells, spawn kinds, the coin; docs/engine.md,
 # issue 22). Every other stream is SplitMix64 seeded with s xor a salt, so that no two
 # streams of one match are the same stream:
 #   - each seat's bot policy (bots.pyx play_matches, rollouts.pyx native opponents):

@@ -14,7 +14,7 @@ This module is the Python side of layout 2's keys; the native core has the same
 constants in ``src/blitz_core/blitz/seeds.pxd`` and the differential tests tie the two.
 
 >>> hex(purpose_key(base_keys(7)[PURPOSE_COIN], 1, 0))
-'0xc0fedc627ae4e30e'
+'0x8637a84a026f1309'
 """
 
 from __future__ import annotations
@@ -50,14 +50,16 @@ PURPOSE_SALTS = (
 
 
 def base_keys(seed: int) -> Tuple[int, int, int, int]:
-    """``base_P = mix64(seed ^ salt_P)`` for the four purposes, in PURPOSE order."""
-    s = seed & MASK64
-    return tuple(mix64(s ^ salt) for salt in PURPOSE_SALTS)  # type: ignore[return-value]
+    """``match_key ^ salt_P`` for the four purposes, in PURPOSE order, where
+    ``match_key = mix64(seed)``."""
+    match_key = mix64(seed & MASK64)
+    return tuple(match_key ^ salt for salt in PURPOSE_SALTS)  # type: ignore[return-value]
 
 
 def purpose_key(base: int, round_: int, index: int) -> int:
-    """``key_P(round, index) = mix64(base_P ^ (round << 32) ^ index)``: the state of the
-    stream (or, for the coin, the word) of one round's ``index``-th draw of a purpose."""
+    """``key_P(round, index) = mix64(match_key ^ salt_P ^ (round << 32) ^ index)``, with
+    ``base = match_key ^ salt_P``: the state of the stream (or, for the coin, the word)
+    of one round's ``index``-th draw of a purpose."""
     return mix64(base ^ ((round_ << 32) & MASK64) ^ index)
 
 
