@@ -24,7 +24,8 @@ from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, 
 from blitz_core.blitz.seeds cimport seat_salt
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, EventSink, EventC, DEFAULT_STREAM, state_new_match, state_reseed, state_next_round, state_next_event_t,
+    MatchState, RulesC, EventSink, EventC, DEFAULT_STREAM, state_new_match, state_reseed,
+    state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
     state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
     KIND_BOMB, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED,

@@ -12,7 +12,8 @@ from blitz_core.blitz.bitboard cimport popcount, nth_set_bit
 from blitz_core.blitz.seeds cimport random_policy_salt
 from blitz_core.common.rng cimport rng_below
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, DEFAULT_STREAM, state_new_match, state_next_round, state_next_timed_t, state_advance_to,
+    MatchState, RulesC, DEFAULT_STREAM, state_new_match, state_next_round, state_next_timed_t,
+    state_advance_to,
     state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, ACT_PLACE,
     ACT_KNOCKOUT, ACCEPTED,
 )
