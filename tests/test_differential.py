@@ -94,7 +94,9 @@ def script_strategy(draw):
             )
         else:
             ops.append((op,))
-    return rules, draw(st.integers(0, 2**64 - 1)), random_powerups, ops
+    # Both stream layouts (docs/engine.md): 1 for old files, 2 for new matches (issue 22).
+    stream = draw(st.sampled_from([1, 2]))
+    return rules, draw(st.integers(0, 2**64 - 1)), random_powerups, stream, ops
 
 
 def apply(match, op):
@@ -153,9 +155,9 @@ SLOW = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
 @SLOW
 @given(script_strategy())
 def test_native_matches_reference(script):
-    rules, seed, random_powerups, ops = script
-    native = Match(rules, seed=seed, random_powerups=random_powerups)
-    reference = ReferenceMatch(rules, seed=seed, random_powerups=random_powerups)
+    rules, seed, random_powerups, stream, ops = script
+    native = Match(rules, seed=seed, random_powerups=random_powerups, stream=stream)
+    reference = ReferenceMatch(rules, seed=seed, random_powerups=random_powerups, stream=stream)
     assert native.events == reference.events
     assert snapshot(native) == snapshot(reference)
     for op in ops:
@@ -179,9 +181,9 @@ def advance_by_single_ms(match, ms):
 @given(script_strategy())
 def test_one_ms_steps_equal_event_steps(script):
     """R1/R23: stepping 1 ms at a time gives the same match as jumping."""
-    rules, seed, random_powerups, ops = script
-    jumping = Match(rules, seed=seed, random_powerups=random_powerups)
-    stepping = Match(rules, seed=seed, random_powerups=random_powerups)
+    rules, seed, random_powerups, stream, ops = script
+    jumping = Match(rules, seed=seed, random_powerups=random_powerups, stream=stream)
+    stepping = Match(rules, seed=seed, random_powerups=random_powerups, stream=stream)
     for op in ops:
         if op[0] == "advance":
             jumping.advance(op[1])
@@ -203,8 +205,8 @@ def test_one_ms_steps_equal_event_steps(script):
 @given(script_strategy())
 def test_set_marks_are_never_knocked_out(script):
     """R9: only setting marks are knocked out; a set mark stays (R8) but for R12/R17."""
-    rules, seed, random_powerups, ops = script
-    match = Match(rules, seed=seed, random_powerups=random_powerups)
+    rules, seed, random_powerups, stream, ops = script
+    match = Match(rules, seed=seed, random_powerups=random_powerups, stream=stream)
     for op in ops:
         board = match.board_text()
         setting = {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch in "xo"}

@@ -18,10 +18,11 @@ RULE_VARIANTS = [
 
 @pytest.mark.parametrize("rules", RULE_VARIANTS, ids=range(len(RULE_VARIANTS)))
 @pytest.mark.parametrize("seed", [0, 1, 2, 12345])
-def test_random_matches_agree(rules, seed):
-    reference = ReferenceMatch(rules, seed=seed)
-    via_api = Match(rules, seed=seed)
-    native = Match(rules, seed=seed)
+@pytest.mark.parametrize("stream", [1, 2])
+def test_random_matches_agree(rules, seed, stream):
+    reference = ReferenceMatch(rules, seed=seed, stream=stream)
+    via_api = Match(rules, seed=seed, stream=stream)
+    native = Match(rules, seed=seed, stream=stream)
     counts = play_random(reference, seed)
     assert play_random(via_api, seed) == counts
     assert native_play_random(native, seed) == counts

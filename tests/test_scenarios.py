@@ -207,7 +207,7 @@ def run(data):
 def test_runner_passes_seed_setup_and_scripted_powerups_to_the_factory():
     run({"seed": 9, "setup": ["X....."] + ["......"] * 5, "until": 0})
     assert Recording.made == [
-        {"seed": 9, "setup": ["X....."] + ["......"] * 5, "random_powerups": True}
+        {"seed": 9, "setup": ["X....."] + ["......"] * 5, "random_powerups": True, "stream": 1}
     ]
     run({"script": [{"t": 0, "spawn": "bomb", "cell": [0, 0]}], "until": 0})
     assert Recording.made[0]["random_powerups"] is False

@@ -102,22 +102,40 @@ def comparison(s: Dict[str, Any]) -> Optional[Section]:
                 show(d["base"], d["base_ci"], u),
                 show(d["variant"], d["variant_ci"], u),
                 diff(d["difference"], d["ci"], u) + (STAR if starred(d) else ""),
+                pairing_gain(d),
             ]
         )
     return Section(
         [
             f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
-            f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides,",
-            "so each difference is paired by seed (each seed's luck cancels out); 95 % intervals.",
+            f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides; "
+            "95 % intervals.",
+            "A difference's interval is paired by seed where that narrows it, else unpaired.",
         ],
-        ["metric", f"base: {base}", f"variant: {variant}", "difference (variant - base)"],
+        [
+            "metric",
+            f"base: {base}",
+            f"variant: {variant}",
+            "difference (variant - base)",
+            "pairing gain",
+        ],
         rows,
         [
             "* the rule change moved this metric: significant at 5 % after "
             + adjustment_words(c.get("adjustment"), "differences"),
             "  (the intervals are each difference's own, unadjusted 95 % interval)",
+            "pairing gain: the paired interval's width / the unpaired one's (below 1.00: pairing",
+            "narrowed it and the paired interval is shown; otherwise the unpaired one is)",
         ],
     )
+
+
+def pairing_gain(d: Dict[str, Any]) -> str:
+    """The width ratio of a difference row (issue 22), and which interval it shows."""
+    ratio = d.get("width_ratio")
+    if ratio is None:
+        return "-"
+    return f"{ratio:.2f}" + ("" if d.get("paired") else " (unpaired)")
 
 
 def seats(s: Dict[str, Any]) -> Optional[Section]:

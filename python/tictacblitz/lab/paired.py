@@ -12,6 +12,13 @@ delta-method normal interval whose variance counts the correlation between the s
 (clustered by seed). Exact integer counters make the result independent of the order
 chunks arrive in.
 
+Pairing narrows an interval only as far as the two runs' per-match values correlate
+(issue 22 measured no correlation in Blitz under its first stream layout). So
+:meth:`PairedRatios.table` also gives the unpaired interval (the same delta method with
+the covariance between the runs set to 0: two independent samples), the ratio of the
+two widths (the pairing gain), and uses the paired interval only where it is the
+narrower one (docs/simulate.md, "How much pairing buys").
+
 Per-match values come from :func:`match_values`: the lab's (seat wins, draws) and the
 game's (its ``match_values(cols)`` hook; without one, every per-match value column's
 mean and every code's share of a category column, :mod:`~tictacblitz.lab.columns`).
@@ -124,9 +131,12 @@ class PairedRatios:
     def metrics(self) -> List[str]:
         return list(self.sums)
 
-    def _delta(self, name: str, grad_of: Any) -> Optional[Tuple[float, Optional[float]]]:
-        """(value, variance of the value) by the delta method, clustered by seed;
-        the variance is None with fewer than 2 matches; None without a value."""
+    def _delta(
+        self, name: str, grad_of: Any, paired: bool = True
+    ) -> Optional[Tuple[float, Optional[float]]]:
+        """(value, variance of the value) by the delta method, clustered by seed
+        (``paired=False``: as two independent samples, no covariance between run A and
+        run B); the variance is None with fewer than 2 matches; None without a value."""
         n = self.n
         if n == 0 or name not in self.sums:
             return None
@@ -139,12 +149,15 @@ class PairedRatios:
             return float(value), None
         second = np.array(self.products[name], dtype=float) / n
         cov = (second - np.outer(m, m)) * n / (n - 1)
+        if not paired:
+            cov[:2, 2:] = 0.0
+            cov[2:, :2] = 0.0
         return float(value), float(np.asarray(g) @ cov @ np.asarray(g)) / n
 
     def _estimate(
-        self, name: str, grad_of: Any, low: float = 0.0
+        self, name: str, grad_of: Any, low: float = 0.0, paired: bool = True
     ) -> Tuple[Optional[float], Optional[List[float]]]:
-        got = self._delta(name, grad_of)
+        got = self._delta(name, grad_of, paired)
         if got is None:
             return None, None
         value, var = got
@@ -177,16 +190,28 @@ class PairedRatios:
 
         return self._estimate(name, grad)
 
-    def difference(self, name: str) -> Tuple[Optional[float], Optional[List[float]]]:
-        """A - B of ``name`` with its paired 95 % interval: the delta method's, except
-        for a share of (some) matches with a side at 0 % or 100 %, where that interval
-        collapses (two sides at 100 % gave [+0.0, +0.0]): Newcombe's score interval,
-        paired when both sides count the same matches (issue 22, item 5)."""
-        value, ci = self._estimate(name, _difference_grad, low=-1.0)
-        edge = self._at_the_edge(name)
+    def difference(
+        self, name: str, paired: bool = True
+    ) -> Tuple[Optional[float], Optional[List[float]]]:
+        """A - B of ``name`` with its paired 95 % interval (``paired=False``: the
+        interval of two independent samples of the same sizes): the delta method's,
+        except for a share of (some) matches with a side at 0 % or 100 %, where that
+        interval collapses (two sides at 100 % gave [+0.0, +0.0]): Newcombe's score
+        interval, paired when both sides count the same matches (issue 22, item 5)."""
+        value, ci = self._estimate(name, _difference_grad, low=-1.0, paired=paired)
+        edge = self._at_the_edge(name, paired)
         return (value, edge) if value is not None and edge is not None else (value, ci)
 
-    def _at_the_edge(self, name: str) -> Optional[List[float]]:
+    def width_ratio(self, name: str) -> Optional[float]:
+        """The pairing gain of ``name``: the paired difference interval's width over the
+        unpaired one's (below 1: pairing narrowed it; None when either has no width)."""
+        _, paired = self.difference(name)
+        _, unpaired = self.difference(name, paired=False)
+        if paired is None or unpaired is None or unpaired[1] <= unpaired[0]:
+            return None
+        return (paired[1] - paired[0]) / (unpaired[1] - unpaired[0])
+
+    def _at_the_edge(self, name: str, paired: bool = True) -> Optional[List[float]]:
         """Newcombe's interval of a 0/1 share at 0 % or 100 % on a side, else None."""
         s, p = self.sums.get(name), self.products.get(name)
         if not s or not p or not self.share.get(name) or self.scale.get(name) != 1.0:
@@ -195,18 +220,18 @@ class PairedRatios:
             return None  # not 0/1 in every match
         if not any(s[k] in (0, s[k + 1]) for k in (0, 2)):
             return None  # no side at the edge: the normal interval holds
-        if s[1] == s[3] == p[1][3]:  # the same matches on both sides: paired counts
+        if paired and s[1] == s[3] == p[1][3]:  # the same matches on both sides
             both = p[0][2]
             lo, hi = newcombe_paired(both, s[0] - both, s[2] - both, s[1] - s[0] - s[2] + both)
         else:
             lo, hi = newcombe_hybrid(s[0], s[1], s[2], s[3])
         return [float(lo), float(hi)]
 
-    def p_value(self, name: str) -> Optional[float]:
-        """The two-sided p-value of "A - B = 0" for ``name`` (the paired normal test of
-        :meth:`difference`'s interval; None where it has none): what a table's
-        multiple-testing correction adjusts (issue 22, item 4)."""
-        got = self._delta(name, _difference_grad)
+    def p_value(self, name: str, paired: bool = True) -> Optional[float]:
+        """The two-sided p-value of "A - B = 0" for ``name`` (the normal test of
+        :meth:`difference`'s interval, paired or not; None where it has none): what a
+        table's multiple-testing correction adjusts (issue 22, item 4)."""
+        got = self._delta(name, _difference_grad, paired)
         if got is None or got[1] is None:
             return None
         return normal_p(got[0], math.sqrt(max(got[1], 0.0)))
@@ -232,13 +257,17 @@ class PairedRatios:
 
     def table(self) -> Dict[str, Dict[str, Any]]:
         """Every metric as ``{"a", "a_ci", "b", "b_ci", "difference", "ci", "significant",
-        "p"}`` (JSON-ready fractions; ``significant``: the raw interval excludes 0; ``p``:
-        its unadjusted p-value)."""
+        "p", "width_ratio", "paired"}`` (JSON-ready fractions; ``significant``: the raw
+        interval excludes 0; ``p``: its unadjusted p-value). ``ci`` and ``p`` are the
+        paired ones where pairing narrowed the interval (``width_ratio`` < 1, ``paired``
+        true), else the unpaired ones: a pairing that does not help costs nothing."""
         out: Dict[str, Dict[str, Any]] = {}
         for name in self.sums:
             a, a_ci = self.side(name, 0)
             b, b_ci = self.side(name, 1)
-            d, ci = self.difference(name)
+            ratio = self.width_ratio(name)
+            use_paired = ratio is None or ratio < 1.0
+            d, ci = self.difference(name, paired=use_paired)
             out[name] = {
                 "a": a,
                 "a_ci": a_ci,
@@ -247,6 +276,8 @@ class PairedRatios:
                 "difference": d,
                 "ci": ci,
                 "significant": bool(ci is not None and (ci[0] > 0 or ci[1] < 0)),
-                "p": self.p_value(name),
+                "p": self.p_value(name, paired=use_paired),
+                "width_ratio": ratio,
+                "paired": ratio is not None and use_paired,
             }
         return out

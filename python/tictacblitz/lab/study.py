@@ -111,6 +111,8 @@ def _renamed(table: Dict[str, Dict[str, Any]], a: str, b: str) -> Dict[str, Dict
             "ci": r["ci"],
             "significant": r["significant"],
             "p": r["p"],
+            "width_ratio": r["width_ratio"],  # the pairing gain (issue 22)
+            "paired": r["paired"],
         }
         for m, r in table.items()
     }

@@ -36,6 +36,7 @@ def play_matches(
     random_powerups: bool = True,
     records: bool = False,
     timing: bool = False,
+    stream: int = 2,
 ) -> Dict[str, Any]: ...
 
 SEAT_COUNT_FIELDS: Tuple[str, ...]
@@ -47,6 +48,7 @@ def play_match_columns(
     seeds: Any,
     *,
     random_powerups: bool = True,
+    stream: int = 2,
 ) -> Dict[str, Any]: ...
 def winning_cells_mask(match: Match, seat: int) -> int: ...
 def time_decisions(

@@ -24,7 +24,8 @@ from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, 
 from blitz_core.blitz.seeds cimport seat_salt
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, EventSink, EventC, state_new_match, state_next_round, state_next_event_t,
+    MatchState, RulesC, EventSink, EventC, DEFAULT_STREAM, state_new_match, state_reseed,
+    state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
     state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
     KIND_BOMB, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED,
@@ -602,7 +603,7 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
                     best_ucb = ucb
                     i = j
         st = s[0]
-        st.rng = rng_next(&pol.rng)          # the future is unknown: a fresh stream
+        state_reseed(&st, rng_next(&pol.rng))    # the future is unknown: a fresh stream
         rollout[0].rng = rng_next(&pol.rng)
         rollout[1].rng = rng_next(&pol.rng)
         # The opponent's simultaneous reply at this ms (decoupled: it cannot see ours).
@@ -749,10 +750,10 @@ cdef object _prepare_matches(RulesC* rc, BotTables* tb, Policy* xp, Policy* op, 
 
 
 def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
-                 bint records=False, bint timing=False):
+                 bint records=False, bint timing=False, int stream=DEFAULT_STREAM):
     """Whole matches between two native policies, without the GIL.
 
-    Match i is ``Match(rules, seed=seeds[i])``; the X policy's stream is seeded with
+    Match i is ``Match(rules, seed=seeds[i], stream=stream)``; the X policy's stream is seeded with
     ``seed ^ SEAT_SALTS[0]``, O's with ``seed ^ SEAT_SALTS[1]``. Returns a dict: NumPy
     arrays ``winner`` (0 X, 1 O, 2 draw), ``x_rounds``, ``o_rounds``, ``rounds``; the
     seats' summed counters ``X`` and ``O``; with ``records`` the per-match record
@@ -767,6 +768,8 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     cdef int64_t decide_ns[2]
     cdef int64_t* dns = NULL
     cdef int q
+    if stream not in (1, 2):
+        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
     seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
@@ -788,7 +791,7 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     try:
         for i in range(n):
             with nogil:
-                state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, NULL)
+                state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, stream, NULL)
                 xp.rng = seed_view[i] ^ SEAT_SALT_X
                 op.rng = seed_view[i] ^ SEAT_SALT_O
                 _policy_match(&st, &rc, &tb, &xp, &op, &rec, &sink, dns)
@@ -833,7 +836,8 @@ SEAT_COUNT_FIELDS = ("decisions", "waits", "placements", "knockouts", "rejected"
                      "retirements", "bombed", "stolen", "bomb", "freeze", "haste", "swap")
 
 
-def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=True):
+def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
+                       int stream=DEFAULT_STREAM):
     """Whole matches between two native policies, as columns: the batch runs without
     the GIL from the first match to the last (no Python object per match).
 
@@ -851,6 +855,8 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     cdef Policy xp, op
     cdef EventSink sink
     cdef int q, j, k
+    if stream not in (1, 2):
+        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
     seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
@@ -880,7 +886,7 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     try:
         with nogil:
             for i in range(n):
-                state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, NULL)
+                state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, stream, NULL)
                 xp.rng = seed_view[i] ^ SEAT_SALT_X
                 op.rng = seed_view[i] ^ SEAT_SALT_O
                 _policy_match(&st, &rc, &tb, &xp, &op, &rec, &sink, NULL)

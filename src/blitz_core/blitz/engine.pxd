@@ -99,7 +99,8 @@ ctypedef struct MatchState:
     uint64_t powerups[4]          # R14: one board per kind
     int32_t deadline[64]          # per cell: set ms (setting mark), end (crater), burnout (powerup)
     uint8_t age[64]               # R12: the owner's age stamp of a mark (smaller = older)
-    uint64_t rng                  # R23: SplitMix64 state
+    uint64_t rng                  # R23: SplitMix64 state (layout 2: this round's spawn times)
+    uint64_t stream_key           # layout 2: mix64(seed), the match key of every purpose key
     int64_t charge_units[2]       # R5: units gathered since the charge emptied
     int64_t charge_need[2]        # R5: units the refill needs (0: full)
     int32_t frozen_until[2]       # R18: frozen while t < frozen_until
@@ -108,11 +109,13 @@ ctypedef struct MatchState:
     int32_t full_since[2]         # R5: the ms the charge became full (valid while full)
     int32_t t                     # R1: ms since the round started
     int32_t next_spawn_t          # R16: ms the next spawn is due, NO_TIME when off
+    int32_t spawn_index           # layout 2: due spawns so far this round (skipped ones too)
     int32_t next_timed_t          # the next timed ms (a cache: exact unless timed_stale)
     int32_t round                 # 1-based
     int32_t round_wins[2]
     uint8_t next_age[2]           # the next age stamp per player
     uint8_t random_powerups       # R16 on (else powerups come from spawn_powerup)
+    uint8_t stream                # the stream layout, 1 or 2 (docs/engine.md)
     uint8_t timed_stale           # something timed went early: next_timed_t may be early
     uint8_t round_over
     uint8_t match_over
@@ -142,8 +145,15 @@ ctypedef struct EventSink:        # a growable event buffer; NULL sink = no even
 
 # -- the engine, nogil ---------------------------------------------------------------------
 
+cdef enum:
+    STREAM_LAYOUT_1 = 1           # one SplitMix64 stream per match (recordings without "stream")
+    STREAM_LAYOUT_2 = 2           # streams by purpose, keyed by round (issue 22)
+    DEFAULT_STREAM = 2            # what a new match uses
+
 cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint random_powerups,
-                          uint64_t setup_x, uint64_t setup_o, EventSink* sink) noexcept nogil
+                          uint64_t setup_x, uint64_t setup_o, int stream,
+                          EventSink* sink) noexcept nogil
+cdef void state_reseed(MatchState* s, uint64_t fresh) noexcept nogil
 cdef void state_next_round(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil
 cdef int32_t state_next_event_t(MatchState* s, const RulesC* r) noexcept nogil
 cdef void state_advance_to(MatchState* s, const RulesC* r, int32_t target,

@@ -11,7 +11,8 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t, INT32_MAX
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
-from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
+from blitz_core.blitz.seeds cimport purpose_salt
 from blitz_core.blitz.bitboard cimport (
     Geometry, popcount, lowest, nth_set_bit, has_line, lowest_line, timeout_score,
 )
@@ -32,6 +33,39 @@ cdef inline int rng_kind(uint64_t* state, const RulesC* r) noexcept nogil:
             if x < acc:
                 return k
     return last
+
+
+# Stream layout 2 (docs/engine.md): a key per purpose, hashed with the round and an index,
+# so that a draw does not depend on how many draws came before it (issue 22: two rule
+# sets on one seed share every draw the changed rule does not touch).
+cdef enum:
+    PURPOSE_TIME = 0
+    PURPOSE_CELL = 1
+    PURPOSE_KIND = 2
+    PURPOSE_COIN = 3
+
+
+cdef inline uint64_t purpose_key(const MatchState* s, int purpose, uint64_t index) noexcept nogil:
+    """key_P(round, index) = mix64(match_key ^ salt_P ^ (round << 32) ^ index)."""
+    return mix64(s.stream_key ^ purpose_salt(purpose) ^ (<uint64_t>s.round << 32) ^ index)
+
+
+cdef void state_reseed(MatchState* s, uint64_t fresh) noexcept nogil:
+    """Replace the match's chance from here on by a fresh stream (a bot's lookahead must
+    not see the real future): layout 1 restarts its one stream at `fresh`; layout 2 keys
+    every purpose from `fresh` as if it were the seed, this round's spawn times included."""
+    if s.stream == STREAM_LAYOUT_1:
+        s.rng = fresh
+        return
+    s.stream_key = mix64(fresh)
+    s.rng = purpose_key(s, PURPOSE_TIME, 0)
+
+
+cdef inline bint coin_o_first(MatchState* s) noexcept nogil:
+    """R3: the same-ms coin; True when O acts first."""
+    if s.stream == STREAM_LAYOUT_1:
+        return (rng_next(&s.rng) >> 63) != 0
+    return (purpose_key(s, PURPOSE_COIN, <uint64_t>s.t) >> 63) != 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -227,18 +261,31 @@ cdef bint check_lines(MatchState* s, const RulesC* r, bint check_x, bint check_o
 
 cdef void random_spawn(MatchState* s, const RulesC* r, EventSink* sink) noexcept nogil:
     """R16 at its due ms (docs/engine.md: cell, then kind, then the next due time)."""
-    cdef uint64_t empty, bit
+    cdef uint64_t empty, bit, draws
     cdef int cell, kind
     if popcount(all_powerups(s)) < r.powerup_max:
         empty = r.geo.board & ~(all_marks(s) | s.craters | all_powerups(s))
         if empty:
-            cell = nth_set_bit(empty, rng_below(&s.rng, <uint64_t>popcount(empty)))
-            kind = rng_kind(&s.rng, r)
+            if s.stream == STREAM_LAYOUT_1:
+                cell = nth_set_bit(empty, rng_below(&s.rng, <uint64_t>popcount(empty)))
+                kind = rng_kind(&s.rng, r)
+            else:
+                # Layout 2: the spawn's own cell stream proposes board cells until one is
+                # empty (a priority order that does not depend on the board), and its own
+                # kind stream draws the kind.
+                draws = purpose_key(s, PURPOSE_CELL, <uint64_t>s.spawn_index)
+                while True:
+                    cell = <int>rng_below(&draws, <uint64_t>r.geo.cells)
+                    if empty >> cell & 1:
+                        break
+                draws = purpose_key(s, PURPOSE_KIND, <uint64_t>s.spawn_index)
+                kind = rng_kind(&draws, r)
             bit = <uint64_t>1 << cell
             s.powerups[kind] |= bit
             s.deadline[cell] = s.t + r.powerup_ms
             note_deadline(s, s.deadline[cell])
             emit(sink, s, EV_POWERUP_SPAWNED, NO_PLAYER, cell, s.deadline[cell], kind)
+    s.spawn_index += 1
     s.next_spawn_t = s.t + r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
 
 
@@ -389,6 +436,9 @@ cdef void reset_round(MatchState* s, const RulesC* r) noexcept nogil:
 cdef void start_round(MatchState* s, const RulesC* r, bint lines_anyway,
                       EventSink* sink) noexcept nogil:
     emit(sink, s, EV_ROUND_STARTED, NO_PLAYER, -1, NO_TIME, 0)
+    s.spawn_index = 0
+    if s.stream != STREAM_LAYOUT_1:
+        s.rng = purpose_key(s, PURPOSE_TIME, 0)      # layout 2: this round's spawn times
     if s.random_powerups and r.spawns_possible:
         s.next_spawn_t = r.spawn_min_ms + <int32_t>rng_below(&s.rng, <uint64_t>r.spawn_span)
     else:
@@ -398,11 +448,14 @@ cdef void start_round(MatchState* s, const RulesC* r, bint lines_anyway,
 
 
 cdef void state_new_match(MatchState* s, const RulesC* r, uint64_t seed, bint random_powerups,
-                          uint64_t setup_x, uint64_t setup_o, EventSink* sink) noexcept nogil:
+                          uint64_t setup_x, uint64_t setup_o, int stream,
+                          EventSink* sink) noexcept nogil:
     cdef uint64_t m
     cdef int c
     memset(s, 0, sizeof(MatchState))
     s.rng = seed
+    s.stream = STREAM_LAYOUT_1 if stream == STREAM_LAYOUT_1 else STREAM_LAYOUT_2
+    s.stream_key = mix64(seed)
     s.round = 1
     s.random_powerups = random_powerups
     s.match_result = RESULT_NONE
@@ -559,7 +612,7 @@ cdef int state_act(MatchState* s, const RulesC* r, int p, int kind, int cell,
 cdef void state_act_both(MatchState* s, const RulesC* r, int x_kind, int x_cell, int o_kind,
                          int o_cell, int* x_reason, int* o_reason, EventSink* sink) noexcept nogil:
     """R3: both at one ms, in an order drawn by a fair coin (only in a live round)."""
-    if not s.round_over and (rng_next(&s.rng) >> 63):
+    if not s.round_over and coin_o_first(s):
         o_reason[0] = state_act(s, r, PLAYER_O, o_kind, o_cell, sink)
         x_reason[0] = state_act(s, r, PLAYER_X, x_kind, x_cell, sink)
     else:

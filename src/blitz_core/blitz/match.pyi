@@ -24,6 +24,10 @@ STATE_BYTES: int
 SERIAL_VERSION: int
 NATIVE_CODES: Dict[str, Dict[str, int]]
 
+STREAM_LAYOUTS: Tuple[int, ...]
+DEFAULT_STREAM_LAYOUT: int
+
+def check_stream_layout(stream: object) -> int: ...
 def bind_vocabulary(vocab: Any) -> None: ...
 
 # A seat as the methods accept it (Player.parse): a stub-only alias, private so that
@@ -40,6 +44,7 @@ class Match:
         setup: Optional[Sequence[str]] = None,
         random_powerups: bool = True,
         record: bool = False,
+        stream: int = 2,
     ) -> None: ...
     @property
     def rules(self) -> Rules: ...
@@ -47,6 +52,8 @@ class Match:
     def seed(self) -> int: ...
     @property
     def random_powerups(self) -> bool: ...
+    @property
+    def stream(self) -> int: ...
     @property
     def round(self) -> int: ...
     @property

@@ -16,7 +16,7 @@ from blitz_core.blitz.engine cimport (
     EV_ROUND_STARTED, EV_SET, EV_STOLEN, EventC, KIND_BOMB, KIND_FREEZE, KIND_HASTE,
     KIND_SWAP, MatchState, NO_TIME, PLAYER_O, PLAYER_X, REASON_ALREADY_SET, REASON_CRATER,
     REASON_NOT_CHARGED, REASON_NOT_OPPONENT_MARK, REASON_OCCUPIED, REASON_ROUND_OVER,
-    RESULT_DRAW, RESULT_X, RulesC, all_powerups, state_act, state_act_both,
+    DEFAULT_STREAM, RESULT_DRAW, RESULT_X, RulesC, all_powerups, state_act, state_act_both,
     state_advance_to, state_charge_full, state_charge_ready_t, state_check,
     state_legal_mask, state_marks, state_new_match, state_next_event_t, state_next_round,
     state_oldest, state_spawn,
@@ -158,8 +158,21 @@ cdef inline int _require_vocabulary() except -1:
 
 
 _SERIAL_MAGIC = b"TTBLITZ\x00"
-SERIAL_VERSION = 1
+SERIAL_VERSION = 2                  # 2: the state holds the stream layout (issue 22)
 STATE_BYTES = sizeof(MatchState)
+STREAM_LAYOUTS = (1, 2)
+"""The random stream layouts a match can draw with (docs/engine.md): 1, the one stream
+of recordings without a ``stream`` field; 2, streams by purpose (the default)."""
+DEFAULT_STREAM_LAYOUT = DEFAULT_STREAM
+
+
+def check_stream_layout(stream):
+    """`stream` if it names a layout, else TypeError / ValueError naming the bad value."""
+    if isinstance(stream, bool) or not isinstance(stream, int):
+        raise TypeError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+    if stream not in STREAM_LAYOUTS:
+        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+    return stream
 
 
 cdef inline int _player_code(object player) except -1:
@@ -181,7 +194,11 @@ cdef object _cells_of(uint64_t m, int size):
 cdef class Match:
     """A match of Tic Tac Blitz on the native engine.
 
-    ``Match(rules=None, *, seed=0, setup=None, random_powerups=True, record=False)``
+    ``Match(rules=None, *, seed=0, setup=None, random_powerups=True, record=False,
+    stream=2)``
+
+    ``stream`` is the random stream layout (docs/engine.md): 2, streams by purpose, for
+    every new match; 1, the one stream of the files recorded before it (issue 22).
 
     The match sits at ms ``t`` of round ``round`` with everything timed at ``t`` done;
     actions happen at ``t``; ``advance`` moves time (R1, R2). ``events`` lists what the
@@ -200,7 +217,8 @@ cdef class Match:
     def __dealloc__(self):
         free(self.sink.events)
 
-    def __init__(self, rules=None, *, seed=0, setup=None, random_powerups=True, record=False):
+    def __init__(self, rules=None, *, seed=0, setup=None, random_powerups=True, record=False,
+                 stream=DEFAULT_STREAM):
         if rules is None:
             rules = default_rules()
         fill_rules(&self.rc, rules)
@@ -208,6 +226,7 @@ cdef class Match:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         if not isinstance(random_powerups, bool):
             raise TypeError(f"random_powerups must be True or False, not {random_powerups!r}")
+        check_stream_layout(stream)
         setup_x, setup_o = _parse_setup(setup, rules)
         self._rules = rules
         self._seed = seed
@@ -216,7 +235,7 @@ cdef class Match:
         self._script = [] if record else None
         self._begin_call()
         state_new_match(&self.st, &self.rc, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF),
-                        bool(random_powerups), setup_x, setup_o, &self.sink)
+                        bool(random_powerups), setup_x, setup_o, stream, &self.sink)
         self._after_call()
 
     cdef void _begin_call(self) noexcept:
@@ -253,6 +272,11 @@ cdef class Match:
     @property
     def random_powerups(self):
         return bool(self.st.random_powerups)
+
+    @property
+    def stream(self):
+        """The random stream layout this match draws with (1 or 2, docs/engine.md)."""
+        return self.st.stream
 
     @property
     def round(self):
@@ -629,7 +653,7 @@ cdef class Match:
             # No scripted spawn in the file would turn R16 on in the replay; with
             # powerup_max 0 it stays off and draws nothing, as here (docs/engine.md).
             overrides["powerup_max"] = 0
-        scenario = {"name": name, "rules": overrides, "seed": self._seed}
+        scenario = {"name": name, "rules": overrides, "seed": self._seed, "stream": self.st.stream}
         if self._setup is not None:
             scenario["setup"] = list(self._setup)
         scenario["script"] = [dict(e) for e in self._script]
@@ -777,6 +801,8 @@ cdef int _validate_state(MatchState* s, RulesC* r, Py_ssize_t rounds) except -1:
     for flag in (s.round_over, s.match_over, s.random_powerups, s.timed_stale):
         if flag > 1:
             raise ValueError("corrupt match bytes (a flag is neither 0 nor 1)")
+    if s.stream not in STREAM_LAYOUTS or s.spawn_index < 0:
+        raise ValueError("corrupt match bytes (stream layout)")
     if s.match_over and not s.round_over:
         raise ValueError("corrupt match bytes (match over in a live round)")
     if s.round_over:

@@ -14,5 +14,6 @@ def random_matches(
     *,
     n: int = 0,
     random_powerups: bool = True,
+    stream: int = 2,
 ) -> Dict[str, Any]: ...
 def play_random(match: Match, seed: int, *, whole_match: bool = True) -> Dict[str, int]: ...

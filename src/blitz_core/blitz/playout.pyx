@@ -12,7 +12,8 @@ from blitz_core.blitz.bitboard cimport popcount, nth_set_bit
 from blitz_core.blitz.seeds cimport random_policy_salt
 from blitz_core.common.rng cimport rng_below
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, state_new_match, state_next_round, state_next_timed_t, state_advance_to,
+    MatchState, RulesC, DEFAULT_STREAM, state_new_match, state_next_round, state_next_timed_t,
+    state_advance_to,
     state_act, state_act_both, state_charge_full, state_charge_ready_t, state_legal_mask, ACT_PLACE,
     ACT_KNOCKOUT, ACCEPTED,
 )
@@ -119,7 +120,8 @@ cdef void random_playout(MatchState* s, const RulesC* r, uint64_t* rng, bint who
         state_next_round(s, r, NULL)
 
 
-def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True):
+def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True,
+                   int stream=DEFAULT_STREAM):
     """Play whole matches between two random players in the native loop.
 
     ``seeds`` (an array of ints) or ``n`` (seeds 0..n-1) name the matches; match ``i``
@@ -131,6 +133,8 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
     cdef MatchState st
     cdef PlayoutStats stats
     cdef uint64_t rng
+    if stream not in (1, 2):
+        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
     if rules is None:
         rules = default_rules()
     fill_rules(&rc, rules)
@@ -151,7 +155,7 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
     stats.accepted = stats.rejected = stats.rounds = 0
     with nogil:
         for i in range(count_):
-            state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, NULL)
+            state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, stream, NULL)
             rng = seed_view[i] ^ SALT
             random_playout(&st, &rc, &rng, True, &stats)
             w[i] = st.match_result

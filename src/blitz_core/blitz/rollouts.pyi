@@ -75,6 +75,7 @@ class BatchStepper:
         max_steps: int = 0,
         num_threads: Optional[int] = None,
         random_powerups: bool = True,
+        stream: int = 2,
     ) -> None: ...
     @property
     def n_actions(self) -> int: ...

@@ -24,7 +24,7 @@ from blitz_core.blitz.bitboard cimport popcount, lowest
 from blitz_core.blitz.seeds cimport seat_salt, reset_salt, sample_salt
 from blitz_core.common.rng cimport rng_next
 from blitz_core.blitz.engine cimport (
-    MatchState, RulesC, state_new_match, state_next_round, state_next_event_t,
+    MatchState, RulesC, DEFAULT_STREAM, state_new_match, state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
     state_legal_mask, state_oldest, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, RESULT_X, RESULT_O,
     RESULT_NONE,
@@ -102,6 +102,7 @@ ctypedef struct Config:
     int autoreset
     bint round_episodes           # an episode is a round (else a whole match)
     bint random_powerups
+    int stream                    # the stream layout of every match (docs/engine.md)
     float round_reward
     float match_reward
     int policy[2]
@@ -281,7 +282,7 @@ cdef void write_obs(const Slot* sl, const RulesC* r, const Config* cf, float* pl
 # -- one env ---------------------------------------------------------------------------------
 
 cdef void new_match(Slot* sl, const RulesC* r, const Config* cf, uint64_t seed) noexcept nogil:
-    state_new_match(&sl.st, r, seed, cf.random_powerups, 0, 0, NULL)
+    state_new_match(&sl.st, r, seed, cf.random_powerups, 0, 0, cf.stream, NULL)
     sl.match_seed = seed
     sl.policy_rng[0] = seed ^ SALT_X
     sl.policy_rng[1] = seed ^ SALT_O
@@ -572,7 +573,7 @@ cdef class BatchStepper:
                  int autoreset=AUTORESET_NEXT_STEP,
                  bint round_episodes=False, double round_reward=1.0, double match_reward=1.0,
                  policies=(None, None), obs="planes", bint masks=True, int max_steps=0,
-                 num_threads=None, bint random_powerups=True):
+                 num_threads=None, bint random_powerups=True, int stream=DEFAULT_STREAM):
         cdef int p
         if rules is None:
             rules = default_rules()
@@ -581,6 +582,8 @@ cdef class BatchStepper:
             raise ValueError(f"n must be >= 1, not {n}")
         if interval_ms < 1:
             raise ValueError(f"interval_ms must be >= 1, not {interval_ms}")
+        if stream not in (1, 2):
+            raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
         if autoreset not in (AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED):
             raise ValueError(f"unknown autoreset mode {autoreset!r}")
         if obs not in ("planes", "bits"):
@@ -597,6 +600,7 @@ cdef class BatchStepper:
         self.cf.autoreset = autoreset
         self.cf.round_episodes = round_episodes
         self.cf.random_powerups = random_powerups
+        self.cf.stream = stream
         self.cf.round_reward = <float>round_reward
         self.cf.match_reward = <float>match_reward
         tables_init(&self.tb, &self.rc)
@@ -933,7 +937,7 @@ cdef class StateBatch:
         self._seeds = np.zeros(n, dtype=np.uint64)
         cdef Py_ssize_t i
         for i in range(n):               # every slot starts as a fresh match (seed 0)
-            state_new_match(&self.states[i], &self.rc, 0, True, 0, 0, NULL)
+            state_new_match(&self.states[i], &self.rc, 0, True, 0, 0, DEFAULT_STREAM, NULL)
 
     def __len__(self):
         return self.n

@@ -5,6 +5,7 @@ Everything of this game on the Python side is in this folder:
 - :mod:`.types`: the vocabulary (players, cells, actions, reasons, events);
 - :mod:`.rules`: the validated rules configuration (every number of the rules);
 - :mod:`.reference`: the pure-Python reference engine, the oracle of the native one;
+- :mod:`.streams`: the random stream layouts (1: one stream; 2: streams by purpose);
 - :mod:`.scenario`: the replay/scenario file format (docs/replay-format.md);
 - :mod:`.bots`, :mod:`.playout`: bots and random playouts;
 - :mod:`.encoding`: the integer action encoding and observation planes;

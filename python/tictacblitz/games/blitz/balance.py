@@ -27,6 +27,7 @@ import numpy as np
 
 from .bots import BotSpec, resolve
 from .rules import Rules
+from .streams import DEFAULT_STREAM
 from .types import Player, PowerupKind, RoundEnd
 
 __all__ = [
@@ -113,9 +114,12 @@ def play_matches(
     seeds: np.ndarray,
     *,
     random_powerups: bool = True,
+    stream: int = DEFAULT_STREAM,
 ) -> Dict[str, np.ndarray]:
     """Whole matches in the native loop without the GIL
-    (``blitz_core.blitz.bots.play_match_columns``): match i has seed ``seeds[i]``.
+    (``blitz_core.blitz.bots.play_match_columns``): match i has seed ``seeds[i]``, drawn
+    with stream layout ``stream`` (docs/engine.md; 2, streams by purpose, so that two
+    rule sets on one seed share the draws the change does not touch: issue 22).
     ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native ones."""
     from blitz_core.blitz.bots import play_match_columns
 
@@ -125,6 +129,7 @@ def play_matches(
         resolve(o_bot).native(),
         np.asarray(seeds, dtype=np.uint64),
         random_powerups=random_powerups,
+        stream=stream,
     )
     winner = cols["winner"]
     cols["winner"] = np.where(winner == RESULTS.index("draw"), -1, winner).astype(winner.dtype)

@@ -19,6 +19,16 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..rng import SplitMix64 as _SplitMix64
 from .rules import Rules
+from .streams import (
+    DEFAULT_STREAM,
+    PURPOSE_CELL,
+    PURPOSE_COIN,
+    PURPOSE_KIND,
+    PURPOSE_TIME,
+    base_keys,
+    check_stream,
+    purpose_key,
+)
 from .types import (
     Action,
     ActionKind,
@@ -107,6 +117,8 @@ class ReferenceMatch:
     :param setup: round 1's starting board, ``size`` strings of ``X``/``O``/``.`` (set
         marks, older than every mark made in play, in reading order for R12).
     :param random_powerups: False for scripted powerups (:meth:`spawn_powerup`), R16 off.
+    :param stream: the random stream layout (docs/engine.md): 2 for new matches, 1 for
+        files recorded without a ``stream`` field.
     :raises TypeError, ValueError: for a malformed argument.
     """
 
@@ -117,6 +129,7 @@ class ReferenceMatch:
         seed: int = 0,
         setup: Optional[Sequence[str]] = None,
         random_powerups: bool = True,
+        stream: int = DEFAULT_STREAM,
     ) -> None:
         if rules is None:
             rules = Rules()
@@ -126,12 +139,18 @@ class ReferenceMatch:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         if not isinstance(random_powerups, bool):
             raise TypeError(f"random_powerups must be a bool, not {random_powerups!r}")
+        check_stream(stream)
         setup_marks = rules.setup_marks(setup) if setup is not None else []
 
         self.rules = rules
         self.seed = seed
         self.random_powerups = random_powerups
+        self.stream = stream
+        # Layout 1: this one stream for everything. Layout 2: a key per purpose; _rng is
+        # then the current round's spawn-time stream (set in _begin_round).
         self._rng = SplitMix64(seed)
+        self._keys = base_keys(seed)
+        self._spawn_index = 0
         # docs/engine.md: R16 is off for scripted powerups or when no spawn can exist.
         self._random_spawns = random_powerups and rules.random_spawns
         self._windows = windows(rules.size, rules.line_length)
@@ -234,12 +253,19 @@ class ReferenceMatch:
         self._claim_ms([Player.X, Player.O])
         self.events = []
         # R3: the coin is drawn only when the round is live.
-        first = self._rng.coin() if not self.round_over else Player.X
+        first = self._coin() if not self.round_over else Player.X
         reasons: Dict[Player, Optional[Reason]] = {}
         for p in (first, first.other):
             # R3: the second is checked against the state the first left.
             reasons[p] = self._apply(p, actions[p].kind, indices[p])
         return reasons[Player.X], reasons[Player.O]
+
+    def _coin(self) -> Player:
+        """R3's coin: the next draw (layout 1) or the hash of (round, t) (layout 2)."""
+        if self.stream == 1:
+            return self._rng.coin()
+        word = purpose_key(self._keys[PURPOSE_COIN], self.round, self.t)
+        return Player.X if word >> 63 == 0 else Player.O
 
     def _act_one_or_none(
         self, x_action: Optional[Action], o_action: Optional[Action]
@@ -365,6 +391,9 @@ class ReferenceMatch:
             self._marks[index] = _Mark(owner, 0, True)
             self._age[owner].append(index)
         self._emit(EventKind.ROUND_STARTED)
+        self._spawn_index = 0
+        if self.stream == 2:
+            self._rng = SplitMix64(purpose_key(self._keys[PURPOSE_TIME], self.round, 0))
         if self._random_spawns:
             self._spawn_due = self._spawn_gap()
         self._run_ms()
@@ -432,9 +461,27 @@ class ReferenceMatch:
         while self._spawn_due == self.t:
             free = [i for i in range(self.rules.cells) if self._is_empty(i)]
             if len(self._powerups) < self.rules.powerup_max and free:
-                index = free[self._rng.below(len(free))]
-                self._put_powerup(self._rng.kind(self.rules.weights), index)
+                if self.stream == 1:
+                    index = free[self._rng.below(len(free))]
+                    self._put_powerup(self._rng.kind(self.rules.weights), index)
+                else:
+                    self._put_powerup(self._spawn_kind(), self._spawn_cell())
+            self._spawn_index += 1
             self._spawn_due += self._spawn_gap()
+
+    def _spawn_cell(self) -> int:
+        """Layout 2: the spawn's cell stream proposes cells until one is empty."""
+        key = purpose_key(self._keys[PURPOSE_CELL], self.round, self._spawn_index)
+        draws = SplitMix64(key)
+        while True:
+            index = draws.below(self.rules.cells)
+            if self._is_empty(index):
+                return index
+
+    def _spawn_kind(self) -> PowerupKind:
+        """Layout 2: the spawn's kind stream draws one kind."""
+        key = purpose_key(self._keys[PURPOSE_KIND], self.round, self._spawn_index)
+        return SplitMix64(key).kind(self.rules.weights)
 
     def _spawn_gap(self) -> int:
         """R16: U(spawn_min_ms, spawn_max_ms), integer ms."""

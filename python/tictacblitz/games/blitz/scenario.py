@@ -13,6 +13,7 @@ from itertools import groupby
 from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
 from .rules import Rules
+from .streams import STREAM_LAYOUTS
 from .types import Action, Player, PowerupKind, Reason, parse_cell
 
 __all__ = ["ScenarioError", "ScriptEntry", "Scenario", "load_scenario", "run_scenario"]
@@ -46,6 +47,7 @@ class Scenario:
     script: Tuple[ScriptEntry, ...]
     until: Optional[int]
     snapshots: Tuple[int, ...]
+    stream: int = 1  # the random stream layout; files without the field are layout 1
 
     @property
     def scripted_powerups(self) -> bool:
@@ -74,6 +76,7 @@ def load_scenario(data: Any) -> Scenario:
     rules = _load_rules(data.get("rules"))
     seed = data.get("seed")
     seed = 0 if seed is None else _integer(seed, "seed", minimum=None)
+    stream = _load_stream(data.get("stream"))
     setup = _load_setup(data.get("setup"), rules)
     script = data.get("script")
     script = [] if script is None else script
@@ -89,7 +92,18 @@ def load_scenario(data: Any) -> Scenario:
     if not isinstance(snapshots, list):
         raise ScenarioError(f"snapshots must be a list of ms, not {snapshots!r}")
     snapshot_ms = sorted({_integer(ms, "snapshot") for ms in snapshots})
-    return Scenario(rules, seed, setup, tuple(entries), until, tuple(snapshot_ms))
+    return Scenario(rules, seed, setup, tuple(entries), until, tuple(snapshot_ms), stream)
+
+
+def _load_stream(value: Any) -> int:
+    """docs/replay-format.md ``stream``: absent (or null) means layout 1, the layout of
+    every file written before the field existed (issue 22), so old files replay as
+    they were recorded."""
+    if value is None:
+        return 1
+    if isinstance(value, bool) or not isinstance(value, int) or value not in STREAM_LAYOUTS:
+        raise ScenarioError(f"stream must be a stream layout (1 or 2), not {value!r}")
+    return int(value)
 
 
 def _integer(value: Any, what: str, minimum: Optional[int] = 0) -> int:
@@ -195,7 +209,7 @@ def run_scenario(
     *,
     on_call: Optional[Callable[[Any], None]] = None,
 ) -> Dict[str, Any]:
-    """Play ``scenario`` on ``match_factory(rules, seed=, setup=, random_powerups=)``.
+    """Play ``scenario`` on ``match_factory(rules, seed=, setup=, random_powerups=, stream=)``.
 
     Each round the script names is played in order; a round before the last is played to
     its end before the next starts.  Returns the docs/replay-format.md result.
@@ -210,6 +224,7 @@ def run_scenario(
             seed=scenario.seed,
             setup=list(scenario.setup) if scenario.setup is not None else None,
             random_powerups=not scenario.scripted_powerups,
+            stream=scenario.stream,
         ),
         on_call,
     )
