@@ -10,8 +10,6 @@ It places on free cells and knocks out setting marks. The generic tool
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 import time
 from dataclasses import fields
@@ -19,6 +17,7 @@ from typing import Any, Dict, Optional
 
 from ...games.blitz.bots import BOT_NAMES, reaction_due_t, resolve
 from ...games.blitz.types import PlayerStatus, PowerupKind
+from ..load_client import LoadClient
 
 __all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT"]
 
@@ -27,32 +26,19 @@ STATUS_FIELDS = tuple(f.name for f in fields(PlayerStatus))
 POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)  # R14, as the board shows them
 
 
-class BotClient:
+class BotClient(LoadClient):
     """One seat: keeps the board from the server's messages and acts when charged."""
 
     def __init__(
         self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = DEFAULT_BOT
     ) -> None:
-        self.url = url
+        super().__init__(url, stats, rng, deadline)
         self.reaction_ms = resolve(bot).reaction_ms
         self.status: Optional[PlayerStatus] = None
-        self.stats = stats
-        self.rng = rng
-        self.deadline = deadline
-        self.ws: Any = None
-        self.seat = "X"
         self.size = 6
         self.cells: Dict[tuple, str] = {}
-        self.live = False
         self.epoch = 0.0
         self.round = 0
-        self.last_seq: Optional[int] = None
-        self.match_id: Optional[str] = None
-        self.wake = asyncio.Event()
-
-    async def send(self, message: Dict[str, Any]) -> None:
-        self.stats.sent += 1
-        await self.ws.send(json.dumps(message))
 
     def now_t(self) -> float:
         return time.time() * 1000.0 - self.epoch
@@ -62,11 +48,7 @@ class BotClient:
         self.stats.received += 1
         kind = msg.get("type")
         if kind == "events":
-            if msg["match_id"] != self.match_id:
-                self.match_id, self.last_seq = msg["match_id"], 0
-            if self.last_seq is not None and msg["seq"] != self.last_seq + 1:
-                self.stats.lost += max(1, msg["seq"] - self.last_seq - 1)
-            self.last_seq = msg["seq"]
+            self.count_events(msg)
             self.epoch = msg["epoch_ms"]
             for event in msg["events"]:
                 self.stats.latency.append(now - (msg["epoch_ms"] + event["t"]))
@@ -75,7 +57,7 @@ class BotClient:
             self.take_status(msg["players"][self.seat])
             self.wake.set()
         elif kind == "state":
-            self.match_id, self.last_seq = msg["match_id"], msg["seq"]
+            self.take_state(msg)
             self.size = len(msg["board"])
             self.cells = {
                 (r, c): ch
@@ -83,21 +65,12 @@ class BotClient:
                 for c, ch in enumerate(row)
                 if ch != "."
             }
-            self.live = msg["phase"] == "live"
             self.epoch = msg["epoch_ms"]
             self.take_status(msg["players"][self.seat])
-        elif kind == "rejected":
-            self.stats.rejected += 1
-        elif kind == "error":
-            self.stats.error(msg.get("code", "?"))
         elif kind == "round_break":
             self.live = False
-        elif kind == "match_end":
-            self.live = False
-            if self.seat == "X":
-                self.stats.finished += 1
-            if time.time() < self.deadline - 1:
-                asyncio.ensure_future(self.send({"type": "rematch", "agree": True}))
+        else:
+            self.on_other(kind, msg)
 
     def take_status(self, entry: Dict[str, Any]) -> None:
         """The seat's status as the server sent it (``PlayerStatus.to_dict()``)."""
@@ -140,6 +113,7 @@ class BotClient:
     async def play(self) -> None:
         while time.time() < self.deadline:
             self.wake.clear()
+            wait = 0.5
             if self.live and self.status is not None:
                 due = reaction_due_t(self.status, self.reaction_ms)  # R5, as every bot
                 wait = (due - self.now_t()) / 1000.0
@@ -150,15 +124,4 @@ class BotClient:
                         await self.send(action)
                     # Wait for the server's answer (the charge empties) or a while.
                     wait = 0.5
-            else:
-                wait = 0.5
-            try:
-                await asyncio.wait_for(
-                    self.wake.wait(), timeout=max(0.001, min(wait, self.deadline - time.time()))
-                )
-            except asyncio.TimeoutError:
-                pass
-
-    async def receive(self) -> None:
-        async for raw in self.ws:
-            self.on_message(json.loads(raw))
+            await self.nap(wait)

@@ -16,6 +16,8 @@ import random
 import time
 from typing import Any, Dict, List, Optional
 
+from ..load_client import LoadClient
+
 __all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT", "relock"]
 
 BOT_NAMES = ("person",)
@@ -23,31 +25,18 @@ DEFAULT_BOT = "person"
 THINK_S = (0.2, 0.8)  # a person's time to choose, after the turn began
 
 
-class BotClient:
+class BotClient(LoadClient):
     """One seat: keeps the public picture and locks a move a think time into each turn."""
 
     def __init__(
         self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = DEFAULT_BOT
     ) -> None:
-        self.url = url
-        self.stats = stats
-        self.rng = rng
-        self.deadline = deadline
-        self.ws: Any = None
-        self.seat = "X"
-        self.live = False
+        super().__init__(url, stats, rng, deadline)
         self.turn = 0
         self.targets: List[int] = []
         self.locked = False
         self.turn_began = time.time()
         self.sent_at: Optional[float] = None  # our lock on its way
-        self.last_seq: Optional[int] = None
-        self.match_id: Optional[str] = None
-        self.wake = asyncio.Event()
-
-    async def send(self, message: Dict[str, Any]) -> None:
-        self.stats.sent += 1
-        await self.ws.send(json.dumps(message))
 
     def take_picture(self, msg: Dict[str, Any]) -> None:
         if msg.get("turn") != self.turn:
@@ -60,11 +49,7 @@ class BotClient:
         self.stats.received += 1
         kind = msg.get("type")
         if kind == "events":
-            if msg["match_id"] != self.match_id:
-                self.match_id, self.last_seq = msg["match_id"], 0
-            if self.last_seq is not None and msg["seq"] != self.last_seq + 1:
-                self.stats.lost += max(1, msg["seq"] - self.last_seq - 1)
-            self.last_seq = msg["seq"]
+            self.count_events(msg)
             for event in msg["events"]:
                 mine = event["kind"] == "locked" and event["seat"] == self.seat
                 if mine and self.sent_at is not None:
@@ -78,21 +63,13 @@ class BotClient:
             self.take_picture(msg)
             self.wake.set()
         elif kind == "state":
-            self.match_id, self.last_seq = msg["match_id"], msg["seq"]
-            self.live = msg["phase"] == "live"
+            self.take_state(msg)
             self.take_picture(msg)
             self.wake.set()
-        elif kind == "rejected":
-            self.stats.rejected += 1
-            self.sent_at = None
-        elif kind == "error":
-            self.stats.error(msg.get("code", "?"))
-        elif kind == "match_end":
-            self.live = False
-            if self.seat == "X":
-                self.stats.finished += 1
-            if time.time() < self.deadline - 1:
-                asyncio.ensure_future(self.send({"type": "rematch", "agree": True}))
+        else:
+            if kind == "rejected":
+                self.sent_at = None
+            self.on_other(kind, msg)
 
     async def play(self) -> None:
         think = self.rng.uniform(*THINK_S)
@@ -107,16 +84,7 @@ class BotClient:
                     await self.send({"type": "act", "cell": self.rng.choice(self.targets)})
                     think = self.rng.uniform(*THINK_S)
                     wait = 0.5
-            try:
-                await asyncio.wait_for(
-                    self.wake.wait(), timeout=max(0.001, min(wait, self.deadline - time.time()))
-                )
-            except asyncio.TimeoutError:
-                pass
-
-    async def receive(self) -> None:
-        async for raw in self.ws:
-            self.on_message(json.loads(raw))
+            await self.nap(wait)
 
 
 async def relock(ws: Any, deadline: float, rate: float, report: Dict[str, int]) -> None:
