@@ -5,18 +5,15 @@ tests/test_lab_generic.py, given an ``ablations`` hook here)."""
 
 import argparse
 import json
-import textwrap
 
 import numpy as np
 import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-import tictacblitz.games as games_pkg  # noqa: E402
+from lab_support import registered_game  # noqa: E402
 from test_lab_generic import COIN_GAME, expected_winners  # noqa: E402
-from tictacblitz.games import registry  # noqa: E402
 from tictacblitz.games.blitz import balance  # noqa: E402
-from tictacblitz.lab import hooks as lab_hooks  # noqa: E402
 from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.lab.paired import PairedRatios  # noqa: E402
 from tictacblitz.lab.report import format_summary  # noqa: E402
@@ -34,24 +31,8 @@ def ablations(rules):
 
 @pytest.fixture
 def coin(tmp_path):
-    folder = tmp_path / "coin"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
-    (folder / "game.py").write_text(textwrap.dedent(COIN_GAME))
-    (folder / "balance.py").write_text(textwrap.dedent(COIN_BALANCE))
-    games_pkg.__path__.append(str(tmp_path))
-    registry.available_games.cache_clear()
-    lab_hooks.hooks_for.cache_clear()
-    try:
-        yield "coin"
-    finally:
-        games_pkg.__path__.remove(str(tmp_path))
-        registry.available_games.cache_clear()
-        lab_hooks.hooks_for.cache_clear()
-        import sys
-
-        for name in [m for m in sys.modules if m.startswith("tictacblitz.games.coin")]:
-            del sys.modules[name]
+    with registered_game(tmp_path, "coin", COIN_GAME, COIN_BALANCE) as name:
+        yield name
 
 
 def run_cli(argv, capsys):

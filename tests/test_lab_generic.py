@@ -10,14 +10,13 @@ of the repository (Tic Tac Doh, Rift & Grid) go through the same code path.
 import argparse
 import json
 import os
-import textwrap
 
 import numpy as np
 import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-import tictacblitz.games as games_pkg  # noqa: E402
+from lab_support import registered_game  # noqa: E402
 from tictacblitz.games import registry  # noqa: E402
 from tictacblitz.lab import hooks as lab_hooks  # noqa: E402
 from tictacblitz.lab import simulation as sim  # noqa: E402
@@ -85,24 +84,8 @@ def play_matches(rules, x_bot, o_bot, seeds):
 @pytest.fixture
 def coin(tmp_path):
     """Register the ``coin`` game for one test (the registry finds its folder)."""
-    folder = tmp_path / "coin"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
-    (folder / "game.py").write_text(textwrap.dedent(COIN_GAME))
-    games_pkg.__path__.append(str(tmp_path))
-    registry.available_games.cache_clear()
-    lab_hooks.hooks_for.cache_clear()
-    try:
-        assert "coin" in registry.available_games()
-        yield "coin"
-    finally:
-        games_pkg.__path__.remove(str(tmp_path))
-        registry.available_games.cache_clear()
-        lab_hooks.hooks_for.cache_clear()
-        import sys
-
-        for name in [m for m in sys.modules if m.startswith("tictacblitz.games.coin")]:
-            del sys.modules[name]
+    with registered_game(tmp_path, "coin", COIN_GAME) as name:
+        yield name
 
 
 def expected_winners(seed, n, bias=0.5):

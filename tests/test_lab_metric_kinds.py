@@ -9,19 +9,14 @@ Doh's A/B showed "first piece a match (mean)" and "end a match (mean)".
 
 from __future__ import annotations
 
-import argparse
-import textwrap
-
 import numpy as np
 import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-import tictacblitz.games as games_pkg  # noqa: E402
-from tictacblitz.games import registry  # noqa: E402
+from lab_support import registered_game, run_simulate  # noqa: E402
 from tictacblitz.games.registry import available_games  # noqa: E402
 from tictacblitz.lab import hooks as lab_hooks  # noqa: E402
-from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.lab.columns import code_columns  # noqa: E402
 from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
 from tictacblitz.lab.simulation import simulate  # noqa: E402
@@ -99,13 +94,7 @@ def test_doh_ab_rows_are_scores_shares_and_a_length():
     assert "first player's score (win 1, draw 1/2)" in text and "a match (mean)" not in text
 
 
-def run(argv, capsys):
-    parser = argparse.ArgumentParser(prog="tictacblitz")
-    sim.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    status = args.handler(args)
-    out = capsys.readouterr()
-    return status, out.out, out.err
+run = run_simulate
 
 
 def test_opening_fixes_the_first_piece_in_both_arms(capsys):
@@ -184,24 +173,9 @@ def play_matches(rules, x_bot, o_bot, seeds):
 
 @pytest.fixture
 def dice(tmp_path):
-    folder = tmp_path / "dice"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
-    (folder / "game.py").write_text(textwrap.dedent(DICE_GAME))
-    (folder / "balance.py").write_text('CODE_COLUMNS = {"face": ("one", "two", "three")}\n')
-    games_pkg.__path__.append(str(tmp_path))
-    registry.available_games.cache_clear()
-    lab_hooks.hooks_for.cache_clear()
-    try:
-        yield "dice"
-    finally:
-        games_pkg.__path__.remove(str(tmp_path))
-        registry.available_games.cache_clear()
-        lab_hooks.hooks_for.cache_clear()
-        import sys
-
-        for name in [m for m in sys.modules if m.startswith("tictacblitz.games.dice")]:
-            del sys.modules[name]
+    balance = 'CODE_COLUMNS = {"face": ("one", "two", "three")}\n'
+    with registered_game(tmp_path, "dice", DICE_GAME, balance) as name:
+        yield name
 
 
 def test_the_lab_defaults_show_a_code_column_as_shares(dice):

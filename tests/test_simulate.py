@@ -1,12 +1,13 @@
 """`simulate`: seeds per match index, split independence, records, summary, outputs,
 bad arguments (exit 2, nothing written)."""
 
-import argparse
 import json
 import os
 
 import numpy as np
 import pytest
+
+from lab_support import run_simulate
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -29,13 +30,7 @@ RUN_FIELDS = (
 )
 
 
-def run_cli(argv, capsys):
-    parser = argparse.ArgumentParser(prog="tictacblitz")
-    sim.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    status = args.handler(args)
-    out = capsys.readouterr()
-    return status, out.out, out.err
+run_cli = run_simulate
 
 
 def outcome(summary):
