@@ -13,16 +13,13 @@ against what the server really sends.
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from node_support import require_node
+from node_support import JS, node_json, require_node
 
-NODE = require_node()
+require_node()  # skips the module without node (fails under CI=true)
 
-JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"
 BLITZ = JS / "games" / "blitz"
 
 
@@ -49,21 +46,7 @@ const model = (rules) => new S.GameModel(rules || WELCOME.rules, WELCOME.game);
 const out = await (async () => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run(
-        [
-            NODE,
-            "--input-type=module",
-            "-e",
-            script,
-            json.dumps(data),
-            json.dumps(welcome_message or welcome()),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return node_json(script, json.dumps(data), json.dumps(welcome_message or welcome()))
 
 
 def run_input(body: str):
@@ -73,11 +56,7 @@ const I = await import({json.dumps((BLITZ / "input.js").as_uri())});
 const out = (() => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return node_json(script)
 
 
 STATE = {

@@ -6,17 +6,14 @@ CI=true, where .ci/run installs it)."""
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from node_support import require_node
+from node_support import JS, node_json, require_node
 
-NODE = require_node()
+require_node()  # skips the module without node (fails under CI=true)
 pytest.importorskip("blitz_core.doh")
 
-JS = Path(__file__).resolve().parent.parent / "python" / "tictacblitz" / "server" / "static" / "js"
 DOH = JS / "games" / "doh"
 
 
@@ -52,14 +49,7 @@ const model = () => new M.GameModel(WELCOME.rules, WELCOME.game);
 const out = await (async () => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", script, json.dumps(data), json.dumps(_welcome())],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return node_json(script, json.dumps(data), json.dumps(_welcome()))
 
 
 def test_the_model_follows_a_real_game_frame_by_frame() -> None:
@@ -134,11 +124,7 @@ console.log(JSON.stringify([I.keyAction("2", alone), I.keyAction("2", local),
   I.keyAction("Enter", local), I.keyAction("f", local), I.keyAction("ArrowUp", local),
   I.keyAction("w", local), I.keyAction("x", alone), I.moveCursor([0, 4], [-1, 1], 5)]));
 """
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = node_json(script)
     assert out[0] == {"seat": "first", "piece": "M"} and out[1] == {"seat": "second", "piece": "M"}
     assert out[2] == {"seat": "first", "piece": "M"} and out[3] == {"seat": "second", "act": True}
     assert out[4] == {"seat": "first", "act": True}
@@ -169,11 +155,7 @@ const M = await import({json.dumps((DOH / "model.js").as_uri())});
 const out = await (async () => {{ {body} }})();
 console.log(JSON.stringify(out));
 """
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return node_json(script)
 
 
 # A view at the end of a game won on the diagonal through a nest (issue 26, item 10).
@@ -257,9 +239,6 @@ const input = new I.Input({{canvas, getView: () => null, getLayout: () => null, 
 input.configure(["first"]);
 console.log(JSON.stringify(input.hand("first")));
 """
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
+    out = node_json(script)
     # docs/doh.md: the solver values a first M as a loss for the first player.
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == "L"
+    assert out == "L"
