@@ -164,3 +164,24 @@ def x_builds_row_0(a: "Page", b: "Page") -> None:
             if free:
                 b.click_cell(free[0])
         a.page.wait_for_timeout(120)
+
+
+def box_inside(inner, outer, slack=0.5) -> bool:
+    """Whether the box ``inner`` (``x``, ``y``, ``w``, ``h`` in CSS px) lies within
+    ``outer``, to ``slack`` px (sub-pixel layout)."""
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + slack
+        and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + slack
+    )
+
+
+def boxes_overlap(a, b) -> bool:
+    """Whether two boxes share any area (touching edges do not count)."""
+    return not (
+        a["x"] + a["w"] <= b["x"]
+        or b["x"] + b["w"] <= a["x"]
+        or a["y"] + a["h"] <= b["y"]
+        or b["y"] + b["h"] <= a["y"]
+    )

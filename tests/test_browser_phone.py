@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from browser_support import Page, require_browser
+from browser_support import Page, box_inside, boxes_overlap, require_browser
 
 require_browser()
 
@@ -49,29 +49,11 @@ BOXES = """() => {
 }"""  # noqa: E501
 
 
-def _inside(inner, outer, slack=0.5) -> bool:
-    return (
-        inner["x"] >= outer["x"] - slack
-        and inner["y"] >= outer["y"] - slack
-        and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + slack
-        and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + slack
-    )
-
-
-def _overlap(a, b) -> bool:
-    return not (
-        a["x"] + a["w"] <= b["x"]
-        or b["x"] + b["w"] <= a["x"]
-        or a["y"] + a["h"] <= b["y"]
-        or b["y"] + b["h"] <= a["y"]
-    )
-
-
 def check_layout(p: PhonePage) -> dict:
     box = p.js(BOXES)
     page = {"x": 0, "y": 0, "w": box["vw"], "h": 10**6}
     assert box["pageW"] <= box["vw"], f"the page scrolls sideways: {box['pageW']} > {box['vw']}"
-    assert _inside(box["canvas"], page), box["canvas"]
+    assert box_inside(box["canvas"], page), box["canvas"]
     parts = {
         "board": box["board"],
         "timer": box["timer"],
@@ -80,21 +62,21 @@ def check_layout(p: PhonePage) -> dict:
         "panel O": box["panels"]["O"],
     }
     for name, part in parts.items():
-        assert _inside(part, box["canvas"]), (name, part, box["canvas"])
+        assert box_inside(part, box["canvas"]), (name, part, box["canvas"])
     names = list(parts)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            assert not _overlap(parts[a], parts[b]), f"{a} overlaps {b}: {parts[a]} {parts[b]}"
+            assert not boxes_overlap(parts[a], parts[b]), f"{a} overlaps {b}: {parts[a]} {parts[b]}"
     for seat in ("X", "O"):
         assert box["labels"][seat], f"no words in panel {seat}"
         for label, word in zip(box["labels"][seat], box["words"][seat], strict=True):
-            assert _inside(label, box["panels"][seat]), (seat, word, label, box["panels"][seat])
+            assert box_inside(label, box["panels"][seat]), (seat, word, label, box["panels"][seat])
     gap = box["canvas"]["y"] + box["canvas"]["h"] - (box["board"]["y"] + box["board"]["h"])
     assert gap <= 40, f"{gap:.0f} px of empty canvas under the board"
     board_on_page = box["board"]
     for el in box["side"]:
-        assert _inside(el, page), el
-        assert not _overlap(el, board_on_page), f"{el['id']} covers the board"
+        assert box_inside(el, page), el
+        assert not boxes_overlap(el, board_on_page), f"{el['id']} covers the board"
     return box
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 import browser_support
-from browser_support import Page
+from browser_support import Page, box_inside, boxes_overlap
 
 browser_support.require_browser()
 
@@ -69,24 +69,6 @@ SCREEN_BOX = """(b) => { window.scrollTo(0, Math.max(0, b.y - 2)); const top = w
   return {top: b.y - top, bottom: b.y + b.h - top, vh: window.innerHeight}; }"""
 
 
-def _inside(a, b, slack=0.5) -> bool:
-    return (
-        a["x"] >= b["x"] - slack
-        and a["y"] >= b["y"] - slack
-        and a["x"] + a["w"] <= b["x"] + b["w"] + slack
-        and a["y"] + a["h"] <= b["y"] + b["h"] + slack
-    )
-
-
-def _overlap(a, b) -> bool:
-    return not (
-        a["x"] + a["w"] <= b["x"]
-        or b["x"] + b["w"] <= a["x"]
-        or a["y"] + a["h"] <= b["y"]
-        or b["y"] + b["h"] <= a["y"]
-    )
-
-
 @pytest.fixture(scope="module", params=sorted(PARTS))
 def game_server(request):
     game = request.param
@@ -102,16 +84,16 @@ def check_phone(p: Page, game: str, size) -> None:
     where = f"{game} at {vw}×{vh}"
     assert box["vw"] == vw and box["vh"] == vh
     assert box["pageW"] <= vw, f"{where}: the page scrolls sideways ({box['pageW']} px)"
-    assert _inside(box["canvas"], {"x": 0, "y": 0, "w": vw, "h": box["pageH"]}), box["canvas"]
+    assert box_inside(box["canvas"], {"x": 0, "y": 0, "w": vw, "h": box["pageH"]}), box["canvas"]
     parts = box["parts"]
     for name, part in parts.items():
         assert part is not None, f"{where}: no {name} in the layout"
-        assert _inside(part, box["canvas"]), (where, name, part, box["canvas"])
+        assert box_inside(part, box["canvas"]), (where, name, part, box["canvas"])
         assert part["h"] <= vh, (where, name, "taller than the screen", part)
     names = list(parts)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            assert not _overlap(parts[a], parts[b]), f"{where}: {a} overlaps {b}"
+            assert not boxes_overlap(parts[a], parts[b]), f"{where}: {a} overlaps {b}"
     board = parts["board"]
     assert board["y"] + board["h"] <= vh, f"{where}: the board needs scrolling: {board}"
     for name, part in parts.items():  # scrolled to, each part is wholly on screen

@@ -3,7 +3,6 @@ strength and seat advantage from swapped seats, each feature's effect by ablatio
 Blitz and for a game that plugs in through the hooks only (the ``coin`` game of
 tests/test_lab_generic.py, given an ``ablations`` hook here)."""
 
-import argparse
 import json
 
 import numpy as np
@@ -11,10 +10,9 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from lab_support import registered_game  # noqa: E402
+from lab_support import registered_game, run_simulate  # noqa: E402
 from test_lab_generic import COIN_GAME, expected_winners  # noqa: E402
 from tictacblitz.games.blitz import balance  # noqa: E402
-from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.lab.paired import PairedRatios  # noqa: E402
 from tictacblitz.lab.report import format_summary  # noqa: E402
 from tictacblitz.lab.simulation import simulate  # noqa: E402
@@ -35,13 +33,7 @@ def coin(tmp_path):
         yield name
 
 
-def run_cli(argv, capsys):
-    parser = argparse.ArgumentParser(prog="tictacblitz")
-    sim.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    status = args.handler(args)
-    out = capsys.readouterr()
-    return status, out.out, out.err
+run_cli = run_simulate
 
 
 def test_paired_difference_is_the_mean_of_the_per_seed_differences():
