@@ -115,21 +115,8 @@ def check_here(cluster: Any, peer: Any, msg: P.ClientMessage) -> None:
 
     :raises ProtocolError: ``too_many_rooms``.
     """
-    address = getattr(peer, "address", "")
-    lobby, s = cluster.lobby, cluster.settings
     try:
-        if lobby.rooms_by_address.get(address, 0) >= s.max_rooms_per_ip:
-            raise P.ProtocolError(
-                "too_many_rooms",
-                f"at most {s.max_rooms_per_ip} rooms from one address (a room left "
-                "counts until its grace runs out)",
-            )
-        if not lobby.room_buckets.take(address):
-            wait = lobby.room_buckets.retry_after_s(address)
-            raise P.ProtocolError(
-                "too_many_rooms",
-                f"too many new rooms from this address: try again in {max(1, round(wait))} s",
-            )
+        cluster.lobby.may_create_from(getattr(peer, "address", ""))
     except P.ProtocolError as exc:
         exc.ref = msg.ref
         raise

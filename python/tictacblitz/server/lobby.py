@@ -214,6 +214,12 @@ class Lobby:
             raise P.ProtocolError("server_closing", "the server is shutting down: no new rooms")
         if len(self.rooms) >= settings.max_rooms:
             raise P.ProtocolError("server_full", "the server has no room for another room")
+        self.may_create_from(address)
+
+    def may_create_from(self, address: str) -> None:
+        """The address's quotas on this process: its live rooms, then its rate (a token
+        of its bucket is taken). :raises ProtocolError: ``too_many_rooms``."""
+        settings = self.settings
         if self.rooms_by_address.get(address, 0) >= settings.max_rooms_per_ip:
             raise P.ProtocolError(
                 "too_many_rooms",
