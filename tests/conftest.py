@@ -1,6 +1,9 @@
-"""Fixtures shared by the test modules (plain helpers: browser_support.py, server_support.py)."""
+"""Fixtures shared by the test modules (plain helpers: browser_support.py, server_support.py,
+cluster_support.py)."""
 
 from __future__ import annotations
+
+from typing import Iterator
 
 import pytest
 
@@ -17,3 +20,19 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def redis_port() -> Iterator[int]:
+    """The port of a Redis of the test's own (Debian's ``redis-server`` on loopback, in
+    memory), stopped after the test."""
+    from cluster_support import free_port
+    from tictacblitz.server.load_procs import start_redis
+
+    port = free_port()
+    server = start_redis(port)
+    try:
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

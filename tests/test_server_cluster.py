@@ -19,7 +19,14 @@ import urllib.request
 
 import pytest
 
-from cluster_support import QUICK_RULES, Client, LocalCluster, free_port, require_redis, ws
+from cluster_support import (
+    QUICK_RULES,
+    Client,
+    LocalCluster,
+    free_port,
+    require_redis,
+    ws,
+)
 
 require_redis()
 pytest.importorskip("blitz_core.blitz")
@@ -364,10 +371,9 @@ def test_a_stopped_process_leaves_the_cluster_clean() -> None:
         run(scenario())
 
 
-def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
+def test_serve_options_of_a_cluster(monkeypatch, capsys, redis_port) -> None:
     from server_support import assert_serve_refuses, serve_parser
     from tictacblitz import server as server_package
-    from tictacblitz.server.load_procs import start_redis
 
     parser = serve_parser()
     nobody = f"redis://127.0.0.1:{free_port()}/0"
@@ -384,17 +390,11 @@ def test_serve_options_of_a_cluster(monkeypatch, capsys) -> None:
     monkeypatch.setattr(
         server_package, "serve", lambda settings, **kw: seen.update(settings=settings)
     )
-    port = free_port()
-    redis = start_redis(port)
-    try:
-        url = f"redis://127.0.0.1:{port}/0"
-        args = parser.parse_args(
-            ["serve", "--redis", url, "--public-url", "https://b.example/p/1", "--drain-s", "5"]
-        )
-        assert args.handler(args) == 0
-    finally:
-        redis.terminate()
-        redis.wait(timeout=10)
+    url = f"redis://127.0.0.1:{redis_port}/0"
+    args = parser.parse_args(
+        ["serve", "--redis", url, "--public-url", "https://b.example/p/1", "--drain-s", "5"]
+    )
+    assert args.handler(args) == 0
     settings = seen["settings"]
     assert (settings.redis_url, settings.public_url, settings.drain_s) == (
         url,
@@ -448,14 +448,12 @@ def test_a_process_whose_public_url_does_not_reach_it_gets_no_creates() -> None:
             stray.wait(timeout=15)
 
 
-def test_shared_replays_keep_the_newest_within_their_byte_cap() -> None:
+def test_shared_replays_keep_the_newest_within_their_byte_cap(redis_port) -> None:
     import redis.asyncio as aioredis
 
     from tictacblitz.server.cluster_store import SharedReplays
-    from tictacblitz.server.load_procs import start_redis
 
-    port = free_port()
-    server = start_redis(port)
+    port = redis_port
 
     async def scenario() -> None:
         client = aioredis.from_url(f"redis://127.0.0.1:{port}/0", decode_responses=True)
@@ -473,14 +471,10 @@ def test_shared_replays_keep_the_newest_within_their_byte_cap() -> None:
         assert await store.stats() == (3, 3 * size)
         await client.aclose()
 
-    try:
-        run(scenario())
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    run(scenario())
 
 
-def test_create_spam_is_refused_before_any_redis_command() -> None:
+def test_create_spam_is_refused_before_any_redis_command(redis_port) -> None:
     """Issue 26: each create cost ~3 Redis commands (the placement) before any check of
     its address, so spam was never refused at the entry. Now this process's own limits
     come first: once an address has used its burst of creates here, further ones cost
@@ -494,12 +488,10 @@ def test_create_spam_is_refused_before_any_redis_command() -> None:
     from tictacblitz.server import protocol as P
     from tictacblitz.server.clock import ManualClock
     from tictacblitz.server.cluster import Cluster
-    from tictacblitz.server.load_procs import start_redis
     from tictacblitz.server.lobby import Lobby
     from tictacblitz.server.settings import Settings
 
-    port = free_port()
-    server = start_redis(port)
+    port = redis_port
 
     async def scenario() -> None:
         url = f"redis://127.0.0.1:{port}/0"
@@ -555,11 +547,7 @@ def test_create_spam_is_refused_before_any_redis_command() -> None:
         await counter.aclose()
         await cluster.redis.aclose()
 
-    try:
-        run(scenario())
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    run(scenario())
 
 
 def healthz_of(process: str):
@@ -576,7 +564,9 @@ def healthz_of(process: str):
     return answer
 
 
-def test_a_room_whose_process_claims_this_process_url_is_not_redirected_in_a_loop() -> None:
+def test_a_room_whose_process_claims_this_process_url_is_not_redirected_in_a_loop(
+    redis_port,
+) -> None:
     """Two processes with one --public-url (started from Python: the CLI refuses it):
     a join of the other's room through this one would be sent here again and again.
     It is answered ``room_lost`` instead, naming the cause."""
@@ -585,12 +575,10 @@ def test_a_room_whose_process_claims_this_process_url_is_not_redirected_in_a_loo
     from tictacblitz.server import protocol as P
     from tictacblitz.server.clock import ManualClock
     from tictacblitz.server.cluster import Cluster
-    from tictacblitz.server.load_procs import start_redis
     from tictacblitz.server.lobby import Lobby
     from tictacblitz.server.settings import Settings
 
-    port = free_port()
-    server = start_redis(port)
+    port = redis_port
 
     async def scenario() -> None:
         settings = Settings(
@@ -611,8 +599,4 @@ def test_a_room_whose_process_claims_this_process_url_is_not_redirected_in_a_loo
         assert peer.out == []  # no redirect
         await cluster.redis.aclose()
 
-    try:
-        run(scenario())
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    run(scenario())
