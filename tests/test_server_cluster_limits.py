@@ -48,13 +48,18 @@ class HungPipeline:
         await asyncio.Event().wait()
 
 
-def hung_cluster() -> Cluster:
-    settings = Settings(
+def hung_settings() -> Settings:
+    """A cluster process's settings whose Redis is never reached (a stand-in answers)."""
+    return Settings(
         game=load_game("blitz"),
         redis_url="redis://127.0.0.1:1/0",
         public_url="http://127.0.0.1:9",
         bot_threads=0,
     )
+
+
+def hung_cluster() -> Cluster:
+    settings = hung_settings()
     lobby = Lobby(settings, ManualClock())
     cluster = Cluster(settings, lobby, redis=HungRedis())
     cluster.processes = {"other": {"url": "ws://127.0.0.1:8/ws", "origin": "http://127.0.0.1:8"}}
@@ -124,13 +129,7 @@ def test_a_client_waits_for_a_hung_redis_at_most_request_s_in_all(monkeypatch) -
     from tictacblitz.server.app import create_app
 
     monkeypatch.setattr(redis.asyncio, "from_url", lambda *args, **kwargs: HungRedis())
-    settings = Settings(
-        game=load_game("blitz"),
-        redis_url="redis://127.0.0.1:1/0",
-        public_url="http://127.0.0.1:9",
-        bot_threads=0,
-    )
-    app = create_app(settings, ManualClock())
+    app = create_app(hung_settings(), ManualClock())
     # Another live process: the counts over the cluster are asked of Redis.
     app.state.cluster.processes = {"other": {"url": "ws://127.0.0.1:8/ws", "reachable": True}}
     loop = VirtualClockLoop()
