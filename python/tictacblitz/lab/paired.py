@@ -66,6 +66,15 @@ def match_values(
     return out
 
 
+def _width_ratio(
+    paired: Optional[List[float]], unpaired: Optional[List[float]]
+) -> Optional[float]:
+    """The paired interval's width over the unpaired one's (None when either has none)."""
+    if paired is None or unpaired is None or unpaired[1] <= unpaired[0]:
+        return None
+    return (paired[1] - paired[0]) / (unpaired[1] - unpaired[0])
+
+
 def _difference_grad(m: np.ndarray) -> Any:
     """a/b - c/d of the mean sums (a, b, c, d) and its gradient."""
     a, b, c, d = m
@@ -205,11 +214,7 @@ class PairedRatios:
     def width_ratio(self, name: str) -> Optional[float]:
         """The pairing gain of ``name``: the paired difference interval's width over the
         unpaired one's (below 1: pairing narrowed it; None when either has no width)."""
-        _, paired = self.difference(name)
-        _, unpaired = self.difference(name, paired=False)
-        if paired is None or unpaired is None or unpaired[1] <= unpaired[0]:
-            return None
-        return (paired[1] - paired[0]) / (unpaired[1] - unpaired[0])
+        return _width_ratio(self.difference(name)[1], self.difference(name, paired=False)[1])
 
     def _at_the_edge(self, name: str, paired: bool = True) -> Optional[List[float]]:
         """Newcombe's interval of a 0/1 share at 0 % or 100 % on a side, else None."""
@@ -265,9 +270,10 @@ class PairedRatios:
         for name in self.sums:
             a, a_ci = self.side(name, 0)
             b, b_ci = self.side(name, 1)
-            ratio = self.width_ratio(name)
+            both = self.difference(name), self.difference(name, paired=False)
+            ratio = _width_ratio(both[0][1], both[1][1])
             use_paired = ratio is None or ratio < 1.0
-            d, ci = self.difference(name, paired=use_paired)
+            d, ci = both[0] if use_paired else both[1]
             out[name] = {
                 "a": a,
                 "a_ci": a_ci,
