@@ -22,12 +22,12 @@ import numpy as np
 
 from .hooks import GameHooks
 
-__all__ = ["NOT_METRICS", "code_columns", "per_match", "share_name", "MEAN", "SHARE"]
+__all__ = ["NOT_METRICS", "code_columns", "per_match", "share_name", "MEAN"]
 
 NOT_METRICS = ("winner", "seed", "seeds", "start", "match")
 """Runner columns that are no per-match measurement (the lab's own, or the seed echoed)."""
 MEAN = "_mean"
-SHARE = "_share"
+_SHARE = "_share"
 
 
 def code_columns(hooks: GameHooks) -> Dict[str, Tuple[str, ...]]:
@@ -49,7 +49,7 @@ def code_columns(hooks: GameHooks) -> Dict[str, Tuple[str, ...]]:
 
 def share_name(column: str, code: str) -> str:
     """The metric of one code's share of matches: ``end`` ``line`` -> ``end_line_share``."""
-    return f"{column}_{code}{SHARE}"
+    return f"{column}_{code}{_SHARE}"
 
 
 def per_match(

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..games.registry import DEFAULT_GAME
 from .answers import format_ablation, format_comparison, format_seats
-from .columns import share_name
+from .columns import MEAN, share_name
 from .hooks import GameHooks, hooks_for
 from .units import METRICS as UNIT_METRICS
 from .units import RUN_METRICS as UNIT_RUN_METRICS
@@ -37,7 +37,6 @@ __all__ = [
 # own after these, and matches_per_s comes last.
 METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in UNIT_METRICS.items()}
 RUN_METRICS: Dict[str, Tuple[str, str]] = {k: v[:2] for k, v in UNIT_RUN_METRICS.items()}
-MEAN = "_mean"  # the suffix of a per-match column's mean (games without metric hooks)
 
 # The sweep report's panels: a title and the metrics drawn in it (a game's PANELS hook
 # adds metrics to a panel of the same title, or new panels after these).

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .columns import code_columns, share_name
+from .columns import MEAN, code_columns, share_name
 from .hooks import hooks_for
 
 __all__ = [
@@ -67,7 +67,6 @@ RUN_METRICS: Dict[str, Tuple[str, str, str]] = {
         "how fast the run was (not a balance metric)",
     ),
 }
-MEAN = "_mean"
 
 
 def is_share(unit_name: Optional[str]) -> bool:
