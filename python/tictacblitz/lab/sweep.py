@@ -272,13 +272,14 @@ def main(args: argparse.Namespace) -> int:
                     )
         _, base = resolve_game(kwargs["game"], kwargs["rules"])
         points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
-        for p in points:
+        games = [apply_point(base, p) for p in points]
+        for game in games:
             prepare(
                 args.matches,
                 kwargs["x"],
                 kwargs["o"],
                 seed=args.seed,
-                game=apply_point(base, p),
+                game=game,
                 workers=kwargs["workers"],
             )
         metrics = (
@@ -299,7 +300,7 @@ def main(args: argparse.Namespace) -> int:
         )
     except (ArgumentProblem, ValueError) as exc:
         return report_error("sweep", str(exc))
-    if not estimate_sweep(args, kwargs, [apply_point(base, p) for p in points], client):
+    if not estimate_sweep(args, kwargs, games, client):
         if client is not None:
             client.close()
         print("tictacblitz sweep: not started; nothing played", file=sys.stderr)
