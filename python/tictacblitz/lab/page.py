@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional
 from ..games.registry import DEFAULT_GAME
 from .answers import Section, ablation, comparison, seats
 from .hooks import hooks_for
+from .records import probe_folder
 from .report import summary_table
 from .units import legend, metrics_of
 
@@ -89,6 +90,7 @@ def check_html_path(path: str, overwrite: bool) -> None:
         raise ValueError(f"--html {path!r} is a folder")
     if os.path.exists(path) and not overwrite:
         raise ValueError(f"--html {path!r} exists (pass --overwrite to replace it)")
+    probe_folder(folder, f"--html {path!r}")
 
 
 def write_html(s: Dict[str, Any], path: str) -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any, Dict, Optional, Tuple
 
@@ -55,7 +54,6 @@ from .records import (
     RecordWriter,
     check_out_path,
     chunk_table,
-    probe_folder,
     record_schema,
     require_pyarrow,
 )
@@ -206,11 +204,8 @@ def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     if not args.no_base and (args.rule or base_pairs):
         try:  # the same parser as --rule (NAME.KEY=VALUE too), on the game's defaults
             base = game_with_assignments(args.game, base_pairs, "--base").rules
-        except ValueError as exc:
-            message = str(exc)
-            raise ArgumentProblem(
-                message if message.startswith("--") else f"--base: {message}"
-            ) from None
+        except ValueError as exc:  # its messages name --base (or --game) already
+            raise ArgumentProblem(str(exc)) from None
     ablate = None
     if args.ablate is not None:
         ablate = (
@@ -303,7 +298,6 @@ def main(args: argparse.Namespace) -> int:
             require_pyarrow()
         if args.html is not None:
             check_html_path(args.html, args.overwrite)
-            probe_folder(os.path.dirname(os.path.abspath(args.html)), f"--html {args.html!r}")
         client = connect(args.scheduler)
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
