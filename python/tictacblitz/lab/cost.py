@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -34,6 +34,7 @@ __all__ = [
     "ASK_ABOVE_S",
     "Pilot",
     "pilot_size",
+    "pilot_seeds",
     "run_pilot",
     "estimate_line",
     "announce",
@@ -45,6 +46,7 @@ __all__ = [
     "precision_result",
     "precision_line",
     "metric_interval",
+    "half_width",
     "matches_for",
 ]
 
@@ -81,22 +83,23 @@ def pilot_size(slow: bool, precision: bool = False) -> int:
     return 4 if slow else 64
 
 
+def pilot_seeds(seed: int, count: int) -> np.ndarray:
+    """``count`` match seeds of job ``seed`` that no run of it plays (from match
+    :data:`PILOT_START` on)."""
+    return match_seeds(seed, PILOT_START, count)
+
+
 def run_pilot(
     hooks: GameHooks,
     rules: Any,
     x: Any,
     o: Any,
-    seed: int,
-    count: int,
+    seeds: Union[Sequence[int], np.ndarray],
     options: Optional[Dict[str, Any]] = None,
-    seeds: Optional[Sequence[int]] = None,
 ) -> Pilot:
-    """Play ``count`` matches on the pilot's seeds (or the ``seeds`` given) on this
-    thread, timed; nothing of it goes into a run's results."""
-    if seeds is None:
-        pilot_seeds = match_seeds(seed, PILOT_START, count)
-    else:
-        pilot_seeds = np.asarray(seeds, dtype=np.uint64)
+    """Play a match on each of ``seeds`` on this thread, timed; nothing of it goes into
+    a run's results."""
+    pilot_seeds = np.asarray(seeds, dtype=np.uint64)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     cols = hooks.play_matches(rules, x, o, pilot_seeds, **(options or {}))
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
@@ -267,24 +270,30 @@ def variance_upper_factor(pilot_matches: int) -> float:
     return d / chi2 if chi2 > 0 else float("inf")
 
 
-def matches_for(pilot: Pilot, metric: str, half_width: float, game: str, cap: int) -> int:
-    """The sample size for a 95 % half-width of at most ``half_width``: the pilot's
+def half_width(summary: Dict[str, Any], metric: str, game: str) -> Optional[float]:
+    """Half the width of ``metric``'s 95 % interval in ``summary``; None without one."""
+    _, ci = metric_interval(summary, metric, game)
+    return None if ci is None else (ci[1] - ci[0]) / 2
+
+
+def matches_for(pilot: Pilot, metric: str, half_width_asked: float, game: str, cap: int) -> int:
+    """The sample size for a 95 % half-width of at most ``half_width_asked``: the pilot's
     half-width scaled as 1/√n, its variance at its 95 % upper bound; at most ``cap``
     (``--matches``); ``cap`` when the pilot has no interval for the metric."""
-    _, ci = metric_interval(pilot.summary or {}, metric, game)
-    if ci is None:
+    pilot_half = half_width(pilot.summary or {}, metric, game)
+    if pilot_half is None:
         return cap
-    pilot_half = (ci[1] - ci[0]) / 2
     if pilot_half <= 0:
         return min(cap, pilot.matches)  # the metric did not vary in the pilot
-    needed = pilot.matches * (pilot_half / half_width) ** 2 * variance_upper_factor(pilot.matches)
+    needed = (
+        pilot.matches * (pilot_half / half_width_asked) ** 2 * variance_upper_factor(pilot.matches)
+    )
     return max(1, min(cap, math.ceil(needed)))
 
 
 def precision_result(summary: Dict[str, Any], plan: Dict[str, Any]) -> Dict[str, Any]:
     """The plan with the half-width the run reached and whether it met the one asked."""
-    _, ci = metric_interval(summary, plan["metric"], summary["game"])
-    half = None if ci is None else (ci[1] - ci[0]) / 2
+    half = half_width(summary, plan["metric"], summary["game"])
     met = half is not None and half <= plan["half_width_asked"]
     return {**plan, "half_width": half, "met": met}
 

@@ -66,9 +66,7 @@ def match_values(
     return out
 
 
-def _width_ratio(
-    paired: Optional[List[float]], unpaired: Optional[List[float]]
-) -> Optional[float]:
+def _width_ratio(paired: Optional[List[float]], unpaired: Optional[List[float]]) -> Optional[float]:
     """The paired interval's width over the unpaired one's (None when either has none)."""
     if paired is None or unpaired is None or unpaired[1] <= unpaired[0]:
         return None

@@ -38,9 +38,10 @@ from .command import (
 )
 from .cost import (
     announce,
+    half_width,
     matches_for,
-    metric_interval,
     parse_precision,
+    pilot_seeds,
     pilot_size,
     precision_line,
     precision_result,
@@ -231,23 +232,24 @@ def size_and_estimate(
     size = pilot_size(slow, precision is not None)
     if precision is None:
         size = min(size, job.matches)
-    pilot = run_pilot(hooks, job.rules, job.x, job.o, job.seed, size, dict(job.options))
+    seeds = pilot_seeds(job.seed, size)
+    pilot = run_pilot(hooks, job.rules, job.x, job.o, seeds, dict(job.options))
     plan = None
     if precision is not None:
         metric, half = precision
         matches = matches_for(pilot, metric, half, job.game, cap=job.matches)
-        _, ci = metric_interval(pilot.summary or {}, metric, job.game)
+        pilot_half = half_width(pilot.summary or {}, metric, job.game)
         plan = {
             "metric": metric,
             "half_width_asked": half,
             "matches": matches,
             "cap": job.matches,
             "pilot_matches": pilot.matches,
-            "pilot_half_width": None if ci is None else (ci[1] - ci[0]) / 2,
+            "pilot_half_width": pilot_half,
             "method": "sample size fixed from a pilot on other seeds (not counted)",
         }
         capped = " (the --matches cap)" if matches == job.matches else ""
-        shown = "none" if ci is None else f"{(ci[1] - ci[0]) / 2:.4g}"
+        shown = "none" if pilot_half is None else f"{pilot_half:.4g}"
         print(
             f"tictacblitz simulate: --precision {metric}={half:g}: the pilot's half-width "
             f"is {shown} at {pilot.matches:,} matches, so the run plays {matches:,}{capped}",

@@ -37,7 +37,7 @@ from .command import (
     progress_wanted,
     report_error,
 )
-from .cost import announce, pilot_size, run_pilot
+from .cost import announce, pilot_seeds, pilot_size, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .hooks import hooks_for
@@ -248,7 +248,8 @@ def estimate_sweep(
     total = args.matches * len(games)  # each picked point stands for its share of it
     pilots = []
     for i, k in enumerate(picked):
-        pilot = run_pilot(hooks, games[k].rules, x, o, args.seed, min(size, args.matches))
+        seeds = pilot_seeds(args.seed, min(size, args.matches))
+        pilot = run_pilot(hooks, games[k].rules, x, o, seeds)
         share = total // len(picked) + (1 if i < total % len(picked) else 0)
         pilots.append((pilot, share))
     threads = None if client is not None else min(kwargs["workers"], default_workers())

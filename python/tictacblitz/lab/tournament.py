@@ -278,7 +278,7 @@ def estimate_tournament(args: argparse.Namespace, hooks: Any, game: Game, names:
             x, o = hooks.resolve_bot(a)[0], hooks.resolve_bot(b)[0]
             size = min(args.matches, 2 if hooks.slow_bot(x) or hooks.slow_bot(o) else 8)
             seeds = [match_seed(args.seed, a, b, args.matches + k) for k in range(size)]
-            pilots.append((run_pilot(hooks, game.rules, x, o, 0, size, seeds=seeds), args.matches))
+            pilots.append((run_pilot(hooks, game.rules, x, o, seeds), args.matches))
     detail = f"{len(pilots)} pair{'s' if len(pilots) != 1 else ''} x {args.matches:,}"
     return announce("tournament", pilots, min(args.jobs, default_workers()), args.yes, detail)
 
