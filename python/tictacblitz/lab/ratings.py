@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..games.registry import DEFAULT_GAME
+from .answers import starred
 from .stats import Z95, wilson
 from .units import pct
 
@@ -191,7 +192,7 @@ def format_report(result: Dict[str, Any]) -> str:
             if p["a_decided"] is None
             else (
                 pct(p["a_decided"], p["a_decided_ci"])
-                + (" *" if p.get("significant_adjusted", p["significant"]) else "")
+                + (" *" if starred(p) else "")
             )
         )
         rows.append(
