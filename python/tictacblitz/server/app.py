@@ -250,8 +250,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
         # Read (and for a replay just finished, encoded) in a thread: never on the loop.
         text = await asyncio.to_thread(lobby.replays.text, replay_id)
         if text is None and cluster is not None and REPLAY_ID.match(replay_id):
-            found = await cluster.replay(replay_id)
-            text = None if found is None else await asyncio.to_thread(P.encode, found)
+            text = await cluster.replay(replay_id)
         if text is None:
             return JSONResponse({"error": "not_found"}, status_code=404)
         return Response(

@@ -378,12 +378,14 @@ class Cluster:
         except Exception:
             return local
 
-    async def replay(self, match_id: str) -> Optional[Dict[str, Any]]:
+    async def replay(self, match_id: str) -> Optional[str]:
+        """A replay another process wrote to the shared store, as the compact text it
+        wrote (never parsed on the loop), or None."""
         try:
             text = await within(self.replays.get(match_id), self.deadline())
         except Exception:
             return None
-        return None if text is None else json.loads(text)
+        return None if text is None else str(text)
 
     async def route(
         self, peer: Any, msg: P.ClientMessage, deadline: Optional[float] = None

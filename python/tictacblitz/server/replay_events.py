@@ -149,7 +149,8 @@ async def replay_events(request: Any) -> Any:
     data: Any = None if text is None else text.encode()
     cluster = request.app.state.cluster
     if data is None and cluster is not None and REPLAY_ID.match(replay_id):
-        data = await cluster.replay(replay_id)  # a match another process hosted
+        shared = await cluster.replay(replay_id)  # a match another process hosted
+        data = None if shared is None else shared.encode()
     if data is None:
         return _json({"error": "not_found"}, 404)
     address = _address(request)
