@@ -59,15 +59,18 @@ class ReplayStore:
             if self.directory:
                 path = os.path.join(self.directory, f"{match_id}.json")
                 tmp = path + ".tmp"
-                with open(tmp, "w", encoding="utf-8") as fh:
-                    json.dump(replay, fh, indent=1)
-                os.replace(tmp, path)
+                try:
+                    with open(tmp, "w", encoding="utf-8") as fh:
+                        json.dump(replay, fh, indent=1)
+                    os.replace(tmp, path)
+                except OSError as exc:  # a full disk: kept in memory, said in the log
+                    log.warning("replay %s not written: %s", match_id, exc)
             return text
 
         def encoded(text: Any, error: Optional[BaseException]) -> None:
-            if error is not None:  # a full disk: kept in memory, said in the log
+            if error is not None:  # not encodable: said; text() tries again in its thread
                 log.warning("replay %s not written: %s", match_id, error)
-                text = _compact(replay)
+                return
             if self._memory.get(match_id) is replay:
                 self._memory[match_id] = text
             if self.mirror is not None:
