@@ -190,10 +190,7 @@ def format_report(result: Dict[str, Any]) -> str:
         dec = (
             "-"
             if p["a_decided"] is None
-            else (
-                pct(p["a_decided"], p["a_decided_ci"])
-                + (" *" if starred(p) else "")
-            )
+            else (pct(p["a_decided"], p["a_decided_ci"]) + (" *" if starred(p) else ""))
         )
         rows.append(
             (

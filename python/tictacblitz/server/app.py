@@ -31,7 +31,7 @@ from .cluster import Cluster
 from .jobs import run_job
 from .limits import Buckets
 from .lobby import Lobby
-from .replay_events import WorkGate
+from .replay_events import WorkGate, error_response
 from .replay_events import routes as replay_event_routes
 from .replay_store import REPLAY_ID
 from .settings import Settings
@@ -238,14 +238,12 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                 "replay", address, settings.replay_rate_per_s, settings.replay_burst
             )
         if wait:
-            return JSONResponse(
-                {
-                    "error": "rate_limited",
-                    "message": "too many replay downloads from this address: "
-                    f"try again in {max(1, round(wait))} s",
-                },
-                status_code=429,
-                headers={"Retry-After": str(max(1, round(wait)))},
+            return error_response(
+                429,
+                "rate_limited",
+                "too many replay downloads from this address: "
+                f"try again in {max(1, round(wait))} s",
+                retry_after=wait,
             )
         # Read (and for a replay just finished, encoded) in a thread: never on the loop.
         text = await asyncio.to_thread(lobby.replays.text, replay_id)

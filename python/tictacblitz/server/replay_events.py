@@ -32,6 +32,7 @@ from .replay_store import REPLAY_ID
 
 __all__ = [
     "replay_events",
+    "error_response",
     "replay_events_post",
     "routes",
     "MAX_REPLAY_BYTES",
@@ -48,7 +49,11 @@ def _json(body: Any, status: int = 200, headers: Optional[Dict[str, str]] = None
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def _error(status: int, code: str, message: str, retry_after: Optional[float] = None) -> Any:
+def error_response(
+    status: int, code: str, message: str, retry_after: Optional[float] = None
+) -> Any:
+    """An HTTP refusal: ``{"error": code, "message": ...}``, with ``Retry-After``
+    (whole seconds, at least 1) when ``retry_after`` is given."""
     headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after is not None else None
     return _json({"error": code, "message": message}, status, headers)
 
@@ -74,7 +79,7 @@ class WorkGate:
     def admit(self, address: str) -> None:
         if address in self.busy:
             raise Refused(
-                _error(
+                error_response(
                     429,
                     "busy",
                     "one replay at a time from one address: wait for the last one",
@@ -83,7 +88,7 @@ class WorkGate:
             )
         if len(self.busy) >= self.settings.work_jobs:
             raise Refused(
-                _error(
+                error_response(
                     503,
                     "server_busy",
                     "the server is playing other replays: try again soon",
@@ -120,7 +125,7 @@ class WorkGate:
             body = await asyncio.shield(job)
         except BudgetExceeded as exc:
             s = self.settings
-            return _error(
+            return error_response(
                 422,
                 "too_much_work",
                 f"the replay needs too much work to play back ({exc}); the viewer "
@@ -129,8 +134,10 @@ class WorkGate:
             )
         except JobFailed as exc:
             if exc.kind == "BadJson":
-                return _error(400, "bad_json", str(exc))
-            return _error(422, "bad_replay", str(exc))  # ReplayError, and what else it raised
+                return error_response(400, "bad_json", str(exc))
+            return error_response(
+                422, "bad_replay", str(exc)
+            )  # ReplayError, and what else it raised
         return Response(body, media_type="application/json")
 
 
@@ -177,7 +184,7 @@ async def _admit(request: Any, gate: WorkGate, address: str) -> None:
 def _too_many(wait: float) -> Refused:
     """The refusal of an address over its rate of engine-running requests."""
     return Refused(
-        _error(
+        error_response(
             429,
             "rate_limited",
             f"too many replays from this address: try again in {max(1, round(wait))} s",
@@ -189,14 +196,16 @@ def _too_many(wait: float) -> Refused:
 async def _read_body(request: Any, limit: int) -> bytes:
     """The body, refused by its Content-Length or as soon as more than ``limit`` bytes
     came in (never held whole first); the caller bounds the time."""
-    too_large = Refused(_error(413, "too_large", f"a replay file is at most {limit} bytes"))
+    too_large = Refused(error_response(413, "too_large", f"a replay file is at most {limit} bytes"))
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
             if int(declared) > limit:
                 raise too_large
         except ValueError:
-            raise Refused(_error(400, "bad_request", "Content-Length is not a number")) from None
+            raise Refused(
+                error_response(400, "bad_request", "Content-Length is not a number")
+            ) from None
     chunks = []
     size = 0
     async for chunk in request.stream():
@@ -268,14 +277,14 @@ async def replay_events_post(request: Any) -> Any:
     gate: WorkGate = request.app.state.work_gate
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
-        return _error(
+        return error_response(
             415, "unsupported_media_type", "send the replay file as Content-Type: application/json"
         )
     address = _address(request)
     # The body first, bounded in size and time, one at a time per address; only then a
     # job slot: a slow upload holds nothing that others need (issue 26, hole 4).
     if address in gate.reading:
-        return _error(
+        return error_response(
             429, "busy", "one upload at a time from one address: wait for the last one", 1
         )
     from starlette.requests import ClientDisconnect
@@ -288,9 +297,9 @@ async def replay_events_post(request: Any) -> Any:
     except Refused as refused:
         return refused.response
     except ClientDisconnect:  # gone mid-body: nobody to answer, nothing to log
-        return _error(400, "incomplete_body", "the connection closed before the body ended")
+        return error_response(400, "incomplete_body", "the connection closed before the body ended")
     except asyncio.TimeoutError:
-        return _error(
+        return error_response(
             408,
             "body_timeout",
             f"the replay file did not arrive within {settings.body_timeout_s:g} s",
