@@ -338,10 +338,15 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                         )
                     parsed = lobby.parse(text)
                     # In a cluster the room may be another process's: sent on there.
-                    # One bound for the message's whole wait on Redis (REQUEST_S).
-                    deadline = cluster.deadline() if cluster is not None else 0.0
-                    if cluster is not None and await cluster.route(peer, parsed, deadline):
-                        continue
+                    # One bound for the message's whole wait on Redis (REQUEST_S): a
+                    # create's starts here (its answer waits for the directory too),
+                    # a join's in route; an act, ping or sync waits for nothing.
+                    deadline = None
+                    if cluster is not None:
+                        if parsed.type == "create":
+                            deadline = cluster.deadline()
+                        if await cluster.route(peer, parsed, deadline):
+                            continue
                 except P.ProtocolError as exc:
                     peer.send(exc.to_dict())
                     continue
@@ -350,7 +355,7 @@ def create_app(settings: Optional[Settings] = None, clock: Optional[Clock] = Non
                     # directory: a friend's join through another process finds it.
                     peer.held = []
                     lobby.handle(peer, parsed)
-                    await cluster.published(deadline)
+                    await cluster.published(cluster.deadline(deadline))
                     peer.release()
                 else:
                     lobby.handle(peer, parsed)
