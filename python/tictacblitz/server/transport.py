@@ -39,6 +39,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 
+from . import protocol as P
+
 __all__ = [
     "TcpLedger",
     "GuardedHttp",
@@ -189,10 +191,15 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.frame_tokens = float(self.frame_burst)
-        self.frames_at = self.loop.time()
+        # The app's flood rule (a token bucket, protocol.RateLimiter) over every frame;
+        # the first frame over it fails the connection.
+        self.frame_limiter = P.RateLimiter(
+            lambda: self.loop.time() * 1000.0,
+            rate=self.frame_rate_per_s,
+            burst=self.frame_burst,
+            close_after=1,
+        )
         self.over_budget = False
-        self.writes_paused = False
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -232,14 +239,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         1008 at the first frame over it, and nothing more of it is handled)."""
         if self.over_budget:
             return False
-        now = self.loop.time()
-        self.frame_tokens = min(
-            float(self.frame_burst),
-            self.frame_tokens + (now - self.frames_at) * self.frame_rate_per_s,
-        )
-        self.frames_at = now
-        if self.frame_tokens >= 1.0:
-            self.frame_tokens -= 1.0
+        if self.frame_limiter.admit()[0]:
             return True
         self.over_budget = True
         self.conn.fail(1008, "too many frames")
@@ -263,19 +263,18 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     # sends (uvicorn pauses the app's sends, not the pongs it writes on its own).
     def pause_writing(self) -> None:
         super().pause_writing()
-        self.writes_paused = True
         if not self.transport.is_closing():
             self.transport.pause_reading()
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self.writes_paused = False
         if not self.read_paused and not self.transport.is_closing():
             self.transport.resume_reading()
 
     async def receive(self) -> Any:
         message = await super().receive()  # resumes reading once the app caught up,
-        if self.writes_paused and not self.transport.is_closing():
+        # uvicorn's ``writable`` is clear exactly while the writes are paused.
+        if not self.writable.is_set() and not self.transport.is_closing():
             self.transport.pause_reading()  # but not while the writes are paused
         return message
 
