@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import ipaddress
 import json
 import os
@@ -58,6 +57,7 @@ import time
 from array import array
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from .load_client import client_module
 from .load_cluster import (
     MAX_PROCESSES,
     Servers,
@@ -115,11 +115,6 @@ def _loopback(host: str) -> bool:
 def honest_address(i: int) -> str:
     """Match ``i``'s own loopback address (127.1.0.1, 127.1.0.2, …)."""
     return f"127.1.{i // 250}.{1 + i % 250}"
-
-
-def client_module(game: str) -> Any:
-    """The game's load clients (``server/games/<game>_load.py``)."""
-    return importlib.import_module(f"{__package__}.games.{game}_load")
 
 
 class Stats:

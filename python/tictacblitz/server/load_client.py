@@ -8,12 +8,23 @@ subclasses :class:`LoadClient`, reads its own picture and decides its own moves.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import random
 import time
 from typing import Any, Dict, Optional
 
-__all__ = ["LoadClient"]
+__all__ = ["LoadClient", "client_module", "tally"]
+
+
+def tally(table: Dict[str, int], what: str, n: int = 1) -> None:
+    """Count ``n`` more of ``what`` in a report's table (the load tool's outcomes)."""
+    table[what] = table.get(what, 0) + n
+
+
+def client_module(game: str) -> Any:
+    """The game's load clients (``server/games/<game>_load.py``)."""
+    return importlib.import_module(f"{__package__}.games.{game}_load")
 
 
 class LoadClient:

@@ -18,13 +18,14 @@ Generic: nothing here names a game. Part of :mod:`.load` (which re-exports these
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import os
 import subprocess
 import sys
 import time
 from typing import Any, Dict, List, Optional
+
+from .load_client import client_module, tally
 
 __all__ = [
     "attack",
@@ -44,9 +45,6 @@ MAX_ABUSE_CREATES = 20_000
 MAX_ABUSE_REPLAYS = 20_000
 MAX_ABUSE_RATE = 500.0
 ATTACKER = "127.66.0.1"
-# The attacks of one address that :func:`attack` makes (the others are scenarios of rooms
-# or uploads: :func:`attack_scenario`).
-ADDRESS_ATTACKS = ("flood", "ping-flood", "slowloris")
 ATTACK_REPLAY = json.dumps(
     {
         "name": "issue 16: unbounded replay",
@@ -70,25 +68,11 @@ async def attack(
     deadline: float,
     report: Dict[str, Any],
     rate: float,
-    kind: str = "flood",
     replay_workers: int = 4,
 ) -> None:
-    """One address attacks until ``deadline``: ``flood`` (room creation and replay
-    requests, each at up to ``rate`` attempts a second), ``ping-flood`` or ``slowloris``
-    (``rate`` new connections a second; :mod:`.load_transport`)."""
+    """The ``flood``: one address creates rooms and requests replays until
+    ``deadline``, each at up to ``rate`` attempts a second."""
     import websockets
-
-    from .load_transport import ping_flood, slowloris
-
-    report["kind"] = kind
-    if kind == "ping-flood":
-        await ping_flood(host, port, deadline, report, ATTACKER)
-        return
-    if kind == "slowloris":
-        await slowloris(host, port, deadline, report, rate, ATTACKER)
-        return
-    if kind != "flood":
-        raise ValueError(f"abuse {kind!r}: one of {', '.join(ADDRESS_ATTACKS)}")
 
     rooms = report.setdefault("creates", {})
     replays = report.setdefault("replays", {})
@@ -114,7 +98,7 @@ async def attack(
                     what = answer.get("code", answer["type"])
             except Exception as exc:
                 what = type(exc).__name__
-            rooms[what] = rooms.get(what, 0) + 1
+            tally(rooms, what)
 
     async def replay() -> None:
         head = (
@@ -133,7 +117,7 @@ async def attack(
                 writer.close()
             except Exception as exc:
                 status = type(exc).__name__
-            replays[status] = replays.get(status, 0) + 1
+            tally(replays, status)
 
     await asyncio.gather(create_and_abort(), *(replay() for _ in range(replay_workers)))
     elapsed = max(1e-3, time.time() - start)
@@ -151,8 +135,16 @@ async def attack_scenario(
     name: str, host: str, port: int, deadline: float, report: Dict[str, Any], rate: float
 ) -> None:
     """The attack ``name`` of :data:`SCENARIOS` until ``deadline``."""
-    if name in ADDRESS_ATTACKS:
-        await attack(host, port, deadline, report, rate, name)
+    from .load_transport import ping_flood, slowloris
+
+    if name in ("flood", "ping-flood", "slowloris"):  # one address's attacks
+        report["kind"] = name
+    if name == "flood":
+        await attack(host, port, deadline, report, rate)
+    elif name == "ping-flood":
+        await ping_flood(host, port, deadline, report, ATTACKER)
+    elif name == "slowloris":  # ``rate`` new connections a second
+        await slowloris(host, port, deadline, report, rate, ATTACKER)
     elif name == "rift-relock":
         rooms = [_relock_room(host, port, deadline, report) for _ in range(RELOCK_ROOMS)]
         await asyncio.gather(*rooms)
@@ -183,9 +175,7 @@ async def _relock_room(
                 await b.send(json.dumps({"type": "join", "code": joined["room"]}))
                 await _until(b, "joined")
                 # The game's load clients' re-locking seat, if it has one (Rift & Grid's).
-                clients = importlib.import_module(
-                    f"{__package__}.games.{welcome['game']['name']}_load"
-                )
+                clients = client_module(welcome["game"]["name"])
                 relock = getattr(clients, "relock", None)
                 if relock is not None:
                     await relock(a, until, RELOCK_RATE, answers)
@@ -204,7 +194,7 @@ async def _relock_room(
         )
         return replay_id
     except Exception as exc:
-        report[type(exc).__name__] = report.get(type(exc).__name__, 0) + 1
+        tally(report, type(exc).__name__)
         return None
 
 
@@ -249,7 +239,7 @@ async def _fetch_replay(
                 await asyncio.sleep(ahead)
             count[0] += 1
             status = await _status(host, port, ATTACKER, get.encode())
-            fetched[status] = fetched.get(status, 0) + 1
+            tally(fetched, status)
 
     await asyncio.gather(*(worker() for _ in range(FETCH_WORKERS)))
     report["fetch_per_s"] = round(count[0] / max(1e-3, time.time() - start), 1)
@@ -280,7 +270,7 @@ async def _slow_uploads(host: str, port: int, deadline: float, report: Dict[str,
                 writer.close()
             except Exception as exc:
                 what = type(exc).__name__
-            trickles[what] = trickles.get(what, 0) + 1
+            tally(trickles, what)
             await asyncio.sleep(min(1.0, max(0.0, deadline - time.time())))  # never a spin
 
     async def probe() -> None:
@@ -297,7 +287,7 @@ async def _slow_uploads(host: str, port: int, deadline: float, report: Dict[str,
         await asyncio.sleep(2.0)  # the trickles first
         while time.time() < deadline - 1:
             status = await _status(host, port, "127.66.0.3", post)
-            probes[status] = probes.get(status, 0) + 1
+            tally(probes, status)
             await asyncio.sleep(5.0)  # within the address's work rate (0.2 a second)
 
     slow = [trickle(a) for a in (ATTACKER, "127.66.0.2") for _ in range(SLOW_UPLOADS)]

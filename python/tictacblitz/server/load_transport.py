@@ -24,6 +24,8 @@ import resource
 import time
 from typing import Any, Dict
 
+from .load_client import tally
+
 __all__ = [
     "ping_flood",
     "slowloris",
@@ -55,10 +57,6 @@ def handshake(host: str, port: int) -> bytes:
     ).encode()
 
 
-def _count(table: Dict[str, int], what: str, n: int = 1) -> None:
-    table[what] = table.get(what, 0) + n
-
-
 async def ping_flood(
     host: str, port: int, deadline: float, report: Dict[str, Any], address: str
 ) -> None:
@@ -80,14 +78,14 @@ async def ping_flood(
                 asyncio.open_connection(host, port, local_addr=(address, 0)), 5
             )
         except (OSError, asyncio.TimeoutError) as exc:
-            _count(answers, type(exc).__name__)
+            tally(answers, type(exc).__name__)
             await asyncio.sleep(0.05)
             return
         try:
             writer.write(handshake(host, port))
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
             status = head.split(b" ", 2)[1].decode()
-            _count(answers, status)
+            tally(answers, status)
             if status != "101":
                 await asyncio.sleep(0.05)
                 return
@@ -96,11 +94,11 @@ async def ping_flood(
                 writer.write(batch)
                 counts["pings"] += PINGS_PER_WRITE
                 await asyncio.wait_for(writer.drain(), max(0.01, deadline - time.time()))
-            _count(ends, "open at the end")
+            tally(ends, "open at the end")
         except asyncio.TimeoutError:
-            _count(ends, "stalled at the end (the server stopped reading)")
+            tally(ends, "stalled at the end (the server stopped reading)")
         except (OSError, asyncio.IncompleteReadError) as exc:
-            _count(ends, f"closed by the server ({type(exc).__name__})")
+            tally(ends, f"closed by the server ({type(exc).__name__})")
         finally:
             writer.transport.abort()
 
@@ -139,7 +137,7 @@ async def slowloris(
                 asyncio.open_connection(host, port, local_addr=(address, 0)), 5
             )
         except (OSError, asyncio.TimeoutError) as exc:
-            _count(ends, f"refused at connect ({type(exc).__name__})")
+            tally(ends, f"refused at connect ({type(exc).__name__})")
             return
         state["open"] += 1
         state["open_max"] = max(state["open_max"], state["open"])
@@ -152,11 +150,11 @@ async def slowloris(
                 except asyncio.TimeoutError:
                     writer.write(b"X-Slow: %d\r\n" % state["opened"])
                     continue
-                _count(ends, "answered, then closed" if said else "closed by the server")
+                tally(ends, "answered, then closed" if said else "closed by the server")
                 return
-            _count(ends, "held to the end")
+            tally(ends, "held to the end")
         except OSError as exc:
-            _count(ends, f"closed by the server ({type(exc).__name__})")
+            tally(ends, f"closed by the server ({type(exc).__name__})")
         finally:
             state["open"] -= 1
             writer.transport.abort()

@@ -16,7 +16,7 @@ import random
 import time
 from typing import Any, Dict, List, Optional
 
-from ..load_client import LoadClient
+from ..load_client import LoadClient, tally
 
 __all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT", "relock"]
 
@@ -105,7 +105,7 @@ async def relock(ws: Any, deadline: float, rate: float, report: Dict[str, int]) 
         async for raw in ws:
             msg = json.loads(raw)
             if msg.get("type") == "rejected":
-                report[msg["reason"]] = report.get(msg["reason"], 0) + 1
+                tally(report, msg["reason"])
             elif msg.get("type") == "events":
                 report["locked"] = report.get("locked", 0) + len(msg["events"])
 
