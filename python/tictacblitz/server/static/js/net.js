@@ -4,7 +4,7 @@
 // "More than one process"; docs/client.md, "Redirects").
 
 import { ClockSync } from "./clock.js";
-import { FINAL_CLOSES } from "./protocol.js";
+import { FINAL_CLOSES, resumeMessage } from "./protocol.js";
 
 /** The messages that put a connection in a room: those a `redirect` may answer. */
 const ENTERING = ["create", "join", "watch", "resume"];
@@ -91,8 +91,7 @@ export class Connection {
    *  other than the room's can send it on: docs/protocol.md, `resume`). */
   reopen() {
     if (this.closedByUs) return;
-    const resume = this.token && { type: "resume", token: this.token };
-    if (resume && this.code) resume.code = this.code;
+    const resume = this.token && resumeMessage(this);
     this.openWith(this.pending || resume || this.rejoin || null);
   }
 

@@ -20,3 +20,22 @@ export const CLOSE_CODES = {
 export const FINAL_CLOSES = [
   CLOSE_CODES.seat_taken_over, CLOSE_CODES.room_closed, CLOSE_CODES.server_closing, CLOSE_CODES.flood,
 ];
+
+/** The `resume` that takes a seat back: its token, and the room's code when known (with
+ *  several server processes another one sends it on: docs/protocol.md, `resume`). */
+export function resumeMessage({ token, code }) {
+  const msg = { type: "resume", token };
+  if (code) msg.code = code;
+  return msg;
+}
+
+/** A room code as the server reads it (protocol.py's `normalize_code`: Crockford, case,
+ *  dashes and spaces aside, I/L = 1, O = 0). */
+export function normalizeCode(code) {
+  return String(code).toUpperCase().replace(/[-\s]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
+}
+
+/** A room code as people read it: XXXXX-XXXXX. */
+export function formatCode(code) {
+  return code.length === 10 ? `${code.slice(0, 5)}-${code.slice(5)}` : code;
+}

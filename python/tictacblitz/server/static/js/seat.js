@@ -5,6 +5,8 @@
 // Pure: the storage is given (`sessionStorage` in the page, a Map-like object in the
 // tests), and every storage failure (storage disabled, full) only means "no seat kept".
 
+import { formatCode, normalizeCode } from "./protocol.js";
+
 const KEY = "tictacblitz.seat";
 const MODES = ["bot", "local", "online"];
 
@@ -46,10 +48,8 @@ export class SeatStore {
   }
 }
 
-/** The `resume` that takes `seat` back (the code lets another server process send it on). */
-export function resumeMessage(seat) {
-  return { type: "resume", token: seat.token, code: seat.code };
-}
+// The `resume` that takes a kept seat back is the protocol's (`seat` has token and code).
+export { resumeMessage } from "./protocol.js";
 
 /** Whether a page opened at `pathCode` (the room of a `/r/{code}` link, or null) takes
  *  the kept seat back by itself: yes, unless the link names another room (then the menu
@@ -58,13 +58,12 @@ export function resumeMessage(seat) {
 export function resumesOnLoad(seat, pathCode) {
   if (!seat) return false;
   if (!pathCode) return true;
-  const norm = (c) => String(c).toUpperCase().replace(/[-\s]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
-  return norm(pathCode) === norm(seat.code);
+  return normalizeCode(pathCode) === normalizeCode(seat.code);
 }
 
 /** The menu's words for a kept seat: what match it is. */
 export function describeSeat(seat) {
-  const code = seat.code.length === 10 ? `${seat.code.slice(0, 5)}-${seat.code.slice(5)}` : seat.code;
+  const code = formatCode(seat.code);
   if (seat.mode === "bot") return `your match against a bot (as ${seat.seats.join(" and ")})`;
   if (seat.mode === "local") return "your match on one screen";
   return `your online match in room ${code} (as ${seat.seats.join(" and ")})`;
