@@ -5,8 +5,9 @@
 // asks for everything game-specific (docs/client.md, "A game's view module").
 
 import { buildMenu } from "./menu.js";
+import { secondsLeft } from "./model_common.js";
 import { Connection } from "./net.js";
-import { CLOSE_CODES } from "./protocol.js";
+import { CLOSE_CODES, formatCode } from "./protocol.js";
 import { ReplayPlayer, fetchReplay, replayFromFile } from "./replay.js";
 import { SeatStore, describeSeat, resumeMessage, resumesOnLoad } from "./seat.js";
 
@@ -137,7 +138,7 @@ function showRoom(msg) {
   const online = msg.mode === "online" || msg.role === "spectator";
   $("room-box").hidden = !online;
   if (!online) return;
-  $("room-code-show").textContent = msg.room.slice(0, 5) + "-" + msg.room.slice(5);
+  $("room-code-show").textContent = formatCode(msg.room);
   $("room-link").value = msg.link || `${location.origin}/r/${msg.room}`;
 }
 
@@ -207,9 +208,7 @@ async function rejoin() {
 /** The kept seat's `resume` was refused (its grace ran out, its room is gone): forget it. */
 function keptSeatGone(msg) {
   app.resumeRef = null;
-  app.seat.clear();
-  toMenu();
-  menuError(`Your match could not be taken back: ${msg.message || msg.code}.`);
+  roomGone(`Your match could not be taken back: ${msg.message || msg.code}.`);  // and forgotten
 }
 
 function leaveToMenu() {
@@ -416,7 +415,7 @@ function graceText(model) {
   for (const seat of app.game.seats) {
     const p = model.players && model.players[seat];
     if (!p || mine.includes(seat) || p.connected !== false || !p.grace_until) continue;
-    const left = Math.max(0, Math.ceil((p.grace_until - serverNow) / 1000));
+    const left = secondsLeft(p.grace_until, serverNow);
     return `${mine.length ? "Opponent" : p.name || seat} disconnected: ${left} s to return`;
   }
   return "";

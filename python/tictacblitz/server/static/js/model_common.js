@@ -13,6 +13,12 @@ export function seatNamesOf(game, fallback) {
   return (game && game.seats && game.seats.length === 2) ? game.seats : fallback;
 }
 
+/** Whole seconds left until `untilMs` at `nowMs` (server clock ms), never below 0: a
+ *  dropped player's grace, counted down (docs/protocol.md, `presence`: `grace_until`). */
+export function secondsLeft(untilMs, nowMs) {
+  return Math.max(0, Math.ceil((untilMs - nowMs) / 1000));
+}
+
 export class ModelBase {
   /** The room and seat fields, as before any message. */
   resetRoom() {

@@ -10,7 +10,7 @@
 // a replay's `rules`) and the game's vocabulary (`welcome.game`: its seats and the
 // powerup kinds with their board letters, R14). This file has no copy of either.
 
-import { ModelBase } from "../../model_common.js";
+import { ModelBase, secondsLeft } from "../../model_common.js";
 
 export const PLAYERS = ["X", "O"]; // the Blitz view draws X as a cross and O as a ring
 
@@ -257,7 +257,7 @@ export class GameModel extends ModelBase {
         symbol: p, name: s.name || (s.kind === "bot" ? `bot (${s.level})` : p),
         kind: s.kind, level: s.level, connected: s.connected, graceUntil: s.grace_until,
         // Seconds left to a dropped player's grace (issue 26, item 7), with the server clock.
-        graceLeft: s.grace_until && serverNow !== null ? Math.max(0, Math.ceil((s.grace_until - serverNow) / 1000)) : null,
+        graceLeft: s.grace_until && serverNow !== null ? secondsLeft(s.grace_until, serverNow) : null,
         empty: s.kind === null,                       // a free seat: nobody to charge
 
         charge, full: charge >= 1, frozen, hasted,
