@@ -12,7 +12,7 @@
 // and, for tests: pieceCenter(lay, rect, piece), the page point of a stash button.
 
 import { GameModel } from "./model.js";
-import { drawGame, layout, stageHeight as stageHeightOf } from "./draw.js";
+import { drawGame, layout } from "./draw.js";
 import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
@@ -88,7 +88,7 @@ export function layoutFor(w, h, view) { return layout(w, h, view.size); }
 
 /** The canvas height a phone's page gives this view `w` wide (the shell asks when the
  *  side column is under the board): the board inside `avail`, the whole panel below. */
-export function stageHeight(w, avail) { return stageHeightOf(w, avail); }
+export { stageHeight } from "./draw.js";
 
 export const draw = drawGame;
 

@@ -9,11 +9,11 @@
 // owner takes it. The panel: the view switch (local), each seat's score (with its
 // causes), energy and lock, the ability buttons with cost and cooldown, the objectives.
 
-import { ANIM_MS, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
+import { ANIM_MS, abilityUsable, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
 import { ABILITIES, cellRect, sectorRect } from "./layout.js";
 import { roundRect } from "../../view_common.js";
 
-export { ABILITIES, SIDE, abilityFromPoint, cellFromPoint, cellRect, layout, sectorRect, stageHeight, tabFromPoint } from "./layout.js";
+export { layout } from "./layout.js";
 
 export const COLORS = {
   bg: "#151a24", board: "#1b2130", sector: "#232b3c", sectorHi: "#2f3a52", cell: "#2b3447", grey: "#5d6472",
@@ -315,7 +315,7 @@ function drawButtons(ctx, view, lay, acting) {
   const abilities = view.players[acting.seat].abilities;
   for (const b of lay.buttons) {
     const a = abilities[b.ability];
-    const usable = b.ability === "none" || (a && a.usable && view.live);
+    const usable = abilityUsable(view, acting.seat, b.ability);
     const chosen = acting.ability === b.ability;
     const refused = acting.refused && acting.refused.ability === b.ability;
     ctx.fillStyle = chosen ? "#3a4660" : COLORS.panel;

@@ -10,8 +10,8 @@
 // Keys: arrows or WASD move the cursor; Space, Enter or F lock in the cell under it;
 // 1 2 3 4 choose none, shield, swap, reveal; V or Tab switch the view (local).
 
-import { intentFor } from "./model.js";
-import { abilityFromPoint, cellFromPoint, tabFromPoint } from "./draw.js";
+import { abilityUsable, intentFor } from "./model.js";
+import { abilityFromPoint, cellFromPoint, tabFromPoint } from "./layout.js";
 import { canvasPoint, listen } from "../../view_common.js";
 
 const MOVES = {
@@ -73,9 +73,7 @@ export class Input {
    *  a greyed button is not selected (issue 26); it flashes, and its words say why. */
   pick(seat, ability) {
     if (!seat) return;
-    const view = this.opts.getView();
-    const a = view && view.players[seat] && view.players[seat].abilities[ability];
-    if (ability !== "none" && !(a && a.usable && view.live)) {
+    if (!abilityUsable(this.opts.getView(), seat, ability)) {
       this.refused = { seat, ability, at: now() };
       return;
     }

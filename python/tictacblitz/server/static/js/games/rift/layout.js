@@ -7,9 +7,8 @@
 // fits there; else under it, at its natural height, the page scrolling (a phone: issue
 // 26, `stageHeight` gives the canvas the height that holds everything).
 
-import { cellAt, gridRowCol } from "./model.js";
+import { SIDE, cellAt, gridRowCol } from "./model.js";
 
-export const SIDE = 9; // cells per side of the board (G1)
 export const ABILITIES = ["none", "shield", "swap", "reveal"]; // welcome.game.abilities says the same
 
 const CAPTION = 28;             // a resolved turn's caption: a strip under the board, never over it

@@ -13,7 +13,7 @@
 import { ModelBase, seatNamesOf } from "../../model_common.js";
 
 export const ANIM_MS = 1600; // the resolution's animation (ghosts, swap, collision, landing)
-const SIDE = 9; // cells per side of the board (G1)
+export const SIDE = 9; // cells per side of the board (G1)
 
 const PICTURE_KEYS = ["turn", "cells", "sectors", "active", "targets", "score", "energy", "abilities",
   "objectives", "locked", "result"];
@@ -224,6 +224,13 @@ export const OBJECTIVE_TEXT = {
   meta_line: "Complete a line of three sectors",
 };
 export const objectiveName = (id) => OBJECTIVE_TEXT[id] || id;
+
+/** Whether `seat` may take `ability` now, as the picture says (G5, G14): "none" always;
+ *  another only while live and `usable`. */
+export function abilityUsable(view, seat, ability) {
+  const a = view && view.players[seat] && view.players[seat].abilities[ability];
+  return ability === "none" || Boolean(a && a.usable && view.live);
+}
 
 const AB_WORDS = { shield: "shield", swap: "swap", reveal: "reveal" };
 

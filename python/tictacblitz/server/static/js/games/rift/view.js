@@ -13,7 +13,8 @@
 // Every number in the words (costs, cooldowns, energy, points) is the server's rules'.
 
 import { GameModel } from "./model.js";
-import { drawGame, layout, cellRect, stageHeight as stageHeightOf } from "./draw.js";
+import { drawGame } from "./draw.js";
+import { cellRect, layout, stageHeight as stageHeightOf } from "./layout.js";
 import { boxCenter } from "../../view_common.js";
 
 export { Input } from "./input.js";
