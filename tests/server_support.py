@@ -80,3 +80,10 @@ def assert_serve_refuses(parser, capsys, cases) -> None:
         assert args.handler(args) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
+
+
+def welcome_of(game: str, rules: Any = None) -> dict:
+    """What a server of ``game`` (with ``rules``) says first: its ``welcome``."""
+    from tictacblitz.games import load_game
+
+    return Lobby(Settings(game=load_game(game, rules))).welcome()

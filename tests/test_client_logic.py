@@ -17,6 +17,7 @@ import json
 import pytest
 
 from node_support import JS, node_json, require_node
+from server_support import welcome_of
 
 require_node()  # skips the module without node (fails under CI=true)
 
@@ -25,11 +26,7 @@ BLITZ = JS / "games" / "blitz"
 
 def welcome(**rules) -> dict:
     """What the server says first: its rules and its game (seats, powerup kinds)."""
-    from tictacblitz.games import load_game
-    from tictacblitz.server.lobby import Lobby
-    from tictacblitz.server.settings import Settings
-
-    return Lobby(Settings(game=load_game("blitz", rules))).welcome()
+    return welcome_of("blitz", rules)
 
 
 def run_js(body: str, data=None, welcome_message=None):

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from node_support import JS, node_json, require_node
+from server_support import lobby_for
 
 require_node()  # skips the module without node (fails under CI=true)
 
@@ -44,35 +45,15 @@ def server_joined(mode: str) -> dict:
     """A real ``joined`` from the server's lobby (a player's: with its token)."""
     from tictacblitz.games import load_game
     from tictacblitz.server.clock import ManualClock
-    from tictacblitz.server.lobby import Lobby
-    from tictacblitz.server.settings import Settings
 
     pytest.importorskip("blitz_core.blitz.engine")
-    lobby = Lobby(Settings(game=load_game("blitz"), bot_threads=0), clock=ManualClock())
-
-    class Conn:
-        base_url = "http://testserver/"
-        address = "127.0.0.1"
-
-        def __init__(self):
-            self.sent: list = []
-
-        def send(self, m):
-            self.sent.append(m)
-
-        def send_text(self, t):
-            self.sent.append(json.loads(t))
-
-        def close(self, code):
-            pass
-
-    conn = Conn()
-    lobby.connected(conn)
+    _, say, connect = lobby_for(load_game("blitz"), ManualClock())
+    peer = connect()
     fields = {"mode": mode, "symbol": "O"} if mode != "local" else {"mode": "local"}
     if mode == "bot":
         fields["bot"] = "easy"
-    lobby.handle(conn, lobby.parse(json.dumps({"type": "create", **fields})))
-    return next(m for m in conn.sent if m["type"] == "joined")
+    say(peer, type="create", **fields)
+    return peer.last("joined")
 
 
 def test_a_kept_seat_round_trips_and_makes_its_resume() -> None:

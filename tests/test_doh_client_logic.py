@@ -10,6 +10,7 @@ import json
 import pytest
 
 from node_support import JS, node_json, require_node
+from server_support import welcome_of
 
 require_node()  # skips the module without node (fails under CI=true)
 pytest.importorskip("blitz_core.doh")
@@ -18,25 +19,18 @@ DOH = JS / "games" / "doh"
 
 
 def _welcome() -> dict:
-    from tictacblitz.games import load_game
-    from tictacblitz.server.lobby import Lobby
-    from tictacblitz.server.settings import Settings
-
-    return Lobby(Settings(game=load_game("doh"))).welcome()
+    return welcome_of("doh")
 
 
 def _frames() -> dict:
     from tictacblitz.games import load_game
     from tictacblitz.games.doh.bots import make_bot
+    from tictacblitz.games.play import play_out
     from tictacblitz.server.games.doh_table import replay_frames
 
     game = load_game("doh")
-    state = game.new_state(record=True)
     bots = (make_bot("medium", 4), make_bot("greedy", 4))
-    while not state.is_over():
-        seat = state.to_move()[0]
-        state.apply(seat, bots[seat].choose(state, seat))
-    return replay_frames(game, state.to_replay())
+    return replay_frames(game, play_out(game.new_state(record=True), bots).to_replay())
 
 
 def run_js(body: str, data=None):

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from node_support import JS, node_json, require_node
+from server_support import welcome_of
 
 require_node()  # skips the module without node (fails under CI=true)
 pytest.importorskip("blitz_core.rift")
@@ -20,25 +21,18 @@ RIFT = JS / "games" / "rift"
 
 
 def _welcome() -> dict:
-    from tictacblitz.games import load_game
-    from tictacblitz.server.lobby import Lobby
-    from tictacblitz.server.settings import Settings
-
-    return Lobby(Settings(game=load_game("rift"))).welcome()
+    return welcome_of("rift")
 
 
 def _frames() -> dict:
     """A whole game between two bots, as the replay viewer gets it."""
     from tictacblitz.games import load_game
+    from tictacblitz.games.play import play_out
     from tictacblitz.server.games.rift_picture import replay_frames
 
     game = load_game("rift")
-    state = game.new_state(5, record=True)
     bots = (game.make_bot("easy", 1), game.make_bot("easy", 2))
-    while not state.is_over():
-        for seat in (0, 1):
-            state.apply(seat, bots[seat].choose(state.clone(), seat))
-    return replay_frames(game, state.to_replay())
+    return replay_frames(game, play_out(game.new_state(5, record=True), bots).to_replay())
 
 
 def run_js(body: str, data=None):
