@@ -121,6 +121,13 @@ class Page:
     def view(self):
         return self.js("() => window.__blitz.view")
 
+    def open_replay_file(self, name: str, content: bytes) -> None:
+        """Choose a replay file in the menu, as a person picking ``name`` would."""
+        self.page.set_input_files(
+            "#replay-file",
+            files=[{"name": name, "mimeType": "application/json", "buffer": content}],
+        )
+
     def click_cell(self, cell) -> None:
         xy = self.js("(c) => window.__blitz.cellCenter(c)", list(cell))
         self.page.mouse.click(xy["x"], xy["y"])

@@ -232,15 +232,8 @@ def test_first_piece_anywhere_not_your_turn_and_another_games_replay(server, bro
         p.wait("() => document.getElementById('status-line').textContent === 'Not your turn.'")
         assert p.view()["ply"] == 1
         p.page.click("#btn-leave")
-        p.page.set_input_files(
-            "#replay-file",
-            files=[
-                {
-                    "name": "blitz.json",
-                    "mimeType": "application/json",
-                    "buffer": b'{"seed": 1, "script": [{"t": 0, "player": "X", "place": [0, 0]}]}',
-                }
-            ],
+        p.open_replay_file(
+            "blitz.json", b'{"seed": 1, "script": [{"t": 0, "player": "X", "place": [0, 0]}]}'
         )
         p.wait("() => document.getElementById('menu-error').textContent.length > 0")
         assert p.page.inner_text("#menu-error") == (

@@ -130,16 +130,7 @@ def test_phone_replay_icons_and_a_round_ended_on_time(server, browser):  # noqa:
     p = PhonePage(browser, "phone_replay")
     p.page.goto(server + "/")
     p.page.wait_for_selector("#replay-file:not([disabled])")
-    p.page.set_input_files(
-        "#replay-file",
-        files=[
-            {
-                "name": "timeout.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(TIMEOUT_REPLAY).encode(),
-            }
-        ],
-    )
+    p.open_replay_file("timeout.json", json.dumps(TIMEOUT_REPLAY).encode())
     p.wait(
         "() => window.__blitz.replay && window.__blitz.view && window.__blitz.lay && window.__blitz.lay.labels"  # noqa: E501
     )
