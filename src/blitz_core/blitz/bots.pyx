@@ -36,7 +36,7 @@ from blitz_core.blitz.playout cimport random_action
 
 import numpy as np
 
-from blitz_core.blitz.match import NATIVE_CODES
+from blitz_core.blitz.match import NATIVE_CODES, check_stream_layout
 
 
 # The policies' streams are seeded with the match seed xor a salt per seat (seeds.pxd).
@@ -768,8 +768,7 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
     cdef int64_t decide_ns[2]
     cdef int64_t* dns = NULL
     cdef int q
-    if stream not in (1, 2):
-        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+    check_stream_layout(stream)
     seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]
@@ -855,8 +854,7 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
     cdef Policy xp, op
     cdef EventSink sink
     cdef int q, j, k
-    if stream not in (1, 2):
-        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+    check_stream_layout(stream)
     seed_arr = _prepare_matches(&rc, &tb, &xp, &op, rules, x_spec, o_spec, seeds)
     cdef const uint64_t[::1] seed_view = seed_arr
     cdef Py_ssize_t i, n = seed_view.shape[0]

@@ -21,6 +21,8 @@ from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 
 import numpy as np
 
+from blitz_core.blitz.match import check_stream_layout
+
 
 cdef uint64_t SALT = random_policy_salt()      # seeds.pxd
 POLICY_SEED_SALT = SALT
@@ -133,8 +135,7 @@ def random_matches(rules=None, seeds=None, *, int n=0, bint random_powerups=True
     cdef MatchState st
     cdef PlayoutStats stats
     cdef uint64_t rng
-    if stream not in (1, 2):
-        raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+    check_stream_layout(stream)
     if rules is None:
         rules = default_rules()
     fill_rules(&rc, rules)

@@ -35,6 +35,7 @@ from blitz_core.blitz.bots cimport (
     Policy, BotTables, tables_init, policy_init, policy_decide, RULE_NONE,
 )
 from blitz_core.blitz import bots as _bots
+from blitz_core.blitz.match import check_stream_layout
 
 import os
 
@@ -582,8 +583,7 @@ cdef class BatchStepper:
             raise ValueError(f"n must be >= 1, not {n}")
         if interval_ms < 1:
             raise ValueError(f"interval_ms must be >= 1, not {interval_ms}")
-        if stream not in (1, 2):
-            raise ValueError(f"stream must be a stream layout (1 or 2), not {stream!r}")
+        check_stream_layout(stream)
         if autoreset not in (AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED):
             raise ValueError(f"unknown autoreset mode {autoreset!r}")
         if obs not in ("planes", "bits"):
