@@ -64,7 +64,7 @@ OTHER_GAMES: Dict[str, Tuple[List[Tuple[str, Dict[str, Any]]], List[Tuple[str, s
             ("pieces_per_size=4", {"pieces_per_size": 4}),
             ("grid=2", {"grid": 2}),
         ],
-        [("seat share", "x_share_of_decided"), ("draws", "draw_rate"), ("length", "moves_mean")],
+        [("seat share", "x_share_of_decided"), ("draws", "draw_rate"), ("length", "game_length")],
     ),
 }
 METRICS = [
