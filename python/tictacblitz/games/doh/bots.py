@@ -29,6 +29,7 @@ from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from .rules import DohRules
 from .solver import solver_for, thread_solver
+from .types import SIZES
 
 __all__ = [
     "BOT_SPECS",
@@ -66,7 +67,7 @@ def bot_spec(name: object) -> Tuple[int, float, int]:
     return (KIND_CODES[kind], error, KIND_CODES[fallback])
 
 
-OPENINGS = ("S", "M", "L")
+OPENINGS = tuple(s.letter for s in SIZES)  # S, M, L
 """The sizes a fixed opening may name, in the native code order (0, 1, 2)."""
 
 
