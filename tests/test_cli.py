@@ -8,7 +8,7 @@ import pytest
 
 import tictacblitz
 from tictacblitz.cli import main
-from tictacblitz.games.blitz import bots, rules, types
+from tictacblitz.games.blitz import bots, rules, streams, types
 from tictacblitz.lab import stats
 
 
@@ -60,7 +60,7 @@ def test_bad_arguments_exit_2_with_a_message(args, message):
 
 
 @pytest.mark.parametrize(
-    "module", [tictacblitz, rules, types, bots, stats], ids=lambda m: m.__name__
+    "module", [tictacblitz, rules, types, bots, streams, stats], ids=lambda m: m.__name__
 )
 def test_doctests(module):
     result = doctest.testmod(module)

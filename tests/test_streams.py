@@ -125,11 +125,3 @@ def test_old_and_new_recordings_replay_as_they_were_played():
         replayed = run_scenario(load_scenario(scenario), Match)
         assert replayed["state"]["board"] == match.board_text()
         assert Match.from_bytes(match.to_bytes()).stream == stream
-
-
-def test_the_streams_module_doctest():
-    import doctest
-
-    from tictacblitz.games.blitz import streams
-
-    assert doctest.testmod(streams).failed == 0
