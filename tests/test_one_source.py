@@ -91,6 +91,16 @@ def test_one_seed_gives_the_same_seat_streams_in_every_runner():
     assert len(set(salts + [playout.POLICY_SEED_SALT])) == 5  # five distinct streams
 
 
+def test_layout_2_purpose_salts_are_the_same_in_c_and_python():
+    """The salts are written in seeds.pxd (native) and games/blitz/streams.py (the
+    reference engine, which imports nothing native): tied here."""
+    from blitz_core.blitz import match
+    from tictacblitz.games.blitz import streams
+
+    assert match.PURPOSE_SALTS == streams.PURPOSE_SALTS
+    assert len(set(streams.PURPOSE_SALTS)) == 4
+
+
 def test_the_batched_masks_use_the_one_action_encoding():
     from tictacblitz.games.blitz.rl import BatchedMatches
 

@@ -26,6 +26,7 @@ NATIVE_CODES: Dict[str, Dict[str, int]]
 
 STREAM_LAYOUTS: Tuple[int, ...]
 DEFAULT_STREAM_LAYOUT: int
+PURPOSE_SALTS: Tuple[int, int, int, int]
 
 def check_stream_layout(stream: object) -> int: ...
 def bind_vocabulary(vocab: Any) -> None: ...

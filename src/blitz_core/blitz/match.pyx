@@ -8,6 +8,7 @@ from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
 from blitz_core.blitz.bitboard cimport init_geometry, popcount, lowest, lowest_line, timeout_score
+from blitz_core.blitz.seeds cimport purpose_salt
 from blitz_core.blitz.engine cimport (
     ACT_KNOCKOUT, ACT_PLACE, BY_DOUBLE_LINE, BY_LINE, BY_TIMEOUT, EV_BOMBED,
     EV_CRATER_CLEARED, EV_FREEZE_ENDED, EV_FREEZE_STARTED, EV_HASTE_ENDED,
@@ -164,6 +165,10 @@ STREAM_LAYOUTS = (1, 2)
 """The random stream layouts a match can draw with (docs/engine.md): 1, the one stream
 of recordings without a ``stream`` field; 2, streams by purpose (the default)."""
 DEFAULT_STREAM_LAYOUT = DEFAULT_STREAM
+PURPOSE_SALTS = (purpose_salt(0), purpose_salt(1), purpose_salt(2), purpose_salt(3))
+"""Layout 2's purpose salts as the native engine uses them (seeds.pxd), in purpose order:
+spawn times, spawn cells, spawn kinds, the R3 coin (tests/test_one_source.py ties them to
+the reference's games/blitz/streams.py)."""
 
 
 def check_stream_layout(stream):
