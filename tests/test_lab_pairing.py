@@ -6,6 +6,7 @@ import numpy as np
 
 from tictacblitz.lab.answers import comparison, text
 from tictacblitz.lab.paired import PairedRatios
+from tictacblitz.lab.study import _renamed
 
 
 def pairs(correlated: bool, n: int = 4000) -> PairedRatios:
@@ -53,19 +54,7 @@ def test_the_ab_table_prints_the_gain_per_metric():
             "variant_rules": {"set_ms": 2100},
             "base_rules": {},
             "matches": pair.n,
-            "differences": {
-                "decisiveness": {
-                    "variant": row["a"],
-                    "variant_ci": row["a_ci"],
-                    "base": row["b"],
-                    "base_ci": row["b_ci"],
-                    "difference": row["difference"],
-                    "ci": row["ci"],
-                    "significant": row["significant"],
-                    "width_ratio": row["width_ratio"],
-                    "paired": row["paired"],
-                }
-            },
+            "differences": {"decisiveness": _renamed(pair.table(), "variant", "base")["m"]},
         },
     }
     lines = "\n".join(text(comparison(summary)))
