@@ -379,8 +379,7 @@ class Cluster:
             return local
 
     async def replay(self, match_id: str) -> Optional[str]:
-        """A replay another process wrote to the shared store, as the compact text it
-        wrote (never parsed on the loop), or None."""
+        """A replay in the shared store, as the text written (not parsed here), or None."""
         try:
             text = await within(self.replays.get(match_id), self.deadline())
         except Exception:
