@@ -69,7 +69,8 @@ def make_game(rules=None):
     return CoinGame().with_rules(rules or {})
 
 
-def play_matches(rules, x_bot, o_bot, seeds):
+def play_matches(rules, seat_bots, seeds):
+    x_bot, o_bot = seat_bots
     seeds = np.asarray(seeds, dtype=np.uint64)
     u = (seeds >> np.uint64(11)).astype(np.float64) * 2.0**-53
     bias = rules.bias + (0.25 if x_bot == "cheat" else 0) - (0.25 if o_bot == "cheat" else 0)

@@ -100,7 +100,7 @@ def test_blitz_balance_facts_come_from_their_one_source():
     assert SEAT_COUNT_FIELDS[-len(balance.KINDS) :] == balance.KINDS  # native axis order
     assert balance.RESULTS[:2] == tuple(p.name for p in Player)
     assert balance.ENDS == tuple(e.value for e in RoundEnd)
-    cols = balance.play_matches(None, "greedy", "greedy", np.arange(4, dtype=np.uint64))
+    cols = balance.play_matches(None, ("greedy", "greedy"), np.arange(4, dtype=np.uint64))
     assert cols["round_result"].shape[1] == balance.MAX_RECORD_ROUNDS
     assert cols["round_powerups"].shape[-1] == len(balance.KINDS)
     import pyarrow as pa

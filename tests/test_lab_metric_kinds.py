@@ -162,7 +162,8 @@ def make_game(rules=None):
     return DiceGame().with_rules(rules or {})
 
 
-def play_matches(rules, x_bot, o_bot, seeds):
+def play_matches(rules, seat_bots, seeds):
+    x_bot, o_bot = seat_bots
     seeds = np.asarray(seeds, dtype=np.uint64)
     winner = (seeds % np.uint64(2)).astype(np.int8)
     face = ((seeds >> np.uint64(7)) % np.uint64(rules.sides)).astype(np.int8)

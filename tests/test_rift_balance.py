@@ -16,7 +16,7 @@ from tictacblitz.lab.hooks import hooks_for
 
 
 def _cols(n=600, x="greedy", o="random", rules=None):
-    return balance.play_matches(rules, x, o, np.arange(n, dtype=np.uint64))
+    return balance.play_matches(rules, (x, o), np.arange(n, dtype=np.uint64))
 
 
 def test_metrics_agree_with_the_columns():
@@ -139,11 +139,11 @@ def test_match_values_agree_with_the_metrics_and_ablations_switch_features_off()
     features = balance.ablations(RiftRules())
     assert set(features) == {"shield", "swap", "reveal", "objectives"}
     off = balance.play_matches(
-        features["shield"], "greedy", "greedy", np.arange(50, dtype=np.uint64)
+        features["shield"], ("greedy", "greedy"), np.arange(50, dtype=np.uint64)
     )
     assert off["shield_x"].sum() == off["shield_o"].sum() == 0
     none = balance.play_matches(
-        features["objectives"], "greedy", "greedy", np.arange(50, dtype=np.uint64)
+        features["objectives"], ("greedy", "greedy"), np.arange(50, dtype=np.uint64)
     )
     assert none["points_x"].sum() == none["points_o"].sum() == 0
     assert "reveal" not in balance.ablations(RiftRules(reveal_cost=11))

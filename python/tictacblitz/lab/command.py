@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from ..games.options import add_game_arguments, game_from_arguments
 from ..games.registry import DEFAULT_GAME
 from .edges import whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, prepare
+from .seating import num_players, parse_seat, seat_bots, seat_choices
 
 __all__ = [
     "add_common_arguments",
@@ -27,6 +28,7 @@ __all__ = [
     "connect",
     "report_error",
     "progress_wanted",
+    "seat_arguments",
 ]
 
 
@@ -49,14 +51,22 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
         "--x",
         default=None,
         metavar="BOT",
-        help=f"the first seat's bot (default: the game's default; "
-        f"{DEFAULT_GAME}: one of {default_bots})",
+        help=f"the first seat's bot, the same as --seat 1=BOT (default: the game's "
+        f"default; {DEFAULT_GAME}: one of {default_bots})",
     )
     parser.add_argument(
         "--o",
         default=None,
         metavar="BOT",
-        help="the second seat's bot (default: the game's default)",
+        help="the second seat's bot, the same as --seat 2=BOT (default: the game's default)",
+    )
+    parser.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="NAME=BOT",
+        help="the bot of one seat, by the game's seat name or number (--seat third=random, "
+        "--seat 3=random); repeatable; a seat nobody names gets the game's default bot",
     )
     parser.add_argument(
         "--seed",
@@ -103,10 +113,11 @@ def add_yes_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
+def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, Any]:
     """Validated keyword arguments of :func:`~tictacblitz.lab.simulation.simulate` from
-    parsed arguments: ``game`` (a name), ``rules`` (the game's rules object), ``x``,
-    ``o``, ``matches``, ``seed``, ``workers``, ``chunk_size``.
+    parsed arguments: ``game`` (a name), ``rules`` (the game's rules object), ``bots``
+    (one name a seat: ``--x``, ``--o``, ``--seat``; None unless ``seated``: a sweep seats
+    each point), ``matches``, ``seed``, ``workers``, ``chunk_size``.
 
     :raises ArgumentProblem: with a message naming the bad argument.
     """
@@ -115,14 +126,20 @@ def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     except ValueError as exc:
         raise ArgumentProblem(str(exc)) from None
     hooks = hooks_for(game.type.name)
-    bots = {}
-    for flag, name in (("--x", args.x), ("--o", args.o)):
-        name = hooks.default_bot if name is None else name
-        if name not in hooks.bot_names:
-            raise ArgumentProblem(
-                f"{flag} {name!r}: unknown bot; expected one of {', '.join(hooks.bot_names)}"
+    try:
+        chosen = seat_arguments(args, hooks)  # checked even when the seats come later
+        bots = (
+            None
+            if not seated
+            else seat_bots(
+                chosen,
+                game.type.seat_names,
+                num_players(game),
+                hooks.default_bot,
             )
-        bots[flag] = name
+        )
+    except ValueError as exc:
+        raise ArgumentProblem(str(exc)) from None
     if args.matches < 1:
         raise ArgumentProblem(f"--matches must be >= 1, not {args.matches}")
     if args.workers is not None and args.workers < 1:
@@ -132,8 +149,7 @@ def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     workers = args.workers if args.workers is not None else default_workers()
     kwargs = {
         "matches": args.matches,
-        "x": bots["--x"],
-        "o": bots["--o"],
+        "bots": bots,
         "rules": game.rules,
         "seed": args.seed,
         "game": hooks.name,
@@ -145,6 +161,15 @@ def job_arguments(args: argparse.Namespace) -> Dict[str, Any]:
     except (TypeError, ValueError) as exc:
         raise ArgumentProblem(str(exc)) from None
     return kwargs
+
+
+def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str, str]]:
+    """The bots the command line names, by seat index (``--x``, ``--o``, ``--seat``:
+    :func:`~tictacblitz.lab.seating.seat_choices`). :raises ValueError: one line."""
+    given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
+    given += [("--seat", *parse_seat(text)) for text in getattr(args, "seat", None) or []]
+    names = hooks.type.seat_names[: getattr(hooks.type, "max_num_players", 2)]
+    return seat_choices(given, names, hooks.bot_names)
 
 
 def connect(address: Optional[str]) -> Any:

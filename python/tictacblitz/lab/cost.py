@@ -92,8 +92,7 @@ def pilot_seeds(seed: int, count: int) -> np.ndarray:
 def run_pilot(
     hooks: GameHooks,
     rules: Any,
-    x: Any,
-    o: Any,
+    seat_bots: Sequence[Any],
     seeds: Union[Sequence[int], np.ndarray],
     options: Optional[Dict[str, Any]] = None,
 ) -> Pilot:
@@ -101,7 +100,7 @@ def run_pilot(
     a run's results."""
     pilot_seeds = np.asarray(seeds, dtype=np.uint64)
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    cols = hooks.play_matches(rules, x, o, pilot_seeds, **(options or {}))
+    cols = hooks.play_matches(rules, tuple(seat_bots), pilot_seeds, **(options or {}))
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     summary = Summary(rules, hooks.name)
     summary.add(cols)

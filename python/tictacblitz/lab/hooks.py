@@ -11,10 +11,12 @@ hook).
 
 Required:
 
-- ``play_matches(rules, x_bot, o_bot, seeds) -> dict[str, np.ndarray]``: whole games
-  between two bots in the game's native loop (dropping the GIL, so the lab's threads use
-  every core); game i has seed ``seeds[i]`` (a ``uint64`` array). The columns have one
-  row a game and hold at least ``winner``: 0 (first seat), 1 (second seat), -1 (draw).
+- ``play_matches(rules, seat_bots, seeds) -> dict[str, np.ndarray]``: whole games
+  between bots in the game's native loop (dropping the GIL, so the lab's threads use
+  every core), ``seat_bots`` one bot a seat (``Game.num_players`` of them under
+  ``rules``: issue 25); game i has seed ``seeds[i]`` (a ``uint64`` array). The columns
+  have one row a game and hold at least ``winner``: the winning seat (0, 1, ...) or -1
+  (a draw).
 
 Optional (default in brackets):
 
@@ -62,6 +64,7 @@ import tictacblitz.lab.stats as lab_stats
 
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
+from .seating import seat_keys
 
 __all__ = ["GameHooks", "hooks_for", "HOOK_MODULES", "RUNNER"]
 
@@ -100,7 +103,7 @@ class GameHooks:
         if runner is None:
             raise ValueError(
                 f"game {self.name!r} has no native batch runner: define "
-                f"play_matches(rules, x_bot, o_bot, seeds) in games/{self.name}/game.py"
+                f"play_matches(rules, seat_bots, seeds) in games/{self.name}/game.py"
             )
         return runner
 
@@ -140,6 +143,18 @@ class GameHooks:
         hook = self.get("check_rules")
         if hook is not None:
             hook(rules)
+
+    def players(self, rules: Any = None) -> int:
+        """The seats of the game under ``rules`` (its rules object, or None: the
+        defaults): ``Game.num_players`` (issue 25)."""
+        game = self.default_game
+        if rules is not None:
+            game = game.with_rules(rules if isinstance(rules, dict) else rules.to_dict())
+        return int(getattr(game, "num_players", 2))
+
+    def seat_keys(self, rules: Any = None) -> Tuple[str, ...]:
+        """The keys of the seats under ``rules`` (:func:`~.seating.seat_keys`)."""
+        return seat_keys(self.type.seat_names, self.players(rules))
 
     def overrides(self, rules: Any) -> Dict[str, Any]:
         """The rule numbers that differ from the game's defaults."""

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME, load_game
 from .hooks import GameHooks, hooks_for
+from .seating import num_players, seat_keys
 from .seeds import match_seeds
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "default_workers",
     "default_chunk_size",
     "int_arg",
+    "seat_list",
 ]
 
 
@@ -38,10 +40,8 @@ class SimulationJob:
 
     game: str
     rules: Any
-    x: Any
-    o: Any
-    x_name: str
-    o_name: str
+    bots: Tuple[Any, ...]  # one a seat, what the game's play_matches takes
+    names: Tuple[str, ...]  # the bots' names, one a seat
     matches: int
     seed: int
     chunk_size: int
@@ -50,6 +50,26 @@ class SimulationJob:
     @property
     def hooks(self) -> GameHooks:
         return hooks_for(self.game)
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    @property
+    def x(self) -> Any:  # seat 0's bot: the two-seat studies (A/B, swapped seats)
+        return self.bots[0]
+
+    @property
+    def o(self) -> Any:
+        return self.bots[1]
+
+    @property
+    def x_name(self) -> str:
+        return self.names[0]
+
+    @property
+    def o_name(self) -> str:
+        return self.names[1]
 
     @property
     def chunks(self) -> int:
@@ -65,8 +85,7 @@ class SimulationJob:
         return {
             "game": self.game,
             "rules": self.rules.to_dict(),
-            "x": self.x,
-            "o": self.o,
+            "bots": list(self.bots),
             "matches": self.matches,
             "seed": self.seed,
             "chunk_size": self.chunk_size,
@@ -138,6 +157,26 @@ def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:
         raise ValueError(f"{seat}: {exc}") from None
 
 
+def seat_list(
+    hooks: GameHooks, game: Game, x: Any, o: Any, bots: Optional[Sequence[Any]]
+) -> List[Any]:
+    """One bot a seat of ``game`` (``game.num_players`` of them): ``bots`` when given,
+    else ``x`` and ``o`` for seats 0 and 1; the game's default bot where none is named.
+    :raises ValueError: when ``bots`` is not one a seat, or is given with ``x``/``o``."""
+    players = num_players(game)
+    if bots is None:
+        return [x, o, *([None] * (players - 2))]
+    if x is not None or o is not None:
+        raise ValueError("give the bots either as x/o or as bots (one a seat), not both")
+    listed = list(bots) if not isinstance(bots, (str, bytes)) else [bots]
+    if len(listed) != players:
+        raise ValueError(
+            f"bots: {len(listed)} given, but this game has {players} seats "
+            f"({', '.join(game.type.seat_names[:players])}): one bot a seat"
+        )
+    return listed
+
+
 def prepare(
     matches: int,
     x: Any = None,
@@ -149,10 +188,12 @@ def prepare(
     workers: int = 1,
     chunk_size: Optional[int] = None,
     options: Optional[Mapping[str, Any]] = None,
+    bots: Optional[Sequence[Any]] = None,
 ) -> SimulationJob:
     """Validate a simulation's arguments and fix its chunks (no match is played).
-    ``x``/``o`` default to the game's ``DEFAULT_BOT``; ``options`` are passed on to the
-    game's ``play_matches`` as keywords.
+    ``bots``: one bot a seat of the game under ``rules`` (``Game.num_players``); or
+    ``x``/``o``, the bots of seats 0 and 1; a seat without one gets the game's
+    ``DEFAULT_BOT``. ``options`` are passed on to the game's ``play_matches`` as keywords.
 
     :raises ValueError: for an unknown game or bot, a bad rule, N < 1, workers < 1, chunk
         size < 1, or rules the game's runner cannot record.
@@ -163,18 +204,20 @@ def prepare(
         raise ValueError(f"seed must be an integer, not {seed!r}")
     hooks, the_game = resolve_game(game, rules)
     hooks.check_rules(the_game.rules)
-    xs, xn = _bot(hooks, "x", hooks.default_bot if x is None else x)
-    os_, on = _bot(hooks, "o", hooks.default_bot if o is None else o)
+    keys = seat_keys(the_game.type.seat_names, num_players(the_game))
+    resolved = [
+        _bot(hooks, key, hooks.default_bot if bot is None else bot)
+        for key, bot in zip(keys, seat_list(hooks, the_game, x, o, bots), strict=True)
+    ]
     if chunk_size is None:
-        chunk_size = default_chunk_size(matches, workers, hooks.slow_bot(xs) or hooks.slow_bot(os_))
+        slow = any(hooks.slow_bot(b) for b, _ in resolved)
+        chunk_size = default_chunk_size(matches, workers, slow)
     chunk_size = int_arg("chunk_size", chunk_size, 1)
     return SimulationJob(
         hooks.name,
         the_game.rules,
-        xs,
-        os_,
-        xn,
-        on,
+        tuple(b for b, _ in resolved),
+        tuple(n for _, n in resolved),
         matches,
         int(seed),
         chunk_size,
@@ -198,7 +241,7 @@ def play_chunk(payload: Dict[str, Any], index: int) -> Dict[str, Any]:
     count = min(payload["chunk_size"], payload["matches"] - start)
     seeds = match_seeds(payload["seed"], start, count)
     cols = hooks_for(name).play_matches(
-        rules, payload["x"], payload["o"], seeds, **payload.get("options", {})
+        rules, tuple(payload["bots"]), seeds, **payload.get("options", {})
     )
     cols["start"] = start
     cols["seeds"] = seeds

@@ -27,30 +27,34 @@ mean and every code's share of a category column, :mod:`~tictacblitz.lab.columns
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .columns import NOT_METRICS, per_match
 from .hooks import hooks_for
+from .seating import LEGACY_KEYS
 from .stats import Z95, newcombe_hybrid, newcombe_paired, normal_p, wilson
 
 __all__ = ["PairedRatios", "match_values", "NOT_METRICS"]
 
 
 def match_values(
-    cols: Dict[str, Any], game: str
+    cols: Dict[str, Any], game: str, keys: Sequence[str] = LEGACY_KEYS
 ) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
     """``{metric: (num, den, scale)}``, one integer a match each: the metric is
-    ``scale * sum(num) / sum(den)`` (same keys as the sweep's metric rows)."""
+    ``scale * sum(num) / sum(den)`` (same keys as the sweep's metric rows). ``keys``:
+    the run's seats (:mod:`~tictacblitz.lab.seating`; three or four: each seat's win rate
+    and share of decided matches)."""
     w = np.asarray(cols["winner"]).astype(np.int64)
     one = np.ones_like(w)
-    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
-        "x_win_rate": ((w == 0).astype(np.int64), one, 1.0),
-        "o_win_rate": ((w == 1).astype(np.int64), one, 1.0),
-        "draw_rate": ((w < 0).astype(np.int64), one, 1.0),
-        "x_share_of_decided": ((w == 0).astype(np.int64), (w >= 0).astype(np.int64), 1.0),
-    }
+    decided = (w >= 0).astype(np.int64)
+    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {}
+    for k, key in enumerate(keys):
+        out[f"{key}_win_rate"] = ((w == k).astype(np.int64), one, 1.0)
+    out["draw_rate"] = ((w < 0).astype(np.int64), one, 1.0)
+    for k, key in enumerate(keys if tuple(keys) != LEGACY_KEYS else keys[:1]):
+        out[f"{key}_share_of_decided"] = ((w == k).astype(np.int64), decided, 1.0)
     hook = hooks_for(game).get("match_values")
     if hook is not None:
         for name, value in hook(cols).items():

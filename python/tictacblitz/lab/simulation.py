@@ -228,12 +228,12 @@ def size_and_estimate(
     """Play the pilot; with ``--precision`` fix ``kwargs["matches"]`` from it; print the
     estimate (stderr). Returns the precision plan, or ``None`` without ``--precision``."""
     hooks = job.hooks
-    slow = hooks.slow_bot(job.x) or hooks.slow_bot(job.o)
+    slow = any(hooks.slow_bot(b) for b in job.bots)
     size = pilot_size(slow, precision is not None)
     if precision is None:
         size = min(size, job.matches)
     seeds = pilot_seeds(job.seed, size)
-    pilot = run_pilot(hooks, job.rules, job.x, job.o, seeds, dict(job.options))
+    pilot = run_pilot(hooks, job.rules, job.bots, seeds, dict(job.options))
     plan = None
     if precision is not None:
         metric, half = precision
@@ -278,14 +278,15 @@ def main(args: argparse.Namespace) -> int:
         extra = extra_arguments(args)
         job = prepare(
             kwargs["matches"],
-            kwargs["x"],
-            kwargs["o"],
+            None,
+            None,
             kwargs["rules"],
             kwargs["seed"],
             game=kwargs["game"],
             workers=kwargs["workers"],
             chunk_size=kwargs["chunk_size"],
             options=kwargs["options"],
+            bots=kwargs["bots"],
         )
         precision = None if args.precision is None else parse_precision(args.precision, job.game)
         try:

@@ -32,6 +32,7 @@ from .edges import Interrupted
 from .jobs import default_workers, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .runner import Joined, progress_bar, run_many
+from .seating import LEGACY_KEYS
 from .study import Study, plan_extras
 from .summary import Summary
 
@@ -68,10 +69,12 @@ def simulate(
     swap_seats: bool = False,
     ablate: Union[None, str, Sequence[str]] = None,
     overwrite: bool = True,
+    bots: Optional[Sequence[Any]] = None,
 ) -> SimulationResult:
     """Play ``matches`` whole matches of ``game`` (a registered name, default
     ``"blitz"``, or a Game) between bot ``x`` (seat 0) and bot ``o`` (seat 1), by name
-    (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), under ``rules``
+    (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), or ``bots``, one
+    a seat (a game of three or four players: issue 25), under ``rules``
     (a dict of overrides or the game's rules object), match ``i`` with the seed
     :func:`match_seeds` gives for (``seed``, i).
 
@@ -109,6 +112,7 @@ def simulate(
         workers=workers,
         chunk_size=chunk_size,
         options=options,
+        bots=bots,
     )
     extras = plan_extras(job, base, swap_seats, ablate)
     if out is not None:
@@ -172,26 +176,28 @@ def simulate(
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     result = summary.to_dict()
     hooks = job.hooks
-    head = {
-        "matches": result.pop("matches"),
-        "x_wins": result.pop("x_wins"),
-        "o_wins": result.pop("o_wins"),
-        "draws": result.pop("draws"),
-        "matches_per_s": total / wall if wall > 0 else None,
-        "seconds": wall,
-        "cpu_seconds": None if client is not None else cpu,
-        "workers": None if client is not None else workers,
-        "scheduler": _client_address(client),
-        "chunk_size": job.chunk_size,
-        "seed": job.seed,
-        "game": job.game,
-        "x_bot": job.x_name,
-        "o_bot": job.o_name,
-        "x_spec": hooks.describe_bot(job.x),
-        "o_spec": hooks.describe_bot(job.o),
-        "rules": hooks.overrides(job.rules),
-        "out": os.fspath(out) if out is not None else None,
-    }
+    keys = summary.keys
+    head: Dict[str, Any] = {"matches": result.pop("matches")}
+    if keys != LEGACY_KEYS:  # issue 25: the seats of a three- or four-player run
+        head["seat_keys"] = result.pop("seat_keys")
+    head.update({f"{k}_wins": result.pop(f"{k}_wins") for k in keys})
+    head.update(
+        {
+            "draws": result.pop("draws"),
+            "matches_per_s": total / wall if wall > 0 else None,
+            "seconds": wall,
+            "cpu_seconds": None if client is not None else cpu,
+            "workers": None if client is not None else workers,
+            "scheduler": _client_address(client),
+            "chunk_size": job.chunk_size,
+            "seed": job.seed,
+            "game": job.game,
+        }
+    )
+    head.update({f"{k}_bot": name for k, name in zip(keys, job.names, strict=True)})
+    head.update({f"{k}_spec": hooks.describe_bot(b) for k, b in zip(keys, job.bots, strict=True)})
+    head["rules"] = hooks.overrides(job.rules)
+    head["out"] = os.fspath(out) if out is not None else None
     if job.options:  # e.g. Doh's fixed opening (absent otherwise: the golden summaries)
         head["options"] = dict(job.options)
     head.update(result)

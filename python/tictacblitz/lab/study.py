@@ -50,6 +50,21 @@ def _with(job: SimulationJob, **changes: Any) -> SimulationJob:
     return job.__class__(**{**job.__dict__, **changes})
 
 
+def same_seats(hooks: GameHooks, base_game: Any, job: SimulationJob) -> Any:
+    """The A/B's base with the run's number of seats (issue 25): an A/B pairs the same
+    seats match by match, so where the base rules would seat another number of players
+    (``--rule players=3`` against the defaults), the run's rule overrides that set the
+    number of players are applied to the base too (found by trying each one: no rule
+    is named here). A comparison across player counts is a sweep's (docs/simulate.md)."""
+    if hooks.players(base_game.rules) == job.players:
+        return base_game
+    for name, value in hooks.overrides(job.rules).items():
+        moved = base_game.with_rules({name: value})
+        if hooks.players(moved.rules) != hooks.players(base_game.rules):
+            base_game = moved
+    return base_game
+
+
 def plan_extras(
     job: SimulationJob,
     base: Optional[Any] = None,
@@ -60,7 +75,8 @@ def plan_extras(
 
     ``base``: ``None`` (no A/B), a dict of rule overrides (``{}``: the game's defaults)
     or the game's rules object. ``swap_seats``: play each seed with the seats exchanged
-    too (ignored when both seats have the same bot). ``ablate``: ``"all"`` or feature
+    too (ignored when both seats have the same bot, and with more than two seats: the
+    tournament rotates bots through N seats, docs/simulate.md). ``ablate``: ``"all"`` or feature
     names of the game's ``ablations`` hook.
 
     :raises ValueError: for a bad base rule or an unknown feature (naming the known ones).
@@ -69,14 +85,15 @@ def plan_extras(
     extras: List[Extra] = []
     if base is not None:
         _, base_game = resolve_game(hooks.name, base)
+        base_game = same_seats(hooks, base_game, job)
         hooks.check_rules(base_game.rules)
         extras.append(Extra("base", "base", _with(job, rules=base_game.rules)))
-    if swap_seats and job.x_name != job.o_name:
+    if swap_seats and job.players == 2 and job.x_name != job.o_name:
         extras.append(
             Extra(
                 "swapped",
                 "swapped",
-                _with(job, x=job.o, o=job.x, x_name=job.o_name, o_name=job.x_name),
+                _with(job, bots=job.bots[::-1], names=job.names[::-1]),
             )
         )
     if ablate:
@@ -132,12 +149,13 @@ class Study:
         if not self.extras:
             return
         game = self.job.game
-        mine = match_values(main, game)
+        keys = self.job.hooks.seat_keys(self.job.rules)
+        mine = match_values(main, game, keys)
         for extra, summary, pair, cols in zip(
             self.extras, self.summaries, self.pairs, others, strict=False
         ):
             summary.add(cols)
-            theirs = match_values(cols, game)
+            theirs = match_values(cols, game, keys)
             if extra.role == "swapped":
                 xa, da = mine["x_share_of_decided"][:2]
                 xb, db = theirs["x_share_of_decided"][:2]
@@ -152,9 +170,9 @@ class Study:
     def _side(self, k: int) -> Dict[str, Any]:
         extra, hooks = self.extras[k], self.job.hooks
         out = self.summaries[k].to_dict()
-        out.update(
-            rules=hooks.overrides(extra.job.rules), x_bot=extra.job.x_name, o_bot=extra.job.o_name
-        )
+        out.update(rules=hooks.overrides(extra.job.rules))
+        keys = hooks.seat_keys(self.job.rules)
+        out.update({f"{k}_bot": n for k, n in zip(keys, extra.job.names, strict=True)})
         return out
 
     def result(self, hooks: GameHooks) -> Dict[str, Any]:

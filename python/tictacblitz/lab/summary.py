@@ -15,7 +15,7 @@ import numpy as np
 from ..games.registry import DEFAULT_GAME
 from .columns import MEAN, NOT_METRICS, code_columns, per_match, share_name
 from .hooks import hooks_for
-from .stats import Moments, wilson, wilson_or_none
+from .stats import ADJUSTMENT, ALPHA, Moments, holm, normal_p, wilson, wilson_or_none
 
 __all__ = ["Summary", "ColumnMeans", "deep_merge", "NOT_METRICS"]
 
@@ -77,15 +77,18 @@ class Summary:
         self.game = game
         self.rules = rules
         self.matches = 0
-        self.match_results = np.zeros(3, np.int64)  # seat 0 wins, seat 1 wins, draws
+        self.keys = hooks_for(game).seat_keys(rules)  # issue 25: one a seat
+        self.players = len(self.keys)
+        # every seat's wins, then the draws
+        self.match_results = np.zeros(self.players + 1, np.int64)
         self.metrics = hooks_for(game).new_metrics(rules) or ColumnMeans(rules, game)
 
     def add(self, cols: Dict[str, Any]) -> None:
-        """Fold in a chunk's columns (``winner``: 0, 1 or -1 for a draw)."""
+        """Fold in a chunk's columns (``winner``: the winning seat, or -1 for a draw)."""
         winner = np.asarray(cols["winner"]).astype(np.int64)
-        codes = np.where(winner < 0, 2, winner)
+        codes = np.where(winner < 0, self.players, winner)
         self.matches += int(winner.size)
-        self.match_results += np.bincount(codes, minlength=3)[:3]
+        self.match_results += np.bincount(codes, minlength=self.players + 1)[: self.players + 1]
         self.metrics.add(cols)
 
     def merge(self, other: "Summary") -> None:
@@ -95,6 +98,8 @@ class Summary:
 
     def to_dict(self) -> Dict[str, Any]:
         """The metrics as a JSON-ready dict: the lab's, then the game's merged in."""
+        if self.players != 2:
+            return deep_merge(self._seats_dict(), self.metrics.to_dict())
         n = self.matches
         xw, ow, dr = (int(v) for v in self.match_results)
         decided = xw + ow
@@ -119,3 +124,37 @@ class Summary:
             },
         }
         return deep_merge(out, self.metrics.to_dict())
+
+    def _seats_dict(self) -> Dict[str, Any]:
+        """The lab's part for three or four seats (issue 25): each seat's wins and share
+        of matches, the draws, and each seat's share of the decided matches against the
+        fair share 1/N, tested seat by seat (the score test the Wilson interval inverts),
+        Holm-adjusted over the seats: ``significant`` when any seat's adjusted p < 5 %."""
+        n, players = self.matches, self.players
+        wins = [int(v) for v in self.match_results[:players]]
+        dr = int(self.match_results[players])
+        decided = n - dr
+        fair = 1 / players
+        out: Dict[str, Any] = {"matches": n, "seat_keys": list(self.keys)}
+        for key, w in zip(self.keys, wins, strict=True):
+            out[f"{key}_wins"] = w
+        out["draws"] = dr
+        for key, w in zip(self.keys, wins, strict=True):
+            out[f"{key}_win_rate"] = w / n if n else None
+            out[f"{key}_win_ci"] = list(wilson(w, n))
+        out["draw_rate"] = dr / n if n else None
+        out["draw_ci"] = list(wilson(dr, n))
+        seat: Dict[str, Any] = {"fair_share": fair}
+        pvalues = []
+        for key, w in zip(self.keys, wins, strict=True):
+            seat[f"{key}_share_of_decided"] = w / decided if decided else None
+            seat[f"{key}_share_ci"] = wilson_or_none(w, decided)
+            se = (fair * (1 - fair) / decided) ** 0.5 if decided else None
+            pvalues.append(normal_p(w / decided - fair, se) if decided else None)
+        adjusted = holm(pvalues)
+        for key, p in zip(self.keys, adjusted, strict=True):
+            seat[f"{key}_p_adjusted"] = p
+        seat["adjustment"] = ADJUSTMENT
+        seat["significant"] = any(p is not None and p <= ALPHA for p in adjusted)
+        out["seat_advantage"] = seat
+        return out

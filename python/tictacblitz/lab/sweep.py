@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Dict, List, NamedTuple, Optional, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
@@ -36,6 +36,7 @@ from .command import (
     job_arguments,
     progress_wanted,
     report_error,
+    seat_arguments,
 )
 from .cost import announce, pilot_seeds, pilot_size, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
@@ -44,6 +45,7 @@ from .hooks import hooks_for
 from .jobs import default_workers, prepare, resolve_game
 from .report import metric_rows
 from .runner import progress_bar
+from .seating import bot_meta, point_seats, seat_bots
 from .simulator import simulate
 from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
 
@@ -92,11 +94,14 @@ def sweep(
     overwrite: bool = False,
     progress: bool = False,
     metrics: Optional[List[str]] = None,
+    seats: Optional[Mapping[int, Any]] = None,
 ) -> SweepResult:
     """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
     ranges with ``random`` = K points) of ``game`` under base ``rules`` (a dict of
     overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulator.simulate`
-    takes them, and return a :class:`SweepResult`; with
+    takes them (``x``/``o``: seats 0 and 1; ``seats``: ``{seat index: bot}``, for a sweep
+    whose points seat three or four players, e.g. over Doh's ``players``; a seat named by
+    neither plays the game's default bot), and return a :class:`SweepResult`; with
     ``out_dir`` also write the table, plots and HTML report there (see the module doc).
 
     Every point is validated before any match is played.
@@ -126,8 +131,11 @@ def sweep(
     if workers is None:
         workers = default_workers()
     games = [apply_point(base, p) for p in points]
-    for g in games:  # bots, N, workers, the rules: all up front
-        prepare(matches, x, o, seed=seed, game=g, workers=workers)
+    chosen = {**({0: x} if x is not None else {}), **({1: o} if o is not None else {})}
+    chosen.update(seats or {})
+    point_bots = [point_seats(hooks, g, chosen) for g in games]
+    for g, bots in zip(games, point_bots, strict=True):  # bots, N, workers, rules: up front
+        prepare(matches, seed=seed, game=g, workers=workers, bots=bots)
     if out_dir is not None:
         check_out_dir(out_dir, overwrite)
     params = list(axes)
@@ -141,9 +149,8 @@ def sweep(
             try:
                 _, summary = simulate(
                     matches,
-                    x,
-                    o,
                     seed=seed,
+                    bots=point_bots[k],
                     game=g,
                     workers=workers,
                     client=client,
@@ -165,8 +172,7 @@ def sweep(
         "params": params,
         "points": len(points),
         "matches": matches,
-        "x_bot": summaries[0]["x_bot"],
-        "o_bot": summaries[0]["o_bot"],
+        **bot_meta(summaries),
         "seed": seed,
         "rules": hooks.overrides(base.rules),
         "metrics": list(metrics or []),
@@ -237,19 +243,24 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def estimate_sweep(
-    args: argparse.Namespace, kwargs: Dict[str, Any], games: List[Game], client: Any
+    args: argparse.Namespace,
+    kwargs: Dict[str, Any],
+    games: List[Game],
+    client: Any,
+    point_bots: List[List[Any]],
 ) -> bool:
     """The pilot (issue 22, item 7): a few matches at the first, middle and last point
     on seeds the sweep never plays (not counted), the estimate on stderr; whether to go."""
     hooks = hooks_for(kwargs["game"])
-    x, o = hooks.resolve_bot(kwargs["x"])[0], hooks.resolve_bot(kwargs["o"])[0]
     picked = sorted({0, len(games) // 2, len(games) - 1})
-    size = max(1, pilot_size(hooks.slow_bot(x) or hooks.slow_bot(o)) // len(picked))
+    bots = [[hooks.resolve_bot(b)[0] for b in point_bots[k]] for k in range(len(games))]
+    slow = any(hooks.slow_bot(b) for k in picked for b in bots[k])
+    size = max(1, pilot_size(slow) // len(picked))
     total = args.matches * len(games)  # each picked point stands for its share of it
     pilots = []
     for i, k in enumerate(picked):
         seeds = pilot_seeds(args.seed, min(size, args.matches))
-        pilot = run_pilot(hooks, games[k].rules, x, o, seeds)
+        pilot = run_pilot(hooks, games[k].rules, bots[k], seeds)
         share = total // len(picked) + (1 if i < total % len(picked) else 0)
         pilots.append((pilot, share))
     threads = None if client is not None else min(kwargs["workers"], default_workers())
@@ -261,7 +272,7 @@ def main(args: argparse.Namespace) -> int:
     """Run ``sweep`` as the parsed ``args`` say: 0 on success, 2 on a bad argument
     (reported before any match is played or any file written)."""
     try:
-        kwargs = job_arguments(args)
+        kwargs = job_arguments(args, seated=False)  # each point's seats: below
         grid = dict(parse_grid(spec, kwargs["game"]) for spec in args.grid)
         if len(grid) != len(args.grid):
             raise ValueError("--grid names a rule twice")
@@ -274,15 +285,19 @@ def main(args: argparse.Namespace) -> int:
         _, base = resolve_game(kwargs["game"], kwargs["rules"])
         points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
         games = [apply_point(base, p) for p in points]
-        for game in games:
-            prepare(
-                args.matches,
-                kwargs["x"],
-                kwargs["o"],
-                seed=args.seed,
-                game=game,
-                workers=kwargs["workers"],
-            )
+        hooks = hooks_for(kwargs["game"])
+        chosen = seat_arguments(args, hooks)
+        point_bots = []
+        for game, point in zip(games, points, strict=True):
+            where = ", ".join(f"{k}={v}" for k, v in point.items())
+            try:
+                bots = seat_bots(
+                    chosen, game.type.seat_names, hooks.players(game.rules), hooks.default_bot
+                )
+            except ValueError as exc:
+                raise ArgumentProblem(f"{exc} at the point {where}") from None
+            point_bots.append(list(bots))
+            prepare(args.matches, seed=args.seed, game=game, workers=kwargs["workers"], bots=bots)
         metrics = (
             None
             if args.metrics is None
@@ -301,7 +316,7 @@ def main(args: argparse.Namespace) -> int:
         )
     except (ArgumentProblem, ValueError) as exc:
         return report_error("sweep", str(exc))
-    if not estimate_sweep(args, kwargs, games, client):
+    if not estimate_sweep(args, kwargs, games, client, point_bots):
         if client is not None:
             client.close()
         print("tictacblitz sweep: not started; nothing played", file=sys.stderr)
@@ -310,8 +325,8 @@ def main(args: argparse.Namespace) -> int:
         result = sweep(
             grid,
             args.matches,
-            kwargs["x"],
-            kwargs["o"],
+            None,
+            None,
             kwargs["rules"],
             args.seed,
             metrics=metrics,
@@ -322,6 +337,7 @@ def main(args: argparse.Namespace) -> int:
             out_dir=args.out,
             overwrite=args.overwrite,
             progress=progress_wanted(args),
+            seats={k: bot for k, (bot, _) in chosen.items()},
         )
     finally:
         if client is not None:

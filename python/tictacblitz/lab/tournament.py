@@ -32,6 +32,7 @@ from .hooks import hooks_for
 from .jobs import default_workers, resolve_game
 from .ratings import elo_ratings, fit_ratings, format_report
 from .runner import daemon_map, progress_bar
+from .seated import alone_figures, pair_counts, schedule, seat_summary, seatings
 from .seats import seat_verdict
 from .seeds import pair_match_seed as match_seed
 from .stats import adjust, normal_p, wilson, wilson_or_none
@@ -103,23 +104,19 @@ def _play(
     progress: bool,
 ) -> Dict[str, Any]:
     play = hooks.play_matches
-    batches = []
-    for a, b in pairs:
-        seeds = [match_seed(seed, a, b, k) for k in range(matches)]
-        batches.append((a, b, seeds[0::2]))
-        batches.append((b, a, seeds[1::2]))
+    players = hooks.players(the_game.rules)
+    batches, matches = schedule(pairs, matches, players, lambda a, b, k: match_seed(seed, a, b, k))
     tasks = []
-    for n, (x, o, seeds) in enumerate(batches):
-        piece = 8 if hooks.slow_bot(x) or hooks.slow_bot(o) else 512
-        tasks += [(n, x, o, seeds[i : i + piece]) for i in range(0, len(seeds), piece)]
+    for n, (seating, seeds) in enumerate(batches):
+        piece = 8 if any(hooks.slow_bot(x) for x in seating) else 512
+        tasks += [(n, seating, seeds[i : i + piece]) for i in range(0, len(seeds), piece)]
     advance, close = progress_bar(matches * len(pairs), progress, "tournament")
 
-    def run(task: Tuple[int, str, str, List[int]]) -> Dict[str, Any]:
-        _, x, o, seeds = task
+    def run(task: Tuple[int, Tuple[str, ...], List[int]]) -> Dict[str, Any]:
+        _, seating, seeds = task
         return play(
             the_game.rules,
-            hooks.resolve_bot(x)[0],
-            hooks.resolve_bot(o)[0],
+            tuple(hooks.resolve_bot(x)[0] for x in seating),
             np.array(seeds, dtype=np.uint64),
         )
 
@@ -128,8 +125,8 @@ def _play(
 
     def got(n: int, cols: Dict[str, Any]) -> None:
         parts[n] = cols
-        played[0] += len(tasks[n][3])
-        advance(len(tasks[n][3]))
+        played[0] += len(tasks[n][2])
+        advance(len(tasks[n][2]))
 
     try:
         daemon_map(run, tasks, jobs, got)  # the native loop drops the GIL
@@ -144,26 +141,38 @@ def _play(
     out_pairs: List[Dict[str, Any]] = []
     first_wins = second_wins = 0  # by seat, over the pairs whose seat share is measurable
     one_sided: Dict[str, str] = {}
+    per_pair = len(batches) // len(pairs)
     for n, (a, b) in enumerate(pairs):
-        a_x, b_x = results[2 * n], results[2 * n + 1]
+        mine = results[per_pair * n : per_pair * (n + 1)]
+        a_x, b_x = mine[0], mine[-1]
 
         def total(batch: Dict[str, Any], column: str, value: Optional[int] = None) -> int:
             v = np.asarray(batch.get(column, ()))
             return int((v == value).sum() if value is not None else v.sum())
 
-        a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
-        b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
-        pair_first = total(a_x, "winner", 0) + total(b_x, "winner", 0)
-        first_a = total(a_x, "winner", 0) + total(a_x, "winner", 1)
-        first_b = total(b_x, "winner", 0) + total(b_x, "winner", 1)
-        measurable, why, _ = seat_verdict(
-            a_wins, first_a, first_b, wilson_or_none(pair_first, first_a + first_b)
-        )
-        if measurable:  # a one-sided pair pins its seat share near 50 % (lab/seats.py)
-            first_wins += pair_first
-            second_wins += first_a + first_b - pair_first
+        seated: Dict[str, Any] = {}
+        if players == 2:
+            a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
+            b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
+            pair_first = total(a_x, "winner", 0) + total(b_x, "winner", 0)
+            first_a = total(a_x, "winner", 0) + total(a_x, "winner", 1)
+            first_b = total(b_x, "winner", 0) + total(b_x, "winner", 1)
+            measurable, why, _ = seat_verdict(
+                a_wins, first_a, first_b, wilson_or_none(pair_first, first_a + first_b)
+            )
+            if measurable:  # a one-sided pair pins its seat share near 50 % (lab/seats.py)
+                first_wins += pair_first
+                second_wins += first_a + first_b - pair_first
+            else:
+                one_sided[f"{a} vs {b}"] = str(why)
         else:
-            one_sided[f"{a} vs {b}"] = str(why)
+            counts = pair_counts(
+                a,
+                players,
+                [(batches[per_pair * n + k][0], c.get("winner", ())) for k, c in enumerate(mine)],
+            )
+            a_wins, b_wins = counts["a_wins"], counts["b_wins"]
+            seated = {**alone_figures(counts, players), "seat_wins": counts["seat_wins"]}
         draws = matches - a_wins - b_wins
         decided = a_wins + b_wins
         score = a_wins + 0.5 * draws
@@ -188,12 +197,17 @@ def _play(
                 "p": normal_p(a_wins / decided - 0.5, 0.5 / decided**0.5) if decided else None,
             }
         )
+        out_pairs[-1].update(seated)
         for key, column in hooks.pair_means.items():  # e.g. Blitz: mean_rounds
-            out_pairs[-1][key] = (total(a_x, column) + total(b_x, column)) / matches
+            out_pairs[-1][key] = sum(total(c, column) for c in mine) / matches
     adjustment = adjust(out_pairs)  # one family: every pair of the round robin
     ratings = fit_ratings(names, out_pairs)
     seat_decided = first_wins + second_wins
     draws_all = sum(p["draws"] for p in out_pairs)
+    more: Dict[str, Any] = {}
+    if players != 2:  # issue 25: the N-seat figures (lab/seated.py)
+        more["players"] = players
+        more["seated"] = seat_summary(names, the_game.type.seat_names[:players], out_pairs)
     return {
         "game": hooks.name,
         "seed": seed,
@@ -211,6 +225,7 @@ def _play(
         "first_seat_left_out": one_sided,
         "draw_rate": draws_all / (matches * len(pairs)),
         "draw_ci": list(wilson(draws_all, matches * len(pairs))),
+        **more,
     }
 
 
@@ -278,7 +293,8 @@ def estimate_tournament(args: argparse.Namespace, hooks: Any, game: Game, names:
             x, o = hooks.resolve_bot(a)[0], hooks.resolve_bot(b)[0]
             size = min(args.matches, 2 if hooks.slow_bot(x) or hooks.slow_bot(o) else 8)
             seeds = [match_seed(args.seed, a, b, args.matches + k) for k in range(size)]
-            pilots.append((run_pilot(hooks, game.rules, x, o, seeds), args.matches))
+            seating = seatings(x, o, hooks.players(game.rules))[0]
+            pilots.append((run_pilot(hooks, game.rules, seating, seeds), args.matches))
     detail = f"{len(pilots)} pair{'s' if len(pilots) != 1 else ''} x {args.matches:,}"
     return announce("tournament", pilots, min(args.jobs, default_workers()), args.yes, detail)
 

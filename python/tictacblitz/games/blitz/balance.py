@@ -13,7 +13,7 @@ looks only downward). Every Blitz fact here comes from its one source: powerup k
 :class:`~.types.RoundEnd`, per-seat counters from the native ``SEAT_COUNT_FIELDS``.
 
 >>> import numpy as np
->>> cols = play_matches(None, "greedy", "random", np.arange(3, dtype=np.uint64))
+>>> cols = play_matches(None, ("greedy", "random"), np.arange(3, dtype=np.uint64))
 >>> cols["winner"].tolist()
 [0, 0, 0]
 """
@@ -21,7 +21,7 @@ looks only downward). Every Blitz fact here comes from its one source: powerup k
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -109,8 +109,7 @@ def check_rules(rules: Rules) -> None:
 
 def play_matches(
     rules: Optional[Rules],
-    x_bot: Union[str, BotSpec],
-    o_bot: Union[str, BotSpec],
+    seat_bots: Sequence[Union[str, BotSpec]],
     seeds: np.ndarray,
     *,
     random_powerups: bool = True,
@@ -120,8 +119,11 @@ def play_matches(
     (``blitz_core.blitz.bots.play_match_columns``): match i has seed ``seeds[i]``, drawn
     with stream layout ``stream`` (docs/engine.md; 2, streams by purpose, so that two
     rule sets on one seed share the draws the change does not touch: issue 22).
-    ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native ones."""
+    ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native ones.
+    ``seat_bots``: the bots of X and O (the lab's hook takes one bot a seat)."""
     from blitz_core.blitz.bots import play_match_columns
+
+    x_bot, o_bot = seat_bots
 
     cols = play_match_columns(
         rules if rules is not None else Rules(),

@@ -18,19 +18,19 @@ The runner is :func:`~.game.play_matches` (columns ``winner``, ``moves``,
 module imports nothing of the lab (a game looks only downward).
 
 >>> import numpy as np
->>> cols = play_matches(None, "perfect", "random", np.arange(4, dtype=np.uint64))
+>>> cols = play_matches(None, ("perfect", "random"), np.arange(4, dtype=np.uint64))
 >>> cols["winner"].tolist(), sorted(cols)
 ([0, 0, 0, 0], ['end', 'first_piece', 'moves', 'winner'])
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import game as _game
 from .bots import BOT_NAMES, END_NAMES, opening_code
-from .game import play_matches
 from .rules import DohRules
 from .types import SEATS, SIZES
 
@@ -68,6 +68,14 @@ DEFAULT_BOT = "greedy"
 TOURNAMENT_BOTS = BOT_NAMES
 PAIR_MEANS = {"mean_moves": "moves"}
 """Per-match columns a tournament reports the mean of, per pair."""
+
+
+def play_matches(
+    rules: Any, seat_bots: Sequence[str], seeds: np.ndarray, opening: Optional[str] = None
+) -> Dict[str, np.ndarray]:
+    """The lab's runner hook: :func:`.game.play_matches`, one bot a seat."""
+    x_bot, o_bot = seat_bots
+    return _game.play_matches(rules, x_bot, o_bot, seeds, opening)
 
 
 def _result_codes(winner: Any) -> np.ndarray:

@@ -27,13 +27,13 @@ gets the lab's statistics module handed down, so this module imports nothing of 
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .bots import BOT_NAMES, BotSpec
 from .bots import resolve_bot as _resolve
-from .game import play_matches
+from .game import play_matches as _play_matches
 from .rules import RiftRules
 from .types import OBJECTIVE_IDS
 
@@ -73,6 +73,12 @@ MAX_TURNS = 81  # G16: a game lasts at most 81 turns
 Z95 = 1.959963984540054
 PLOTTED_OBJECTIVES = ("full_energy", "centre_cells", "centre", "diagonal_win", "shield_win")
 """The objectives a sweep plot draws (every one is in the table and the JSON)."""
+
+
+def play_matches(rules: Any, seat_bots: Sequence[Any], seeds: Any) -> Dict[str, np.ndarray]:
+    """The lab's runner hook: :func:`.game.play_matches` with one bot a seat (X, O)."""
+    x_bot, o_bot = seat_bots
+    return _play_matches(rules, x_bot, o_bot, seeds)
 
 
 def resolve_bot(bot: Any) -> Tuple[BotSpec, str]:
