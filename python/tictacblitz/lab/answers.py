@@ -10,6 +10,7 @@ import textwrap
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from .hooks import hooks_for
+from .seating import bots_text
 from .units import diff, label, metrics_of, pct, show, unit
 
 __all__ = [
@@ -107,8 +108,8 @@ def comparison(s: Dict[str, Any]) -> Optional[Section]:
         )
     return Section(
         [
-            f"A/B: {variant} (variant) against {base} (base), X = {s['x_bot']}, "
-            f"O = {s['o_bot']}: the same {c['matches']:,} match seeds on both sides; "
+            f"A/B: {variant} (variant) against {base} (base), {bots_text(s)}: "
+            f"the same {c['matches']:,} match seeds on both sides; "
             "95 % intervals.",
             "A difference's interval is paired by seed where that narrows it, else unpaired.",
         ],

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..games.registry import DEFAULT_GAME
 from .hooks import hooks_for
 from .report import column_metrics, panels_of
+from .seating import bots_text
 from .units import is_share, label, legend, plot_scale, show, unit
 
 __all__ = ["plot_sweep", "sweep_html", "default_value", "sorted_points", "MAX_FACETS"]
@@ -231,7 +232,7 @@ th, td {{ border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: right; }}
 th {{ background: #f4f4f4; }} small {{ color: #777; }} img {{ max-width: 100%; }}
 </style></head><body>
 <h1>{esc(hooks.type.long_name)} sweep</h1>
-<p>X = <b>{esc(str(meta["x_bot"]))}</b>, O = <b>{esc(str(meta["o_bot"]))}</b>,
+<p><b>{esc(bots_text(meta))}</b>,
 {meta["matches"]:,} matches a point, master seed {meta["seed"]} (the same match seeds at
 every point), base rules: {esc(rules)}; {esc(meta["mode"])} over {esc(", ".join(params))}
 (defaults: {esc(defaults)}), {len(points)} points, {meta["seconds"]:.1f} s.</p>

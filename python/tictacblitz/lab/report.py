@@ -16,9 +16,10 @@ from ..games.registry import DEFAULT_GAME
 from .answers import format_ablation, format_comparison, format_seats
 from .columns import MEAN, share_name
 from .hooks import GameHooks, hooks_for
+from .seating import LEGACY_KEYS, bots_text, same_bots, summary_keys
 from .units import METRICS as UNIT_METRICS
 from .units import RUN_METRICS as UNIT_RUN_METRICS
-from .units import label, legend, num, pct, seat_words
+from .units import label, legend, num, pct, seat_metrics, seat_words
 from .units import metrics_of as vocabulary
 
 __all__ = [
@@ -58,6 +59,13 @@ def metrics_of(game: str = DEFAULT_GAME) -> Dict[str, Tuple[str, str]]:
 def panels_of(game: str = DEFAULT_GAME) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     """The sweep report's panels for ``game``: the lab's, with the game's merged in."""
     panels = {title: list(metrics) for title, metrics in PANELS}
+    seated = [m for m in seat_metrics(hooks_for(game).type) if m.endswith("_win_rate")]
+    panels["match results"] += seated  # issue 25: a game of three or four seats
+    panels["seats of three or four: share of decided matches"] = [
+        m for m in seat_metrics(hooks_for(game).type) if m.endswith("_share_of_decided")
+    ]
+    if not panels["seats of three or four: share of decided matches"]:
+        del panels["seats of three or four: share of decided matches"]
     for title, metrics in hooks_for(game).get("PANELS") or ():
         panels.setdefault(title, []).extend(metrics)
     return tuple((title, tuple(metrics)) for title, metrics in panels.items())
@@ -86,11 +94,13 @@ def metric_rows(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
             {"metric": name, "value": None if value is None else float(value), "lo": lo, "hi": hi}
         )
 
-    add("x_win_rate", s["x_win_rate"], s["x_win_ci"])
-    add("o_win_rate", s["o_win_rate"], s["o_win_ci"])
+    keys = summary_keys(s)
+    for k in keys:  # issue 25: one a seat (x and o for two)
+        add(f"{k}_win_rate", s[f"{k}_win_rate"], s[f"{k}_win_ci"])
     add("draw_rate", s["draw_rate"], s["draw_ci"])
     sa = s["seat_advantage"]
-    add("x_share_of_decided", sa["x_share_of_decided"], sa["x_share_ci"])
+    for k in keys[:1] if keys == LEGACY_KEYS else keys:
+        add(f"{k}_share_of_decided", sa[f"{k}_share_of_decided"], sa[f"{k}_share_ci"])
     hook = _hooks(s).get("metric_rows")
     if hook is not None:
         hook(s, add)
@@ -124,29 +134,36 @@ def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], 
     )
     speed = f"{s['matches_per_s']:,.0f}" if s.get("matches_per_s") else "-"
     head = [
-        f"simulate: {hooks.type.long_name}, {s['matches']:,} matches, X = {s['x_bot']}, "
-        f"O = {s['o_bot']}, seed {s['seed']}, rules: {rules}{options}",
+        f"simulate: {hooks.type.long_name}, {s['matches']:,} matches, {bots_text(s)}, "
+        f"seed {s['seed']}, rules: {rules}{options}",
         f"          {s['seconds']:.1f} s wall{cpu} on {where}: {speed} matches/s"
         + (f" ({runs} runs of the same seeds)" if runs > 1 else "")
         + (f"; records in {s['out']}" if s.get("out") else ""),
     ]
     sa = s["seat_advantage"]
-    same = s["x_bot"] == s["o_bot"]
-    seat_label = (
-        "seat advantage: X's share of decided matches"
-        if same
-        else "X's share of decided matches (bot strength and seat)"
-    )
-    rows: List[Tuple[str, str]] = [
-        ("matches: X wins / O wins / draws", f"{s['x_wins']:,} / {s['o_wins']:,} / {s['draws']:,}"),
-        (f"{label('x_win_rate', game)} [95 % interval]", pct(s["x_win_rate"], s["x_win_ci"])),
-        (label("o_win_rate", game), pct(s["o_win_rate"], s["o_win_ci"])),
-        (label("draw_rate", game), pct(s["draw_rate"], s["draw_ci"])),
-        (
-            seat_label,
-            pct(sa["x_share_of_decided"], sa["x_share_ci"]) + ("  *" if sa["significant"] else ""),
-        ),
-    ]
+    keys = summary_keys(s)
+    if keys != LEGACY_KEYS:
+        rows = seat_rows(s, keys, game)
+    else:
+        seat_label = (
+            "seat advantage: X's share of decided matches"
+            if same_bots(s)
+            else "X's share of decided matches (bot strength and seat)"
+        )
+        rows = [
+            (
+                "matches: X wins / O wins / draws",
+                f"{s['x_wins']:,} / {s['o_wins']:,} / {s['draws']:,}",
+            ),
+            (f"{label('x_win_rate', game)} [95 % interval]", pct(s["x_win_rate"], s["x_win_ci"])),
+            (label("o_win_rate", game), pct(s["o_win_rate"], s["o_win_ci"])),
+            (label("draw_rate", game), pct(s["draw_rate"], s["draw_ci"])),
+            (
+                seat_label,
+                pct(sa["x_share_of_decided"], sa["x_share_ci"])
+                + ("  *" if sa["significant"] else ""),
+            ),
+        ]
     after: List[str] = []
     hook: Optional[Callable[..., Any]] = hooks.get("summary_lines")
     if hook is not None:
@@ -158,13 +175,46 @@ def summary_table(s: Dict[str, Any]) -> Tuple[List[str], List[Tuple[str, str]], 
         for code, c in codes.items():
             rows.append((label(share_name(column, code), game), pct(c["share"], c["share_ci"])))
     notes: List[str] = []
-    if sa["significant"]:  # the footnote of the "*" above, only when it is there
+    if sa["significant"] and keys == LEGACY_KEYS:  # the "*" above's footnote, when it is there
         notes = [
             "",
             "* X's share differs from 50 % at 95 % (Wilson)"
-            + ("" if same else ": with two different bots, see 'Seats' below"),
+            + ("" if same_bots(s) else ": with two different bots, see 'Seats' below"),
+        ]
+    elif sa["significant"]:
+        notes = [
+            "",
+            f"* the seat's share of decided matches differs from 1/{len(keys)} at 5 % after "
+            f"{sa['adjustment']}'s correction for the {len(keys)} seats tested",
         ]
     return head, rows, notes + after
+
+
+def seat_rows(s: Dict[str, Any], keys: Sequence[str], game: str) -> List[Tuple[str, str]]:
+    """The match-result rows of a three- or four-seat summary (issue 25): each seat's
+    wins, then its share of decided matches against the fair 1/N (``*``: Holm-adjusted
+    p <= 5 %)."""
+    sa = s["seat_advantage"]
+    wins = " / ".join(f"{s[f'{k}_wins']:,}" for k in keys)
+    rows = [(f"matches: {' / '.join(keys)} wins / draws", f"{wins} / {s['draws']:,}")]
+    for k in keys:
+        rows.append(
+            (
+                f"{label(f'{k}_win_rate', game)} [95 % interval]",
+                pct(s[f"{k}_win_rate"], s[f"{k}_win_ci"]),
+            )
+        )
+    rows.append((label("draw_rate", game), pct(s["draw_rate"], s["draw_ci"])))
+    for k in keys:
+        p = sa.get(f"{k}_p_adjusted")
+        star = "  *" if p is not None and p <= 0.05 else ""
+        rows.append(
+            (
+                f"{label(f'{k}_share_of_decided', game)} (fair: {100 / len(keys):.1f} %)",
+                pct(sa[f"{k}_share_of_decided"], sa[f"{k}_share_ci"]) + star,
+            )
+        )
+    return rows
 
 
 def format_summary(s: Dict[str, Any], explain: bool = False) -> str:

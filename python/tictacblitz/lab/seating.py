@@ -32,6 +32,8 @@ __all__ = [
     "bots_label",
     "point_seats",
     "bot_meta",
+    "bots_text",
+    "same_bots",
 ]
 
 LEGACY_KEYS: Tuple[str, str] = ("x", "o")
@@ -158,3 +160,23 @@ def bot_meta(summaries: List[Dict[str, Any]]) -> Dict[str, Any]:
     if all(k == LEGACY_KEYS for k in keys):
         return {"x_bot": summaries[0]["x_bot"], "o_bot": summaries[0]["o_bot"]}
     return {"bots": [[s[f"{k}_bot"] for k in ks] for s, ks in zip(summaries, keys, strict=True)]}
+
+
+def bots_text(d: Dict[str, Any]) -> str:
+    """The bots of a summary or a sweep's meta, as reports head them: ``X = greedy, O =
+    random`` (two seats), ``first = greedy, second = random, third = greedy``, or, for a
+    sweep whose points seat different numbers, ``greedy in every seat``."""
+    if "bots" in d:  # a sweep over the number of players
+        names = {n for point in d["bots"] for n in point}
+        if len(names) == 1:
+            return f"{names.pop()} in every seat"
+        return "bots by seat " + "; ".join(sorted({", ".join(p) for p in d["bots"]}))
+    keys = summary_keys(d)
+    return bots_label([d[f"{k}_bot"] for k in keys], keys)
+
+
+def same_bots(d: Dict[str, Any]) -> bool:
+    """Whether every seat of a summary or a sweep's meta has the same bot."""
+    if "bots" in d:
+        return len({n for point in d["bots"] for n in point}) == 1
+    return len({d[f"{k}_bot"] for k in summary_keys(d)}) == 1

@@ -17,6 +17,7 @@ from .hooks import hooks_for
 from .plots import plot_sweep, sorted_points, sweep_html
 from .records import probe_folder
 from .report import column_metrics
+from .seating import bots_text, same_bots
 from .units import label, legend, metrics_of, show, unit
 
 __all__ = ["check_metrics", "check_out_dir", "write_outputs", "format_sweep"]
@@ -100,7 +101,7 @@ def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict
                 param,
                 result.meta.get("game", DEFAULT_GAME),
                 metrics=result.meta.get("metrics") or None,
-                same_bots=result.meta.get("x_bot") == result.meta.get("o_bot"),
+                same_bots=same_bots(result.meta),
             )
             name = plot_file_name(param)
             with open(os.path.join(tmp, name), "wb") as fh:
@@ -136,7 +137,7 @@ def format_sweep(result: Any, out: str, explain: bool = False) -> str:
     head = [*params, *(label(m, game) for m in shown)]
     lines = [
         f"sweep: {result.meta['mode']}, {len(result.points)} points x {result.meta['matches']:,} "
-        f"matches, X = {result.meta['x_bot']}, O = {result.meta['o_bot']}, "
+        f"matches, {bots_text(result.meta)}, "
         f"{result.meta['seconds']:.1f} s; the same match seeds at every point",
         "",
     ]
@@ -159,7 +160,7 @@ def format_sweep(result: Any, out: str, explain: bool = False) -> str:
         f"No difference is tested here (no *): each interval is its point's own, not adjusted "
         f"for the {len(table)} points; to test a change, simulate --rule (A/B, Holm-adjusted).",
     ]
-    if result.meta.get("x_bot") != result.meta.get("o_bot"):
+    if not same_bots(result.meta):
         lines.append(
             "Two different bots: X's share mixes bot strength and seat "
             "(simulate with both bots separates them)."

@@ -140,10 +140,36 @@ def seat_words(text: str, game: str) -> str:
     return re.sub(r"\b[XO]\b", lambda m: names[0] if m.group(0) == "X" else names[1], text)
 
 
+def seat_metrics(game_type: Any) -> Dict[str, Tuple[str, str, str]]:
+    """The lab's per-seat metrics of a game that may seat three or four players (issue
+    25; its ``GameType.max_num_players``): each seat's win rate and share of decided
+    matches, keyed by the seat's name (lab/seating.py)."""
+    most = int(getattr(game_type, "max_num_players", 2))
+    out: Dict[str, Tuple[str, str, str]] = {}
+    if most <= 2:
+        return out
+    names = list(game_type.seat_names[:most])
+    for name in names:
+        out[f"{name.lower()}_win_rate"] = (
+            f"{name} wins the match",
+            SHARE,
+            f"matches the {name} seat won, of all matches (three or four players)",
+        )
+    for name in names:
+        out[f"{name.lower()}_share_of_decided"] = (
+            f"{name}'s share of decided matches",
+            SHARE,
+            f"of the matches someone won, the share the {name} seat won: 1/N is a fair seat "
+            "with the same bot in every seat (three or four players)",
+        )
+    return out
+
+
 def metrics_of(game: str) -> Dict[str, Tuple[str, str, str]]:
     """Every metric of ``game`` a table may show: key -> (label, unit, explanation), the
     lab's first, then the game's ``METRICS`` hook, then the run's speed."""
     out = {k: _entry(v) for k, v in METRICS.items()}
+    out.update(seat_metrics(hooks_for(game).type))
     for k, v in (hooks_for(game).get("METRICS") or {}).items():
         out[k] = _entry(v)
     out.update(RUN_METRICS)
