@@ -115,6 +115,8 @@ def plot_sweep(
     import matplotlib.pyplot as plt
 
     panels = tuple((label(m, game), (m,)) for m in metrics) if metrics else _panels(rows, game)
+    measured = {r["metric"] for r in rows if r["value"] is not None}
+    panels = tuple(p for p in panels if measured & set(p[1])) or panels  # e.g. 2 seats of 4
     if not same_bots:
         panels = tuple(
             (t.replace("seat advantage: ", "bot strength and seat: "), ms) for t, ms in panels

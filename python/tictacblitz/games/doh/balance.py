@@ -30,9 +30,19 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import game as _game
-from .bots import BOT_NAMES, END_NAMES, opening_code
+from .balance_report import (
+    METRICS,
+    PANELS,
+    PIECES,
+    REPORT_COLUMNS,
+    SWEEP_COLUMNS,
+    metric_rows,
+    summary_lines,
+)
+from .balance_seats import ENDS, RULE_OF_END, SeatMetrics, seat_match_values
+from .bots import BOT_NAMES, opening_code
 from .rules import DohRules
-from .types import SEATS, SIZES
+from .types import SEATS
 
 __all__ = [
     "play_matches",
@@ -58,11 +68,7 @@ __all__ = [
     "match_values",
 ]
 
-PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0, 1, 2
-ENDS: Tuple[str, ...] = tuple(END_NAMES)  # end codes 0, 1, 2
-RESULTS: Tuple[str, ...] = (*SEATS, "draw")  # winner 0, 1, -1 -> 0, 1, 2
-RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
-MAX_PLIES = 3 * 5 + 1  # a game lasts at most 3 * pieces_per_size plies (D8)
+RESULTS: Tuple[str, ...] = (*SEATS[:2], "draw")  # two players: winner 0, 1, -1 -> 0, 1, 2
 
 DEFAULT_BOT = "greedy"
 TOURNAMENT_BOTS = BOT_NAMES
@@ -73,9 +79,13 @@ PAIR_MEANS = {"mean_moves": "moves"}
 def play_matches(
     rules: Any, seat_bots: Sequence[str], seeds: np.ndarray, opening: Optional[str] = None
 ) -> Dict[str, np.ndarray]:
-    """The lab's runner hook: :func:`.game.play_matches`, one bot a seat."""
-    x_bot, o_bot = seat_bots
-    return _game.play_matches(rules, x_bot, o_bot, seeds, opening)
+    """The lab's runner hook: :func:`.game.play_matches`, one bot a seat. With three or
+    four players the columns gain ``players`` (the number, every row), which the
+    N-player metrics read (:mod:`.balance_seats`)."""
+    cols = _game.play_matches(rules, list(seat_bots), seeds, opening)
+    if len(seat_bots) > 2:
+        cols["players"] = np.full(len(cols["winner"]), len(seat_bots), np.int8)
+    return cols
 
 
 def _result_codes(winner: Any) -> np.ndarray:
@@ -110,7 +120,15 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
 # -- the summary ---------------------------------------------------------------------------------
 
 
-class Metrics:
+def Metrics(rules: Any, stats: Any) -> Any:
+    """Doh's extra summary metrics for ``rules``: :class:`TwoSeatMetrics` with two
+    players, :class:`~.balance_seats.SeatMetrics` with three or four (D10)."""
+    rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
+    players = int(getattr(rules, "players", 2))
+    return TwoSeatMetrics(rules, stats) if players == 2 else SeatMetrics(players, stats)
+
+
+class TwoSeatMetrics:
     """Doh's extra summary metrics, from exact integer counters (order-free, mergeable).
 
     :param rules: the rules played (a :class:`DohRules`, a mapping, or None).
@@ -124,7 +142,9 @@ class Metrics:
         self.stats = stats
         self.length = stats.Moments()
         self.score2 = stats.Moments()  # the first player's score, doubled (0, 1, 2)
-        self.length_hist = np.zeros(MAX_PLIES + 1, np.int64)
+        # a game lasts at most 3 x pieces_per_size plies (D8); one bin more (as before)
+        self.max_plies = 3 * self.rules.pieces_per_size + 1
+        self.length_hist = np.zeros(self.max_plies + 1, np.int64)
         self.by_piece = np.zeros((len(PIECES), len(RESULTS)), np.int64)  # [first piece, result]
         self.by_end = np.zeros((len(ENDS), len(RESULTS)), np.int64)  # [end, result]
 
@@ -134,7 +154,8 @@ class Metrics:
         moves = np.asarray(cols["moves"]).astype(np.int64)
         self.length.add(moves)
         self.score2.add(np.choose(result, (2, 0, 1)))
-        self.length_hist += np.bincount(np.minimum(moves, MAX_PLIES), minlength=MAX_PLIES + 1)
+        top = self.max_plies
+        self.length_hist += np.bincount(np.minimum(moves, top), minlength=top + 1)
         piece = np.asarray(cols["first_piece"]).astype(np.int64)
         played = piece >= 0  # every game has a first move (D9 needs one)
         self.by_piece += np.bincount(
@@ -145,7 +166,7 @@ class Metrics:
             counts = np.bincount(end * 3 + result, minlength=len(ENDS) * 3)
             self.by_end += counts.reshape(len(ENDS), 3)
 
-    def merge(self, other: "Metrics") -> None:
+    def merge(self, other: "TwoSeatMetrics") -> None:
         for name in self._ARRAYS:
             getattr(self, name).__iadd__(getattr(other, name))
         self.length.merge(other.length)
@@ -211,61 +232,6 @@ class Metrics:
 
 # -- how reports show them ----------------------------------------------------------------------
 
-METRICS: Dict[str, Tuple[str, str, str]] = {
-    "first_score": (
-        "first player's score (win 1, draw 1/2)",
-        "share",
-        "the first player's mean result, a win 1, a draw 1/2, a loss 0 (D1: first moves "
-        "first); 50 % is an even game",
-    ),
-    "game_length": (
-        "game length (mean)",
-        "plies",
-        "moves played until the game ended (D7-D9); at most 3 x pieces_per_size (D1, D8)",
-    ),
-    **{
-        f"{end}_share": (
-            f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
-            "share",
-            how,
-        )
-        for end, how in (
-            ("line", "games won by three squares in a line counting as one size (D7)"),
-            ("stash_empty", "games drawn because the stash ran out with no line (D8)"),
-            ("no_move", "games lost by the player to move having no legal move (D9)"),
-        )
-    },
-    **{
-        f"{p}_first_share": (
-            f"first piece {p}: share of games",
-            "share",
-            f"games whose first move was a piece of size {p} (the first move's only choice "
-            "is its size: where it goes does not matter, D2)",
-        )
-        for p in PIECES
-    },
-    **{
-        f"{p}_first_win_rate": (
-            f"first piece {p}: first player wins",
-            "share",
-            f"of the games opened with {p}, the share the first player won",
-        )
-        for p in PIECES
-    },
-    **{
-        f"{p}_first_draw_rate": (
-            f"first piece {p}: draws",
-            "share",
-            f"of the games opened with {p}, the share drawn (D8)",
-        )
-        for p in PIECES
-    },
-}
-"""name -> (label, unit, explanation) of Doh's metrics, in table order: the one list of
-them (the summary's rows, the A/B's paired rows of :func:`match_values`, the legend).
-Every one is a *value* (``plies``) or a *share* (a proportion, shown in %); the runner's
-code columns are declared in :data:`CODE_COLUMNS`, so the lab never averages them."""
-
 CODE_COLUMNS: Dict[str, Tuple[str, ...]] = {"first_piece": PIECES, "end": ENDS}
 """The runner's *category* columns and the names of their codes 0, 1, 2: a code is never
 averaged (issue 22), its shares are the metrics ``P_first_share`` and ``END_share``."""
@@ -295,6 +261,8 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     runs over the same seeds match by match with them): ``scale * sum(num) / sum(den)``
     is the metric of :func:`metric_rows` with the same name. The code columns enter only
     as shares (one indicator a code), never as a mean."""
+    if "players" in cols:  # three or four players
+        return seat_match_values(cols)
     result = _result_codes(cols["winner"])
     one = np.ones_like(result)
     piece = np.asarray(cols["first_piece"]).astype(np.int64)
@@ -313,96 +281,6 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
         out[f"{p}_first_win_rate"] = (opened * (result == 0), opened, 1.0)
         out[f"{p}_first_draw_rate"] = (opened * (result == 2), opened, 1.0)
     return out
-
-
-PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("seat advantage (X share of decided)", ("first_score",)),
-    ("game length (plies)", ("game_length",)),
-    ("how games end", tuple(f"{end}_share" for end in ENDS)),
-    ("first piece: first player wins", tuple(f"{p}_first_win_rate" for p in PIECES)),
-)
-"""Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
-
-SWEEP_COLUMNS = ("first_score", "game_length", "line_share")
-"""The metrics the sweep command's text table shows after the lab's."""
-
-REPORT_COLUMNS = (
-    "first_score",
-    "game_length",
-    *(f"{end}_share" for end in ENDS),
-    *(f"{p}_first_win_rate" for p in PIECES),
-)
-"""The metrics the sweep's HTML table shows after the lab's."""
-
-
-def metric_rows(summary: Dict[str, Any], add: Any) -> None:
-    """Add Doh's headline metrics as rows: ``add(name, value, (lo, hi))``."""
-    s = summary
-    sa = s["seat_advantage"]
-    add("first_score", sa["first_score"], sa["first_score_ci"])
-    add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
-    for end in ENDS:
-        e = s["ends"][end]
-        add(f"{end}_share", e["share"], e["share_ci"])
-    for p in PIECES:
-        add(f"{p}_first_share", s["first_pieces"][p]["share"], s["first_pieces"][p]["share_ci"])
-    for p in PIECES:
-        f = s["first_pieces"][p]
-        add(f"{p}_first_win_rate", f["first_win_rate"], f["first_win_ci"])
-    for p in PIECES:
-        f = s["first_pieces"][p]
-        add(f"{p}_first_draw_rate", f["draw_rate"], f["draw_ci"])
-
-
-def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
-    """(rows of the summary table after the lab's, lines after the table): what
-    ``tictacblitz simulate --game doh`` prints. X is the first player, O the second."""
-    sa, gl = s["seat_advantage"], s["game_length"]
-    rows: List[Tuple[str, str]] = [
-        ("first player's score (win 1, draw 1/2)", pct(sa["first_score"], sa["first_score_ci"])),
-    ]
-    if gl["mean"] is not None:
-        total = sum(gl["distribution"].values()) or 1
-        rows += [
-            ("game length, plies: mean [CI]", num(gl["mean"], gl["mean_ci"])),
-            ("  p10 / median / p90", f"{gl['p10']} / {gl['median']} / {gl['p90']}"),
-            (
-                "  distribution",
-                "  ".join(
-                    f"{k}: {100 * v / total:.0f}%"
-                    for k, v in gl["distribution"].items()
-                    if 100 * v / total >= 0.5
-                ),
-            ),
-        ]
-    for end in ENDS:
-        e = s["ends"][end]
-        who = (
-            ""
-            if end == "stash_empty"
-            else f"  (first {e['first_wins']:,} / second {e['second_wins']:,})"
-        )
-        rows.append(
-            (
-                f"ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
-                pct(e["share"], e["share_ci"]) + who,
-            )
-        )
-    lines = [
-        "",
-        "which first pieces win (the first player plays it; shares with 95 % intervals):",
-        f"{'piece':<6} {'games':>8}  {'share of games':<22} {'first player wins':<22} "
-        f"{'draws':<22} {'second player wins':<22}",
-    ]
-    for p in PIECES:
-        f = s["first_pieces"][p]
-        lines.append(
-            f"{p:<6} {f['games']:>8,}  {pct(f['share'], f['share_ci']):<22} "
-            f"{pct(f['first_win_rate'], f['first_win_ci']):<22} "
-            f"{pct(f['draw_rate'], f['draw_ci']):<22} "
-            f"{pct(f['second_win_rate'], f['second_win_ci']):<22}"
-        )
-    return rows, lines
 
 
 PRECISION_METRICS = {

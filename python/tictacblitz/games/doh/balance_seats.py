@@ -1,0 +1,273 @@
+"""Tic Tac Doh's balance metrics for three or four players (D10; issue 25, item 4),
+re-exported by :mod:`.balance` (where the lab looks) for rules with ``players`` > 2.
+The two-player metrics are :mod:`.balance`'s own and do not change.
+
+Per game the native runner gives ``winner`` (the winning seat or -1), ``moves``,
+``end`` (0 line D7, 1 stash empty D8, 2 no move D9) and ``kingmade`` (see below). From
+them, with 95 % intervals (Wilson for shares, normal for means):
+
+- **each seat's score**: a win 1, a draw 1/N, a loss 0 (N the players: the draw is
+  shared evenly, so the scores of a game add up to 1 and a fair seat scores 1/N);
+- **game length** in plies (mean, p10 / median / p90, distribution);
+- **how games end**: D7 (a line), D8 (the stash ran out), D9 (no legal move);
+- **players out** (D9): with N > 2 a table with no legal move has none for anybody
+  (legality does not depend on the seat), so every seat but the last mover goes out at
+  once: the share of games in which players went out (= the D9 share), and each seat's
+  share of games in which it went out;
+- **kingmaking**: the share of games that were *kingmade*, of all games and of the
+  games won by a line. A game is kingmade when it was won by a line (D7) on the move
+  right after a loser's move, and that loser had another legal move after which no line
+  could be completed at once: the loser's move decided that the next player, and not
+  someone else, would win (docs/doh.md, "Three and four players"). The kingmaker is the
+  seat before the winner in turn order (nobody is out before the end, D9), so its
+  share by seat is given too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+from .bots import END_NAMES
+from .types import SEATS
+
+__all__ = [
+    "SeatMetrics",
+    "seat_metric_rows",
+    "seat_summary_lines",
+    "seat_match_values",
+    "SEAT_METRICS",
+    "MAX_PLIES",
+]
+
+ENDS: Tuple[str, ...] = tuple(END_NAMES)
+RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
+MAX_PLIES = 3 * 10  # D1 and D8: at most 3 x pieces_per_size plies, pieces_per_size <= 10
+
+
+def _players(cols: Dict[str, Any]) -> int:
+    return int(np.asarray(cols["players"]).reshape(-1)[0]) if len(cols["winner"]) else 2
+
+
+class SeatMetrics:
+    """The metrics of a run of ``players`` seats (> 2), from exact integer counters
+    (order-free, mergeable)."""
+
+    _ARRAYS = ("wins", "length_hist", "by_end", "out", "kingmade", "kingmaker", "line_wins")
+
+    def __init__(self, players: int, stats: Any) -> None:
+        self.players = players
+        self.stats = stats
+        self.length = stats.Moments()
+        self.scores = [stats.Moments() for _ in range(players)]  # N x score: win N, draw 1
+        self.wins = np.zeros(players + 1, np.int64)  # each seat's wins, then draws
+        self.length_hist = np.zeros(MAX_PLIES + 1, np.int64)
+        self.by_end = np.zeros(len(ENDS), np.int64)
+        self.out = np.zeros(players, np.int64)  # games each seat went out in
+        self.kingmade = np.zeros(1, np.int64)
+        self.kingmaker = np.zeros(players, np.int64)  # kingmade games by the kingmaker's seat
+        self.line_wins = np.zeros(1, np.int64)
+
+    def add(self, cols: Dict[str, Any]) -> None:
+        """Fold in a chunk's columns (:func:`.balance.play_matches`)."""
+        n = self.players
+        w = np.asarray(cols["winner"]).astype(np.int64)
+        moves = np.asarray(cols["moves"]).astype(np.int64)
+        end = np.asarray(cols["end"]).astype(np.int64)
+        self.length.add(moves)
+        self.length_hist += np.bincount(np.minimum(moves, MAX_PLIES), minlength=MAX_PLIES + 1)
+        self.wins += np.bincount(np.where(w < 0, n, w), minlength=n + 1)[: n + 1]
+        for seat in range(n):
+            self.scores[seat].add(np.where(w == seat, n, np.where(w < 0, 1, 0)))
+        self.by_end += np.bincount(end, minlength=len(ENDS))[: len(ENDS)]
+        stuck = end == ENDS.index("no_move")
+        for seat in range(n):
+            self.out[seat] += int((stuck & (w != seat)).sum())
+        king = np.asarray(cols["kingmade"]).astype(np.int64) > 0
+        self.kingmade[0] += int(king.sum())
+        self.kingmaker += np.bincount((w[king] - 1) % n, minlength=n)[:n]
+        self.line_wins[0] += int((end == ENDS.index("line")).sum())
+
+    def merge(self, other: "SeatMetrics") -> None:
+        for name in self._ARRAYS:
+            getattr(self, name).__iadd__(getattr(other, name))
+        self.length.merge(other.length)
+        for mine, theirs in zip(self.scores, other.scores, strict=True):
+            mine.merge(theirs)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The metrics, merged by the lab into its summary."""
+        wilson = self.stats.wilson_or_none
+        n, games = self.players, int(self.length.n)
+        keys = [s.lower() for s in SEATS[:n]]
+        seats: Dict[str, Any] = {}
+        for k, key in enumerate(keys):
+            mean, ci = self.scores[k].mean_ci()
+            seats[key] = {
+                "score": None if mean is None else mean / n,
+                "score_ci": None if ci is None else [ci[0] / n, ci[1] / n],
+                "out": int(self.out[k]),
+                "out_share": self.out[k] / games if games else None,
+                "out_ci": wilson(int(self.out[k]), games),
+                "kingmaker": int(self.kingmaker[k]),
+            }
+        length, length_ci = self.length.mean_ci()
+        p10, p50, p90 = self.stats.quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
+        ends = {
+            name: {
+                "rule": RULE_OF_END[name],
+                "games": int(self.by_end[k]),
+                "share": self.by_end[k] / games if games else None,
+                "share_ci": wilson(int(self.by_end[k]), games),
+            }
+            for k, name in enumerate(ENDS)
+        }
+        stuck = int(self.by_end[ENDS.index("no_move")])
+        king, lines = int(self.kingmade[0]), int(self.line_wins[0])
+        return {
+            "players": n,
+            "seat_scores": seats,
+            "game_length": {
+                "mean": length,
+                "mean_ci": length_ci,
+                "p10": p10,
+                "median": p50,
+                "p90": p90,
+                "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
+            },
+            "ends": ends,
+            "out": {
+                "games": stuck,
+                "share": stuck / games if games else None,
+                "share_ci": wilson(stuck, games),
+                "players_out_per_game": (n - 1) * stuck / games if games else None,
+            },
+            "kingmaking": {
+                "games": king,
+                "share": king / games if games else None,
+                "share_ci": wilson(king, games),
+                "line_wins": lines,
+                "share_of_line_wins": king / lines if lines else None,
+                "share_of_line_wins_ci": wilson(king, lines),
+            },
+        }
+
+
+SEAT_METRICS: Dict[str, Tuple[str, str, str]] = {
+    **{
+        f"{seat.lower()}_score": (
+            f"{seat} player's score (win 1, draw 1/N)",
+            "share",
+            f"the {seat} seat's mean result with N players: a win 1, a draw 1/N, a loss 0; "
+            "1/N is a fair seat (D10)",
+        )
+        for seat in SEATS[1:]
+    },
+    **{
+        f"{seat.lower()}_out_share": (
+            f"{seat} player goes out (D9)",
+            "share",
+            f"games in which the {seat} seat went out: it had no legal move (D9)",
+        )
+        for seat in SEATS
+    },
+    "out_share": (
+        "games in which players went out (D9)",
+        "share",
+        "games ended by players having no legal move: with 3 or 4 players every seat but "
+        "the last mover goes out at once (D9)",
+    ),
+    "kingmade_share": (
+        "kingmade games",
+        "share",
+        "games won by a line on the move right after a loser's move, where that loser had "
+        "another legal move after which no line could be completed at once (docs/doh.md)",
+    ),
+    "kingmade_share_of_line_wins": (
+        "kingmade share of the games won by a line",
+        "share",
+        "of the games won by a line (D7), the share that were kingmade",
+    ),
+}
+"""Doh's metrics for three or four players beyond the two-player ones (``first_score``,
+``game_length``, ``END_share``, whose names they share)."""
+
+
+def seat_metric_rows(s: Dict[str, Any], add: Any) -> None:
+    """Add the N-player headline metrics as rows: ``add(name, value, (lo, hi))``."""
+    for key, v in s["seat_scores"].items():
+        add(f"{key}_score", v["score"], v["score_ci"])
+    add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
+    for end in ENDS:
+        add(f"{end}_share", s["ends"][end]["share"], s["ends"][end]["share_ci"])
+    add("out_share", s["out"]["share"], s["out"]["share_ci"])
+    for key, v in s["seat_scores"].items():
+        add(f"{key}_out_share", v["out_share"], v["out_ci"])
+    k = s["kingmaking"]
+    add("kingmade_share", k["share"], k["share_ci"])
+    add("kingmade_share_of_line_wins", k["share_of_line_wins"], k["share_of_line_wins_ci"])
+
+
+def seat_summary_lines(
+    s: Dict[str, Any], pct: Any, num: Any
+) -> Tuple[List[Tuple[str, str]], List[str]]:
+    """The rows ``simulate --game doh --rule players=N`` prints after the lab's."""
+    n = s["players"]
+    rows: List[Tuple[str, str]] = [
+        (f"{key} player's score (win 1, draw 1/{n})", pct(v["score"], v["score_ci"]))
+        for key, v in s["seat_scores"].items()
+    ]
+    gl = s["game_length"]
+    if gl["mean"] is not None:
+        rows += [
+            ("game length, plies: mean [CI]", num(gl["mean"], gl["mean_ci"])),
+            ("  p10 / median / p90", f"{gl['p10']} / {gl['median']} / {gl['p90']}"),
+        ]
+    for end in ENDS:
+        e = s["ends"][end]
+        rows.append(
+            (f"ended by {end.replace('_', ' ')} ({e['rule']})", pct(e["share"], e["share_ci"]))
+        )
+    rows.append(
+        (f"players went out (D9: {n - 1} at once)", pct(s["out"]["share"], s["out"]["share_ci"]))
+    )
+    for key, v in s["seat_scores"].items():
+        rows.append((f"  {key} player went out", pct(v["out_share"], v["out_ci"])))
+    k = s["kingmaking"]
+    rows += [
+        ("kingmade games (of all games)", pct(k["share"], k["share_ci"])),
+        ("  of the games won by a line", pct(k["share_of_line_wins"], k["share_of_line_wins_ci"])),
+        (
+            "  kingmaker by seat",
+            " / ".join(f"{key} {v['kingmaker']:,}" for key, v in s["seat_scores"].items()),
+        ),
+    ]
+    return rows, []
+
+
+def seat_match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+    """Per-match ``(numerator, denominator, scale)`` of :func:`seat_metric_rows`' metrics
+    (the A/B pairs two runs over the same seeds with them)."""
+    n = _players(cols)
+    w = np.asarray(cols["winner"]).astype(np.int64)
+    one = np.ones_like(w)
+    end = np.asarray(cols["end"]).astype(np.int64)
+    stuck = (end == ENDS.index("no_move")).astype(np.int64)
+    king = (np.asarray(cols["kingmade"]).astype(np.int64) > 0).astype(np.int64)
+    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {}
+    for seat in range(n):
+        out[f"{SEATS[seat].lower()}_score"] = (
+            np.where(w == seat, n, np.where(w < 0, 1, 0)),
+            n * one,
+            1.0,
+        )
+    out["game_length"] = (np.asarray(cols["moves"]).astype(np.int64), one, 1.0)
+    for k, name in enumerate(ENDS):
+        out[f"{name}_share"] = ((end == k).astype(np.int64), one, 1.0)
+    out["out_share"] = (stuck, one, 1.0)
+    for seat in range(n):
+        out[f"{SEATS[seat].lower()}_out_share"] = (stuck * (w != seat), one, 1.0)
+    out["kingmade_share"] = (king, one, 1.0)
+    out["kingmade_share_of_line_wins"] = (king, (end == ENDS.index("line")).astype(np.int64), 1.0)
+    return out
