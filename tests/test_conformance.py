@@ -29,6 +29,15 @@ from tictacblitz.games import (
 )
 
 GAMES = available_games()
+CASES = [
+    (name, players)
+    for name in GAMES
+    for players in range(
+        getattr(game_type(name), "min_num_players", 2),
+        getattr(game_type(name), "max_num_players", 2) + 1,
+    )
+]
+"""Every game at every number of players its GameType declares (issue 25)."""
 SEEDS = (1, 2, 3)
 MAX_STEPS = 20_000  # no game of the family comes near this many decisions
 
@@ -38,18 +47,33 @@ def pick(rng: random.Random, state: State, player: int):
     return rng.choice(legal) if legal else None
 
 
+def seats(game: Game) -> range:
+    """The game's seats under its rules (``Game.num_players``)."""
+    return range(game.num_players)
+
+
+def with_players(name: str, players: int) -> Game:
+    """The registered game ``name`` seating ``players`` (its rules' default, or the one
+    rule that sets it: the option D10 names ``players``)."""
+    game = load_game(name)
+    if game.num_players == players:
+        return game
+    return load_game(name, {"players": players})
+
+
 def step(state: State, rng: random.Random) -> None:
     """One decision of random play, as the game's time model wants it."""
     model = state.game.type.time_model
+    every = seats(state.game)
     if model is TimeModel.ALTERNATING:
         (player,) = state.to_move()
         state.apply(player, pick(rng, state, player))
     elif model is TimeModel.SIMULTANEOUS:
         state.apply_joint(
-            tuple(pick(rng, state, p) if p in state.to_move() else None for p in (0, 1))
+            tuple(pick(rng, state, p) if p in state.to_move() else None for p in every)
         )
     else:
-        state.apply_joint(tuple(pick(rng, state, p) for p in (0, 1)))
+        state.apply_joint(tuple(pick(rng, state, p) for p in every))
         nxt = state.next_decision_t()
         if not state.is_over():
             state.advance(0 if nxt == 0 else max(1, (nxt or state.t + 1) - state.t))
@@ -65,15 +89,18 @@ def play_random(state: State, seed: int, max_steps: int = MAX_STEPS) -> int:
     return steps
 
 
-def random_final_bytes(name: str, seed: int) -> bytes:
-    state = load_game(name).new_state(seed)
+def random_final_bytes(name: str, seed: int, players: int = 2) -> bytes:
+    state = with_players(name, players).new_state(seed)
     play_random(state, seed)
     return state.to_bytes()
 
 
-@pytest.fixture(params=GAMES)
+@pytest.fixture(params=CASES, ids=lambda case: f"{case[0]}-{case[1]}p")
 def game(request) -> Game:
-    return load_game(request.param)
+    name, players = request.param
+    game = with_players(name, players)
+    assert game.num_players == players
+    return game
 
 
 def test_the_registry_knows_the_games():
@@ -93,6 +120,9 @@ def test_a_game_speaks_the_protocol(game):
         assert isinstance(state, RealTimeState)
     assert game.num_actions > 0
     assert game.bot_names and all(isinstance(n, str) for n in game.bot_names)
+    assert game.type.min_num_players <= game.num_players <= game.type.max_num_players
+    assert len(game.seat_names) == game.num_players
+    assert tuple(game.seat_names) == tuple(game.type.seat_names[: game.num_players])
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -102,14 +132,17 @@ def test_random_games_reach_the_end(game, seed):
     assert state.is_over(), f"{game.type.name}: not over after {steps} steps"
     assert state.to_move() == ()
     returns = state.returns()
-    assert len(returns) == 2
+    n = game.num_players
+    assert len(returns) == n
     if game.type.zero_sum:
-        assert sum(returns) == 0
+        assert sum(returns) == pytest.approx(0)
     winner = state.winner()
-    assert winner in (None, 0, 1)
-    assert returns == (
-        (0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+    assert winner is None or winner in seats(game)
+    # the winner +1, each loser -1/(N-1) (with two seats: +1 and -1), all 0 for a draw
+    expected = tuple(
+        0.0 if winner is None else 1.0 if p == winner else -1.0 / (n - 1) for p in seats(game)
     )
+    assert returns == pytest.approx(expected)
 
 
 def _mask_matches_apply(state: State) -> int:
@@ -120,7 +153,7 @@ def _mask_matches_apply(state: State) -> int:
     checked = 0
     before = state.to_bytes()
     summary = state.summary()
-    for player in (0, 1):
+    for player in seats(state.game):
         mask = state.legal_mask(player)
         assert mask.dtype == bool and mask.shape == (state.game.num_actions,)
         assert state.legal_actions(player) == np.flatnonzero(mask).tolist()
@@ -171,7 +204,7 @@ def test_masks_are_what_apply_accepts(game, seed):
                     checked += _mask_matches_apply(after)
         step(state, rng)
     if state.is_over():
-        for player in (0, 1):
+        for player in seats(game):
             assert not state.legal_mask(player).any()
     assert checked > 0
 
@@ -233,7 +266,7 @@ def test_bad_input_raises_and_changes_nothing(game):
         (TypeError, lambda: state.apply(player, True)),
         (ValueError, lambda: state.apply(player, -1)),
         (ValueError, lambda: state.apply(player, game.num_actions)),
-        (ValueError, lambda: state.apply(2, 0)),
+        (ValueError, lambda: state.apply(game.num_players, 0)),
         ((TypeError, ValueError), lambda: state.apply("X?", 0)),
         ((TypeError, ValueError), lambda: state.legal_mask(7)),
         ((TypeError, ValueError), lambda: state.observation(-1)),
@@ -255,7 +288,7 @@ def test_observations_have_the_declared_shape(game):
     state = game.new_state(2)
     rng = random.Random(2)
     for _ in range(10):
-        for player in (0, 1):
+        for player in seats(game):
             obs = state.observation(player)
             assert obs.shape == game.observation_shape and obs.dtype == np.float32
             assert np.isfinite(obs).all()
@@ -276,7 +309,8 @@ def test_rule_changes_are_validated(game):
 
 def test_bots_play_legal_moves(game):
     state = game.new_state(4)
-    bots = [game.make_bot(name, seed=i) for i, name in enumerate(game.bot_names[:2])]
+    names = game.bot_names
+    bots = [game.make_bot(names[i % len(names)], seed=i) for i in seats(game)]
     with pytest.raises(ValueError):
         game.make_bot("no such bot")
     rng = random.Random(4)
@@ -290,16 +324,16 @@ def test_bots_play_legal_moves(game):
         step(state, rng)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_same_seed_same_game_across_threads_and_processes(name):
+@pytest.mark.parametrize("name, players", CASES)
+def test_same_seed_same_game_across_threads_and_processes(name, players):
     seeds = [11, 12, 13, 11]
-    alone = [random_final_bytes(name, s) for s in seeds]
+    alone = [random_final_bytes(name, s, players) for s in seeds]
     assert alone[0] == alone[3]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        assert list(pool.map(random_final_bytes, [name] * 4, seeds)) == alone
+        assert list(pool.map(random_final_bytes, [name] * 4, seeds, [players] * 4)) == alone
     code = (
         "import sys, tests.test_conformance as t; "
-        f"sys.stdout.write(t.random_final_bytes({name!r}, 12).hex())"
+        f"sys.stdout.write(t.random_final_bytes({name!r}, 12, {players}).hex())"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..games.registry import DEFAULT_GAME
 from .answers import starred
+from .seated import seat_lines
 from .stats import Z95, wilson
 from .units import pct
 
@@ -177,10 +178,15 @@ def elo_ratings(
 def format_report(result: Dict[str, Any]) -> str:
     """The tournament as a text table (what the command prints without --json):
     percentages with their 95 % intervals."""
+    n = result.get("players", 2)
+    how = (
+        "seats alternated, so the seat cancels out"
+        if n == 2
+        else f"{2 * n} seatings: each bot alone in each seat against {n - 1} of the other"
+    )
     lines = [
         f"tournament: {result.get('game', DEFAULT_GAME)}, {len(result['bots'])} bots, "
-        f"{result['matches']} matches a pair "
-        f"(seats alternated, so the seat cancels out), seed {result['seed']}",
+        f"{result['matches']} matches a pair ({how}), seed {result['seed']}",
         "",
     ]
     width = max(len(f"{p['a']} vs {p['b']}") for p in result["pairs"])
@@ -245,6 +251,7 @@ def format_report(result: Dict[str, Any]) -> str:
             initial_indent="  ",
             subsequent_indent="    ",
         )
+    lines += seat_lines(result)  # three or four seats (lab/seated.py)
     lines += ["", *rating_lines(result)]
     return "\n".join(lines)
 
