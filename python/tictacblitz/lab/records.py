@@ -89,19 +89,21 @@ def record_schema(game: str = DEFAULT_GAME, cols: Optional[Dict[str, Any]] = Non
     return pa.schema(fields)
 
 
-def chunk_table(cols: Dict[str, Any], game: str = DEFAULT_GAME) -> Any:
+def chunk_table(cols: Dict[str, Any], game: str = DEFAULT_GAME, players: int = 2) -> Any:
     """A chunk's columns (:func:`~tictacblitz.lab.jobs.play_chunk`) as an Arrow table of
-    :func:`record_schema`."""
+    :func:`record_schema`. ``winner`` is ``X``, ``O`` or ``draw`` with two ``players``;
+    with three or four, the seat's name (``GameType.seat_names``) or ``draw``."""
     pa = require_pyarrow()
     hooks: GameHooks = hooks_for(game)
     n = len(cols["winner"])
+    names = WINNERS if players == 2 else (*hooks.type.seat_names[:players], "draw")
     winner = np.asarray(cols["winner"]).astype(np.int8)
-    codes = np.where(winner < 0, WINNERS.index("draw"), winner).astype(np.int8)
+    codes = np.where(winner < 0, names.index("draw"), winner).astype(np.int8)
     data: Dict[str, Any] = {
         "match": pa.array(np.arange(cols["start"], cols["start"] + n, dtype=np.int64)),
         "seed": pa.array(cols["seeds"], type=pa.uint64()),
         "winner": pa.DictionaryArray.from_arrays(
-            pa.array(codes, type=pa.int8()), pa.array(WINNERS)
+            pa.array(codes, type=pa.int8()), pa.array(names)
         ),
     }
     hook = hooks.get("record_columns")

@@ -131,7 +131,7 @@ def simulate(
         summary.add(cols)
         study.fold(cols, parts[1:])
         if writer is not None or table:
-            t = chunk_table(cols, job.game)
+            t = chunk_table(cols, job.game, job.players)
             if writer is not None:
                 writer.write(t)
             if table:
