@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("pyarrow")
 
-from lab_support import registered_game, run_simulate  # noqa: E402
-from tictacblitz.lab import tournament  # noqa: E402
-from tictacblitz.lab.seated import seatings  # noqa: E402
-from tictacblitz.lab.simulation import simulate  # noqa: E402
-from tictacblitz.lab.sweep import sweep  # noqa: E402
+from lab_support import registered_game, run_simulate
+from tictacblitz.lab import tournament
+from tictacblitz.lab.seated import seatings
+from tictacblitz.lab.simulation import simulate
+from tictacblitz.lab.sweep import sweep
 
 RING_GAME = '''
 """A ring of 2-4 seats: the winner is drawn by weight (strong 2, weak 1) from the seed;
@@ -106,8 +106,9 @@ def test_simulate_three_seats_reports_every_seat(ring):
 
 def test_simulate_command_names_one_bot_a_seat(ring, capsys):
     base = ["simulate", "--no-progress", "--game", ring, "--matches", "40", "--workers", "1"]
-    status, out, err = run_simulate([*base, "--rule", "seats=4", "--seat", "west=strong",
-                                     "--x", "strong", "--json"], capsys)
+    status, out, err = run_simulate(
+        [*base, "--rule", "seats=4", "--seat", "west=strong", "--x", "strong", "--json"], capsys
+    )
     assert status == 0, err
     s = json.loads(out)
     assert [s[f"{k}_bot"] for k in s["seat_keys"]] == ["strong", "weak", "weak", "strong"]
@@ -115,9 +116,15 @@ def test_simulate_command_names_one_bot_a_seat(ring, capsys):
     assert status == 0 and "South = strong" not in out and "south = strong" in out
     assert "south's share of decided matches (fair: 33.3 %)" in out.replace("South", "south")
     for argv, message in (
-        (["--rule", "seats=3", "--seat", "west=strong"], "--seat west=strong: this run has 3 seats"),
+        (
+            ["--rule", "seats=3", "--seat", "west=strong"],
+            "--seat west=strong: this run has 3 seats",
+        ),
         (["--seat", "nobody=strong"], "--seat nobody=strong: unknown seat 'nobody'"),
-        (["--seat", "east=titan"], "--seat east='titan': unknown bot; expected one of weak, strong"),
+        (
+            ["--seat", "east=titan"],
+            "--seat east='titan': unknown bot; expected one of weak, strong",
+        ),
         (["--x", "strong", "--seat", "1=weak"], "seat North already has a bot (--x strong)"),
         (["--seat", "east"], "--seat 'east': expected NAME=BOT"),
     ):
@@ -156,8 +163,9 @@ def test_seatings_put_each_bot_alone_in_each_seat_once():
 
 
 def test_tournament_with_three_seats(ring, capsys):
-    result = tournament.run_tournament(["weak", "strong"], 100, seed=2, game=ring,
-                                       rules={"seats": 3})
+    result = tournament.run_tournament(
+        ["weak", "strong"], 100, seed=2, game=ring, rules={"seats": 3}
+    )
     assert result["players"] == 3 and result["matches"] == 102  # 6 seatings x 17 seeds
     (pair,) = result["pairs"]
     assert pair["a_alone_games"] == pair["b_alone_games"] == 51
@@ -173,16 +181,29 @@ def test_tournament_with_three_seats(ring, capsys):
     assert sum(v["wins"] for v in seats.values()) == pair["a_wins"] + pair["b_wins"]
     text = tournament.format_report(result)
     assert "6 seatings" in text and "alone in one seat against 2 copies" in text
-    again = tournament.run_tournament(["weak", "strong"], 100, seed=2, game=ring,
-                                      rules={"seats": 3}, jobs=2)
+    again = tournament.run_tournament(
+        ["weak", "strong"], 100, seed=2, game=ring, rules={"seats": 3}, jobs=2
+    )
     assert again["pairs"] == result["pairs"]  # the same whatever the threads
 
 
 def test_tournament_command_with_three_seats(ring, capsys):
     parser = argparse.ArgumentParser(prog="tictacblitz")
     tournament.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["tournament", "--game", ring, "--rule", "seats=3", "--matches",
-                              "12", "--no-progress", "--yes", "--json"])
+    args = parser.parse_args(
+        [
+            "tournament",
+            "--game",
+            ring,
+            "--rule",
+            "seats=3",
+            "--matches",
+            "12",
+            "--no-progress",
+            "--yes",
+            "--json",
+        ]
+    )
     assert args.handler(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 3 and out["matches"] == 12

@@ -102,9 +102,7 @@ def chunk_table(cols: Dict[str, Any], game: str = DEFAULT_GAME, players: int = 2
     data: Dict[str, Any] = {
         "match": pa.array(np.arange(cols["start"], cols["start"] + n, dtype=np.int64)),
         "seed": pa.array(cols["seeds"], type=pa.uint64()),
-        "winner": pa.DictionaryArray.from_arrays(
-            pa.array(codes, type=pa.int8()), pa.array(names)
-        ),
+        "winner": pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int8()), pa.array(names)),
     }
     hook = hooks.get("record_columns")
     data.update(hook(cols, pa) if hook is not None else _generic_columns(cols, pa))

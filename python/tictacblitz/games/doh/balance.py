@@ -20,7 +20,7 @@ module imports nothing of the lab (a game looks only downward).
 >>> import numpy as np
 >>> cols = play_matches(None, ("perfect", "random"), np.arange(4, dtype=np.uint64))
 >>> cols["winner"].tolist(), sorted(cols)
-([0, 0, 0, 0], ['end', 'first_piece', 'moves', 'winner'])
+([0, 0, 0, 0], ['end', 'first_piece', 'kingmade', 'moves', 'winner'])
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import game as _game
+from . import bots as _bots
 from .balance_report import (
     METRICS,
     PANELS,
@@ -82,7 +82,7 @@ def play_matches(
     """The lab's runner hook: :func:`.game.play_matches`, one bot a seat. With three or
     four players the columns gain ``players`` (the number, every row), which the
     N-player metrics read (:mod:`.balance_seats`)."""
-    cols = _game.play_matches(rules, list(seat_bots), seeds, opening)
+    cols = _bots.play_matches(rules, tuple(seat_bots), seeds, opening)
     if len(seat_bots) > 2:
         cols["players"] = np.full(len(cols["winner"]), len(seat_bots), np.int8)
     return cols

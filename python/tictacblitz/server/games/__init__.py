@@ -171,7 +171,7 @@ class GameAdapter(ABC):
     """A game's face on the server (see the module docstring)."""
 
     time_model: TimeModel
-    seats: Tuple[str, str]
+    seats: Tuple[str, ...]
     bot_levels: Tuple[str, ...]
     act_fields: Dict[str, Field]
     view: str
