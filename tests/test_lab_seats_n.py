@@ -38,6 +38,7 @@ GAME_TYPE = GameType(name="ring", long_name="Ring", time_model=TimeModel.ALTERNA
 @dataclass(frozen=True)
 class RingRules:
     seats: int = 2
+    tilt: int = 0  # no effect: a second rule for the A/B
 
     def __post_init__(self):
         if self.seats not in (2, 3, 4):
@@ -134,9 +135,11 @@ def test_simulate_command_names_one_bot_a_seat(ring, capsys):
 
 
 def test_an_ab_keeps_the_run_s_seats(ring):
-    s = simulate(200, rules={"seats": 3}, game=ring, workers=1, base={}).summary
+    s = simulate(200, rules={"seats": 3, "tilt": 1}, game=ring, workers=1, base={}).summary
     assert s["comparison"]["base_rules"] == {"seats": 3}  # the base seats three too
     assert "east_win_rate" in s["comparison"]["differences"]
+    # the seats alone changed: the base would be the run itself, so no A/B
+    assert "comparison" not in simulate(50, rules={"seats": 3}, game=ring, base={}).summary
 
 
 def test_sweep_over_the_number_of_seats(ring):

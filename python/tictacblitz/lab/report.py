@@ -197,10 +197,10 @@ def seat_rows(s: Dict[str, Any], keys: Sequence[str], game: str) -> List[Tuple[s
     sa = s["seat_advantage"]
     wins = " / ".join(f"{s[f'{k}_wins']:,}" for k in keys)
     rows = [(f"matches: {' / '.join(keys)} wins / draws", f"{wins} / {s['draws']:,}")]
-    for k in keys:
+    for i, k in enumerate(keys):
         rows.append(
             (
-                f"{label(f'{k}_win_rate', game)} [95 % interval]",
+                label(f"{k}_win_rate", game) + (" [95 % interval]" if i == 0 else ""),
                 pct(s[f"{k}_win_rate"], s[f"{k}_win_ci"]),
             )
         )

@@ -55,7 +55,8 @@ def same_seats(hooks: GameHooks, base_game: Any, job: SimulationJob) -> Any:
     seats match by match, so where the base rules would seat another number of players
     (``--rule players=3`` against the defaults), the run's rule overrides that set the
     number of players are applied to the base too (found by trying each one: no rule
-    is named here). A comparison across player counts is a sweep's (docs/simulate.md)."""
+    is named here); a base that then is the run itself is no A/B (``--rule players=3``
+    alone). A comparison across player counts is a sweep's (docs/simulate.md)."""
     if hooks.players(base_game.rules) == job.players:
         return base_game
     for name, value in hooks.overrides(job.rules).items():
@@ -85,9 +86,10 @@ def plan_extras(
     extras: List[Extra] = []
     if base is not None:
         _, base_game = resolve_game(hooks.name, base)
-        base_game = same_seats(hooks, base_game, job)
-        hooks.check_rules(base_game.rules)
-        extras.append(Extra("base", "base", _with(job, rules=base_game.rules)))
+        seated = same_seats(hooks, base_game, job)
+        hooks.check_rules(seated.rules)
+        if seated is base_game or seated.rules != job.rules:  # else: the run itself
+            extras.append(Extra("base", "base", _with(job, rules=seated.rules)))
     if swap_seats and job.players == 2 and job.x_name != job.o_name:
         extras.append(
             Extra(

@@ -24,10 +24,10 @@ PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0,
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
     "first_score": (
-        "first player's score (win 1, draw 1/2)",
+        "first player's score (win 1, draw 1/N)",
         "share",
-        "the first player's mean result, a win 1, a draw 1/2, a loss 0 (D1: first moves "
-        "first); 50 % is an even game",
+        "the first player's mean result, a win 1, a draw 1/N (N players: 1/2 with two), a "
+        "loss 0 (D1: first moves first); 1/N is an even game (50 % with two)",
     ),
     "game_length": (
         "game length (mean)",

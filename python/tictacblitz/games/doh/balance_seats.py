@@ -137,7 +137,7 @@ class SeatMetrics:
                 "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
             },
             "ends": ends,
-            "out": {
+            "players_out": {
                 "games": stuck,
                 "share": stuck / games if games else None,
                 "share_ci": wilson(stuck, games),
@@ -201,7 +201,7 @@ def seat_metric_rows(s: Dict[str, Any], add: Any) -> None:
     add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
     for end in ENDS:
         add(f"{end}_share", s["ends"][end]["share"], s["ends"][end]["share_ci"])
-    add("out_share", s["out"]["share"], s["out"]["share_ci"])
+    add("out_share", s["players_out"]["share"], s["players_out"]["share_ci"])
     for key, v in s["seat_scores"].items():
         add(f"{key}_out_share", v["out_share"], v["out_ci"])
     k = s["kingmaking"]
@@ -230,7 +230,10 @@ def seat_summary_lines(
             (f"ended by {end.replace('_', ' ')} ({e['rule']})", pct(e["share"], e["share_ci"]))
         )
     rows.append(
-        (f"players went out (D9: {n - 1} at once)", pct(s["out"]["share"], s["out"]["share_ci"]))
+        (
+            f"players went out (D9: {n - 1} at once)",
+            pct(s["players_out"]["share"], s["players_out"]["share_ci"]),
+        )
     )
     for key, v in s["seat_scores"].items():
         rows.append((f"  {key} player went out", pct(v["out_share"], v["out_ci"])))
