@@ -113,6 +113,11 @@ def test_simulate_command_names_one_bot_a_seat(ring, capsys):
     assert status == 0, err
     s = json.loads(out)
     assert [s[f"{k}_bot"] for k in s["seat_keys"]] == ["strong", "weak", "weak", "strong"]
+    status, out, err = run_simulate(
+        [*base, "--rule", "seats=3", "--seat", "all=strong", "--seat", "2=weak", "--json"], capsys
+    )
+    s = json.loads(out)
+    assert [s[f"{k}_bot"] for k in s["seat_keys"]] == ["strong", "weak", "strong"]
     status, out, err = run_simulate([*base, "--rule", "seats=3", "--seat", "3=strong"], capsys)
     assert status == 0 and "South = strong" not in out and "south = strong" in out
     assert "south's share of decided matches (fair: 33.3 %)" in out.replace("South", "south")
@@ -152,6 +157,8 @@ def test_sweep_over_the_number_of_seats(ring):
     metrics = {(r["seats"], r["metric"]) for r in res.rows}
     assert (2, "x_win_rate") in metrics and (4, "west_win_rate") in metrics
     assert (3, "east_share_of_decided") in metrics
+    everyone = sweep({"seats": [2, 3]}, matches=20, game=ring, workers=1, seats={-1: "strong"})
+    assert everyone.meta["bots"] == [["strong"] * 2, ["strong"] * 3]  # --seat all=strong
     with pytest.raises(ValueError, match="seat 4 has a bot, but a point of the sweep has 3"):
         sweep({"seats": [3, 4]}, matches=10, game=ring, workers=1, seats={3: "strong"})
 

@@ -66,7 +66,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
         default=[],
         metavar="NAME=BOT",
         help="the bot of one seat, by the game's seat name or number (--seat third=random, "
-        "--seat 3=random); repeatable; a seat nobody names gets the game's default bot",
+        "--seat 3=random), or of every seat no other option names (--seat all=random); "
+        "repeatable; a seat nobody names gets the game's default bot",
     )
     parser.add_argument(
         "--seed",

@@ -12,8 +12,9 @@ A game declares its seats (``GameType.seat_names``, ``min_num_players`` to
 
 On the command line a run names one bot per seat: ``--seat NAME=BOT`` (repeatable; NAME a
 seat name of the game, in any case, or its number from 1), with ``--x BOT`` and ``--o
-BOT`` kept as the spellings of seats 1 and 2; a seat nobody names gets the game's
-default bot (:func:`seat_bots`).
+BOT`` kept as the spellings of seats 1 and 2, and ``--seat all=BOT`` for every seat
+no other option names (a sweep over the number of players); a seat nobody names gets the
+game's default bot (:func:`seat_bots`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = [
     "LEGACY_KEYS",
+    "EVERY",
     "seat_keys",
     "summary_keys",
     "num_players",
@@ -38,6 +40,8 @@ __all__ = [
 
 LEGACY_KEYS: Tuple[str, str] = ("x", "o")
 """The keys of seats 0 and 1 in a two-player run."""
+EVERY = -1
+"""The seat index of ``--seat all=BOT``: every seat no other option names."""
 
 
 def seat_keys(seat_names: Sequence[str], players: int) -> Tuple[str, ...]:
@@ -96,11 +100,12 @@ def seat_choices(
     for flag, seat, bot in given:
         shown = f"{flag} {seat}={bot}" if flag == "--seat" else f"{flag} {bot}"
         try:
-            k = seat_index(seat, seat_names, len(seat_names))
+            k = EVERY if seat.lower() == "all" else seat_index(seat, seat_names, len(seat_names))
         except ValueError as exc:
             raise ValueError(f"{shown}: {exc}") from None
         if k in out:
-            raise ValueError(f"{shown}: seat {seat_names[k]} already has a bot ({out[k][1]})")
+            which = "every seat" if k == EVERY else f"seat {seat_names[k]}"
+            raise ValueError(f"{shown}: {which} already has a bot ({out[k][1]})")
         if bot not in known:
             named = f"--seat {seat}={bot!r}" if flag == "--seat" else f"{flag} {bot!r}"
             raise ValueError(f"{named}: unknown bot; expected one of {', '.join(known)}")
@@ -118,6 +123,7 @@ def seat_bots(
 
     :raises ValueError: for a seat the run does not have (naming it).
     """
+    default = choices[EVERY][0] if EVERY in choices else default
     for k, (_, shown) in sorted(choices.items()):
         if k >= players:
             raise ValueError(
@@ -142,15 +148,17 @@ def bots_label(names: Sequence[str], keys: Optional[Sequence[str]] = None) -> st
 
 
 def point_seats(hooks: Any, game: Any, chosen: Mapping[int, Any]) -> List[Any]:
-    """One bot a seat of ``game`` (a sweep's point): ``chosen`` ``{seat index: bot}``,
-    the game's default bot elsewhere. :raises ValueError: for a seat it does not have."""
+    """One bot a seat of ``game`` (a sweep's point): ``chosen`` ``{seat index: bot}``
+    (:data:`EVERY`: every seat not named), the game's default bot elsewhere.
+    :raises ValueError: for a seat it does not have."""
     players = hooks.players(game.rules)
+    default = chosen.get(EVERY, hooks.default_bot)
     for k in chosen:
-        if not 0 <= k < players:
+        if k != EVERY and not 0 <= k < players:
             raise ValueError(
                 f"seat {k + 1} has a bot, but a point of the sweep has {players} seats"
             )
-    return [chosen.get(k, hooks.default_bot) for k in range(players)]
+    return [chosen.get(k, default) for k in range(players)]
 
 
 def bot_meta(summaries: List[Dict[str, Any]]) -> Dict[str, Any]:
