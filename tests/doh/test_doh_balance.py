@@ -100,7 +100,7 @@ def test_hooks_are_found_by_the_lab() -> None:
     assert hooks.play_matches is balance.play_matches
     assert hooks.default_bot == "greedy" and hooks.tournament_bots == hooks.bot_names
     metrics = hooks.new_metrics(DohRules())
-    assert isinstance(metrics, balance.Metrics)
+    assert isinstance(metrics, balance.TwoSeatMetrics)  # Metrics: the class for the rules
 
 
 def _cli(*args: str) -> str:
