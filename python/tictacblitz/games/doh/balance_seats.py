@@ -160,7 +160,7 @@ SEAT_METRICS: Dict[str, Tuple[str, str, str]] = {
             f"{seat} player's score (win 1, draw 1/N)",
             "share",
             f"the {seat} seat's mean result with N players: a win 1, a draw 1/N, a loss 0; "
-            "1/N is a fair seat (D10)",
+            "1/N is a fair seat (three or four players)",
         )
         for seat in SEATS[1:]
     },
