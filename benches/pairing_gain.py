@@ -130,9 +130,9 @@ def other_game(game: str, seeds: np.ndarray) -> None:
     print(f"{game}: {len(seeds):,} matches per arm, greedy vs greedy; paired / unpaired width")
     print("| change | " + " | ".join(m for m, _ in metrics) + " |")
     print("|---" * (len(metrics) + 1) + "|")
-    base = match_values(hooks.play_matches(rules, "greedy", "greedy", seeds), game)
+    base = match_values(hooks.play_matches(rules, ("greedy", "greedy"), seeds), game)
     for label, change in changes:
-        variant = hooks.play_matches(rules.replace(**change), "greedy", "greedy", seeds)
+        variant = hooks.play_matches(rules.replace(**change), ("greedy", "greedy"), seeds)
         pair = PairedRatios()
         pair.add(match_values(variant, game), base)
         ratios = [pair.width_ratio(key) for _, key in metrics]
