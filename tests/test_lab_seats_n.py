@@ -218,3 +218,18 @@ def test_tournament_command_with_three_seats(ring, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 3 and out["matches"] == 12
     assert np.isclose(out["seated"]["fair_share"], 1 / 3)
+
+
+def test_precision_takes_the_run_s_seats(ring, capsys):
+    from tictacblitz.lab.cost import parse_precision
+
+    keys = ("north", "east", "south")
+    assert parse_precision("east_win_rate=0.05", ring, keys) == ("east_win_rate", 0.05)
+    with pytest.raises(ValueError, match="unknown metric 'x_win_rate'"):
+        parse_precision("x_win_rate=0.05", ring, keys)
+    base = ["simulate", "--no-progress", "--game", ring, "--matches", "3000", "--workers", "1"]
+    status, out, err = run_simulate(
+        [*base, "--rule", "seats=3", "--precision", "south_share_of_decided=0.05"], capsys
+    )
+    assert status == 0, err
+    assert "precision: south_share_of_decided 95 % half-width" in out and ": met)" in out

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 
 from .hooks import GameHooks
+from .seating import LEGACY_KEYS, summary_keys
 from .seeds import match_seeds
 from .summary import Summary
 
@@ -206,13 +207,22 @@ PRECISION_METRICS: Dict[str, Tuple[str, str]] = {
 ``PRECISION_METRICS`` (same form; :mod:`.hooks`)."""
 
 
-def precision_metrics(game: str) -> Dict[str, Tuple[str, str]]:
+def precision_metrics(game: str, keys: Sequence[str] = LEGACY_KEYS) -> Dict[str, Tuple[str, str]]:
+    """The ``--precision`` metrics of ``game`` for a run of seats ``keys`` (three or four:
+    each seat's win rate and share of decided matches instead of X's and O's)."""
     from .hooks import hooks_for
 
-    return {**PRECISION_METRICS, **hooks_for(game).get("PRECISION_METRICS", {})}
+    lab = dict(PRECISION_METRICS)
+    if tuple(keys) != LEGACY_KEYS:
+        lab = {f"{k}_win_rate": (f"{k}_win_rate", f"{k}_win_ci") for k in keys}
+        lab["draw_rate"] = PRECISION_METRICS["draw_rate"]
+        for k in keys:
+            sa = "seat_advantage"
+            lab[f"{k}_share_of_decided"] = (f"{sa}.{k}_share_of_decided", f"{sa}.{k}_share_ci")
+    return {**lab, **hooks_for(game).get("PRECISION_METRICS", {})}
 
 
-def parse_precision(text: str, game: str) -> Tuple[str, float]:
+def parse_precision(text: str, game: str, keys: Sequence[str] = LEGACY_KEYS) -> Tuple[str, float]:
     """``METRIC=HALFWIDTH`` → (metric, half-width).
 
     :raises ValueError: one line naming the bad part (an unknown metric lists the
@@ -222,7 +232,7 @@ def parse_precision(text: str, game: str) -> Tuple[str, float]:
     name = name.strip()
     if not sep or not name or not value.strip():
         raise ValueError(f"--precision {text!r}: expected METRIC=HALFWIDTH, e.g. x_win_rate=0.01")
-    known = precision_metrics(game)
+    known = precision_metrics(game, keys)
     if name not in known:
         raise ValueError(
             f"--precision {text!r}: unknown metric {name!r} for {game}; "
@@ -253,7 +263,7 @@ def metric_interval(
 ) -> Tuple[Optional[float], Optional[List[float]]]:
     """(value, [lo, hi]) of a ``--precision`` metric in a summary (``None`` where the
     summary has none, e.g. a share of decided matches with nothing decided)."""
-    value_path, ci_path = precision_metrics(game)[metric]
+    value_path, ci_path = precision_metrics(game, summary_keys(summary))[metric]
     value, ci = _at(summary, value_path), _at(summary, ci_path)
     if value is None or ci is None or any(v is None for v in ci):
         return None, None

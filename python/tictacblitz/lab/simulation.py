@@ -288,7 +288,11 @@ def main(args: argparse.Namespace) -> int:
             options=kwargs["options"],
             bots=kwargs["bots"],
         )
-        precision = None if args.precision is None else parse_precision(args.precision, job.game)
+        precision = (
+            None
+            if args.precision is None
+            else parse_precision(args.precision, job.game, job.hooks.seat_keys(job.rules))
+        )
         try:
             runs = 1 + len(plan_extras(job, **extra))
         except ValueError as exc:

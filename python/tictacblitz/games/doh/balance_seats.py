@@ -125,8 +125,11 @@ class SeatMetrics:
         }
         stuck = int(self.by_end[ENDS.index("no_move")])
         king, lines = int(self.kingmade[0]), int(self.line_wins[0])
+        first = seats[keys[0]]
         return {
             "players": n,
+            # the first seat's score where the two-player summary has it (a draw 1/N)
+            "seat_advantage": {"first_score": first["score"], "first_score_ci": first["score_ci"]},
             "seat_scores": seats,
             "game_length": {
                 "mean": length,
