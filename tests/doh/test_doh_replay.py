@@ -159,23 +159,22 @@ def test_a_recorded_game_replays_identically(seed):
 
 def test_the_command_line_replays_a_file():
     path = OWN / "d7_two_lines_at_once.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
-    )
+    proc = replay_command(path)
     assert proc.returncode == 0, proc.stderr
     assert subset_diff(read(path)["expect"], json.loads(proc.stdout)) is None
-    bad = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_piece_unknown.json")],
+    bad = replay_command(OWN / "bad_piece_unknown.json")
+    assert bad.returncode != 0 and "XL" in bad.stderr
+
+
+def replay_command(path, *options):
+    """``python -m tictacblitz replay [OPTIONS] PATH`` on this checkout's package."""
+    return subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", *options, str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
     )
-    assert bad.returncode != 0 and "XL" in bad.stderr
 
 
 PLAYERS_FILES = sorted(OWN.glob("*players*.json")) + (
@@ -188,13 +187,7 @@ PLAYERS_FILES = sorted(OWN.glob("*players*.json")) + (
 def test_the_command_line_plays_3_and_4_player_files(path, engine):
     """`tictacblitz replay` on the D9/D10 files (issue 25): the expected result on
     stdout, or for a malformed file one line on stderr and a non-zero exit."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "replay", "--engine", engine, str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
-    )
+    proc = replay_command(path, "--engine", engine)
     data = read(path)
     if data.get("expect_error") is True:
         assert proc.returncode != 0 and proc.stdout == "" and proc.stderr.count("\n") == 1
