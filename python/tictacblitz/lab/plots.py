@@ -19,7 +19,7 @@ from ..games.registry import DEFAULT_GAME
 from .hooks import hooks_for
 from .report import column_metrics, panels_of
 from .seating import bots_text
-from .units import is_share, label, legend, plot_scale, show, unit
+from .units import is_share, label, legend, plot_scale, seat_metrics, show, unit
 
 __all__ = ["plot_sweep", "sweep_html", "default_value", "sorted_points", "MAX_FACETS"]
 
@@ -85,7 +85,8 @@ def _draw(
             linestyle="-" if joined else "none",
             label=label(metric, game),
         )
-    if any(m.endswith("share_of_decided") for m in metrics):
+    seated = seat_metrics(hooks_for(game).type)  # their fair share, 1/N, moves with N
+    if any(m.endswith("share_of_decided") and m not in seated for m in metrics):
         ax.axhline(50.0, color="grey", lw=0.8, ls=":")
     if any(m.endswith("_impact") for m in metrics):
         ax.axhline(0.0, color="grey", lw=0.8, ls=":")
