@@ -393,7 +393,7 @@ function frame(now) {
       view = model.view(model.nowT(serverNow), serverNow);
     }
     app.view = view;
-    if (!app.lay || app.lay.size !== view.size) resize();
+    if (!app.lay || app.lay.size !== view.size || (app.ui.layoutFits && !app.ui.layoutFits(app.lay, view))) resize();
     if (app.lay) app.ui.draw(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
     updateDom(view, model);
   }
