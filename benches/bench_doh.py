@@ -58,6 +58,29 @@ def test_doh_random_games(benchmark, figures):
         figures.add("games_per_s", RANDOM_GAMES / med, unit="games/s")
 
 
+def test_doh_random_games_three_players(benchmark, figures):
+    """Issue 25's target: a random 3-player game (pieces_per_size 5) costs at most 1.5x
+    the 2-player game per move. Both are timed in CPU time in the same rounds,
+    interleaved, so the ratio does not depend on the machine's load."""
+    counter = iter(range(10**9))
+    per_move = {2: [], 3: []}
+
+    def run():
+        seed = next(counter)
+        for players in (2, 3):
+            t0 = time.process_time()
+            played, *_ = random_games(5, 3, RANDOM_GAMES, seed, players)
+            per_move[players].append((time.process_time() - t0) / played)
+
+    benchmark.pedantic(run, rounds=9, warmup_rounds=1)
+    two, three = (float(np.median(per_move[n])) * 1e9 for n in (2, 3))
+    assert two > 0 and three > 0
+    ratio = three / two
+    figures.add("cpu_ns_per_move_2_players", two, unit="ns")
+    figures.add("cpu_ns_per_move_3_players", three, unit="ns")
+    figures.add("ratio_3_to_2", ratio, target="<= 1.5", met=ratio <= 1.5)
+
+
 def test_doh_full_solve(benchmark, figures):
     """The value of the empty table, pieces_per_size=5, from a fresh table every round."""
     solvers, cpu = [], []

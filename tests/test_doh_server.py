@@ -40,7 +40,7 @@ def test_welcome_names_the_doh_view_and_vocabulary(doh) -> None:
     assert w["game"]["seats"] == ["first", "second"]
     assert w["bots"] == ["easy", "medium", "hard", "perfect"]
     assert w["game"]["contents"]["LMS"] == ["S", "M", "L"] and w["game"]["contents"]["SML"] == ["L"]
-    assert w["rules"] == {"pieces_per_size": 5, "grid": 3}
+    assert w["rules"] == {"pieces_per_size": 5, "grid": 3, "players": 2}
 
 
 @pytest.mark.parametrize("symbol", ["first", "second"])

@@ -189,7 +189,8 @@ def test_play_matches_columns():
     assert out["winner"].dtype == np.int8 and set(np.unique(out["winner"])) <= {-1, 0, 1}
     assert out["moves"].dtype == np.int16 and out["moves"].min() >= 3 and out["moves"].max() <= 9
     assert set(np.unique(out["first_piece"])) == {0, 1, 2}
-    assert set(out) == {"winner", "moves", "first_piece", "end"}
+    assert set(out) == {"winner", "moves", "first_piece", "end", "kingmade"}
+    assert not out["kingmade"].any()  # kingmaking needs a third player
     assert out["end"].dtype == np.int8 and set(np.unique(out["end"])) <= {0, 1, 2}
     empty = play_matches(None, "random", "random", np.array([], dtype=np.int64))
     assert len(empty["winner"]) == 0

@@ -159,7 +159,8 @@ def test_the_native_core_checks_its_arguments():
     assert p.to_bytes() == before
     for args, error in [
         ((0, 3), ValueError),
-        ((6, 3), ValueError),
+        ((11, 3), ValueError),
+        ((5, 3, 5), ValueError),
         ((5, 4), ValueError),
         (("5", 3), TypeError),
         ((5, None), TypeError),
@@ -175,5 +176,5 @@ def test_the_native_core_checks_its_arguments():
     solver = Solver()
     for seeds in (np.array([[1]]), np.array(["a"]), "abc", None):
         with pytest.raises(TypeError):
-            solver.play_matches((0, 0.0, 0), (0, 0.0, 0), seeds)
-    assert solver.play_matches((0, 0.0, 0), (0, 0.0, 0), [1, 2])[0].shape == (2,)
+            solver.play_matches([(0, 0.0, 0), (0, 0.0, 0)], seeds)
+    assert solver.play_matches([(0, 0.0, 0), (0, 0.0, 0)], [1, 2])[0].shape == (2,)

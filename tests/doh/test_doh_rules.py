@@ -26,7 +26,7 @@ S, M, L = Size.S, Size.M, Size.L
 def test_rules_defaults_and_round_trip():
     rules = DohRules()
     assert (rules.pieces_per_size, rules.grid, rules.total_pieces) == (5, 3, 15)
-    assert rules.to_dict() == {"pieces_per_size": 5, "grid": 3}
+    assert rules.to_dict() == {"pieces_per_size": 5, "grid": 3, "players": 2}
     assert rules.overrides() == {}
     changed = DohRules.from_dict({"pieces_per_size": 2})
     assert changed.overrides() == {"pieces_per_size": 2}
@@ -38,7 +38,9 @@ def test_rules_defaults_and_round_trip():
     "overrides, error, words",
     [
         ({"pieces_per_size": 0}, ValueError, "rules.pieces_per_size=0"),
-        ({"pieces_per_size": 6}, ValueError, "rules.pieces_per_size=6"),
+        ({"pieces_per_size": 11}, ValueError, "rules.pieces_per_size=11"),
+        ({"players": 5}, ValueError, "rules.players=5"),
+        ({"players": 1}, ValueError, "rules.players=1"),
         ({"grid": 4}, ValueError, "rules.grid=4"),
         ({"grid": 0}, ValueError, "rules.grid=0"),
         ({"grid": "3"}, TypeError, "rules.grid='3'"),

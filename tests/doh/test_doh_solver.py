@@ -113,7 +113,7 @@ def test_scores_read_as_value_and_distance():
 
 def test_solver_arguments_are_checked():
     with pytest.raises(ValueError):
-        Solver(6, 3)
+        Solver(11, 3)
     with pytest.raises(ValueError):
         Solver(5, 4)
     with pytest.raises(TypeError):

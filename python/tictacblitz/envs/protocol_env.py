@@ -302,7 +302,7 @@ class _Seats:
             )
         self.render_mode = render_mode
         self.mask_in_info = mask_in_info
-        self.possible_agents = list(self.game.type.seat_names)
+        self.possible_agents = list(self.game.seat_names)
         self._space = observation_space(self.game, mask=not mask_in_info)
         self.state_space = _state_space(self.game)
         self._actions = spaces.Discrete(self.game.num_actions)

@@ -88,7 +88,7 @@ def common_info(
     opponent), ``reason`` (code), ``rejected`` (the reason string or None), ``steps``."""
     summary = state.summary()
     wins = (0, 0)
-    names = state.game.type.seat_names
+    names = state.game.seat_names
     if all(isinstance(summary.get(n), dict) and "round_wins" in summary[n] for n in names):
         wins = (
             int(summary[names[seat]]["round_wins"]),

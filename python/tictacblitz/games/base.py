@@ -8,37 +8,39 @@ own. :func:`check_seat` is the one validation of a seat argument.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping, Optional, Tuple, Type, TypeVar
+from typing import Any, ClassVar, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
 import numpy as np
 
-from .protocol import PLAYERS, GameType
+from .protocol import GameType
 
 __all__ = ["GameBase", "StateBase", "check_seat", "check_count", "returns_of"]
 
 G = TypeVar("G", bound="GameBase")
 
 
-def check_seat(player: object, seat_names: Tuple[str, str] = ("X", "O")) -> int:
-    """A seat argument as 0 or 1.
+def check_seat(player: object, seat_names: Sequence[str] = ("X", "O")) -> int:
+    """A seat argument as an index of ``seat_names`` (0 to ``len(seat_names) - 1``).
 
     :raises TypeError: for a value that is not an integer (``True`` included).
-    :raises ValueError: for an integer other than 0 and 1, naming the seats.
+    :raises ValueError: for an integer out of range, naming the seats.
     """
+    last = len(seat_names) - 1
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"a seat is 0 or 1, not {player!r}")
-    if int(player) not in PLAYERS:
-        raise ValueError(
-            f"unknown seat {player!r}: expected 0 ({seat_names[0]}) or 1 ({seat_names[1]})"
-        )
+        raise TypeError(f"a seat is an integer from 0 to {last}, not {player!r}")
+    if not 0 <= int(player) <= last:
+        named = ", ".join(f"{i} ({name})" for i, name in enumerate(seat_names))
+        raise ValueError(f"unknown seat {player!r}: expected {named}")
     return int(player)
 
 
-def returns_of(winner: Optional[int]) -> Tuple[float, float]:
-    """Per seat: +1 for the winner, -1 for the loser, 0 for a draw or a game going on."""
+def returns_of(winner: Optional[int], num_players: int = 2) -> Tuple[float, ...]:
+    """Per seat: +1 for the winner, -1/(N-1) for each of the N-1 others (zero-sum; -1
+    with two players), 0 for all in a draw or a game going on."""
     if winner is None:
-        return (0.0, 0.0)
-    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        return (0.0,) * num_players
+    loss = -1.0 / (num_players - 1)
+    return tuple(1.0 if seat == winner else loss for seat in range(num_players))
 
 
 class GameBase:
@@ -59,6 +61,15 @@ class GameBase:
     @property
     def rules(self) -> Any:
         return self._rules
+
+    @property
+    def num_players(self) -> int:
+        """The seats of this configuration: the type's minimum unless a rule sets it."""
+        return self.type.min_num_players
+
+    @property
+    def seat_names(self) -> Tuple[str, ...]:
+        return self.type.seat_names[: self.num_players]
 
     def with_rules(self: G, overrides: Mapping[str, Any]) -> G:
         """The same game with rule numbers changed (validated by the rules type)."""
@@ -100,8 +111,12 @@ class StateBase:
     def legal_actions(self, player: int) -> list:
         return np.flatnonzero(self.legal_mask(player)).tolist()
 
-    def returns(self) -> Tuple[float, float]:
-        return returns_of(self.winner())
+    @property
+    def game(self) -> Any:  # pragma: no cover - each game's own
+        raise NotImplementedError
+
+    def returns(self) -> Tuple[float, ...]:
+        return returns_of(self.winner(), self.game.num_players)
 
     def drain_events(self) -> list:
         out, self._events = self._events, []

@@ -53,11 +53,7 @@ __all__ = [
     "RealTimeState",
     "ReplayError",
     "Bot",
-    "PLAYERS",
 ]
-
-PLAYERS: Tuple[int, int] = (0, 1)
-"""Seats are 0 and 1 in every game (Blitz's X/O, Doh's first/second, Rift's X/O)."""
 
 
 class TimeModel(str, enum.Enum):
@@ -79,7 +75,11 @@ class GameType:
         without chance ignores the seed.
     :param perfect_information: whether each player's observation is the whole state.
     :param zero_sum: whether ``returns()`` always sum to zero.
-    :param seat_names: what players call seats 0 and 1.
+    :param min_num_players: the fewest seats the game is played with.
+    :param max_num_players: the most seats (above the minimum where a rules option sets
+        the number: ``Game.num_players`` is the number of one configuration).
+    :param seat_names: what players call seats 0, 1, ... (``max_num_players`` names, in
+        turn order; a configuration uses the first ``Game.num_players``).
     :param reasons: the rejection reasons of the game's contract, in its checking order
         (what ``apply`` returns; RL infos number them from 1 in this order).
     """
@@ -90,9 +90,17 @@ class GameType:
     seeded: bool
     perfect_information: bool = True
     zero_sum: bool = True
-    num_players: int = 2
-    seat_names: Tuple[str, str] = ("X", "O")
+    min_num_players: int = 2
+    max_num_players: int = 2
+    seat_names: Tuple[str, ...] = ("X", "O")
     reasons: Tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.min_num_players <= self.max_num_players == len(self.seat_names):
+            raise ValueError(
+                f"{self.name}: {self.min_num_players}..{self.max_num_players} players need "
+                f"that many seat names, not {self.seat_names!r}"
+            )
 
 
 class ReplayError(ValueError):
@@ -142,8 +150,10 @@ class State(Protocol):
         """The winning seat once over, ``None`` for a draw or a game still going."""
         ...
 
-    def returns(self) -> Tuple[float, float]:
-        """Per seat: +1 win, -1 loss, 0 draw or not over."""
+    def returns(self) -> Tuple[float, ...]:
+        """Per seat (``game.num_players`` entries): +1 for the winner, -1/(N-1) for each of
+        the N-1 others (so they sum to zero; -1 with two players), 0 for all in a draw or
+        a game not over."""
         ...
 
     def clone(self) -> "State":
@@ -227,6 +237,17 @@ class Game(Protocol):
 
     @property
     def observation_shape(self) -> Tuple[int, ...]: ...
+
+    @property
+    def num_players(self) -> int:
+        """The seats of this configuration (``type.min_num_players`` to
+        ``type.max_num_players``)."""
+        ...
+
+    @property
+    def seat_names(self) -> Tuple[str, ...]:
+        """The names of this configuration's seats: ``type.seat_names[:num_players]``."""
+        ...
 
     def with_rules(self, overrides: Mapping[str, Any]) -> "Game":
         """The same game with rule numbers changed (validated: ``ValueError`` or

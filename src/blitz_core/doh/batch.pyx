@@ -56,7 +56,7 @@ cdef inline void bot_turns(Env* e, Table* t, BotSpec spec, int seat) noexcept no
 
 cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, Table* t, BotSpec spec,
                            int seat) noexcept nogil:
-    pos_init(&e.pos, pieces, grid)
+    pos_init(&e.pos, pieces, grid, 2)      # two players (D10's others: issue 25's envs)
     e.bot_seed = mix64(seed)
     e.steps = 0
     e.done = 0

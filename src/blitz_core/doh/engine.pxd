@@ -1,4 +1,4 @@
-# The Tic Tac Doh position in a few machine words (rules D1-D9, docs/doh.md), and its rules as
+# The Tic Tac Doh position in a few machine words (rules D1-D10, docs/doh.md), and its rules as
 # inline nogil functions, so the solver and the match loops inline them.
 #
 # Layout. All occupied squares fit in a 3x3 box (D2) and any translation is the same
@@ -6,7 +6,7 @@
 # square (0, 0).
 #   board     9 nibbles, frame square (r, c) at bits 4*(3r + c): its content code
 #             (0 empty, 1..9 the nine contents of D4, types.CONTENTS order);
-#   stash[3]  pieces left per size (D1), 0..5;
+#   stash[3]  pieces left per size (D1), 0..10;
 #   occ, counts[3], accepts[3]: bit masks in the *window* layout: window square
 #             (wr, wc), wr/wc in 0..4 = frame + 2, at bit 8*wr + wc (stride 8: the
 #             three padding columns 5..7 stop every shift of a line test from wrapping
@@ -15,8 +15,10 @@
 #             empties: the empty squares any piece may go on (D3, D2), recomputed
 #             only when a new square is occupied.
 # The action window of encoding.py is the same window: action = 25*s + 5*wr + wc.
-# The 64-bit key of a position is board | stash << 36 (to-move follows from the
-# number of pieces placed; the box from the board).
+# The 64-bit key of a position is board | stash << 36, 3 bits a count up to 7 pieces per
+# size and 4 bits from 8 (the key of the 2-player game at 1..7 is the key it always was:
+# the bots' random streams mix it in). The seat to move follows from the number of pieces
+# placed (ply mod players: nobody goes out before the end, D9); the box from the board.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
@@ -49,9 +51,10 @@ ctypedef struct DohPos:
     uint8_t width
     uint8_t grid            # D2
     uint8_t pieces_per_size  # D1
-    uint8_t to_move         # 0 first, 1 second
+    uint8_t to_move         # the seat to move: 0 first, 1 second, 2 third, 3 fourth (D10)
+    uint8_t players         # D10: 2..4
     uint8_t ply             # moves played
-    int8_t winner           # DOH_ONGOING, DOH_DRAW, 0 or 1
+    int8_t winner           # DOH_ONGOING, DOH_DRAW, or the winning seat
 
 # The rules as packed constants (no tables: these inline functions are compiled into
 # every module that cimports them). engine.rule_tables() unpacks them, and importing
@@ -270,7 +273,7 @@ cdef inline void pos_play(DohPos* p, int action) noexcept nogil:
     set_square(p, wbit, content)
     p.stash[size] -= 1
     p.ply += 1
-    p.to_move = 1 - mover
+    p.to_move = mover + 1 if mover + 1 < p.players else 0     # D10: seat order
     # D4/D5: the square now counts as `size` and gained no other size, so a new line
     # is a line of `size` through this square.
     if line_through_square(p.counts[size], wbit):
@@ -278,17 +281,44 @@ cdef inline void pos_play(DohPos* p, int action) noexcept nogil:
     elif p.stash[0] == 0 and p.stash[1] == 0 and p.stash[2] == 0:
         p.winner = DOH_DRAW                                 # D8
     elif not has_any_move(p):
-        p.winner = mover                                    # D9
+        # D9: legality does not depend on the seat, so every other player is out in
+        # turn, and the mover is the last one in (pos_out lists them).
+        p.winner = mover
+
+
+cdef inline bint line_through_any(const DohPos* p) noexcept nogil:
+    """D7: a line of some size is on the table."""
+    return has_line(p.counts[0]) or has_line(p.counts[1]) or has_line(p.counts[2])
+
+
+cdef inline int pos_out(const DohPos* p, int* seats) noexcept nogil:
+    """D9: the seats that went out, in the order they did (into seats[0..2]), and how
+    many. Only a game ended by D9 has any, and then every seat but the winner: the
+    table is stuck for all, so from the seat after the last mover each goes out in turn.
+    With two players nobody is listed (the contract's `out` is for 3-4 players)."""
+    cdef int n = 0, k
+    if p.players <= 2 or p.winner < 0 or p.stash[0] + p.stash[1] + p.stash[2] == 0:
+        return 0
+    if line_through_any(p):
+        return 0
+    for k in range(1, p.players):
+        seats[n] = (p.winner + k) % p.players
+        n += 1
+    return n
 
 
 cdef inline uint64_t pos_key(const DohPos* p) noexcept nogil:
-    """The position's 64-bit key: board nibbles and stash counts (translation-free)."""
-    return p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 39) \
-        | ((<uint64_t>p.stash[2]) << 42)
+    """The position's 64-bit key: board nibbles and stash counts (translation-free);
+    3 bits a count up to 7 pieces per size, 4 bits above (at most 48 bits in all)."""
+    if p.pieces_per_size <= 7:
+        return p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 39) \
+            | ((<uint64_t>p.stash[2]) << 42)
+    return p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 40) \
+        | ((<uint64_t>p.stash[2]) << 44)
 
 
-cdef inline void pos_init(DohPos* p, int pieces_per_size, int grid) noexcept nogil:
-    """The empty table with a full stash (D1); first to move."""
+cdef inline void pos_init(DohPos* p, int pieces_per_size, int grid, int players) noexcept nogil:
+    """The empty table with a full stash (D1); first to move; `players` seats (D10)."""
     p.board = 0
     p.occ = 0
     cdef int s
@@ -301,6 +331,7 @@ cdef inline void pos_init(DohPos* p, int pieces_per_size, int grid) noexcept nog
     p.grid = grid
     p.pieces_per_size = pieces_per_size
     p.to_move = 0
+    p.players = players
     p.ply = 0
     p.winner = DOH_ONGOING
     p.empties = compute_empty_targets(p)
@@ -339,7 +370,13 @@ cdef inline uint64_t pos_canonical_key(const DohPos* p) noexcept nogil:
     return canonical_board(p.board, p.height, p.width) | (pos_key(p) & ~(<uint64_t>0xFFFFFFFFF))
 
 
-cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int grid) noexcept nogil:
+cdef inline int stash_bits(int pieces_per_size) noexcept nogil:
+    """The width of one stash count in pos_key."""
+    return 3 if pieces_per_size <= 7 else 4
+
+
+cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int grid,
+                             int players) noexcept nogil:
     """Rebuild a position from its key (everything else follows from it). Returns 0, or
     -1 if the key is not a normalised, well-formed position of these rules (the
     caller raises): a content code above 9, a box not at the top-left or wider than
@@ -347,11 +384,12 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
     cdef int i, r, c, content, s
     cdef int placed_of[3]
     cdef int top = 3, left = 3, bottom = -1, right = -1
-    pos_init(p, pieces_per_size, grid)
-    if key >> 45:
+    cdef int width = stash_bits(pieces_per_size)
+    pos_init(p, pieces_per_size, grid, players)
+    if key >> (36 + 3 * width):
         return -1
     for s in range(3):
-        p.stash[s] = (key >> (36 + 3 * s)) & 7
+        p.stash[s] = (key >> (36 + width * s)) & ((1 << width) - 1)
         if p.stash[s] > pieces_per_size:
             return -1
         placed_of[s] = 0
@@ -380,8 +418,8 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
         if placed_of[s] + p.stash[s] != pieces_per_size:
             return -1
         p.ply += placed_of[s]
-    p.to_move = p.ply & 1
-    cdef int last = 1 - p.to_move
+    p.to_move = p.ply % players                     # D10: nobody is out mid-game (D9)
+    cdef int last = (p.ply + players - 1) % players
     for s in range(3):
         if has_line(p.counts[s]):
             p.winner = last                         # D7 (the last move made the line)

@@ -12,9 +12,13 @@ SIZE_LETTERS: Tuple[str, ...]
 NUM_ACTIONS: int
 ONGOING: int
 DRAW: int
+MAX_PIECES_PER_SIZE: int
+MIN_PLAYERS: int
+MAX_PLAYERS: int
 SERIAL_MAGIC: bytes
 SERIAL_VERSION: int
 STATE_BYTES: int
+STATE_BYTES_V2: int
 
 _Square: TypeAlias = Tuple[int, int]  # a stub-only alias
 
@@ -22,16 +26,20 @@ def rule_tables() -> List[
     Tuple[Tuple[int, ...], Tuple[int, ...], Dict[int, int], Tuple[int, ...]]
 ]: ...
 def random_games(
-    pieces_per_size: int = 5, grid: int = 3, n: int = 1000, seed: int = 0
-) -> Tuple[int, int, int, int]: ...
+    pieces_per_size: int = 5, grid: int = 3, n: int = 1000, seed: int = 0, players: int = 2
+) -> Tuple[int, ...]: ...
 
 @disjoint_base
 class Position:
-    def __init__(self, pieces_per_size: int = 5, grid: int = 3) -> None: ...
+    def __init__(self, pieces_per_size: int = 5, grid: int = 3, players: int = 2) -> None: ...
     @property
     def pieces_per_size(self) -> int: ...
     @property
     def grid(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def out(self) -> Tuple[int, ...]: ...
     @property
     def stash(self) -> Tuple[int, int, int]: ...
     @property
@@ -62,4 +70,6 @@ class Position:
     @staticmethod
     def from_bytes(data: bytes) -> "Position": ...
     @staticmethod
-    def from_key(key: int, pieces_per_size: int = 5, grid: int = 3) -> "Position": ...
+    def from_key(
+        key: int, pieces_per_size: int = 5, grid: int = 3, players: int = 2
+    ) -> "Position": ...

@@ -1,4 +1,4 @@
-# The native engine of Tic Tac Doh (rules D1-D9, docs/doh.md): the `Position` class over the DohPos
+# The native engine of Tic Tac Doh (rules D1-D10, docs/doh.md): the `Position` class over the DohPos
 # struct of engine.pxd, and a nogil random-game loop.
 #
 # Every rule lives in the inline functions of engine.pxd (so the solver inlines them);
@@ -25,10 +25,19 @@ NUM_ACTIONS = DOH_ACTIONS
 ONGOING = DOH_ONGOING
 DRAW = DOH_DRAW
 
+MAX_PIECES_PER_SIZE = 10             # D10: "at least 1 to 10"; a count fits pos_key's 4 bits
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4                       # D10
+
 SERIAL_MAGIC = b"DOH"
-SERIAL_VERSION = 1
-_HEADER = struct.Struct("<3sBBBQ")     # magic, version, pieces_per_size, grid, key
-STATE_BYTES = _HEADER.size + 4        # + crc32
+SERIAL_VERSION = 2
+# Version 1 (still written for two players, so their bytes never changed): magic,
+# version, pieces_per_size, grid, key, crc32. Version 2 (three or four players) adds the
+# number of players after grid.
+_HEADER_V1 = struct.Struct("<3sBBBQ")
+_HEADER_V2 = struct.Struct("<3sBBBBQ")
+STATE_BYTES = _HEADER_V1.size + 4     # two players (version 1)
+STATE_BYTES_V2 = _HEADER_V2.size + 4  # three or four players
 
 
 def rule_tables():
@@ -55,13 +64,15 @@ cdef int _int_arg(object value, str what, int low, int high) except? -1:
 cdef class Position:
     """A Tic Tac Doh position (normalised: the occupied box's top-left is (0, 0)).
 
-    ``Position(pieces_per_size=5, grid=3)`` is the empty table. Actions are the codes of
-    tictacblitz.games.doh.encoding (25*size + 5*(dr+2) + (dc+2) from the box's top-left).
+    ``Position(pieces_per_size=5, grid=3, players=2)`` is the empty table. Actions are the
+    codes of tictacblitz.games.doh.encoding (25*size + 5*(dr+2) + (dc+2) from the box's
+    top-left).
     """
 
-    def __init__(self, pieces_per_size=5, grid=3):
-        pos_init(&self.pos, _int_arg(pieces_per_size, "pieces_per_size", 1, 5),
-                 _int_arg(grid, "grid", 1, 3))
+    def __init__(self, pieces_per_size=5, grid=3, players=2):
+        pos_init(&self.pos, _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE),
+                 _int_arg(grid, "grid", 1, 3),
+                 _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS))
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -73,13 +84,26 @@ cdef class Position:
         return self.pos.grid
 
     @property
+    def players(self):
+        """D10: the number of seats (2 to 4)."""
+        return self.pos.players
+
+    @property
+    def out(self):
+        """D9: the seats that went out, in the order they did (empty but for a game of 3
+        or 4 players ended by D9: then every seat but the winner)."""
+        cdef int seats[3]
+        cdef int n = pos_out(&self.pos, seats)
+        return tuple(seats[i] for i in range(n))
+
+    @property
     def stash(self):
         """D1: pieces left per size (S, M, L)."""
         return (self.pos.stash[0], self.pos.stash[1], self.pos.stash[2])
 
     @property
     def to_move(self):
-        """0 (first) or 1 (second): the seat whose turn it is (still set once over)."""
+        """The seat whose turn it is, 0 (first) to players - 1 (still set once over)."""
         return self.pos.to_move
 
     @property
@@ -92,7 +116,7 @@ cdef class Position:
 
     @property
     def winner(self):
-        """0 or 1 once won (D7, D9); None while going on or for a draw (D8)."""
+        """The winning seat once won (D7, D9); None while going on or for a draw (D8)."""
         return self.pos.winner if self.pos.winner >= 0 else None
 
     @property
@@ -113,7 +137,7 @@ cdef class Position:
         return [<int>((self.pos.board >> (4 * i)) & 15) for i in range(9)]
 
     def key(self):
-        """board | stash << 36: the position, translation-free (D2)."""
+        """board | stash << 36: the position, translation-free (D2); see engine.pxd."""
         return pos_key(&self.pos)
 
     def canonical_key(self):
@@ -184,9 +208,14 @@ cdef class Position:
         return twin
 
     def to_bytes(self):
-        """Versioned and checksummed: magic, version, rules, key, crc32."""
-        body = _HEADER.pack(SERIAL_MAGIC, SERIAL_VERSION, self.pos.pieces_per_size,
-                            self.pos.grid, pos_key(&self.pos))
+        """Versioned and checksummed: magic, version, rules, key, crc32 (version 1 for
+        two players, version 2 with the number of players for three or four)."""
+        if self.pos.players == 2:
+            body = _HEADER_V1.pack(SERIAL_MAGIC, 1, self.pos.pieces_per_size,
+                                   self.pos.grid, pos_key(&self.pos))
+        else:
+            body = _HEADER_V2.pack(SERIAL_MAGIC, 2, self.pos.pieces_per_size,
+                                   self.pos.grid, self.pos.players, pos_key(&self.pos))
         return body + struct.pack("<I", zlib.crc32(body))
 
     @staticmethod
@@ -195,27 +224,33 @@ cdef class Position:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"a Doh position is bytes, not {type(data).__name__}")
         data = bytes(data)
-        if len(data) != STATE_BYTES:
-            raise ValueError(f"a Doh position is {STATE_BYTES} bytes, not {len(data)}")
-        body, (crc,) = data[:STATE_BYTES - 4], struct.unpack("<I", data[STATE_BYTES - 4:])
+        if len(data) not in (STATE_BYTES, STATE_BYTES_V2):
+            raise ValueError(f"a Doh position is {STATE_BYTES} or {STATE_BYTES_V2} bytes, "
+                             f"not {len(data)}")
+        body, (crc,) = data[:len(data) - 4], struct.unpack("<I", data[len(data) - 4:])
         if zlib.crc32(body) != crc:
             raise ValueError("Doh position bytes: checksum mismatch")
-        magic, version, pieces, grid, key = _HEADER.unpack(body)
-        if magic != SERIAL_MAGIC or version != SERIAL_VERSION:
-            raise ValueError(f"not a Doh position of version {SERIAL_VERSION}: "
-                             f"{magic!r} v{version}")
-        return Position.from_key(key, pieces, grid)
+        if len(data) == STATE_BYTES:
+            magic, version, pieces, grid, key = _HEADER_V1.unpack(body)
+            players, want = 2, 1
+        else:
+            magic, version, pieces, grid, players, key = _HEADER_V2.unpack(body)
+            want = 2
+        if magic != SERIAL_MAGIC or version != want:
+            raise ValueError(f"not a Doh position of version {want}: {magic!r} v{version}")
+        return Position.from_key(key, pieces, grid, players)
 
     @staticmethod
-    def from_key(key, pieces_per_size=5, grid=3):
+    def from_key(key, pieces_per_size=5, grid=3, players=2):
         """The position of a key (pos_key). :raises ValueError: for a malformed key."""
         cdef Position p = Position.__new__(Position)
-        cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, 5)
+        cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE)
         cdef int g = _int_arg(grid, "grid", 1, 3)
+        cdef int n = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
         if (isinstance(key, bool) or not isinstance(key, (int, np.integer))
                 or not 0 <= key < (1 << 64)):
             raise ValueError(f"a position key is a uint64, not {key!r}")
-        if pos_from_key(&p.pos, <uint64_t>key, pieces, g) != 0:
+        if pos_from_key(&p.pos, <uint64_t>key, pieces, g, n) != 0:
             raise ValueError(f"key {key:#x} is not a position of pieces_per_size={pieces}, "
                              f"grid={g}")
         return p
@@ -228,24 +263,27 @@ cdef class Position:
             return NotImplemented
         cdef Position o = other
         return (pos_key(&self.pos) == pos_key(&o.pos) and self.pos.grid == o.pos.grid
-                and self.pos.pieces_per_size == o.pos.pieces_per_size)
+                and self.pos.pieces_per_size == o.pos.pieces_per_size
+                and self.pos.players == o.pos.players)
 
     def __hash__(self):
-        return hash((pos_key(&self.pos), self.pos.grid, self.pos.pieces_per_size))
+        return hash((pos_key(&self.pos), self.pos.grid, self.pos.pieces_per_size,
+                     self.pos.players))
 
     def __repr__(self):
+        players = f", players={self.pos.players}" if self.pos.players != 2 else ""
         return (f"Position(key={pos_key(&self.pos):#x}, pieces_per_size={self.pos.pieces_per_size},"
-                f" grid={self.pos.grid})")
+                f" grid={self.pos.grid}{players})")
 
 
-cdef long long random_games_c(int pieces, int grid, long long n, uint64_t seed,
+cdef long long random_games_c(int pieces, int grid, int players, long long n, uint64_t seed,
                               long long* wins) noexcept nogil:
     cdef DohPos p
     cdef long long g, moves = 0
     cdef uint64_t rng
     for g in range(n):
         rng = mix64(seed + <uint64_t>g)
-        pos_init(&p, pieces, grid)
+        pos_init(&p, pieces, grid, players)
         while p.winner == DOH_ONGOING:
             pos_play(&p, random_action(&p, &rng))
         moves += p.ply
@@ -253,18 +291,19 @@ cdef long long random_games_c(int pieces, int grid, long long n, uint64_t seed,
     return moves
 
 
-def random_games(pieces_per_size=5, grid=3, n=1000, seed=0):
+def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
     """Play `n` uniformly random games without the GIL (game i's stream is seeded
-    mix64(seed + i)). Returns (moves played in all, draws, first wins, second wins)."""
-    cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, 5)
+    mix64(seed + i)). Returns (moves played in all, draws, then the wins of each seat)."""
+    cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE)
+    cdef int seats = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
     cdef int g = _int_arg(grid, "grid", 1, 3)
     cdef long long count = _int_arg(n, "n", 0, 2_000_000_000)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an integer, not {seed!r}")
     cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef long long wins[3]
-    wins[0] = wins[1] = wins[2] = 0
+    cdef long long wins[5]
+    wins[0] = wins[1] = wins[2] = wins[3] = wins[4] = 0
     cdef long long moves
     with nogil:
-        moves = random_games_c(pieces, g, count, s, wins)
-    return moves, wins[0], wins[1], wins[2]
+        moves = random_games_c(pieces, g, seats, count, s, wins)
+    return (moves, *[wins[i] for i in range(seats + 1)])

@@ -23,5 +23,6 @@ cdef class Solver:
     cdef Table table
     cdef readonly int pieces_per_size
     cdef readonly int grid
+    cdef readonly int players
     cdef object lock
     cdef DohPos _position(self, object position) except *

@@ -1,6 +1,6 @@
 """Types of blitz_core.doh.solver (exact solver, native bots, match loop); see solver.pyx."""
 
-from typing import Dict, Tuple
+from typing import Dict, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +18,10 @@ _BotSpec: TypeAlias = Tuple[int, float, int]  # (kind, error rate, fallback kind
 class Solver:
     pieces_per_size: int
     grid: int
-    def __init__(self, pieces_per_size: int = 5, grid: int = 3, initial_bits: int = 16) -> None: ...
+    players: int
+    def __init__(
+        self, pieces_per_size: int = 5, grid: int = 3, initial_bits: int = 16, players: int = 2
+    ) -> None: ...
     @property
     def nodes(self) -> int: ...
     @property
@@ -30,7 +33,11 @@ class Solver:
     def action_scores(self, position: Position) -> npt.NDArray[np.int16]: ...
     def choose(self, position: Position, spec: _BotSpec, seed: int) -> int: ...
     def play_matches(
-        self, x_spec: _BotSpec, o_spec: _BotSpec, seeds: npt.ArrayLike, opening: int = -1
+        self, specs: Sequence[_BotSpec], seeds: npt.ArrayLike, opening: int = -1
     ) -> Tuple[
-        npt.NDArray[np.int8], npt.NDArray[np.int16], npt.NDArray[np.int8], npt.NDArray[np.int8]
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int16],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
     ]: ...

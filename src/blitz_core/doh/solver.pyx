@@ -23,13 +23,15 @@ import threading
 
 import numpy as np
 
+from blitz_core.doh import engine as _engine
+
 cdef enum:
     WIN = 100               # a win now scores WIN - 1 (the move is one ply)
     INF = 1000
     FLAG_EXACT = 1
     FLAG_LOWER = 2          # the value is at least the stored score
     FLAG_UPPER = 3          # the value is at most the stored score
-    KEY_BITS = 46           # key + 1 (0 marks an empty slot)
+    KEY_BITS = 48           # key + 1 (0 marks an empty slot; pos_key has at most 48 bits)
     NO_ACTION = -1
 
 # The bots' kinds (bots.py names them).
@@ -232,11 +234,11 @@ cdef inline bint can_win_now(const DohPos* p) noexcept nogil:
 
 cdef int greedy_move_score(const DohPos* p, int action) noexcept nogil:
     """The greedy bot's score of one move: 1000 it wins now (D7, D9); 0 it ends in a
-    draw (D8); -1000 the opponent then has a win (it hands one over); else the
-    opponent's replies are counted that do not hand the mover a win in turn: 500 when
+    draw (D8); -1000 the next player then has a win (it hands one over); else the next
+    player's replies are counted that do not hand the mover a win in turn: 500 when
     there are none (the opponent is cornered), else minus their number."""
     cdef DohPos child, grand
-    cdef int mover = p.to_move, other = 1 - p.to_move, safe = 0, s
+    cdef int mover = p.to_move, other = (p.to_move + 1) % p.players, safe = 0, s
     cdef uint64_t empties, m
     child = p[0]
     pos_play(&child, action)
@@ -329,6 +331,29 @@ cdef BotSpec make_spec(object spec) except *:
     return out
 
 
+cdef inline bint blocks_next_line(const DohPos* p, int action) noexcept nogil:
+    """Whether `action` leaves the next player no line to complete at once (or ends the
+    game itself): the kingmaking test of play_matches."""
+    cdef DohPos child = p[0]
+    pos_play(&child, action)
+    return child.winner != DOH_ONGOING or not can_win_now(&child)
+
+
+cdef inline int was_kingmade(const DohPos* before) noexcept nogil:
+    """1 if the player to move in `before` (the one who moved just before the winner
+    of a game won by a line) had a legal move that left the winner no line to complete
+    at once (docs/doh.md, "Kingmaking"), else 0."""
+    cdef uint64_t empties = empty_targets(before), m
+    cdef int s
+    for s in range(3):
+        m = targets_for(before, s, empties)
+        while m:
+            if blocks_next_line(before, 25 * s + bit_cell(lowest(m))):
+                return 1
+            m &= m - 1
+    return 0
+
+
 cdef uint64_t _seed(object seed) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"a seed is an integer, not {seed!r}")
@@ -340,17 +365,23 @@ cdef class Solver:
     (kept across calls: every answer makes the next one cheaper). Thread-safe: calls
     on one Solver are serialised by a lock; the search itself runs without the GIL."""
 
-    def __init__(self, pieces_per_size=5, grid=3, int initial_bits=16):
+    def __init__(self, pieces_per_size=5, grid=3, int initial_bits=16, players=2):
         if isinstance(pieces_per_size, bool) or not isinstance(pieces_per_size, (int, np.integer)) \
-                or not 1 <= pieces_per_size <= 5:
-            raise ValueError(f"pieces_per_size must be an integer from 1 to 5, "
-                             f"not {pieces_per_size!r}")
+                or not 1 <= pieces_per_size <= _engine.MAX_PIECES_PER_SIZE:
+            raise ValueError(f"pieces_per_size must be an integer from 1 to "
+                             f"{_engine.MAX_PIECES_PER_SIZE}, not {pieces_per_size!r}")
         if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or not 1 <= grid <= 3:
             raise ValueError(f"grid must be an integer from 1 to 3, not {grid!r}")
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
+                or not _engine.MIN_PLAYERS <= players <= _engine.MAX_PLAYERS:
+            raise ValueError(f"players must be an integer from {_engine.MIN_PLAYERS} to "
+                             f"{_engine.MAX_PLAYERS}, "
+                             f"not {players!r}")
         if not 4 <= initial_bits <= 30:
             raise ValueError(f"initial_bits must be from 4 to 30, not {initial_bits}")
         self.pieces_per_size = pieces_per_size
         self.grid = grid
+        self.players = players
         free(self.table.slots)          # NULL unless __init__ runs again
         self.table.slots = <uint64_t*>calloc((<uint64_t>1) << initial_bits, sizeof(uint64_t))
         if self.table.slots == NULL:
@@ -371,10 +402,12 @@ cdef class Solver:
             raise TypeError(f"expected a blitz_core.doh.engine.Position, "
                             f"not {type(position).__name__}")
         cdef Position pos = position
-        if pos.pos.pieces_per_size != self.pieces_per_size or pos.pos.grid != self.grid:
+        if (pos.pos.pieces_per_size != self.pieces_per_size or pos.pos.grid != self.grid
+                or pos.pos.players != self.players):
             raise ValueError(f"position of pieces_per_size={pos.pos.pieces_per_size}, "
-                             f"grid={pos.pos.grid} given to a solver of "
-                             f"pieces_per_size={self.pieces_per_size}, grid={self.grid}")
+                             f"grid={pos.pos.grid}, players={pos.pos.players} given to a solver "
+                             f"of pieces_per_size={self.pieces_per_size}, grid={self.grid}, "
+                             f"players={self.players}")
         return pos.pos
 
     @property
@@ -395,6 +428,7 @@ cdef class Solver:
     def score(self, position):
         """The exact score of `position` for its side to move (see value())."""
         cdef DohPos p = self._position(position)
+        self._check_two_players()
         cdef int out
         with self.lock:
             with nogil:
@@ -416,6 +450,7 @@ cdef class Solver:
         """int16 array of 75: each legal action's exact score for the mover (see the
         top of solver.pyx); -32768 for an illegal action."""
         cdef DohPos p = self._position(position)
+        self._check_two_players()
         out = np.full(DOH_ACTIONS, -32768, dtype=np.int16)
         cdef int16_t[::1] view = out
         cdef DohPos child
@@ -439,6 +474,7 @@ cdef class Solver:
         cdef DohPos p = self._position(position)
         cdef BotSpec b = make_spec(spec)
         cdef uint64_t s = _seed(seed)
+        self._check_perfect((spec,))
         cdef int out
         if p.winner != DOH_ONGOING:
             return NO_ACTION
@@ -447,18 +483,36 @@ cdef class Solver:
                 out = bot_action(&self.table, &p, b, s)
         return out
 
-    def play_matches(self, x_spec, o_spec, seeds, int opening=-1):
-        """Whole games between two bots, without the GIL: game i is played by bots
-        seeded seeds[i] (both seats: each decision's stream mixes in the position).
+    def _check_two_players(self):
+        if self.players != 2:
+            raise ValueError(f"the negamax score is for two players, not {self.players}")
+
+    def _check_perfect(self, specs):
+        """The perfect bot's search is two-player negamax: refused for 3-4 players."""
+        if self.players > 2 and any(BOT_PERFECT in (spec[0], spec[2]) for spec in specs):
+            raise ValueError(f"the perfect bot plays two players only, not {self.players}")
+
+    def play_matches(self, specs, seeds, int opening=-1):
+        """Whole games between bots, one per seat (specs: a sequence of `players` bot
+        specs, seat order), without the GIL: game i is played by bots seeded seeds[i]
+        (every seat: each decision's stream mixes in the position).
         opening (0 S, 1 M, 2 L; -1 the bot's choice): the first move is a piece of that
         size, on the first legal square of the window (any square is the same position
         up to a translation, D2), whatever the first bot would play (issue 22: both arms
         of an A/B with the same first piece).
-        Returns (winner int8: 0, 1, -1 draw; moves int16; first_piece int8: S=0 M=1 L=2;
-        end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9)."""
+        Returns (winner int8: the seat, -1 draw; moves int16; first_piece int8: S=0 M=1
+        L=2; end int8: END_NAMES' index, 0 line D7, 1 stash empty D8, 2 no move D9;
+        kingmade int8: with 3-4 players, 1 when a game won by a line could have been
+        stopped by the player who moved just before the winner (was_kingmade), else 0)."""
         if self.table.slots == NULL:
             raise RuntimeError("this Solver was not initialised (call Solver(...))")
-        cdef BotSpec bx = make_spec(x_spec), bo = make_spec(o_spec)
+        if isinstance(specs, (str, bytes)) or len(specs) != self.players:
+            raise ValueError(f"one bot spec per seat ({self.players}), not {specs!r}")
+        cdef BotSpec spec_of[4]
+        cdef int k
+        for k in range(self.players):
+            spec_of[k] = make_spec(specs[k])
+        self._check_perfect(specs)
         seeds_arr = np.ascontiguousarray(seeds)
         if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)
                                        or seeds_arr.size == 0):
@@ -469,16 +523,17 @@ cdef class Solver:
         moves = np.empty(n, dtype=np.int16)
         first = np.empty(n, dtype=np.int8)
         end = np.empty(n, dtype=np.int8)
-        cdef int8_t[::1] w_view = winner, f_view = first, e_view = end
+        kingmade = np.zeros(n, dtype=np.int8)
+        cdef int8_t[::1] w_view = winner, f_view = first, e_view = end, k_view = kingmade
         cdef int16_t[::1] m_view = moves
-        cdef DohPos p
-        cdef int a
+        cdef DohPos p, before_last, before_that
+        cdef int a, players = self.players
         if opening < -1 or opening > 2:
             raise ValueError(f"opening must be -1 (free), 0 S, 1 M or 2 L, not {opening}")
         with self.lock:
             with nogil:
                 for i in range(n):
-                    pos_init(&p, self.pieces_per_size, self.grid)
+                    pos_init(&p, self.pieces_per_size, self.grid, players)
                     f_view[i] = -1
                     while p.winner == DOH_ONGOING:
                         if p.ply == 0 and opening >= 0:
@@ -486,12 +541,16 @@ cdef class Solver:
                             while pos_reason(&p, a) != 0:
                                 a += 1
                         else:
-                            a = bot_action(&self.table, &p, bx if p.to_move == 0 else bo,
-                                           seed_view[i])
+                            a = bot_action(&self.table, &p, spec_of[p.to_move], seed_view[i])
                         if p.ply == 0:
                             f_view[i] = a // 25
+                        if players > 2:         # kingmaking looks two moves back
+                            before_that = before_last
+                            before_last = p
                         pos_play(&p, a)
                     w_view[i] = p.winner
                     m_view[i] = p.ply
                     e_view[i] = end_code(&p)
-        return winner, moves, first, end
+                    if players > 2 and e_view[i] == END_LINE and p.ply >= 2:
+                        k_view[i] = was_kingmade(&before_that)
+        return winner, moves, first, end, kingmade

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..base import GameBase, StateBase, check_seat
-from ..protocol import PLAYERS, GameType, ReplayError, TimeModel
+from ..protocol import GameType, ReplayError, TimeModel
 from . import Match
 from .bots import BOT_NAMES
 from .bots import make_bot as make_native_bot
@@ -107,7 +107,7 @@ class BlitzState(StateBase):
         return self.match.t
 
     def to_move(self) -> Tuple[int, ...]:
-        return () if self.match.match_over else PLAYERS
+        return () if self.match.match_over else (0, 1)  # R2: both players act in real time
 
     def legal_mask(self, player: int) -> np.ndarray:
         seat = _seat(player)

@@ -60,7 +60,7 @@ __all__ = [
 
 PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0, 1, 2
 ENDS: Tuple[str, ...] = tuple(END_NAMES)  # end codes 0, 1, 2
-RESULTS: Tuple[str, ...] = (*SEATS, "draw")  # winner 0, 1, -1 -> 0, 1, 2
+RESULTS: Tuple[str, ...] = (*SEATS[:2], "draw")  # winner 0, 1, -1 -> 0, 1, 2 (two players)
 RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
 MAX_PLIES = 3 * 5 + 1  # a game lasts at most 3 * pieces_per_size plies (D8)
 

@@ -20,7 +20,7 @@ function of its seed and the position, whatever it saw before.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from .rules import DohRules
 from .solver import solver_for, thread_solver
-from .types import SIZES
+from .types import SEATS, SIZES
 
 __all__ = [
     "BOT_SPECS",
@@ -101,11 +101,15 @@ class DohBot:
         position = getattr(state, "position", state)
         if not isinstance(position, Position):
             raise TypeError(f"a Doh bot plays a DohState or Position, not {type(state).__name__}")
-        if isinstance(player, bool) or player not in (0, 1):
-            raise ValueError(f"unknown seat {player!r}: expected 0 (first) or 1 (second)")
+        seats = SEATS[: position.players]
+        if isinstance(player, bool) or player not in range(len(seats)):
+            named = ", ".join(f"{i} ({name})" for i, name in enumerate(seats))
+            raise ValueError(f"unknown seat {player!r}: expected {named}")
         if position.over or position.to_move != player:
             return None
-        rules = DohRules(pieces_per_size=position.pieces_per_size, grid=position.grid)
+        rules = DohRules(
+            pieces_per_size=position.pieces_per_size, grid=position.grid, players=position.players
+        )
         return solver_for(rules).choose(position, self._spec, self.seed)
 
     def __repr__(self) -> str:
@@ -117,25 +121,44 @@ def make_bot(name: str, seed: int = 0) -> DohBot:
 
 
 def play_matches(
-    rules: DohRules, x_bot: str, o_bot: str, seeds: np.ndarray, opening: Optional[str] = None
+    rules: DohRules,
+    seat_bots: Sequence[str],
+    seeds: np.ndarray,
+    opening: Optional[str] = None,
 ) -> Dict[str, np.ndarray]:
-    """Whole games between two bots, natively without the GIL: game ``i`` has both bots
-    seeded ``seeds[i]`` (``make_bot(name, seeds[i])`` plays the same game in Python).
+    """Whole games between bots, one name per seat (``rules.players`` of them, in seat
+    order), natively without the GIL: game ``i`` has every bot seeded ``seeds[i]``
+    (``make_bot(name, seeds[i])`` plays the same game in Python).
     ``opening`` (``"S"``, ``"M"`` or ``"L"``; None: the first bot's choice): the first
     move is a piece of that size (where does not matter, D2), whatever the bot would play.
 
-    :returns: columns ``winner`` (0 first, 1 second, -1 draw), ``moves`` (the game's
-        length), ``first_piece`` (the first move's size: 0 S, 1 M, 2 L) and ``end`` (how
+    :returns: columns ``winner`` (the winning seat, -1 draw), ``moves`` (the game's
+        length), ``first_piece`` (the first move's size: 0 S, 1 M, 2 L), ``end`` (how
         the game ended, an index of ``END_NAMES``: 0 ``line`` D7, 1 ``stash_empty`` D8,
-        2 ``no_move`` D9).
+        2 ``no_move`` D9) and ``kingmade`` (3-4 players: 1 when a game won by a line
+        could have been stopped by the player who moved just before the winner, that
+        is, that player had a legal move after which no line could be completed at once;
+        always 0 with two players).
+    :raises ValueError: for a wrong number of bots or an unknown name.
     """
     if not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
     seeds = np.asarray(seeds)
     if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
         raise TypeError("seeds must be a 1-d array of integers")
-    x, o = bot_spec(x_bot), bot_spec(o_bot)
-    winner, moves, first, end = thread_solver(rules).play_matches(
-        x, o, seeds.astype(np.uint64), opening_code(opening)
+    if isinstance(seat_bots, str) or len(seat_bots) != rules.players:
+        raise ValueError(
+            f"one bot per seat: {rules.players} names for players={rules.players}, "
+            f"not {seat_bots!r}"
+        )
+    specs = [bot_spec(name) for name in seat_bots]
+    winner, moves, first, end, kingmade = thread_solver(rules).play_matches(
+        specs, seeds.astype(np.uint64), opening_code(opening)
     )
-    return {"winner": winner, "moves": moves, "first_piece": first, "end": end}
+    return {
+        "winner": winner,
+        "moves": moves,
+        "first_piece": first,
+        "end": end,
+        "kingmade": kingmade,
+    }

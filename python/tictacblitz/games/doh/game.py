@@ -1,9 +1,10 @@
 """Tic Tac Doh on the platform's protocol: :class:`DohGame` and :class:`DohState`.
 
 A thin adapter over the native :class:`~blitz_core.doh.engine.Position`: actions are
-the 75 codes of :mod:`.encoding`, rejections the D6 reason strings, turns alternate
-(D1). A state started with ``record=True`` also keeps the squares of its moves in one
-absolute frame, for :meth:`DohState.to_replay`.
+the 75 codes of :mod:`.encoding`, rejections the D6 reason strings, turns go round the
+seats in order (D1, D10: ``rules.players`` from 2 to 4). A state started with
+``record=True`` also keeps the squares of its moves in one absolute frame, for
+:meth:`DohState.to_replay`.
 """
 
 from __future__ import annotations
@@ -30,13 +31,11 @@ GAME_TYPE = GameType(
     long_name="Tic Tac Doh",
     time_model=TimeModel.ALTERNATING,
     seeded=False,  # nothing is random (the seed is ignored)
-    seat_names=SEATS,  # D1: "first" and "second"
+    min_num_players=2,  # D10: players is a rule, 2 to 4
+    max_num_players=len(SEATS),
+    seat_names=SEATS,  # D1, D10: "first", "second", "third", "fourth"
     reasons=tuple(reason.value for reason in Reason),  # the contract's checking order
 )
-
-
-def _seat(player: object) -> int:
-    return check_seat(player, GAME_TYPE.seat_names)
 
 
 class DohGame(GameBase):
@@ -50,6 +49,11 @@ class DohGame(GameBase):
         return NUM_ACTIONS
 
     @property
+    def num_players(self) -> int:
+        """D10: the rules' ``players``."""
+        return int(self._rules.players)
+
+    @property
     def observation_shape(self) -> Tuple[int, ...]:
         return OBSERVATION_SHAPE
 
@@ -57,12 +61,14 @@ class DohGame(GameBase):
         """A fresh game (``seed`` is ignored: nothing is random)."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an integer, not {seed!r}")
-        position = Position(self._rules.pieces_per_size, self._rules.grid)
+        position = Position(self._rules.pieces_per_size, self._rules.grid, self._rules.players)
         return DohState(self, position, [] if record else None)
 
     def state_from_bytes(self, data: bytes) -> "DohState":
         position = Position.from_bytes(data)
-        rules = DohRules(pieces_per_size=position.pieces_per_size, grid=position.grid)
+        rules = DohRules(
+            pieces_per_size=position.pieces_per_size, grid=position.grid, players=position.players
+        )
         return DohState(self if rules == self._rules else DohGame(rules), position, None)
 
     def action_to_string(self, action: int) -> str:
@@ -108,8 +114,11 @@ class DohState(StateBase):
     def to_move(self) -> Tuple[int, ...]:
         return () if self.position.over else (self.position.to_move,)
 
+    def _seat(self, player: object) -> int:
+        return check_seat(player, self._game.seat_names)
+
     def legal_mask(self, player: int) -> np.ndarray:
-        seat = _seat(player)
+        seat = self._seat(player)
         if self.position.over or seat != self.position.to_move:
             return np.zeros(NUM_ACTIONS, dtype=bool)
         return self.position.legal_mask()
@@ -120,9 +129,14 @@ class DohState(StateBase):
     def winner(self) -> Optional[int]:
         return self.position.winner
 
+    def out(self) -> Tuple[int, ...]:
+        """D9: the seats that went out, in the order they did (3-4 players; a stuck
+        table puts every seat but the last mover out at once, so only at the end)."""
+        return tuple(self.position.out)
+
     def observation(self, player: int) -> np.ndarray:
         """encoding.OBSERVATION_SHAPE planes from ``player``'s view (see encoding.py)."""
-        seat = _seat(player)
+        seat = self._seat(player)
         position = self.position
         planes = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
         for i, code in enumerate(position.contents()):
@@ -140,7 +154,7 @@ class DohState(StateBase):
         return position_summary(self.position)
 
     def result(self) -> Optional[str]:
-        """``"first"``, ``"second"``, ``"draw"`` once over, else None."""
+        """The winning seat's name (``"first"`` ...), ``"draw"`` once over, else None."""
         return result_of(self.position)
 
     def lines(self) -> List[List[List[int]]]:
@@ -151,16 +165,17 @@ class DohState(StateBase):
         """Play ``player``'s action: None if accepted, else the D6 reason.
 
         :raises ValueError: for a seat that is not to move in a game still going on
-            (D1: turns alternate), an unknown seat or an action out of range.
+            (D1, D10: turns go round in seat order), an unknown seat or an action out of
+            range.
         :raises TypeError: for a non-integer seat or action.
         """
-        seat = _seat(player)
+        seat = self._seat(player)
         action = check_action(action)
         position = self.position
         if not position.over and seat != position.to_move:
             raise ValueError(
                 f"seat {seat} is not to move: {SEATS[position.to_move]} "
-                f"(seat {position.to_move}) is (D1)"
+                f"(seat {position.to_move}) is (D1, D10)"
             )
         size, dr, dc = decode_action(action)
         code = position.play(action)
@@ -174,15 +189,16 @@ class DohState(StateBase):
         return None
 
     def apply_joint(self, actions: Sequence[Optional[int]]) -> Tuple[Optional[str], ...]:
-        """Both seats at once: the seat to move gives its action, the other None."""
-        if isinstance(actions, (str, bytes)) or len(actions) != 2:
-            raise ValueError(f"a joint action has one entry per seat, not {actions!r}")
+        """Every seat at once: the seat to move gives its action, the others None."""
+        seats = self._game.num_players
+        if isinstance(actions, (str, bytes)) or len(actions) != seats:
+            raise ValueError(f"a joint action has one entry per seat ({seats}), not {actions!r}")
         acting = [seat for seat, action in enumerate(actions) if action is not None]
         if not self.position.over:  # once over, every action is game_over
             for seat in acting:
                 if seat != self.position.to_move:
                     raise ValueError(f"seat {seat} is not to move: pass None for it (D1)")
-        out: List[Optional[str]] = [None, None]
+        out: List[Optional[str]] = [None] * seats
         for seat in acting:
             action = actions[seat]
             assert action is not None  # `acting` holds the seats that act
@@ -202,9 +218,11 @@ class DohState(StateBase):
         if self.position.over:
             lines = self.position.lines()
             by = "line" if lines else ("stash_empty" if self.position.winner is None else "no_move")
-            self._events.append(
-                {"kind": "end", "result": self.result(), "by": by, "lines": self.lines()}
-            )
+            end: Dict[str, Any] = {"kind": "end", "result": self.result(), "by": by}
+            end["lines"] = self.lines()
+            if self._game.num_players > 2:  # D9, D10: the seats that went out, in order
+                end["out"] = list(self.out())
+            self._events.append(end)
 
     def clone(self) -> "DohState":
         twin = DohState(self._game, self.position.clone(), None)
@@ -240,7 +258,7 @@ class DohState(StateBase):
         return f"DohState({self.summary()!r}, result={self.result()!r})"
 
 
-def _restore(rules: dict, data: bytes, record, anchor) -> DohState:
+def _restore(rules: dict, data: bytes, record: Any, anchor: Any) -> DohState:
     state = DohGame(DohRules.from_dict(rules)).state_from_bytes(data)
     state._record = None if record is None else list(record)
     state._anchor = anchor
@@ -262,4 +280,4 @@ def play_matches(
     (``"S"``, ``"M"``, ``"L"``; None: the first bot's choice)."""
     if rules is None or not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
-    return _bots.play_matches(rules, x_bot, o_bot, seeds, opening)
+    return _bots.play_matches(rules, (x_bot, o_bot), seeds, opening)

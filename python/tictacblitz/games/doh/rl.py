@@ -95,7 +95,7 @@ class DohVectorEnv(NativeVectorEnv):
     """
 
     rules_type = DohRules
-    seat_names = SEATS
+    seat_names = SEATS[:2]  # the native stepper plays two players
     num_actions = NUM_ACTIONS
 
     @classmethod

@@ -1,11 +1,11 @@
-"""The rules configuration of Tic Tac Doh: the numbers of D1 and D2, validated.
+"""The rules configuration of Tic Tac Doh: the numbers of D1, D2 and D10, validated.
 
 >>> DohRules().pieces_per_size
 5
->>> DohRules(pieces_per_size=6)
+>>> DohRules(players=5)
 Traceback (most recent call last):
 ...
-ValueError: rules.pieces_per_size=6: must be an integer from 1 to 5 (D1)
+ValueError: rules.players=5: must be an integer from 2 to 4 (D10)
 """
 
 from __future__ import annotations
@@ -13,15 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Dict, Mapping
 
-__all__ = ["DohRules", "MAX_PIECES_PER_SIZE", "MAX_GRID"]
+from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
-MAX_PIECES_PER_SIZE = 5
-"""D1's supported range is 1..5: a stash count is 3 bits of the native position."""
+__all__ = ["DohRules", "MAX_PIECES_PER_SIZE", "MAX_GRID", "MIN_PLAYERS", "MAX_PLAYERS"]
 
 MAX_GRID = 3
 """D2's supported range is 1..3: the native position packs at most a 3x3 box."""
 
+# D1's stash goes to 10 of each size (D10 asks for 1 to 10, for more players; the native
+# key holds a count in 4 bits), D10's players 2 to 4: both limits are the core's.
 _RANGES = {
+    "players": (MIN_PLAYERS, MAX_PLAYERS, "D10"),
     "pieces_per_size": (1, MAX_PIECES_PER_SIZE, "D1"),
     "grid": (1, MAX_GRID, "D2"),
 }
@@ -31,6 +33,8 @@ _RANGES = {
 class DohRules:
     """Every number of the Tic Tac Doh contract (defaults shown).
 
+    :param players: D10, the number of seats (first, second, third, fourth), in turn
+        order.
     :param pieces_per_size: D1, pyramids of each size in the one shared stash.
     :param grid: D2, the width of the imaginary square grid all pieces must fit in.
         Lines (D7) are always three squares, so a grid below 3 has none.
@@ -40,6 +44,7 @@ class DohRules:
 
     pieces_per_size: int = 5  # D1
     grid: int = 3  # D2
+    players: int = 2  # D10
 
     def __post_init__(self) -> None:
         for name, (low, high, rule) in _RANGES.items():

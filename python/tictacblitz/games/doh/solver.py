@@ -33,7 +33,7 @@ __all__ = ["Solver", "WIN_SCORE", "solver_for", "thread_solver", "Solution", "so
 @lru_cache(maxsize=None)
 def solver_for(rules: DohRules) -> Solver:
     """The process's solver for these rules (shared, thread-safe)."""
-    return Solver(rules.pieces_per_size, rules.grid)
+    return Solver(rules.pieces_per_size, rules.grid, players=rules.players)
 
 
 _LOCAL = threading.local()
@@ -47,7 +47,7 @@ def thread_solver(rules: DohRules) -> Solver:
     if solvers is None:
         solvers = _LOCAL.solvers = {}
     if rules not in solvers:
-        solvers[rules] = Solver(rules.pieces_per_size, rules.grid)
+        solvers[rules] = Solver(rules.pieces_per_size, rules.grid, players=rules.players)
     return solvers[rules]
 
 
@@ -93,6 +93,8 @@ def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
         whole solve) rather than the process's shared one.
     """
     rules = rules if rules is not None else DohRules()
+    if rules.players != 2:
+        raise ValueError(f"solve() answers two players, not {rules.players}")
     solver = Solver(rules.pieces_per_size, rules.grid) if fresh else solver_for(rules)
     start = Position(rules.pieces_per_size, rules.grid)
     began = time.perf_counter()

@@ -98,8 +98,9 @@ class Reason(str, enum.Enum):
 
 assert tuple(r.value for r in Reason) == REASONS
 
-# D1: the two seats, by the names of the replay format.
-SEATS: Tuple[str, str] = ("first", "second")
+# D1, D10: the seats in turn order, by the names of the replay format (a game of N players
+# uses the first N).
+SEATS: Tuple[str, ...] = ("first", "second", "third", "fourth")
 
 
 def parse_size(value: object) -> Size:

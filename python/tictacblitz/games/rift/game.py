@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..base import GameBase, StateBase, check_seat
-from ..protocol import PLAYERS, GameType, TimeModel
+from ..protocol import GameType, TimeModel
 from .bots import BOT_NAMES, RiftBot, resolve_bot
 from .bots import make_bot as _make_bot
 from .encoding import NUM_ACTIONS, decode
@@ -170,7 +170,7 @@ class RiftState(StateBase):
     def to_move(self) -> Tuple[int, ...]:
         if self.engine.over:
             return ()
-        return tuple(p for p in PLAYERS if self._locked[p] is None)
+        return tuple(p for p in (0, 1) if self._locked[p] is None)
 
     def legal_mask(self, player: int) -> np.ndarray:
         """G4 x G5 as a mask of the 324 codes; a locked seat may still change its move."""

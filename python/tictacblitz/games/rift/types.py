@@ -79,7 +79,7 @@ def line_bits(line: Tuple[int, int, int]) -> int:
 
 
 class Player(enum.IntEnum):
-    """The two seats: X is seat 0, O is seat 1 (the protocol's PLAYERS)."""
+    """The two seats: X is seat 0, O is seat 1 (the game's two seats)."""
 
     X = 0
     O = 1  # noqa: E741 - the game's own name for the seat

@@ -208,7 +208,7 @@ class DohAdapter(GameAdapter):
     """Tic Tac Doh's facts on the wire (see :class:`~.GameAdapter`)."""
 
     time_model = TimeModel.ALTERNATING
-    seats = SEATS
+    seats = SEATS[:2]  # rooms seat two players
     bot_levels = BOT_LEVELS
     act_fields = {"piece": (P.choice(PIECES), True), "cell": (P.grid_cell, True)}
     view = VIEW
