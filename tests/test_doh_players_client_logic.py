@@ -15,6 +15,7 @@ require_node()  # skips the module without node (fails under CI=true)
 pytest.importorskip("blitz_core.doh")
 
 DOH = JS / "games" / "doh"
+SEATS = ["first", "second", "third", "fourth"]
 
 
 def run(body: str, data=None):
@@ -147,3 +148,40 @@ def test_four_seat_rows_each_in_its_colour_fit_the_panel(size) -> None:
     assert colors["third"] in out["ticks"]  # the last move's ticks: its mover's colour
     assert "◀ to move" in out["texts"] and "out" in out["texts"]
     assert [t for t in out["texts"] if t in ("1", "2", "3", "4")] == ["1", "2", "3", "4"]
+
+
+def test_the_model_follows_a_real_four_player_game_frame_by_frame() -> None:
+    from tictacblitz.games import load_game
+    from tictacblitz.games.doh.bots import make_bot
+    from tictacblitz.server.games.doh_table import replay_frames
+
+    game = load_game("doh", {"players": 4})
+    bots = [make_bot("random", seed) for seed in range(4)]
+    state = game.new_state(record=True)
+    while not state.is_over():  # turns round the four seats (D10)
+        seat = state.to_move()[0]
+        state.apply(seat, bots[seat].choose(state.clone(), seat))
+    data = replay_frames(game, state.to_replay())
+    out = run(
+        """
+      const m = new M.GameModel(DATA.rules, {seats: ["first", "second"], display: 5});
+      m.role = "player"; m.seats = ["third"]; m.phase = "live";
+      const seen = [];
+      for (const f of DATA.frames) {
+        m.applyEvents(f);
+        const v = m.view(m.nowT());
+        seen.push({toMove: v.toMove, myTurn: v.myTurn, rows: Object.keys(v.players).length,
+                   out: v.out, squares: v.squares});
+      }
+      return seen;
+    """,
+        data,
+    )
+    frames = data["frames"]
+    assert len(out) == len(frames) and all(v["rows"] == 4 for v in out)
+    for got, frame in zip(out, frames, strict=True):
+        assert got["squares"] == frame["squares"] and got["out"] == frame["out"]
+        assert got["toMove"] == frame["to_move"] and got["myTurn"] == (frame["to_move"] == "third")
+    assert [f["to_move"] for f in frames[:-1]] == [
+        SEATS[(i + 1) % 4] for i in range(len(frames) - 1)
+    ]

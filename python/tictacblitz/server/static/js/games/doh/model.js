@@ -118,7 +118,8 @@ export class GameModel extends ModelBase {
       players[s] = {
         seat: s, index: i, name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s), kind: p.kind,
         level: p.level, connected: p.connected, graceUntil: p.grace_until,
-        toMove: pic.to_move === s && !this.result, mine: mine.includes(s), rematch: !!this.rematch[s],
+        toMove: pic.to_move === s && !this.result && this.phase !== "waiting",  // not while seats are free
+        mine: mine.includes(s), rematch: !!this.rematch[s],
         out: out.includes(s), free: p.kind === null,  // D9: out of the game; a seat nobody holds yet
       };
     });

@@ -24,7 +24,7 @@ export const DEFAULT_BOT = "medium";
 export function seatLabel(seat, long = false) {
   const name = seat[0].toUpperCase() + seat.slice(1);
   if (!long) return name;
-  return seat === "first" ? "First (moves first)" : "Second";
+  return seat === "first" ? "First (moves first)" : name;
 }
 
 export const TITLE_HTML = '<span style="color:#E0453A">▲</span> Tic Tac Doh <span style="color:#F5D33B">▲</span>';
@@ -122,7 +122,7 @@ export function localNote(game) {
 /** The key help beside the board, for the input's seats ({mouse, keyboard}, or {turns}
  *  when the players take turns on one screen). */
 export function controlsHelp(s) {
-  if (s.turns) return `<b>${s.turns.map(seatLabel).join(", ")}</b> take turns: whoever is to move picks a piece (or 1 2 3) and a dashed square (or arrows/WASD + Space or Enter).`;
+  if (s.turns) return `<b>${s.turns.map((seat) => seatLabel(seat)).join(", ")}</b> take turns: whoever is to move picks a piece (or 1 2 3) and a dashed square (or arrows/WASD + Space or Enter).`;
   if (s.mouse && s.mouse !== s.keyboard) {
     return `<b>${seatLabel(s.mouse)}</b>: mouse — a stash button, then a square (or 7 8 9, WASD + F). ` +
       `<b>${seatLabel(s.keyboard)}</b>: keys 1 2 3 for the piece, arrows, Enter or Space.`;
