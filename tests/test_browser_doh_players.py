@@ -128,6 +128,11 @@ def test_a_four_player_local_game_taking_turns_on_one_screen(server4, browser) -
     p = Page(browser, "local4", size=(1200, 760))
     try:
         p.open(server4)
+        labels = p.js(
+            "() => [...document.querySelectorAll('#form-bot fieldset label')]"
+            ".map(l => l.textContent.trim())"
+        )
+        assert labels == ["First (moves first)", "Second", "Third", "Fourth"], labels
         assert p.page.is_hidden("fieldset[data-name=mouse]")  # no mouse seat to choose
         assert "Four players take turns" in p.page.inner_text("#local-note")
         p.page.click("#play-local")
