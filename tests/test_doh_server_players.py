@@ -94,6 +94,8 @@ def test_a_three_player_online_room_fills_in_order_and_plays_round_the_seats() -
     replay = lobby.replays.get(end["replay_id"])
     assert replay["rules"]["players"] == 3 and list(replay["players"]) == SEATS[:3]
     assert replay["players"]["second"]["name"] == "Ann"
+    checked = load_game("doh").replay(replay)  # the replay format's own runner
+    assert checked["result"] == end["result"] == replay["expect"]["result"]
     frames = lobby.adapter.replay_frames(replay)  # the replay viewer's frames
     assert len(frames["frames"]) == len(order) and frames["rules"]["players"] == 3
     assert frames["match"] == end["result"] and frames["frames"][-1]["squares"] == view_after(s)
@@ -154,7 +156,9 @@ def test_a_stuck_table_puts_every_seat_but_the_last_mover_out_and_they_cannot_mo
     assert [state["players"][s]["out"] for s in SEATS[:3]] == [True, False, True]
     say(a, type="act", piece="L", cell=[2, 2], seat="third", ref=9)
     assert a.last("rejected")["reason"] == "game_over" and a.last("rejected")["seat"] == "third"
-    frames = lobby.adapter.replay_frames(lobby.replays.get(end["replay_id"]))
+    replay = lobby.replays.get(end["replay_id"])
+    assert load_game("doh").replay(replay)["state"]["out"] == ["third", "first"]
+    frames = lobby.adapter.replay_frames(replay)
     assert frames["frames"][-1]["out"] == ["third", "first"] and frames["match"] == "second"
 
 
