@@ -200,3 +200,30 @@ def test_a_four_player_room_its_host_starts_with_bots(server4, browser) -> None:
     finally:
         for page in (a, b):
             page.close()
+
+
+def test_a_stuck_table_shows_who_is_out(browser) -> None:
+    """D9 with three players, one piece a size on a 1x1 grid: first puts M, second stacks
+    S on it; the large piece fits nowhere, so third and first are out at once and second,
+    who moved last, wins. The banner says so and the rows are marked "out"."""
+    rules = {"players": 3, "pieces_per_size": 1, "grid": 1}
+    with browser_support.serve_game("doh", rules, pause_ms=300, grace_ms=5_000) as url:
+        p = Page(browser, "stuck", size=(1200, 760))
+        try:
+            p.open(url)
+            p.page.click("#play-local")
+            p.wait(LIVE)
+            for ply, piece in enumerate(("M", "S"), start=1):
+                p.click_piece(piece)
+                p.wait("(x) => window.__blitz.input.hand(window.__blitz.view.toMove) === x", piece)
+                p.click_cell([2, 2])
+                p.wait("(n) => window.__blitz.view.ply === n", ply)
+            p.wait("() => window.__blitz.view.result && !document.getElementById('banner').hidden")
+            v = p.view()
+            assert v["out"] == ["third", "first"]
+            assert [v["players"][s]["out"] for s in SEATS[:3]] == [True, False, True]
+            banner = p.page.inner_text("#banner")
+            assert banner.startswith("Second wins: the others are out: no legal move"), banner
+            p.shot("out")
+        finally:
+            p.close()
