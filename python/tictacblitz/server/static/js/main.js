@@ -447,7 +447,9 @@ function updateDom(view, model) {
   if (b) setHTML("banner", `${escapeHtml(b[0])}${b[1] ? `<span class="sub">${escapeHtml(b[1])}</span>` : ""}`);
   $("room-waiting").hidden = view.phase !== "waiting";
   // The host may start a room still filling, bots in the free seats (issue 25, `start`).
-  $("start-bots").hidden = !(view.phase === "waiting" && model.host && !app.replay && model.freeSeats().length);
+  const free = view.phase === "waiting" && model.host && !app.replay ? model.freeSeats().length : 0;
+  $("start-bots").hidden = !free;
+  if (free) setText("start-bots", free === 1 ? "Start now with a bot" : "Start now: bots in the free seats");
   const canRematch = (!!view.result && model.role === "player") || (!!app.replay && app.replay.done);
   $("btn-rematch").hidden = !canRematch;
   $("btn-rematch").textContent = app.replay ? "Watch again" : "Rematch";
