@@ -124,10 +124,11 @@ def opponents_of(
             f"opponent must be a bot name or a list of {num_players - 1} (the other seats in "
             f"order) or {num_players} (None at the agent's seat {seat}), not {opponent!r}"
         )
-    known = () if bot_names is None else tuple(bot_names)
-    for name in names if bot_names is not None else ():
-        if not isinstance(name, str) or name not in known:
-            raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(known)}")
+    if bot_names is not None:
+        for name in names:
+            if not isinstance(name, str) or name not in bot_names:
+                known = ", ".join(bot_names)
+                raise ValueError(f"unknown opponent {name!r}: expected one of {known}")
     return names
 
 
