@@ -174,3 +174,15 @@ def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
     for _ in range(steps):  # the perfect bot's tables, warm
         env.step(env.batch.sample_actions(0))
     vector_env_steps(benchmark, figures, env, steps)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_doh_vector_env_steps_players(benchmark, figures, players):
+    """Issue 25: the native vector env at 2, 3 and 4 players (D10), the agent first and
+    ``random`` in every other seat, one thread: agent steps per second (each agent step
+    is followed by ``players - 1`` bot moves inside the same nogil call)."""
+    from tictacblitz.games.doh.rl import DohVectorEnv
+
+    n, steps = 1024, 50
+    env = DohVectorEnv(n, num_threads=1, seed=0, copy=False, rules={"players": players})
+    vector_env_steps(benchmark, figures, env, steps)

@@ -33,6 +33,18 @@ SIZES = [(360, 640), (640, 360), (390, 844), (844, 390)]
 PARTS = {
     "blitz": ["board", "timer", "timerLabel", "panels.X", "panels.O"],
     "doh": ["board", "seats.0", "seats.1", "stash.0", "stash.1", "stash.2", "status"],
+    # Four players (issue 25, D10): a row per seat, the stash and the hint still below.
+    "doh4": [
+        "board",
+        "seats.0",
+        "seats.1",
+        "seats.2",
+        "seats.3",
+        "stash.0",
+        "stash.1",
+        "stash.2",
+        "status",
+    ],
     "rift": [
         "board",
         "caption",
@@ -46,7 +58,13 @@ PARTS = {
         "log",
     ],
 }
-CORES = {"blitz": "blitz_core.blitz.engine", "doh": "blitz_core.doh", "rift": "blitz_core.rift"}
+CORES = {
+    "blitz": "blitz_core.blitz.engine",
+    "doh": "blitz_core.doh",
+    "doh4": "blitz_core.doh",
+    "rift": "blitz_core.rift",
+}
+SERVES = {"doh4": ("doh", {"players": 4})}  # a variant: (the game, its rules)
 
 BOXES = """(parts) => {
   const c = document.getElementById('board').getBoundingClientRect();
@@ -73,7 +91,8 @@ SCREEN_BOX = """(b) => { window.scrollTo(0, Math.max(0, b.y - 2)); const top = w
 def game_server(request):
     game = request.param
     pytest.importorskip(CORES[game])
-    with browser_support.serve_game(game, pause_ms=500, grace_ms=5_000) as url:
+    name, rules = SERVES.get(game, (game, None))
+    with browser_support.serve_game(name, rules, pause_ms=500, grace_ms=5_000) as url:
         yield game, url
 
 

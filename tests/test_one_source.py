@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -145,3 +146,69 @@ def test_the_doh_view_names_the_pieces_of_the_rules():
     found = re.search(r"export const PIECES\s*=\s*(\[[^\]]*\])", text)
     assert found, "model.js no longer declares PIECES"
     assert json.loads(found.group(1).replace("'", '"')) == [size.name for size in SIZES]
+
+
+def _js_object(text: str, name: str) -> dict:
+    import json
+    import re
+
+    found = re.search(rf"export const {name}\s*=\s*(\{{[^}}]*\}})", text)
+    assert found, f"no {name}"
+    quoted = re.sub(r"(\w+):", r'"\1":', found.group(1))
+    return json.loads(re.sub(r",\s*\}", "}", quoted))  # JSON has no trailing comma
+
+
+def _rgb(color: str) -> tuple:
+    return tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _luminance(rgb: tuple) -> float:
+    lin = [
+        c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb
+    ]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _simulated(rgb: tuple, matrix: tuple) -> tuple:
+    """``rgb`` as a person with a colour vision deficiency sees it (Machado et al. 2009,
+    severity 1, in linear light)."""
+    lin = [
+        c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb
+    ]
+    out = [max(0.0, min(1.0, sum(m * c for m, c in zip(row, lin, strict=True)))) for row in matrix]
+    return tuple(
+        255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055) for c in out
+    )
+
+
+def test_the_doh_view_names_the_seats_of_d10_each_in_a_colour_of_its_own():
+    """Issue 25, item 5: the seat names and colours are written in JavaScript (the model's
+    SEATS, draw.js's SEAT_COLORS): tied to D10's seats; the four colours differ (also for
+    deuteranopia and protanopia) and each reads on the panel's rows (WCAG's 3:1 for
+    graphics), since a phone or a desktop shows them at a dot's size."""
+    import itertools
+    import json
+    import re
+    from pathlib import Path
+
+    from tictacblitz.games.doh.types import SEATS
+
+    doh = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games/doh"
+    model = (doh / "model.js").read_text(encoding="utf-8")
+    found = re.search(r"export const SEATS\s*=\s*(\[[^\]]*\])", model)
+    assert found, "model.js no longer declares SEATS"
+    assert json.loads(found.group(1)) == list(SEATS)
+    draw = (doh / "draw.js").read_text(encoding="utf-8")
+    colors = _js_object(draw, "SEAT_COLORS")
+    assert list(colors) == list(SEATS)
+    panel = _js_object(draw.replace("\n", " "), "COLORS")
+    for color in colors.values():
+        for row in (panel["panel"], panel["panelHi"]):
+            lighter, darker = sorted((_luminance(_rgb(color)), _luminance(_rgb(row))))[::-1]
+            assert (lighter + 0.05) / (darker + 0.05) >= 3.0, (color, row)
+    deuteranopia = ((0.367, 0.861, -0.228), (0.280, 0.673, 0.047), (-0.012, 0.043, 0.969))
+    protanopia = ((0.152, 1.053, -0.205), (0.115, 0.786, 0.099), (-0.004, -0.048, 1.052))
+    for a, b in itertools.combinations(colors.values(), 2):
+        assert math.dist(_rgb(a), _rgb(b)) >= 100, (a, b)
+        for matrix in (deuteranopia, protanopia):
+            assert math.dist(_simulated(_rgb(a), matrix), _simulated(_rgb(b), matrix)) >= 40, (a, b)

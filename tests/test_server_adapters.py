@@ -113,10 +113,11 @@ class ToyRules:
 
 
 class ToyState:
-    """Alternating turns: each seat in turn adds 1 or 2; whoever reaches ``target`` wins."""
+    """Turns in seat order: each seat in turn adds 1 or 2; whoever reaches ``target`` wins."""
 
-    def __init__(self, rules: ToyRules) -> None:
+    def __init__(self, rules: ToyRules, seats: int = 2) -> None:
         self.rules, self.total, self.turn, self.moves = rules, 0, 0, []
+        self.seats = seats
 
     def is_over(self) -> bool:
         return self.total >= self.rules.target
@@ -126,7 +127,7 @@ class ToyState:
             return "not_your_turn"
         self.total += step
         self.moves.append([seat, step])
-        self.turn = 1 - seat
+        self.turn = (seat + 1) % self.seats
         return None
 
 
@@ -143,8 +144,9 @@ class ToyBot:
 
 
 class ToySession(MatchSession):
-    def __init__(self, host: Any) -> None:
-        self.host, self.state = host, ToyState(ToyGame.rules)
+    def __init__(self, host: Any, names: Any = ("A", "B")) -> None:
+        self.host, self.state = host, ToyState(ToyGame.rules, len(names))
+        self.names = names
 
     def start(self) -> None:
         self.host.emit({"events": [{"kind": "started"}]})
@@ -152,11 +154,12 @@ class ToySession(MatchSession):
     def intent(self, seat: int, fields: Any, ref: Any, conn: Any) -> None:
         reason = self.state.apply(seat, fields["step"])
         if reason is not None:
-            conn.send({"type": "rejected", "seat": "AB"[seat], "reason": reason, "ref": ref})
+            out = {"type": "rejected", "seat": self.names[seat], "reason": reason, "ref": ref}
+            conn.send(out)
             return
         self.host.emit({"events": [{"kind": "added", "seat": seat, "total": self.state.total}]})
         if self.state.is_over():
-            self.host.match_ended("AB"[seat])
+            self.host.match_ended(self.names[seat])
 
     def tick(self) -> None:
         bots = self.host.bots
@@ -206,10 +209,25 @@ class ToyAdapter(GameAdapter):
         return ToyBot()
 
     def new_session(self, host: Any, seed: int) -> ToySession:
-        return ToySession(host)
+        return ToySession(host, self.seats)
 
     def replay_frames(self, data: Any) -> Dict[str, Any]:
         return {"frames": data["moves"]}
+
+
+class ToyAdapter3(ToyAdapter):
+    """The toy for three players (issue 25): the generic rooms take the seat count from
+    the adapter's ``seats``."""
+
+    seats = ("A", "B", "C")
+
+
+@pytest.fixture
+def toy3_lobby(monkeypatch):
+    monkeypatch.setattr(
+        lobby_module, "adapter_for", lambda game, settings: ToyAdapter3(game, settings)
+    )
+    return lobby_for(ToyGame(), ManualClock(), seeds=99)
 
 
 @pytest.fixture
@@ -306,3 +324,87 @@ def test_serve_options_go_through_the_one_game_parser() -> None:
     ):
         with pytest.raises(ValueError, match=words):
             server_package.game_from_serve_arguments(parser.parse_args(["serve", *bad]))
+
+
+# -- three seats (issue 25, item 5): the generic rooms for any number of players -----------
+
+
+def test_a_three_seat_room_fills_in_order_and_starts_when_full(toy3_lobby) -> None:
+    lobby, say, connect = toy3_lobby
+    a, b, c, late = connect(), connect(), connect(), connect()
+    say(a, type="create", mode="online", name="Ann")
+    code = a.last("joined")["room"]
+    room = a.room
+    assert a.last("state")["you"] == {"role": "player", "seats": ["A"], "host": True}
+    say(b, type="join", code=code, name="Bob")
+    assert b.last("joined")["seats"] == ["B"] and room.phase == "waiting"
+    assert "host" not in b.last("state")["you"]  # a guest gets the room's picture
+    assert a.last("presence")["players"]["B"]["name"] == "Bob"
+    assert a.last("presence")["players"]["C"]["kind"] is None
+    say(c, type="join", code=code)
+    assert c.last("joined")["seats"] == ["C"] and room.phase == "live"
+    say(late, type="join", code=code)
+    assert late.last("error")["code"] == "room_full"
+    # Turns go round the three seats; the two not to move are refused.
+    say(b, type="act", step=1, ref=3)
+    assert b.last("rejected")["reason"] == "not_your_turn"
+    for peer in (a, b, c):
+        say(peer, type="act", step=1)
+    end = a.last("match_end")
+    assert end["result"] == "C" and end["total"] == 3
+    replay = lobby.replays.get(end["replay_id"])
+    assert list(replay["players"]) == ["A", "B", "C"]
+    for peer in (a, b):
+        say(peer, type="rematch", agree=True)
+    assert room.phase == "over"  # every seat must agree
+    say(c, type="rematch", agree=True)
+    assert room.phase == "live"
+
+
+def test_the_host_starts_a_filling_room_with_bots_in_the_free_seats(toy3_lobby) -> None:
+    lobby, say, connect = toy3_lobby
+    a, b = connect(), connect()
+    say(a, type="create", mode="online", symbol="B")
+    code = a.last("joined")["room"]
+    say(b, type="join", code=code)
+    assert b.last("joined")["seats"] == ["A"]  # the first free seat
+    say(b, type="start", bot="first", ref=1)
+    assert b.last("error") == {
+        "type": "error",
+        "code": "not_host",
+        "message": "only the player who created the room may start it",
+        "ref": 1,
+    }
+    say(a, type="start", bot="first")
+    room = a.room
+    assert room.seats[2].kind == "bot" and room.phase == "live"
+    say(a, type="start", bot="first")
+    assert a.last("error")["code"] == "match_started"
+    with pytest.raises(P.ProtocolError) as bad:
+        lobby.parse(json.dumps({"type": "start", "bot": "last"}))
+    assert bad.value.code == "bad_field" and "start.bot" in bad.value.message
+
+
+def test_three_seats_bot_and_local_rooms_and_who_wins_when_one_leaves(toy3_lobby) -> None:
+    lobby, say, connect = toy3_lobby
+    a, b, c, d = connect(), connect(), connect(), connect()
+    say(a, type="create", mode="bot", bot="first", symbol="B")
+    assert [s.kind for s in a.room.seats] == ["bot", "human", "bot"]
+    say(b, type="create", mode="local")
+    assert b.last("joined")["seats"] == ["A", "B", "C"]
+    say(b, type="act", step=1)
+    assert b.last("error")["code"] == "seat_required"
+    # A guest leaving a room still filling frees the seat; the room stays.
+    say(c, type="create", mode="online")
+    code = c.last("joined")["room"]
+    say(d, type="join", code=code)
+    say(d, type="leave")
+    room = c.room
+    assert not room.closed and room.free_seats() == [1, 2]
+    # Two players and a bot: one player leaving ends the match with no winner.
+    say(d, type="join", code=code)
+    assert d.last("joined")["seats"] == ["B"]
+    say(c, type="start", bot="first")
+    say(d, type="leave")
+    assert room.result["by"] == "abandoned" and room.result["result"] == "draw"
+    assert room.result["forfeited_by"] == "B"

@@ -1,19 +1,22 @@
-"""RL environments for any registered game, over the Game/State protocol only.
+"""Gymnasium environments for any registered game, over the Game/State protocol only.
 
-- :class:`GameEnv`: a ``gymnasium.Env``, one seat against one of the game's bots;
-- :class:`GameAECEnv`: a PettingZoo ``AECEnv`` for alternating-turn games;
-- :class:`GameParallelEnv`: a PettingZoo ``ParallelEnv`` for simultaneous-turn and
-  real-time games (its AEC form comes from PettingZoo's own ``parallel_to_aec``).
+- :class:`GameEnv`: a ``gymnasium.Env``, one seat against the game's bots in every
+  other seat (one bot name for all, or one per seat; issue 25: a game of N seats);
+- :class:`GameVectorEnv`: Gymnasium's ``SyncVectorEnv`` over :class:`GameEnv` copies.
+
+The PettingZoo faces (every seat an agent) are in :mod:`tictacblitz.envs.multi_agent`.
 
 Observations follow PettingZoo's classic convention: a dict with ``"observation"`` (the
 game's ``observation(seat)``, float32 of ``game.observation_shape``) and
 ``"action_mask"`` (int8 of ``game.num_actions``, 1 where the action is legal now).
-Rewards are the game's ``returns()`` at the end (+1 win, -1 loss, 0 draw).
+Rewards are the game's ``returns()`` at the end (+1 win, -1 loss, 0 draw with two
+seats; with N the core's: +1 the winner, -1/(N-1) each loser, 0 a draw).
 
 A move the rules reject ends the episode for a turn-based game: the mover loses
-(reward -1, the other seat +1), as in PettingZoo's classic games; the mask shows which
-moves are legal. In a real-time game a rejection is part of play (another seat got
-there first) and the episode goes on.
+(reward -1; in the PettingZoo faces each other seat gets +1/(N-1), so the rewards still
+sum to zero), as in PettingZoo's classic games; the mask shows which moves are legal. In
+a real-time game a rejection is part of play (another seat got there first) and the
+episode goes on.
 
 These run in Python, one protocol call at a time; a game that ships a native batched
 stepper (its ``rl`` hook, e.g. Tic Tac Blitz) is served that instead by
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any, Callable, Dict, List, Optional, cast
+from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
 import gymnasium
 import numpy as np
@@ -33,15 +36,24 @@ from gymnasium import spaces
 from ..games import Game, State, TimeModel, load_game
 from ..games.base import check_count
 from ..games.native_vector import observation_space as shared_observation_space
+from ..games.native_vector import opponents_of, seat_of
 from ..games.rng import mix64
 from .render import common_info, observation_rgb
 
-__all__ = ["GameEnv", "GameAECEnv", "GameParallelEnv", "GameVectorEnv", "observation_space"]
+__all__ = ["GameEnv", "GameVectorEnv", "observation_space", "opponent_seed", "ILLEGAL_MOVE_REWARD"]
 
 ILLEGAL_MOVE_REWARD = -1.0
 
 
-def _game(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
+def opponent_seed(match_seed: int, k: int) -> int:
+    """The seed of the k-th opponent bot (k = 0 for the first other seat in seat order)
+    of the game of ``match_seed``: ``mix64(match_seed) ^ k``, so the one opponent of a
+    two-seat game is seeded ``mix64(match_seed)`` as before issue 25 (a native stepper
+    seeds its bots the same way)."""
+    return mix64(match_seed) ^ k
+
+
+def game_of(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
     if isinstance(game, str):
         return load_game(game, rules)
     if rules:
@@ -55,18 +67,14 @@ def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
     return shared_observation_space(game.observation_shape, game.num_actions, mask)
 
 
-def _observe(state: State, seat: int, mask: bool = True) -> Dict[str, np.ndarray]:
+def observe(state: State, seat: int, mask: bool = True) -> Dict[str, np.ndarray]:
     out = {"observation": state.observation(seat)}
     if mask:
         out["action_mask"] = state.legal_mask(seat).astype(np.int8)
     return out
 
 
-def _state_space(game: Game) -> spaces.Box:
-    return spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32)
-
-
-def _ansi(state: State) -> str:
+def ansi_text(state: State) -> str:
     summary = state.summary()
     if "board" in summary:
         return "\n".join(summary["board"])
@@ -78,11 +86,14 @@ def _seed_of(seed: Optional[int], np_random: np.random.Generator) -> int:
 
 
 class GameEnv(gymnasium.Env):
-    """One seat of a game against one of its bots, as a ``gymnasium.Env``.
+    """One seat of a game against its bots in the other seats, as a ``gymnasium.Env``.
 
     :param game: a registered game's name or a :class:`Game`.
-    :param opponent: a bot name of the game (``game.bot_names``), default ``"random"``.
-    :param seat: the agent's seat, 0 or 1.
+    :param opponent: a bot name of the game (``game.bot_names``, default ``"random"``)
+        for every other seat, or one per other seat (N - 1 names in seat order, or N
+        with None at the agent's seat: :func:`~tictacblitz.games.native_vector.opponents_of`).
+        The k-th opponent is seeded :func:`opponent_seed`.
+    :param seat: the agent's seat, 0 to N - 1 or its name (``game.seat_names``).
     :param rules: rule overrides (validated by the game).
     :param interval_ms: real-time games only: game time per step (default 50).
     :param max_steps: truncate after this many steps (None: play to the end).
@@ -100,8 +111,8 @@ class GameEnv(gymnasium.Env):
         self,
         game: Any = "blitz",
         *,
-        opponent: str = "random",
-        seat: int = 0,
+        opponent: Any = "random",
+        seat: Any = 0,
         rules: Optional[Dict[str, Any]] = None,
         interval_ms: int = 50,
         max_steps: Optional[int] = None,
@@ -110,30 +121,29 @@ class GameEnv(gymnasium.Env):
         shaping_gamma: float = 0.99,
         render_mode: Optional[str] = None,
     ) -> None:
-        self.game = _game(game, rules)
+        self.game = game_of(game, rules)
         if shaping is not None and not callable(shaping):
             raise TypeError(f"shaping must be a callable obs -> potential, not {shaping!r}")
         if not 0.0 <= shaping_gamma <= 1.0:
             raise ValueError(f"shaping_gamma must be in [0, 1], not {shaping_gamma!r}")
         self.shaping, self.shaping_gamma, self._phi = shaping, shaping_gamma, 0.0
-        if opponent not in self.game.bot_names:
-            raise ValueError(
-                f"unknown opponent {opponent!r}: expected one of {', '.join(self.game.bot_names)}"
-            )
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        self.seat_names: Tuple[str, ...] = tuple(self.game.seat_names)
+        self.seat = seat_of(seat, self.seat_names)
+        self.opponent_seats = tuple(k for k in range(len(self.seat_names)) if k != self.seat)
+        self.opponent_names = self._opponents(opponent)
         if isinstance(interval_ms, bool) or not isinstance(interval_ms, int) or interval_ms < 1:
             raise ValueError(f"interval_ms must be an integer >= 1, not {interval_ms!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
             )
-        self.opponent_name, self.seat, self.interval_ms = opponent, seat, interval_ms
+        self.interval_ms = interval_ms
         self.max_steps, self.render_mode = max_steps, render_mode
         self.mask_in_info = mask_in_info
         self.observation_space = observation_space(self.game, mask=not mask_in_info)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: Optional[State] = None
+        self.bots: Dict[int, Any] = {}  # seat -> its bot (after reset)
         self._steps = 0
 
     # -- gymnasium ----------------------------------------------------------------------
@@ -141,7 +151,12 @@ class GameEnv(gymnasium.Env):
         super().reset(seed=seed)
         match_seed = _seed_of(seed, self.np_random)
         self.state = self.game.new_state(match_seed)
-        self.opponent = self.game.make_bot(self.opponent_name, seed=mix64(match_seed))
+        self.bots = {
+            seat: self.game.make_bot(name, seed=opponent_seed(match_seed, k))
+            for k, (seat, name) in enumerate(
+                zip(self.opponent_seats, self.opponent_names, strict=True)
+            )
+        }
         self._steps = 0
         self._opponent_turns()
         obs = self._observe()
@@ -160,16 +175,17 @@ class GameEnv(gymnasium.Env):
     def _step(self, action):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        state, me, other = self.state, self.seat, 1 - self.seat
+        state, me = self.state, self.seat
         model = self.game.type.time_model
         action = int(action)
         if model is TimeModel.ALTERNATING:
             reason = state.apply(me, action)
         else:
-            joint = [None, None]
+            joint: List[Optional[int]] = [None] * len(self.seat_names)
             joint[me] = action
-            if other in state.to_move():
-                joint[other] = self.opponent.choose(state, other)
+            for other in state.to_move():
+                if other != me:
+                    joint[other] = self.bots[other].choose(state, other)
             reason = state.apply_joint(tuple(joint))[me]
             if model is TimeModel.REAL_TIME and not state.is_over():
                 nxt = state.next_decision_t()
@@ -207,9 +223,9 @@ class GameEnv(gymnasium.Env):
             return pickle.dumps(
                 {
                     "state": self.state,
-                    "opponent": self.opponent,
+                    "bots": self.bots,
                     "steps": self._steps,
-                    "opponent_name": self.opponent_name,
+                    "opponent_names": self.opponent_names,
                     "np_random": self.np_random.bit_generator.state,
                 }
             )
@@ -220,23 +236,19 @@ class GameEnv(gymnasium.Env):
 
     def set_state(self, snapshot: bytes) -> None:
         data = pickle.loads(snapshot)
-        self.state, self.opponent, self._steps = data["state"], data["opponent"], data["steps"]
-        self.opponent_name = data["opponent_name"]
+        self.state, self.bots, self._steps = data["state"], data["bots"], data["steps"]
+        self.opponent_names = data["opponent_names"]
         self.np_random.bit_generator.state = data["np_random"]
 
-    def set_opponent(self, opponent: str) -> None:
-        """Another of the game's bots, from the next reset on."""
-        if opponent not in self.game.bot_names:
-            raise ValueError(
-                f"unknown opponent {opponent!r}: expected one of {', '.join(self.game.bot_names)}"
-            )
-        self.opponent_name = opponent
+    def set_opponent(self, opponent: Any) -> None:
+        """Other bots of the game from the next reset on (the ``opponent`` option's forms)."""
+        self.opponent_names = self._opponents(opponent)
 
     def render(self):
         if self.state is None:
             return None
         if self.render_mode == "ansi":
-            return _ansi(self.state)
+            return ansi_text(self.state)
         if self.render_mode == "rgb_array":
             return observation_rgb(self.state.observation(0))
         return None
@@ -248,17 +260,22 @@ class GameEnv(gymnasium.Env):
         return self.state
 
     def _observe(self) -> Dict[str, np.ndarray]:
-        return _observe(self._live(), self.seat, not self.mask_in_info)
+        return observe(self._live(), self.seat, not self.mask_in_info)
+
+    def _opponents(self, opponent: Any) -> Tuple[str, ...]:
+        return opponents_of(opponent, self.seat, len(self.seat_names), self.game.bot_names)
 
     def _opponent_turns(self) -> None:
-        """Alternating games: the opponent moves until it is the agent's turn."""
-        state, other = self._live(), 1 - self.seat
+        """Alternating games: the other seats' bots move, in turn order, until it is the
+        agent's turn or the game is over."""
+        state = self._live()
         if self.game.type.time_model is not TimeModel.ALTERNATING:
             return
-        while not state.is_over() and state.to_move() == (other,):
-            move = self.opponent.choose(state, other)
+        while not state.is_over() and self.seat not in state.to_move():
+            (other,) = state.to_move()
+            move = self.bots[other].choose(state, other)
             if move is None:  # a turn-based bot always has a move
-                raise RuntimeError(f"the {self.opponent_name} bot passed its turn")
+                raise RuntimeError(f"the {self.seat_names[other]} seat's bot passed its turn")
             state.apply(other, move)
 
     def _info(self, reason: Optional[str], acted: bool = True) -> Dict[str, Any]:
@@ -267,233 +284,6 @@ class GameEnv(gymnasium.Env):
         if self.mask_in_info:
             info["action_mask"] = state.legal_mask(self.seat).astype(np.int8)
         return info
-
-
-def _pettingzoo():
-    try:
-        import pettingzoo
-    except ImportError:
-        raise ImportError(
-            "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
-        ) from None
-    return pettingzoo
-
-
-class _Seats:
-    """What the two PettingZoo faces share: agents named by the game's seats."""
-
-    metadata: Dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
-        "is_parallelizable": True,
-        "render_fps": 4,
-    }
-
-    def _setup(
-        self,
-        game: Any,
-        rules: Optional[Dict[str, Any]],
-        render_mode: Optional[str],
-        mask_in_info: bool = False,
-    ):
-        self.game = _game(game, rules)
-        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
-            raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
-            )
-        self.render_mode = render_mode
-        self.mask_in_info = mask_in_info
-        self.possible_agents = list(self.game.seat_names)
-        self._space = observation_space(self.game, mask=not mask_in_info)
-        self.state_space = _state_space(self.game)
-        self._actions = spaces.Discrete(self.game.num_actions)
-        self.current: Any = None  # the State being played (after reset)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._actions
-
-    def seat_of(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
-    def render(self):
-        if self.current is None:
-            return None
-        if self.render_mode == "ansi":
-            return _ansi(self.current)
-        if self.render_mode == "rgb_array":
-            return observation_rgb(self.current.observation(0))
-        return None
-
-    def state(self) -> np.ndarray:
-        """The global state (``state_space``): seat 0's observation tensor; the games
-        are of perfect information, so it holds the whole state."""
-        return np.asarray(self.current.observation(0), dtype=np.float32)
-
-    def action_masks(self) -> Dict[str, np.ndarray]:
-        """Each agent's legal actions now, bool (num_actions,)."""
-        return {a: self.current.legal_mask(i) for i, a in enumerate(self.possible_agents)}
-
-    def _obs_of(self, seat: int) -> Dict[str, np.ndarray]:
-        return _observe(self.current, seat, not self.mask_in_info)
-
-    def _info_of(self, seat: int, reason: Optional[str], acted: bool, steps: int) -> Dict[str, Any]:
-        info = common_info(self.current, seat, reason, acted, steps)
-        if self.mask_in_info:
-            info["action_mask"] = self.current.legal_mask(seat).astype(np.int8)
-        return info
-
-    def close(self) -> None:
-        pass
-
-
-def GameAECEnv(
-    game: Any,
-    *,
-    rules: Optional[Dict[str, Any]] = None,
-    mask_in_info: bool = False,
-    render_mode: Optional[str] = None,
-):
-    """A PettingZoo ``AECEnv`` of an alternating-turn game (both seats are agents)."""
-    pettingzoo = _pettingzoo()
-    from pettingzoo.utils import AgentSelector
-
-    class _AEC(_Seats, pettingzoo.AECEnv):  # type: ignore[name-defined]
-        def __init__(self) -> None:
-            super().__init__()
-            self._setup(game, rules, render_mode, mask_in_info)
-            if self.game.type.time_model is not TimeModel.ALTERNATING:
-                raise ValueError(
-                    f"{self.game.type.name} is not turn-based: use "
-                    "tictacblitz.envs.aec_env (parallel_to_aec) instead"
-                )
-            self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
-
-        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-            self.current = self.game.new_state(seed if seed is not None else 0)
-            self.agents = self.possible_agents[:]
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-            self.terminations = dict.fromkeys(self.agents, False)
-            self.truncations = dict.fromkeys(self.agents, False)
-            self._steps = 0
-            self.infos = {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)}
-            self._selector = AgentSelector(self.agents)
-            self.agent_selection = self.possible_agents[self.current.to_move()[0]]
-
-        def observe(self, agent: str) -> Dict[str, np.ndarray]:
-            return self._obs_of(self.seat_of(agent))
-
-        def step(self, action) -> None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
-                self._was_dead_step(action)
-                return
-            seat = self.seat_of(agent)
-            self._cumulative_rewards[agent] = 0.0
-            reason = self.current.apply(seat, int(action))
-            self._steps += 1
-            self.infos = {
-                a: self._info_of(i, reason if i == seat else None, i == seat, self._steps)
-                for i, a in enumerate(self.possible_agents)
-            }
-            if reason is not None:  # the mover loses (module docstring)
-                rewards = {
-                    agent: ILLEGAL_MOVE_REWARD,
-                    self.possible_agents[1 - seat]: -ILLEGAL_MOVE_REWARD,
-                }
-                self._finish(rewards)
-            elif self.current.is_over():
-                returns = self.current.returns()
-                self._finish({a: float(returns[i]) for i, a in enumerate(self.possible_agents)})
-            else:
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self.agent_selection = self.possible_agents[self.current.to_move()[0]]
-            self._accumulate_rewards()
-
-        def _finish(self, rewards: Dict[str, float]) -> None:
-            self.rewards = rewards
-            self.terminations = dict.fromkeys(self.agents, True)
-
-    return _AEC()
-
-
-def GameParallelEnv(
-    game: Any,
-    *,
-    rules: Optional[Dict[str, Any]] = None,
-    interval_ms: int = 50,
-    max_steps: Optional[int] = None,
-    mask_in_info: bool = False,
-    render_mode: Optional[str] = None,
-):
-    """A PettingZoo ``ParallelEnv`` of a simultaneous-turn or real-time game."""
-    pettingzoo = _pettingzoo()
-
-    class _Parallel(_Seats, pettingzoo.ParallelEnv):  # type: ignore[name-defined]
-        def __init__(self) -> None:
-            super().__init__()
-            self._setup(game, rules, render_mode, mask_in_info)
-            if self.game.type.time_model is TimeModel.ALTERNATING:
-                raise ValueError(
-                    f"{self.game.type.name} is turn-based: use the AEC env "
-                    "(tictacblitz.envs.aec_env)"
-                )
-            self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
-            self.interval_ms, self.max_steps = interval_ms, max_steps
-
-        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-            self.current = self.game.new_state(seed if seed is not None else 0)
-            self.agents = self.possible_agents[:]
-            self._steps = 0
-            return (
-                {a: self._obs_of(i) for i, a in enumerate(self.agents)},
-                {a: self._info_of(i, None, False, 0) for i, a in enumerate(self.agents)},
-            )
-
-        def step(self, actions: Dict[str, Any]):
-            state = self.current
-            joint = tuple(
-                None if actions.get(a) is None else int(actions[a]) for a in self.possible_agents
-            )
-            movers = state.to_move()
-            joint = tuple(a if i in movers else None for i, a in enumerate(joint))
-            reasons = state.apply_joint(joint)
-            real_time = self.game.type.time_model is TimeModel.REAL_TIME
-            if real_time and not state.is_over():
-                nxt = state.next_decision_t()
-                state.advance(0 if nxt == 0 else self.interval_ms)
-            self._steps += 1
-            rewards = dict.fromkeys(self.agents, 0.0)
-            done = state.is_over()
-            illegal = [i for i, r in enumerate(reasons) if r is not None] if not real_time else []
-            if illegal:  # the mover loses (module docstring)
-                done = True
-                for i in illegal:
-                    rewards[self.possible_agents[i]] += ILLEGAL_MOVE_REWARD
-                    rewards[self.possible_agents[1 - i]] -= ILLEGAL_MOVE_REWARD
-            elif done:
-                returns = state.returns()
-                rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents)}
-            truncated = not done and self.max_steps is not None and self._steps >= self.max_steps
-            observations = {a: self._obs_of(i) for i, a in enumerate(self.possible_agents)}
-            infos = {
-                a: self._info_of(
-                    i,
-                    reasons[i],
-                    joint[i] is not None and not (real_time and joint[i] == 0),
-                    self._steps,
-                )
-                for i, a in enumerate(self.possible_agents)
-            }
-            terminations = dict.fromkeys(self.agents, done)
-            truncations = dict.fromkeys(self.agents, truncated)
-            if done or truncated:
-                self.agents = []
-            return observations, rewards, terminations, truncations, infos
-
-    return _Parallel()
 
 
 class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
@@ -524,15 +314,13 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
         masks[~masks.any(axis=1)] = True
         return masks
 
-    def set_opponent(self, opponent: str) -> None:
-        """Another of the game's bots from each env's next reset on."""
-        for env in self.game_envs:
-            if opponent not in env.game.bot_names:
-                raise ValueError(
-                    f"unknown opponent {opponent!r}: expected one of "
-                    f"{', '.join(env.game.bot_names)}"
-                )
-            env.opponent_name = opponent
+    def set_opponent(self, opponent: Any) -> None:
+        """Other bots of the game from each env's next reset on (:class:`GameEnv`'s
+        ``opponent`` forms); checked once, before any env changes."""
+        envs = self.game_envs
+        names = envs[0]._opponents(opponent)
+        for env in envs:
+            env.opponent_names = names
 
     def render(self):
         frames = super().render()

@@ -84,16 +84,16 @@ def common_info(
     state: Any, seat: int, reason: Optional[str], acted: bool, steps: int
 ) -> Dict[str, Any]:
     """The info keys every face shares (docs/rl.md): ``round``, ``t`` (the game's clock
-    in ms for a real-time game, else the steps played), ``round_wins`` (own,
-    opponent), ``reason`` (code), ``rejected`` (the reason string or None), ``steps``."""
+    in ms for a real-time game, else the steps played), ``round_wins`` (one entry a
+    seat: own first, then the others in turn order from the next seat; zeros for a game
+    without rounds), ``reason`` (code), ``rejected`` (the reason string or None),
+    ``steps``."""
     summary = state.summary()
-    wins = (0, 0)
     names = state.game.seat_names
+    order = [names[(seat + k) % len(names)] for k in range(len(names))]
+    wins = (0,) * len(names)
     if all(isinstance(summary.get(n), dict) and "round_wins" in summary[n] for n in names):
-        wins = (
-            int(summary[names[seat]]["round_wins"]),
-            int(summary[names[1 - seat]]["round_wins"]),
-        )
+        wins = tuple(int(summary[n]["round_wins"]) for n in order)
     return {
         "round": int(summary.get("round", 1)),
         "t": int(getattr(state, "t", steps)),

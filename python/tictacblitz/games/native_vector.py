@@ -8,19 +8,22 @@ env's generator, the info keys, masks (``action_masks()``, or in ``info``), oppo
 changed between episodes, copies or in-place buffers, and ``ansi`` rendering, and the
 constructor with the options every stepper takes (``opponent``, ``seat``, ``rules``,
 ``max_steps``, ``mask_in_info``, ``num_threads``, ``copy``, ``seed``, ``render_mode``).
+The agent has one seat of the game's N (issue 25): ``seat`` names it, ``opponent`` is one
+bot name for every other seat or one per other seat (:func:`opponents_of`).
 
 The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``truncated``, ``reasons``, ``steps``, ``winners`` (arrays of N rows), ``done()``,
 ``reset(seeds, indices)``, ``step(actions, reset_seeds)`` and ``set_bot(spec)``.
-A subclass gives ``rules_type``, ``seat_names``, ``num_actions``,
-``observation_space_of(mask)``, ``make_batch(...)`` (its native batch for the options),
-``bot_spec(name)`` (the native bot of a name, ``ValueError`` for an unknown one) and
-``describe(i)`` (env i as one line of text).
+A subclass gives ``rules_type``, ``seat_names`` (or ``seats_of(rules)`` when a rules
+option sets the number of players), ``num_actions``, ``observation_space_of(mask)``,
+``make_batch(...)`` (its native batch for the options), ``bot_spec(name)`` (the native bot
+of a name, ``ValueError`` for an unknown one), ``bots_spec(names)`` when it has more than
+one opponent, and ``describe(i)`` (env i as one line of text).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -42,17 +45,21 @@ __all__ = [
     "observation_space",
     "rules_of",
     "seat_of",
+    "opponents_of",
 ]
 
 
-def step_info(reasons: Sequence[str], reason: int, steps: int) -> Dict[str, Any]:
+def step_info(
+    reasons: Sequence[str], reason: int, steps: int, num_players: int = 2
+) -> Dict[str, Any]:
     """The protocol env's info of one step of a turn-based game (docs/rl.md): ``reason``
     -1 no action, 0 accepted, else the 1-based position in ``reasons`` (the game's
-    ``GameType.reasons``); ``rejected`` the reason itself."""
+    ``GameType.reasons``); ``rejected`` the reason itself; ``round_wins`` one 0 a seat
+    (a game without rounds)."""
     return {
         "round": 1,
         "t": int(steps),
-        "round_wins": (0, 0),
+        "round_wins": (0,) * num_players,
         "reason": int(reason),
         "rejected": reasons[reason - 1] if reason > 0 else None,
         "steps": int(steps),
@@ -79,13 +86,50 @@ def rules_of(rules_type: Any, rules: Any) -> Any:
 
 
 def seat_of(seat: Any, seat_names: Sequence[str]) -> int:
-    """A stepper's ``seat=`` option, 0, 1 or a seat's name, as 0 or 1.
+    """An env's ``seat=`` option, a seat's index (0 to N-1) or its name, as the index.
 
     :raises ValueError: naming the bad value.
     """
-    if isinstance(seat, bool) or seat not in (0, 1, *seat_names):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    n = len(seat_names)
+    if isinstance(seat, bool) or seat not in (*range(n), *seat_names):
+        indices = "0 or 1" if n == 2 else f"0 to {n - 1}"
+        names = ", ".join(seat_names)
+        raise ValueError(f"seat must be {indices} or a seat's name ({names}), not {seat!r}")
     return list(seat_names).index(seat) if isinstance(seat, str) else int(seat)
+
+
+def opponents_of(
+    opponent: Any, seat: int, num_players: int, bot_names: Optional[Sequence[str]]
+) -> Tuple[str, ...]:
+    """An env's ``opponent=`` option as one bot name per other seat, in seat order (the
+    agent's seat skipped): one name for all of them, ``num_players - 1`` names (the
+    other seats in order), or ``num_players`` entries with ``None`` at the agent's seat.
+
+    >>> opponents_of("greedy", 1, 3, ("random", "greedy"))
+    ('greedy', 'greedy')
+    >>> opponents_of(["random", None, "greedy"], 1, 3, ("random", "greedy"))
+    ('random', 'greedy')
+
+    :raises ValueError: naming the bad value (an unknown bot, a wrong count); with
+        ``bot_names`` None the names are left to the caller to check.
+    """
+    if isinstance(opponent, str):
+        names: Tuple[Any, ...] = (opponent,) * (num_players - 1)
+    elif isinstance(opponent, Sequence) and len(opponent) == num_players - 1:
+        names = tuple(opponent)
+    elif isinstance(opponent, Sequence) and len(opponent) == num_players and opponent[seat] is None:
+        names = tuple(name for k, name in enumerate(opponent) if k != seat)
+    else:
+        raise ValueError(
+            f"opponent must be a bot name or a list of {num_players - 1} (the other seats in "
+            f"order) or {num_players} (None at the agent's seat {seat}), not {opponent!r}"
+        )
+    if bot_names is not None:
+        for name in names:
+            if not isinstance(name, str) or name not in bot_names:
+                known = ", ".join(bot_names)
+                raise ValueError(f"unknown opponent {name!r}: expected one of {known}")
+    return names
 
 
 class NativeVectorEnv(VectorEnv):
@@ -104,12 +148,13 @@ class NativeVectorEnv(VectorEnv):
     rules_type: Any = None
     seat_names: Sequence[str] = ()
     num_actions: int = 0
+    bot_names: Sequence[str] = ()
 
     def __init__(
         self,
         num_envs: int = 1,
         *,
-        opponent: str = "random",
+        opponent: Any = "random",
         seat: Any = 0,
         rules: Any = None,
         max_steps: Optional[int] = None,
@@ -122,10 +167,11 @@ class NativeVectorEnv(VectorEnv):
         """The options every stepper takes (the game's class documents them)."""
         self.check_options(num_envs, render_mode, max_steps)
         self.rules = rules_of(self.rules_type, rules)
+        self.seat_names = tuple(self.seats_of(self.rules))
         self.seat = seat_of(seat, self.seat_names)
         threads = check_count(num_threads, "num_threads", optional=True) or 1
         self.batch = self.make_batch(
-            num_envs, self.bot_spec(opponent), self.seat, max_steps or 0, threads
+            num_envs, self._bots(opponent), self.seat, max_steps or 0, threads
         )
         self.num_envs = num_envs
         self.opponent = opponent
@@ -154,14 +200,31 @@ class NativeVectorEnv(VectorEnv):
     def observation_space_of(cls, mask: bool) -> spaces.Dict:  # pragma: no cover - each game's
         raise NotImplementedError
 
+    def seats_of(self, rules: Any) -> Sequence[str]:
+        """The seats of a game of these rules (a game whose rules set the number of
+        players overrides this; the others have ``seat_names``)."""
+        return type(self).seat_names
+
     def make_batch(  # pragma: no cover - each game's own
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
     ) -> Any:
-        """The game's native batch for these options (``max_steps`` 0: no limit)."""
+        """The game's native batch for these options (``max_steps`` 0: no limit; ``bot``:
+        :meth:`bots_spec`'s)."""
         raise NotImplementedError
 
     def bot_spec(self, name: str) -> Any:  # pragma: no cover - each game's own
         raise NotImplementedError
+
+    def bots_spec(self, names: Tuple[str, ...]) -> Any:
+        """The native bots of the other seats (``names``: one per seat, in seat order):
+        with one opponent its :meth:`bot_spec`; a game of more players overrides this."""
+        if len(names) != 1:  # pragma: no cover - a game of N > 2 seats overrides this
+            raise ValueError(f"{type(self).__name__} has one opponent, not {len(names)}")
+        return self.bot_spec(names[0])
+
+    def _bots(self, opponent: Any) -> Any:
+        names = opponents_of(opponent, self.seat, len(self.seat_names), self.bot_names or None)
+        return self.bots_spec(names)
 
     def describe(self, i: int) -> str:  # pragma: no cover - each game's own
         raise NotImplementedError
@@ -197,9 +260,10 @@ class NativeVectorEnv(VectorEnv):
         masks[~masks.any(axis=1)] = True
         return masks
 
-    def set_opponent(self, opponent: str) -> None:
-        """Another bot from the next step on (between episodes, for a league)."""
-        self.batch.set_bot(self.bot_spec(opponent))
+    def set_opponent(self, opponent: Any) -> None:
+        """Other bots from the next step on (between episodes, for a league): the
+        ``opponent`` option's forms (:func:`opponents_of`)."""
+        self.batch.set_bot(self._bots(opponent))
         self.opponent = opponent
 
     # -- gymnasium --------------------------------------------------------------------------
@@ -278,7 +342,7 @@ class NativeSingleEnv(gymnasium.Env):
     def __init__(
         self,
         *,
-        opponent: str = "random",
+        opponent: Any = "random",
         seat: Any = 0,
         rules: Any = None,
         max_steps: Optional[int] = None,
@@ -326,7 +390,7 @@ class NativeSingleEnv(gymnasium.Env):
 
     def _info(self) -> Dict[str, Any]:
         b = self.vec.batch
-        info = step_info(self.reasons, int(b.reasons[0]), int(b.steps[0]))
+        info = step_info(self.reasons, int(b.reasons[0]), int(b.steps[0]), len(self.vec.seat_names))
         if self.vec.mask_in_info:
             info["action_mask"] = b.masks[0].copy()
         return info
@@ -334,7 +398,7 @@ class NativeSingleEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return np.asarray(self.vec.action_masks()[0])
 
-    def set_opponent(self, opponent: str) -> None:
+    def set_opponent(self, opponent: Any) -> None:
         self.vec.set_opponent(opponent)
 
     @property

@@ -36,7 +36,8 @@ class LoadClient:
         self.rng = rng
         self.deadline = deadline
         self.ws: Any = None
-        self.seat = "X"
+        self.seat = ""  # the seat name ``joined`` gives
+        self.host = False  # the room's creator: it counts the room's finished matches
         self.live = False
         self.last_seq: Optional[int] = None
         self.match_id: Optional[str] = None
@@ -67,7 +68,7 @@ class LoadClient:
             self.stats.error(msg.get("code", "?"))
         elif kind == "match_end":
             self.live = False
-            if self.seat == "X":
+            if self.host:  # once per match, whatever the seats are called
                 self.stats.finished += 1
             if time.time() < self.deadline - 1:  # every rematch agreed, while time is left
                 asyncio.ensure_future(self.send({"type": "rematch", "agree": True}))

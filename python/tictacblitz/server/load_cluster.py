@@ -191,7 +191,7 @@ async def run_match(
             if joined["type"] != "joined":
                 stats.error(joined.get("code", "?"))
                 return
-            a.seat = joined["seats"][0]
+            a.seat, a.host = joined["seats"][0], True
             port = port_of(a.url)
             stats.hosted[port] = stats.hosted.get(port, 0) + 1
             join = {"type": "join", "code": joined["room"]}

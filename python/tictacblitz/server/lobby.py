@@ -179,21 +179,7 @@ class Lobby:
             member.conn = conn
 
     def _joined(self, conn: Peer, room: Room, ref: Any) -> None:
-        member = conn.member
-        out: Dict[str, Any] = {
-            "type": "joined",
-            "room": room.code,
-            "link": room.link(conn.base_url),
-            "mode": room.mode,
-            "role": "player" if member else "spectator",
-            "seats": room.seat_names(member.seats) if member else [],
-            "match_id": room.match_id,
-        }
-        if member is not None:
-            out["token"] = member.token
-        if ref is not None:
-            out["ref"] = ref
-        conn.send(out)
+        conn.send(room.joined(conn, ref))
 
     def _new_room(self, mode: str, owner_address: str) -> Room:
         code = new_code()
@@ -278,9 +264,12 @@ class Lobby:
         mode = msg.get("mode")
         seat = self._seat(msg.get("symbol", self.adapter.seats[0]))
         room = self._new_room(mode, address)
-        member = self._new_member(room, (0, 1) if mode == "local" else (seat,), msg.get("name", ""))
-        if mode == "bot":
-            room.add_bot(1 - seat, msg.get("bot"))
+        every = tuple(range(len(room.seats)))
+        member = self._new_member(room, every if mode == "local" else (seat,), msg.get("name", ""))
+        if mode == "bot":  # the person on their seat, a bot on every other one
+            for other in every:
+                if other != seat:
+                    room.add_bot(other, msg.get("bot"))
         self._attach(conn, room, member)
         self._joined(conn, room, msg.ref)
         if mode == "online":
@@ -291,12 +280,29 @@ class Lobby:
     def _on_join(self, conn: Peer, msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         room = self._room_by_code(msg.get("code"))
-        free = [p for p in (0, 1) if room.seats[p].kind is None]
+        free = room.free_seats()
         if room.mode != "online" or not free or room.phase != WAITING:
             raise P.ProtocolError("room_full", room.why_full())
-        member = self._new_member(room, (free[0],), msg.get("name", ""))
+        member = self._new_member(room, (free[0],), msg.get("name", ""))  # seats in order
         self._attach(conn, room, member)
         self._joined(conn, room, msg.ref)
+        room.broadcast(room.presence())
+        if room.free_seats():  # more seats to fill (3 or 4 players): wait on
+            conn.send(room.state(conn))
+        else:
+            room.begin_countdown()
+
+    def _on_start(self, conn: Peer, msg: P.ClientMessage) -> None:
+        """The host starts a room still filling: a bot of level ``bot`` takes every free
+        seat (issue 25, item 5)."""
+        member = self._player(conn)
+        room = member.room
+        if member is not room.host:
+            raise P.ProtocolError("not_host", "only the player who created the room may start it")
+        if room.phase != WAITING:
+            raise P.ProtocolError("match_started", "the match has started already")
+        for seat in room.free_seats():
+            room.add_bot(seat, msg.get("bot"))
         room.broadcast(room.presence())
         room.begin_countdown()
 
@@ -352,7 +358,7 @@ class Lobby:
             seat = member.seats[0]
         else:
             raise P.ProtocolError(
-                "seat_required", "this connection holds both seats: say which acts"
+                "seat_required", "this connection holds several seats: say which acts"
             )
         game_fields = {k: v for k, v in msg.fields.items() if k != "seat"}
         member.room.intent(seat, game_fields, msg.ref, conn)

@@ -39,7 +39,6 @@ __all__ = [
     "Field",
     "choice",
     "grid_cell",
-    "parse_client_message",
     "normalize_code",
     "clean_name",
     "RateLimiter",
@@ -84,8 +83,10 @@ ERROR_CODES: Dict[str, str] = {
     "bad_token": "resume with a token that holds no seat",
     "not_a_player": "a spectator tried to act or vote",
     "not_your_seat": "act for a seat this connection does not hold",
-    "seat_required": "act without seat on a connection holding both",
+    "seat_required": "act without seat on a connection holding several seats",
     "match_not_over": "rematch while the match runs",
+    "not_host": "start by a player who did not create the room",
+    "match_started": "start on a room whose match has begun",
     "seat_taken_over": "another connection resumed this seat",
     "room_closed": "the room expired or was closed",
     "server_full": "the server's room limit is reached",
@@ -113,7 +114,8 @@ SERVER_MESSAGES: Dict[str, str] = {
 
 CLIENT_MESSAGES: Dict[str, str] = {
     "create": "a new room: mode bot, local or online",
-    "join": "the free seat of an online room, by code",
+    "join": "the first free seat of an online room, by code",
+    "start": "the host starts a room still filling: bots take the free seats",
     "watch": "spectate a room, by code",
     "resume": "take a seat back with its token (and the room's code, to be sent on)",
     "act": "an intent of the game (its fields are the game adapter's)",
@@ -237,8 +239,8 @@ def _no_constants(value: str) -> Any:
 
 class MessageSchema:
     """Every client message's fields for one game: the generic messages of
-    :data:`CLIENT_MESSAGES`, with the game adapter's ``seats`` (the names of seats 0
-    and 1 on the wire), ``bot_levels`` and ``act_fields`` (the game's intent).
+    :data:`CLIENT_MESSAGES`, with the game adapter's ``seats`` (the names of its
+    seats on the wire, in order), ``bot_levels`` and ``act_fields`` (the game's intent).
 
     :raises ValueError: when the adapter's act fields clash with the generic ``seat``.
     """
@@ -258,6 +260,7 @@ class MessageSchema:
                 "name": (_name, False),
             },
             "join": {"code": (_code, True), "name": (_name, False)},
+            "start": {"bot": (choice(self.bot_levels), True)},
             "watch": {"code": (_code, True)},
             "resume": {"token": (_string(64), True), "code": (_code, False)},
             "act": {**act_fields, "seat": (choice(self.seats), False)},
@@ -324,11 +327,6 @@ class MessageSchema:
                 ref,
             )
         return ClientMessage(kind, fields, ref)
-
-
-def parse_client_message(frame: Union[str, bytes, None], schema: MessageSchema) -> ClientMessage:
-    """``schema.parse(frame)``: one frame validated against a game's messages."""
-    return schema.parse(frame)
 
 
 def normalize_code(text: str) -> str:

@@ -41,7 +41,6 @@ __all__ = [
 # Room phases (docs/protocol.md).
 WAITING, COUNTDOWN, LIVE, BREAK, OVER = "waiting", "countdown", "live", "break", "over"
 RUNNING = (COUNTDOWN, LIVE, BREAK)
-SEATS = (0, 1)
 
 
 class Room:
@@ -50,15 +49,15 @@ class Room:
     def __init__(self, lobby: "Lobby", code: str, mode: str) -> None:
         self.lobby = lobby
         self.adapter = lobby.adapter
-        self.names = self.adapter.seats
+        self.names = self.adapter.seats  # as many as the game's players (issue 25)
         self.code = code
         self.mode = mode
-        self.seats = [Seat(), Seat()]
+        self.seats = [Seat() for _ in self.names]
         self.members: List[Member] = []
         self.spectators: List[Peer] = []
         self.phase = WAITING
         self.closed = False
-        self.votes = [False, False]
+        self.votes = [False for _ in self.names]
         self.result: Optional[Dict[str, Any]] = None
         self.timer = Timer(lobby.clock)
         self.owner_address: Optional[str] = None  # who created it (the lobby's quotas)
@@ -114,7 +113,7 @@ class Room:
     def presence(self) -> Dict[str, Any]:
         return {
             "type": "presence",
-            "players": {self.names[p]: self.seats[p].presence() for p in SEATS},
+            "players": {self.names[p]: seat.presence() for p, seat in enumerate(self.seats)},
             "spectators": len(self.spectators),
         }
 
@@ -133,12 +132,40 @@ class Room:
             "the tab they played in): you can spectate"
         )
 
+    @property
+    def host(self) -> Optional[Member]:
+        """The member who created the room: the one who may start it with bots in the
+        free seats (``start``, issue 25)."""
+        return self.members[0] if self.members else None
+
+    def free_seats(self) -> List[int]:
+        """The seats nobody holds yet, in order: ``join`` fills the first."""
+        return [p for p, seat in enumerate(self.seats) if seat.kind is None]
+
     def link(self, base_url: str) -> str:
         base = (self.lobby.settings.public_url or base_url).rstrip("/")
         return f"{base}/r/{self.code}"
 
     def seat_names(self, seats: Sequence[int]) -> List[str]:
         return [self.names[s] for s in seats]
+
+    def joined(self, conn: Peer, ref: Any) -> Dict[str, Any]:
+        """The ``joined`` answer for ``conn`` (a player's carries its token)."""
+        member = conn.member
+        out: Dict[str, Any] = {
+            "type": "joined",
+            "room": self.code,
+            "link": self.link(conn.base_url),
+            "mode": self.mode,
+            "role": "player" if member else "spectator",
+            "seats": self.seat_names(member.seats) if member else [],
+            "match_id": self.match_id,
+        }
+        if member is not None:
+            out["token"] = member.token
+        if ref is not None:
+            out["ref"] = ref
+        return out
 
     def add_bot(self, seat: int, level: str) -> None:
         """A bot takes ``seat`` (bot mode); it plays every match of the room."""
@@ -155,14 +182,14 @@ class Room:
         self.seq = 0
         self.resume_at: Optional[float] = None
         self.result = None
-        self.votes = [False, False]
+        self.votes = [False for _ in self.seats]
         for seat in self.seats:
             if seat.bot is not None:
                 seat.bot.reset()
         self.session = self.adapter.new_session(self, self.lobby.settings.seed_source())
 
     def begin_countdown(self) -> None:
-        """Both seats are filled: count down, then the first round."""
+        """Every seat is filled: count down, then the first round."""
         self.phase = COUNTDOWN
         self.pause(0, self.go)
 
@@ -240,7 +267,7 @@ class Room:
             body["forfeited_by"] = forfeited_by
         self.result = body
         self.lobby.replays.put(self.match_id, self.replay(body))
-        self.votes = [self.seats[p].kind == "bot" for p in SEATS]  # a bot always agrees
+        self.votes = [seat.kind == "bot" for seat in self.seats]  # a bot always agrees
         self.broadcast(body)
 
     def replay(self, result: Dict[str, Any]) -> Dict[str, Any]:
@@ -259,7 +286,7 @@ class Room:
                         "name": self.seats[p].name,
                         "level": self.seats[p].bot.level if self.seats[p].bot else None,
                     }
-                    for p in SEATS
+                    for p in range(len(self.seats))
                 },
                 "result": {k: result[k] for k in ("result", "by", "forfeited_by") if k in result},
             }
@@ -272,7 +299,7 @@ class Room:
         """The full ``state`` message for ``conn`` (its role and seats)."""
         self.tick()  # the snapshot is of now, not of the last timed event
         players = {}
-        for p in SEATS:
+        for p in range(len(self.seats)):
             entry = self.seats[p].presence()
             entry.update(self.session.seat_status(p))
             players[self.names[p]] = entry
@@ -288,13 +315,14 @@ class Room:
             "you": {
                 "role": "player" if member is not None else "spectator",
                 "seats": self.seat_names(member.seats) if member is not None else [],
+                **({"host": True} if member is not None and member is self.host else {}),
             },
             "rules": self.adapter.game.rules.to_dict(),
             **self.session.snapshot(),
             **self.session.private(tuple(member.seats) if member is not None else ()),
             "players": players,
             "result": self.result,
-            "rematch": {self.names[p]: self.votes[p] for p in SEATS},
+            "rematch": dict(zip(self.names, self.votes, strict=True)),
             "spectators": len(self.spectators),
         }
         if ref is not None:
@@ -316,32 +344,35 @@ class Room:
             member.grace_handle = None
         member.grace_until = None
         self.lobby.forget(member)
-        if self.phase == WAITING:
+        if self.phase == WAITING and member is not self.host:
+            # A guest left a room still filling (issue 25: rooms of 3 or 4 seats wait
+            # for several guests): their seat is free again, the room stays.
+            for p in member.seats:
+                self.seats[p] = Seat()
+        elif self.phase == WAITING:
             self.lobby.close_room(self)
             return
-        if self.phase in RUNNING:
-            winner = None
-            for p in SEATS:
-                seat = self.seats[p]
-                if p not in member.seats and (
-                    seat.kind == "bot" or (seat.member is not None and seat.member.present)
-                ):
-                    winner = p
-            if winner is None:
-                self.finish("abandoned", "draw")
+        elif self.phase in RUNNING:
+            held = [
+                p
+                for p, seat in enumerate(self.seats)
+                if p not in member.seats
+                and (seat.kind == "bot" or (seat.member is not None and seat.member.present))
+            ]
+            left = "".join(self.seat_names(member.seats))
+            if len(held) == 1:  # the one player left in wins by forfeit
+                self.finish("forfeit", self.names[held[0]], forfeited_by=left)
+            elif held:  # several left in (3 or 4 seats): nobody wins by the rules
+                self.finish("abandoned", "draw", forfeited_by=left)
             else:
-                self.finish(
-                    "forfeit",
-                    self.names[winner],
-                    forfeited_by="".join(self.seat_names(member.seats)),
-                )
+                self.finish("abandoned", "draw")
         self.broadcast(self.presence())
         self.lobby.maybe_expire(self)
 
     def vote(self, member: Member, agree: bool) -> None:
         for seat in member.seats:
             self.votes[seat] = agree
-        self.broadcast({"type": "rematch", "votes": {self.names[p]: self.votes[p] for p in SEATS}})
+        self.broadcast({"type": "rematch", "votes": dict(zip(self.names, self.votes, strict=True))})
         if all(self.votes):
             self.new_match()
             self.begin_countdown()

@@ -1,6 +1,6 @@
 """Types of blitz_core.doh.batch (the batched RL stepper); see batch.pyx."""
 
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -9,16 +9,19 @@ from typing_extensions import disjoint_base
 PLANES: int
 NUM_ACTIONS: int
 
+_BotSpec = Tuple[int, float, int]
+
 @disjoint_base
 class DohBatch:
     num_envs: int
     pieces_per_size: int
     grid: int
+    players: int
     seat: int
     max_steps: int
     obs: npt.NDArray[np.float32]
     masks: npt.NDArray[np.int8]
-    rewards: npt.NDArray[np.float32]
+    rewards: npt.NDArray[np.float64]
     terminated: npt.NDArray[np.bool_]
     truncated: npt.NDArray[np.bool_]
     reasons: npt.NDArray[np.int8]
@@ -29,15 +32,16 @@ class DohBatch:
         num_envs: int,
         pieces_per_size: int,
         grid: int,
-        bot_spec: Tuple[int, float, int],
+        bot_spec: Union[_BotSpec, Sequence[_BotSpec]],
         seat: int,
         max_steps: int = 0,
         num_threads: Optional[int] = None,
+        players: int = 2,
     ) -> None: ...
     def set_threads(self, num_threads: Optional[int] = None) -> None: ...
     @property
     def num_threads(self) -> int: ...
-    def set_bot(self, bot_spec: Tuple[int, float, int]) -> None: ...
+    def set_bot(self, bot_spec: Union[_BotSpec, Sequence[_BotSpec]]) -> None: ...
     def reset(self, seeds: npt.ArrayLike, idx: Optional[npt.ArrayLike] = None) -> None: ...
     def step(self, actions: npt.ArrayLike, reset_seeds: npt.ArrayLike) -> None: ...
     def position_keys(self) -> npt.NDArray[np.uint64]: ...

@@ -1,19 +1,22 @@
-# The batched RL stepper of Tic Tac Doh: N games, one seat each the agent's, the other a
-# native bot (solver.pyx's bot_action), stepped together in one nogil call
-# (docs/doh.md, "RL"). Observations, masks, rewards and flags are NumPy buffers written in
-# place. Each env owns its position and its bot's seed, so a step's results never depend
-# on the number of threads (prange, when OpenMP is there), and they equal the protocol
-# env's (tictacblitz.envs.GameEnv) for the same match seed: the bot of a game of seed s
-# is seeded mix64(s), as GameEnv seeds it, and the perfect bot's moves depend only on
-# exact scores, never on what a thread's table holds.
+# The batched RL stepper of Tic Tac Doh: N games of `players` seats (D10: 2 to 4), one seat
+# each the agent's, every other a native bot (solver.pyx's bot_action; one spec for all of
+# them or one per seat), stepped together in one nogil call (docs/doh.md, "RL"; issue 25).
+# Observations, masks, rewards and flags are NumPy buffers written in place. Each env owns
+# its position and its bots' seed, so a step's results never depend on the number of
+# threads (prange, when OpenMP is there), and they equal the protocol env's
+# (tictacblitz.envs.GameEnv) for the same match seed: the k-th other seat's bot (k = 0 for
+# the first in seat order) of a game of seed s is seeded mix64(s) ^ k, as GameEnv seeds it
+# (protocol_env.opponent_seed; with two players mix64(s), as before), and the perfect
+# bot's moves depend only on exact scores, never on what a thread's table holds.
 #
 # A step of env i (the agent's action a):
 #   - the env ended at the previous step (autoreset, Gymnasium's NEXT_STEP): it starts the
-#     game of reset_seeds[i] instead (the bot moves first if the agent is second); reward
-#     0, reason -1;
+#     game of reset_seeds[i] instead (the bots in the seats before the agent's move
+#     first); reward 0, reason -1;
 #   - a rejected action (D6) ends the episode: reward -1, reason = the D6 code;
-#   - else the move is played, then the bot moves until it is the agent's turn or the game
-#     is over; at the end, reward +1 / -1 / 0 from the agent's side;
+#   - else the move is played, then the bots move in turn order until it is the agent's
+#     turn or the game is over; at the end, the agent's return (DohState.returns: +1 a
+#     win, -1/(players-1) a loss, 0 a draw; float64, so it equals the protocol env's);
 #   - max_steps > 0: truncated once the episode has that many steps.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
@@ -23,7 +26,7 @@ from cython.parallel cimport prange, threadid
 from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport mix64
 from blitz_core.doh.engine cimport (
-    DohPos, pos_init, pos_play, pos_reason, empty_targets, targets_for, bit_cell,
+    DohPos, pos_init, pos_play, pos_reason, pos_key, empty_targets, targets_for, bit_cell,
     counts_bits, random_action, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
 from blitz_core.doh.solver cimport Table, BotSpec, Solver, bot_action, make_spec
@@ -33,9 +36,11 @@ import os
 import numpy as np
 
 from blitz_core.common.batch_args import reset_args, step_args
+from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 cdef enum:
     N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
+    SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
 
 PLANES = N_PLANES
 NUM_ACTIONS = DOH_ACTIONS
@@ -43,24 +48,33 @@ NUM_ACTIONS = DOH_ACTIONS
 
 ctypedef struct Env:
     DohPos pos
-    uint64_t bot_seed       # mix64(match seed): the bot's seed, as GameEnv seeds it
+    uint64_t bot_seed       # mix64(match seed): seat j's bot plays bot_seed ^ salt[j]
     int32_t steps
     uint8_t done            # the episode ended at the last step (reset at the next)
 
 
-cdef inline void bot_turns(Env* e, Table* t, BotSpec spec, int seat) noexcept nogil:
-    """The bot moves until it is the agent's turn or the game is over."""
-    while e.pos.winner == DOH_ONGOING and e.pos.to_move != seat:
-        pos_play(&e.pos, bot_action(t, &e.pos, spec, e.bot_seed))
+ctypedef struct Bots:
+    BotSpec spec[SEATS_MAX]     # seat j's bot (the agent's seat: unused)
+    uint64_t salt[SEATS_MAX]    # k, the seat's rank among the other seats (seat order)
+    int seat                    # the agent's
 
 
-cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, Table* t, BotSpec spec,
-                           int seat) noexcept nogil:
-    pos_init(&e.pos, pieces, grid, 2)      # two players (D10's others: issue 25's envs)
+cdef inline void bot_turns(Env* e, Table* t, const Bots* bots) noexcept nogil:
+    """The bots move, in turn order (D10), until it is the agent's turn or the game is
+    over."""
+    cdef int j
+    while e.pos.winner == DOH_ONGOING and e.pos.to_move != bots.seat:
+        j = e.pos.to_move
+        pos_play(&e.pos, bot_action(t, &e.pos, bots.spec[j], e.bot_seed ^ bots.salt[j]))
+
+
+cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, int players, Table* t,
+                           const Bots* bots) noexcept nogil:
+    pos_init(&e.pos, pieces, grid, players)
     e.bot_seed = mix64(seed)
     e.steps = 0
     e.done = 0
-    bot_turns(e, t, spec, seat)
+    bot_turns(e, t, bots)
 
 
 cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noexcept nogil:
@@ -96,9 +110,14 @@ cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noe
 
 
 cdef class DohBatch:
-    """N single-agent Doh games against one native bot (see the top of batch.pyx).
+    """N single-agent Doh games against native bots in the other seats (see the top of
+    batch.pyx).
 
-    DohBatch(num_envs, pieces_per_size, grid, bot_spec, seat, max_steps=0, num_threads=None)
+    DohBatch(num_envs, pieces_per_size, grid, bot_spec, seat, max_steps=0, num_threads=None,
+             players=2)
+
+    bot_spec: one spec (kind, error, fallback) for every other seat, or a sequence of
+    players - 1 specs (the other seats in seat order).
     """
 
     cdef Env* envs
@@ -106,40 +125,45 @@ cdef class DohBatch:
     cdef readonly int num_envs
     cdef readonly int pieces_per_size
     cdef readonly int grid
+    cdef readonly int players
     cdef readonly int seat
     cdef readonly int max_steps
     cdef int nt
-    cdef BotSpec spec
+    cdef Bots bots
+    cdef double loss                    # a loser's return: -1 / (players - 1)
     cdef object solvers                 # one Solver (its table) per thread
     cdef readonly object obs, masks, rewards, terminated, truncated, reasons, steps, winners
     cdef float[:, :, :, ::1] obs_v
     cdef int8_t[:, ::1] mask_v
-    cdef float[::1] reward_v
+    cdef double[::1] reward_v
     cdef uint8_t[::1] term_v, trunc_v
     cdef int8_t[::1] reason_v, winner_v
     cdef int32_t[::1] steps_v
 
     def __init__(self, int num_envs, int pieces_per_size, int grid, object bot_spec, int seat,
-                 int max_steps=0, object num_threads=None):
+                 int max_steps=0, object num_threads=None, int players=2):
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs}")
-        if not 1 <= pieces_per_size <= 5 or not 1 <= grid <= 3:
+        if not 1 <= pieces_per_size <= MAX_PIECES_PER_SIZE or not 1 <= grid <= 3:
             raise ValueError(f"rules out of range: pieces_per_size={pieces_per_size}, grid={grid}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, not {seat}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
         if max_steps < 0:
             raise ValueError(f"max_steps must be >= 0 (0: never truncate), not {max_steps}")
-        self.spec = make_spec(bot_spec)
         self.num_envs, self.pieces_per_size, self.grid = num_envs, pieces_per_size, grid
-        self.seat, self.max_steps = seat, max_steps
+        self.players, self.seat, self.max_steps = players, seat, max_steps
+        self.loss = -1.0 / (players - 1)
+        self.tables = NULL
+        self.set_threads(num_threads)
+        self.set_bot(bot_spec)
         self.envs = <Env*>calloc(num_envs, sizeof(Env))
         if self.envs == NULL:
             raise MemoryError("cannot allocate the batch")
-        self.tables = NULL
-        self.set_threads(num_threads)
         self.obs = np.zeros((num_envs, N_PLANES, 3, 3), dtype=np.float32)
         self.masks = np.zeros((num_envs, DOH_ACTIONS), dtype=np.int8)
-        self.rewards = np.zeros(num_envs, dtype=np.float32)
+        self.rewards = np.zeros(num_envs, dtype=np.float64)
         self.terminated = np.zeros(num_envs, dtype=bool)
         self.truncated = np.zeros(num_envs, dtype=bool)
         self.reasons = np.full(num_envs, -1, dtype=np.int8)
@@ -164,7 +188,8 @@ cdef class DohBatch:
         n = (os.cpu_count() or 1) if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
-        solvers = [Solver(self.pieces_per_size, self.grid) for _ in range(n)]
+        solvers = [Solver(self.pieces_per_size, self.grid, players=self.players)
+                   for _ in range(n)]
         cdef Table** tables = <Table**>calloc(n, sizeof(Table*))
         if tables == NULL:
             raise MemoryError("cannot allocate the tables")
@@ -180,8 +205,33 @@ cdef class DohBatch:
         return self.nt
 
     def set_bot(self, bot_spec):
-        """Another bot (kind, error, fallback) from the next step on."""
-        self.spec = make_spec(bot_spec)
+        """Other bots from the next step on: one spec (kind, error, fallback) for every
+        other seat, or a sequence of players - 1 (the other seats in seat order). Checked
+        in full before anything changes."""
+        single = (isinstance(bot_spec, tuple) and len(bot_spec) == 3
+                  and not isinstance(bot_spec[0], (tuple, list)))
+        if single:
+            specs = [bot_spec] * (self.players - 1)
+        elif isinstance(bot_spec, (tuple, list)) and len(bot_spec) == self.players - 1:
+            specs = list(bot_spec)
+        else:
+            raise ValueError(f"bot_spec must be one spec or {self.players - 1} (one per other "
+                             f"seat), not {bot_spec!r}")
+        cdef Bots bots
+        cdef int j, k = 0
+        bots.seat = self.seat
+        for j in range(SEATS_MAX):
+            bots.spec[j] = make_spec((0, 0.0, 0))
+            bots.salt[j] = 0
+        for j in range(self.players):
+            if j != self.seat:
+                bots.spec[j] = make_spec(specs[k])
+                bots.salt[j] = k
+                k += 1
+        # The perfect bot's search is the solver's: its own check refuses what it cannot
+        # play yet (two-player negamax: not for 3-4 players until the paranoid search).
+        (<Solver>self.solvers[0])._check_perfect(specs)
+        self.bots = bots
 
     cdef void _finish(self, Py_ssize_t i) noexcept nogil:
         """Rewards and flags of env i after its step (the agent's side)."""
@@ -190,7 +240,7 @@ cdef class DohBatch:
         self.winner_v[i] = w
         if w != DOH_ONGOING:
             self.term_v[i] = 1
-            self.reward_v[i] = 0.0 if w == DOH_DRAW else (1.0 if w == self.seat else -1.0)
+            self.reward_v[i] = 0.0 if w == DOH_DRAW else (1.0 if w == self.seat else self.loss)
             e.done = 1
         elif self.max_steps > 0 and e.steps >= self.max_steps:
             self.trunc_v[i] = 1
@@ -207,8 +257,8 @@ cdef class DohBatch:
         with nogil:
             for k in range(n):
                 i = iv[k]
-                start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.tables[0],
-                          self.spec, self.seat)
+                start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.players,
+                          self.tables[0], &self.bots)
                 self.reward_v[i] = 0.0
                 self.term_v[i] = 0
                 self.trunc_v[i] = 0
@@ -241,7 +291,7 @@ cdef class DohBatch:
         self.term_v[i] = 0
         self.trunc_v[i] = 0
         if e.done:                                   # NEXT_STEP autoreset: the action is ignored
-            start_env(e, reset_seed, self.pieces_per_size, self.grid, t, self.spec, self.seat)
+            start_env(e, reset_seed, self.pieces_per_size, self.grid, self.players, t, &self.bots)
             self.reason_v[i] = -1
             self.steps_v[i] = 0
             self._finish(i)
@@ -258,19 +308,17 @@ cdef class DohBatch:
             write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
             return
         pos_play(&e.pos, <int>action)
-        bot_turns(e, t, self.spec, self.seat)
+        bot_turns(e, t, &self.bots)
         self._finish(i)
 
     def position_keys(self):
-        """Each env's position key (engine.Position.from_key rebuilds it), uint64 (N,)."""
+        """Each env's position key (engine.pos_key; engine.Position.from_key rebuilds it
+        with the batch's rules and players), uint64 (N,)."""
         out = np.empty(self.num_envs, dtype=np.uint64)
         cdef uint64_t[::1] ov = out
         cdef Py_ssize_t i
-        cdef DohPos* p
         for i in range(self.num_envs):
-            p = &self.envs[i].pos
-            ov[i] = p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 39) \
-                | ((<uint64_t>p.stash[2]) << 42)
+            ov[i] = pos_key(&self.envs[i].pos)
         return out
 
     def done(self):

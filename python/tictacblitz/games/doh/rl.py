@@ -1,24 +1,27 @@
 """Tic Tac Doh's RL hook: environments over its native batched stepper (docs/doh.md, "RL").
 
-``tictacblitz.envs`` serves these for ``game="doh"``: it looks for ``make_env``,
-``make_vector_env`` and ``parallel_env`` here (and an optional ``aec_env``, which Doh
+``tictacblitz.envs`` serves these for ``game="doh"``: it looks for ``make_env`` and
+``make_vector_env`` here (and the optional ``parallel_env`` and ``aec_env``, which Doh
 leaves to the generic layer).
 
 - :class:`DohVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
-  a native bot, stepped in one ``nogil`` call (``blitz_core.doh.batch``, threads with
+  native bots in the other seats (``players`` 2 to 4, D10: one bot name for all or one
+  per seat), stepped in one ``nogil`` call (``blitz_core.doh.batch``, threads with
   OpenMP); masks included; Gymnasium's NEXT_STEP autoreset.
 - :class:`DohEnv`: one game (``gymnasium.make("tictacblitz/Doh-v0")``), the same stepper
   with one env.
-- PettingZoo: ``tictacblitz.envs.aec_env("doh")`` is the platform's protocol
-  ``GameAECEnv`` (both seats are agents; a game imports nothing above it, so this module
-  defines no ``aec_env``); :func:`parallel_env` refuses, Doh being turn-based.
+- PettingZoo: ``tictacblitz.envs.aec_env("doh")`` and ``parallel_env("doh")`` are the
+  platform's protocol ``GameAECEnv`` and ``GameParallelEnv`` (every seat is an agent; in
+  the parallel one only the seat to move acts; a game imports nothing above it, so this
+  module defines neither).
 
 Observations, rewards and flags are those of the protocol env
 (``tictacblitz.envs.GameEnv``) for the same match seed: ``{"observation": float32
-(15, 3, 3), "action_mask": int8 (75,)}`` (encoding.py), reward +1 / -1 / 0 at the end, a
-rejected move (D6) ends the episode with -1. A game of seed ``s`` has its bot seeded
-``mix64(s)``, as the protocol env seeds it; ``tests/doh/test_doh_rl.py`` holds the two
-paths equal step by step.
+(15, 3, 3), "action_mask": int8 (75,)}`` (encoding.py), the agent's return at the end
+(+1 a win, -1/(players-1) a loss, 0 a draw), a rejected move (D6) ends the episode with
+-1. A game of seed ``s`` has the k-th other seat's bot seeded ``mix64(s) ^ k`` (the
+first: ``mix64(s)``), as the protocol env seeds them; ``tests/doh/test_doh_rl.py`` holds
+the two paths equal step by step.
 
 >>> env = DohVectorEnv(4, opponent="greedy")
 >>> obs, info = env.reset(seed=0)
@@ -28,7 +31,7 @@ paths equal step by step.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List, Sequence, Tuple
 
 try:
     from gymnasium import spaces
@@ -54,7 +57,6 @@ __all__ = [
     "observation_space",
     "make_env",
     "make_vector_env",
-    "parallel_env",
     "info_of",
 ]
 
@@ -70,18 +72,22 @@ def _opponent(name: Any) -> tuple:
     return bot_spec(name)
 
 
-def info_of(reason: int, steps: int) -> Dict[str, Any]:
+def info_of(reason: int, steps: int, players: int = 2) -> Dict[str, Any]:
     """The protocol env's info of one step (:func:`~tictacblitz.games.native_vector.step_info`)."""
-    return step_info(REASONS, reason, steps)
+    return step_info(REASONS, reason, steps, players)
 
 
 class DohVectorEnv(NativeVectorEnv):
     """``num_envs`` games of Tic Tac Doh as one Gymnasium ``VectorEnv`` (see the module).
 
     :param num_envs: N.
-    :param opponent: the other seat's bot, a name of ``bots.BOT_NAMES`` (native).
-    :param seat: the agent's seat, 0 (first) or 1 (second).
-    :param rules: a :class:`DohRules` or a mapping of overrides.
+    :param opponent: the other seats' bots: a name of ``bots.BOT_NAMES`` (native) for
+        all of them, or one per other seat
+        (:func:`~tictacblitz.games.native_vector.opponents_of`). ``perfect`` and the
+        presets built on it (``medium``, ``hard``) play two players only until the solver
+        has a search for more (a clear ``ValueError``).
+    :param seat: the agent's seat, 0 to ``players - 1`` or its name (``first`` ...).
+    :param rules: a :class:`DohRules` or a mapping of overrides (``players`` among them).
     :param max_steps: truncate an episode after this many agent steps (None: never).
     :param mask_in_info: the mask in ``info["action_mask"]`` instead of the observation.
     :param num_threads: threads of a step (default 1; results never depend on it). A step
@@ -95,33 +101,42 @@ class DohVectorEnv(NativeVectorEnv):
     """
 
     rules_type = DohRules
-    seat_names = SEATS[:2]  # the native stepper plays two players
+    seat_names = SEATS[:2]
     num_actions = NUM_ACTIONS
+    bot_names = BOT_NAMES
 
     @classmethod
     def observation_space_of(cls, mask: bool) -> spaces.Dict:
         return observation_space(mask)
 
+    def seats_of(self, rules: DohRules) -> Sequence[str]:
+        return SEATS[: rules.players]  # D10
+
     def make_batch(
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
     ) -> Any:
         grid = (self.rules.pieces_per_size, self.rules.grid)
-        return _native.DohBatch(num_envs, *grid, bot, seat, max_steps, num_threads)
+        players = self.rules.players
+        return _native.DohBatch(num_envs, *grid, bot, seat, max_steps, num_threads, players)
 
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)
+
+    def bots_spec(self, names: Tuple[str, ...]) -> List[tuple]:
+        return [_opponent(name) for name in names]
 
     def describe(self, i: int) -> str:
         return str(position_summary(self._position(int(self.batch.position_keys()[i]))))
 
     def _position(self, key: int) -> Position:
-        return Position.from_key(key, self.rules.pieces_per_size, self.rules.grid)
+        rules = self.rules
+        return Position.from_key(key, rules.pieces_per_size, rules.grid, rules.players)
 
 
 class DohEnv(NativeSingleEnv):
-    """One game of Tic Tac Doh against a bot (the stepper with one env); options as
+    """One game of Tic Tac Doh against bots (the stepper with one env); options as
     :class:`DohVectorEnv`'s. ``reset(seed=s)`` plays the game of seed ``s`` (the protocol
-    env's ``GameEnv.reset(seed=s)``), its bot seeded ``mix64(s)``."""
+    env's ``GameEnv.reset(seed=s)``), its bots seeded as the protocol env's."""
 
     vector_type = DohVectorEnv
     reasons = REASONS
@@ -143,8 +158,3 @@ def make_env(**options: Any) -> DohEnv:
 def make_vector_env(num_envs: int = 1, **options: Any) -> DohVectorEnv:
     """The native vector env (:class:`DohVectorEnv`)."""
     return DohVectorEnv(num_envs, **options)
-
-
-def parallel_env(**options: Any):
-    """Doh is turn-based: its PettingZoo face is the AEC env (``tictacblitz.envs.aec_env``)."""
-    raise ValueError("doh is turn-based: use the AEC env (tictacblitz.envs.aec_env)")

@@ -10,7 +10,8 @@ settings)`` returns a :class:`GameAdapter`:
 ``GameAdapter`` (one per server: the game's facts on the wire)
     - ``game``: the :class:`~tictacblitz.games.protocol.Game` every room plays;
     - ``time_model``: the ``TimeModel`` its sessions drive (checked against the game's);
-    - ``seats``: the names of seats 0 and 1 in messages (``("X", "O")``);
+    - ``seats``: the names of the seats in messages, one per player of the game's rules
+      (``Game.num_players``; Blitz ``("X", "O")``, Doh ``first`` .. ``fourth``);
     - ``bot_levels``: what ``create`` may ask for (``bot``);
     - ``act_fields``: the fields of the ``act`` message (``{name: (checker, required)}``,
       checkers from :mod:`..protocol`); the protocol adds ``seat`` itself;

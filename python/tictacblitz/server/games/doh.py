@@ -1,4 +1,7 @@
-"""Tic Tac Doh on the server: the alternating-turn adapter (``ALTERNATING``, rules D1-D9).
+"""Tic Tac Doh on the server: the alternating-turn adapter (``ALTERNATING``, rules D1-D10).
+
+- **Seats** are the rules' ``players`` (D10: 2 to 4, ``first`` .. ``fourth``): the
+  generic rooms seat that many; turns go round them; ``out`` (D9) lists who is out.
 
 - **The board on the wire** is a 5x5 grid of *display* squares, ``[row, col]`` in 0..4,
   whose centre ``[2, 2]`` is the first piece: every square a game can use is within two
@@ -180,7 +183,7 @@ class DohSession(MatchSession):
         }
 
     def seat_status(self, seat: int) -> Dict[str, Any]:
-        return {"to_move": self.table.to_move() == seat}
+        return {"to_move": self.table.to_move() == seat, "out": seat in self.table.position.out}
 
     def position(self) -> Dict[str, Any]:
         return {"round": 1, "t": self.table.position.ply * MOVE_MS}
@@ -189,6 +192,7 @@ class DohSession(MatchSession):
         return {
             "end": self.table.end_by(),
             "lines": self.table.lines(),
+            "out": self.table.out(),
             "plies": self.table.position.ply,
         }
 
@@ -208,11 +212,16 @@ class DohAdapter(GameAdapter):
     """Tic Tac Doh's facts on the wire (see :class:`~.GameAdapter`)."""
 
     time_model = TimeModel.ALTERNATING
-    seats = SEATS[:2]  # rooms seat two players
-    bot_levels = BOT_LEVELS
+    seats = SEATS[:2]  # the rules' players (D10) by __init__
+    bot_levels = BOT_LEVELS  # those that play the rules' players, by __init__
     act_fields = {"piece": (P.choice(PIECES), True), "cell": (P.grid_cell, True)}
     view = VIEW
     bot_delay_ms = BOT_DELAY_MS
+
+    def __init__(self, game: Any, settings: Any) -> None:
+        super().__init__(game, settings)
+        self.seats = tuple(game.seat_names)  # D10: first .. the rules' players-th
+        self.bot_levels = playable_levels(game)
 
     def describe(self) -> Dict[str, Any]:
         # The pieces, the square contents and what each counts as (D4, D5), the display
@@ -237,6 +246,23 @@ class DohAdapter(GameAdapter):
             raise
         except (TypeError, ValueError) as exc:
             raise ReplayError(str(exc)) from None
+
+
+def playable_levels(game: Any) -> Tuple[str, ...]:
+    """The bot levels that play this game's number of players: all with two; with three
+    or four, those whose bots do not refuse the table (``perfect``, and the presets built
+    on it, refuse until the paranoid solver is there): a player is never offered a level
+    that cannot move."""
+    if game.num_players == 2:
+        return BOT_LEVELS
+    levels = []
+    for level in BOT_LEVELS:
+        try:
+            game.make_bot(level, 0).choose(game.new_state(), 0)
+        except ValueError:
+            continue
+        levels.append(level)
+    return tuple(levels)
 
 
 def make_adapter(game: Any, settings: Any) -> DohAdapter:

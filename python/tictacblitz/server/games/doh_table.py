@@ -118,6 +118,11 @@ class DohTable:
             return "line"  # D7
         return "stash_empty" if self.position.winner is None else "no_move"  # D8, D9
 
+    def out(self) -> List[str]:
+        """D9: the seats that are out, in the order they went (with three or four
+        players every seat but the last mover's, at once, when the table is stuck)."""
+        return [SEATS[seat] for seat in self.position.out]
+
     def result(self) -> Optional[str]:
         if not self.position.over:
             return None
@@ -146,6 +151,7 @@ class DohTable:
             "lines": self.lines(),
             "result": self.result(),
             "by": self.end_by(),
+            "out": self.out(),
             "last": self.moves[-1] if self.moves else None,
         }
 
@@ -185,7 +191,13 @@ class DohTable:
         out = [dict(self.moves[-1])]
         if self.position.over:
             out.append(
-                {"kind": "end", "result": self.result(), "by": self.end_by(), "lines": self.lines()}
+                {
+                    "kind": "end",
+                    "result": self.result(),
+                    "by": self.end_by(),
+                    "lines": self.lines(),
+                    "out": self.out(),
+                }
             )
         return out
 

@@ -39,7 +39,8 @@ app.cellCenter = (cell) => app.ui.cellCenter(app.lay, canvas.getBoundingClientRe
 
 let viewLoaded;
 const viewReady = new Promise((resolve) => { viewLoaded = resolve; });
-const other = (seat) => app.game.seats.find((s) => s !== seat);
+/** The names a sentence lists: "a", "a and b", "a, b and c". */
+const listed = (names) => names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 const newModel = (rules) => app.ui.createModel(rules || app.rules, app.game);
 
 // -- screens ------------------------------------------------------------------------------
@@ -298,6 +299,9 @@ async function openReplay(load) {
 $("btn-leave").addEventListener("click", leaveToMenu);
 $("btn-menu").addEventListener("click", leaveToMenu);
 $("btn-rematch").addEventListener("click", rematch);
+$("start-bots").addEventListener("click", () => {
+  if (app.conn) app.conn.send({ type: "start", bot: $("bot-level").value });  // the bot card's level
+});
 $("copy-link").addEventListener("click", async () => {
   const link = $("room-link").value;
   try { await navigator.clipboard.writeText(link); say("Link copied."); } catch { $("room-link").select(); say("Select and copy the link."); }
@@ -308,7 +312,7 @@ function rematch() {
   if (app.replay) { app.replay.seek(0); app.replay.playing = true; syncReplayButtons(); return; }
   if (app.conn && app.model.phase === "over" && app.model.role === "player") {
     app.rematchRef = app.conn.send({ type: "rematch", agree: true });
-    say("Rematch asked: waiting for the other player.");
+    say(`Rematch asked: waiting for the other player${app.game.seats.length > 2 ? "s" : ""}.`);
   }
 }
 
@@ -389,7 +393,7 @@ function frame(now) {
       view = model.view(model.nowT(serverNow), serverNow);
     }
     app.view = view;
-    if (!app.lay || app.lay.size !== view.size) resize();
+    if (!app.lay || app.lay.size !== view.size || (app.ui.layoutFits && !app.ui.layoutFits(app.lay, view))) resize();
     if (app.lay) app.ui.draw(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
     updateDom(view, model);
   }
@@ -398,7 +402,10 @@ function frame(now) {
 
 function banner(view, model) {
   if (view.result) return [app.ui.describeMatch(view.result), app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : ""];
-  if (view.phase === "waiting") return ["Waiting for a friend", "Share the room code or link"];
+  if (view.phase === "waiting") {
+    const free = model.freeSeats().length;
+    return [free > 1 ? `Waiting for ${free} players` : "Waiting for a friend", "Share the room code or link"];
+  }
   if (view.roundEnd) {
     const next = view.countdown !== null ? `Round ${view.round + 1} in ${Math.ceil(view.countdown)} s` : "";
     return [app.ui.describeRound(view.roundEnd), next];
@@ -422,8 +429,12 @@ function graceText(model) {
 }
 
 function mineText(view) {
-  if (view.mine.length === 1) return `You play ${view.mine[0]} against ${view.players[other(view.mine[0])].name}`;
-  if (view.mine.length === 2) return `Local match: ${app.game.seats.join(" and ")} on one screen`;
+  const seats = view.seatNames || app.game.seats;
+  if (view.mine.length === 1) {
+    const others = seats.filter((s) => s !== view.mine[0]).map((s) => view.players[s].name);
+    return `You play ${view.mine[0]} against ${listed(others)}`;
+  }
+  if (view.mine.length > 1) return `Local match: ${listed(seats)} on one screen`;
   return "Spectating";
 }
 
@@ -435,6 +446,10 @@ function updateDom(view, model) {
   el.hidden = !b;
   if (b) setHTML("banner", `${escapeHtml(b[0])}${b[1] ? `<span class="sub">${escapeHtml(b[1])}</span>` : ""}`);
   $("room-waiting").hidden = view.phase !== "waiting";
+  // The host may start a room still filling, bots in the free seats (issue 25, `start`).
+  const free = view.phase === "waiting" && model.host && !app.replay ? model.freeSeats().length : 0;
+  $("start-bots").hidden = !free;
+  if (free) setText("start-bots", free === 1 ? "Start now with a bot" : "Start now: bots in the free seats");
   const canRematch = (!!view.result && model.role === "player") || (!!app.replay && app.replay.done);
   $("btn-rematch").hidden = !canRematch;
   $("btn-rematch").textContent = app.replay ? "Watch again" : "Rematch";

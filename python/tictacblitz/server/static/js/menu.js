@@ -43,6 +43,13 @@ export function buildMenu(ui, game, welcome) {
   // A game whose local play is not "mouse and keyboard" says how it is (optional).
   if (ui.LOCAL_NOTE) $("local-note").textContent = ui.LOCAL_NOTE;
   if (ui.LOCAL_SEAT) $("local-seat").textContent = ui.LOCAL_SEAT;
+  // A game whose local play passes the screen round (Doh with three or four players:
+  // whoever is to move plays) says so, and offers no seat for the mouse (optional).
+  const turns = ui.localNote ? ui.localNote(game) : null;
+  if (turns) {
+    $("local-note").textContent = turns;
+    document.querySelector("fieldset.symbols[data-name=mouse]").hidden = true;
+  }
   // The menu's buttons wait for the game's choices (they are disabled in the HTML).
   for (const control of document.querySelectorAll("[data-needs-game]")) control.disabled = false;
 }

@@ -8,9 +8,10 @@
 // `endState`), `applyEvents` (after `takeSeq`), `nowT` and `view`. It has `seatNames`
 // (its seats, in order) and `players` (seat -> what the server said of it).
 
-/** The two seats of `welcome.game`, or `fallback` when it does not name two. */
+/** The seats of `welcome.game` (as many as the rules' players: issue 25), or `fallback`
+ *  when it names none. */
 export function seatNamesOf(game, fallback) {
-  return (game && game.seats && game.seats.length === 2) ? game.seats : fallback;
+  return (game && Array.isArray(game.seats) && game.seats.length >= 2) ? game.seats : fallback;
 }
 
 /** Whole seconds left until `untilMs` at `nowMs` (server clock ms), never below 0: a
@@ -24,7 +25,7 @@ export class ModelBase {
   resetRoom() {
     this.room = null; this.link = null; this.mode = null; this.matchId = null;
     this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
-    this.resumeAt = null; this.role = "spectator"; this.seats = [];
+    this.resumeAt = null; this.role = "spectator"; this.seats = []; this.host = false;
   }
 
   /** Dispatch one server message; returns true when the screen should change. */
@@ -64,7 +65,7 @@ export class ModelBase {
     this.room = msg.room || keep.room; this.link = keep.link;
     this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
     this.seq = msg.seq || 0; this.t = msg.t || 0; this.resumeAt = msg.resume_at ?? null;
-    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; }
+    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; this.host = !!msg.you.host; }
   }
 
   /** The end of a `state` snapshot: the match result, rematch votes, spectators. */
@@ -106,4 +107,7 @@ export class ModelBase {
 
   /** Which seats this screen plays. */
   mySeats() { return this.role === "player" ? this.seats : []; }
+
+  /** The seats nobody holds yet (an online room still filling: issue 25). */
+  freeSeats() { return this.seatNames.filter((s) => this.players[s] && !this.players[s].kind); }
 }

@@ -4,7 +4,9 @@
 
 export const VERSION = 1;
 
-export const CLIENT_MESSAGES = ["create", "join", "watch", "resume", "act", "rematch", "sync", "ping", "leave"];
+export const CLIENT_MESSAGES = [
+  "create", "join", "start", "watch", "resume", "act", "rematch", "sync", "ping", "leave",
+];
 
 export const SERVER_MESSAGES = [
   "welcome", "joined", "state", "events", "rejected", "round_break", "match_end",

@@ -15,8 +15,13 @@ export { cellFromPoint } from "../../view_common.js";
 export const COLORS = {
   bg: "#151a24", board: "#222a3a", cell: "#2d364a", cellHi: "#39445c", out: "#1a202c",
   grid: "#151a24", text: "#e8ecf4", dim: "#97a2b8", gold: "#F0C93A", line: "#F0C93A",
-  box: "#8fd3ff", first: "#56B4E9", second: "#CC79A7", cursor: "#ffffff",
+  box: "#8fd3ff", cursor: "#ffffff", panel: "#1f2636", panelHi: "#33405a", gone: "#e07a6e",
 };
+/** Each seat's colour (D10's seats, model.js SEATS; tests/test_one_source.py checks the
+ *  names, that the four differ and that each reads on the panel): the dot of its row,
+ *  numbered so colour is never the only cue, and the ticks of its last move. None is a
+ *  piece's colour (red, orange, yellow). */
+export const SEAT_COLORS = { first: "#56B4E9", second: "#CC79A7", third: "#8CE06A", fourth: "#E4E4E4" };
 export const PIECE_COLORS = { S: "#E0453A", M: "#F28C28", L: "#F5D33B" };
 export const PIECE_NAMES = { S: "small", M: "medium", L: "large" };
 const SCALE = { S: 0.36, M: 0.58, L: 0.8 };
@@ -24,16 +29,16 @@ const STACKS = new Set(["LM", "LMS", "MS"]);      // bottom piece first, each sm
 
 const ROW_H = 36; // a seat's row in the panel, upright
 
-/** The panel's natural height `pw` wide (upright): two seat rows, the stash, the hint. */
-function panelNeed(pw) {
+/** The panel's natural height `pw` wide (upright): a row per seat, the stash, the hint. */
+function panelNeed(pw, seats = 2) {
   const bw = (pw - 16) / 3;
-  return 2 * (ROW_H + 6) + 22 + Math.min(110, Math.max(60, bw * 1.1)) + 10 + 40;
+  return seats * (ROW_H + 6) + 22 + Math.min(110, Math.max(60, bw * 1.1)) + 10 + 40;
 }
 
 /** Where everything goes on a w×h canvas (CSS pixels): the panel beside the board when
  *  the canvas is wide, else under it at its natural height (a phone: the page scrolls,
  *  stageHeight gives the canvas the height that holds it; issue 26: the hint was cut). */
-export function layout(w, h, size = 5) {
+export function layout(w, h, size = 5, seatCount = 2) {
   const pad = Math.max(10, Math.min(w, h) * 0.025);
   const landscape = w >= h * 1.2;
   let board, panel;
@@ -45,34 +50,37 @@ export function layout(w, h, size = 5) {
     board = { x, y, s };
     panel = { x: x + s + pad, y, w: pw, h: s };
   } else {
-    const pw = w - 2 * pad, need = panelNeed(pw);
+    const pw = w - 2 * pad, need = panelNeed(pw, seatCount);
     const s = Math.max(80, Math.min(w - 2 * pad, h - need - 3 * pad));
     board = { x: (w - s) / 2, y: pad, s };
     panel = { x: pad, y: 2 * pad + s, w: pw, h: need };
   }
   board.cell = board.s / size;
-  // The panel: two seat rows, then the stash as three buttons (the piece in hand), then
-  // the hint (two lines: the piece in hand or whose turn, the grid).
-  const rowH = landscape ? Math.min(40, panel.h * 0.16) : ROW_H;
-  const seats = [0, 1].map((i) => ({ x: panel.x, y: panel.y + i * (rowH + 6), w: panel.w, h: rowH }));
-  const top = panel.y + 2 * (rowH + 6) + 22;
+  // The panel: a row per seat (2 to 4, D10), then the stash as three buttons (the piece
+  // in hand), then the hint (two lines: the piece in hand or whose turn, the grid).
+  const rowH = landscape ? Math.min(40, panel.h * 0.16, (panel.h * 0.42) / seatCount - 6) : ROW_H;
+  const seats = Array.from({ length: seatCount }, (_, i) => ({ x: panel.x, y: panel.y + i * (rowH + 6), w: panel.w, h: rowH }));
+  const top = panel.y + seatCount * (rowH + 6) + 22;
   const gap = 8;
   const bw = (panel.w - 2 * gap) / 3;
   const bh = landscape ? Math.max(60, Math.min(panel.y + panel.h - top - 50, bw * 1.25))
     : Math.min(110, Math.max(60, bw * 1.1));
   const stash = PIECES.map((p, i) => ({ piece: p, x: panel.x + i * (bw + gap), y: top, w: bw, h: bh }));
   const status = { x: panel.x, y: top + bh + 10, w: panel.w, h: 40 };
-  return { w, h, board, panel, seats, stash, status, size, landscape };
+  return { w, h, board, panel, seats, stash, status, size, landscape, seatCount };
 }
 
 /** The canvas height (CSS px) that holds the whole view `w` wide when the page scrolls
  *  (a phone), the board inside `avail`, the height visible under the page's header. */
-export function stageHeight(w, avail) {
+export function stageHeight(w, avail, view) {
   if (layout(w, avail).landscape) return avail;
   const pad = Math.max(10, Math.min(w, avail) * 0.025);
   const s = Math.max(80, Math.min(w - 2 * pad, avail - 2 * pad));
-  return Math.ceil(3 * pad + s + panelNeed(w - 2 * pad));
+  return Math.ceil(3 * pad + s + panelNeed(w - 2 * pad, seatCountOf(view)));
 }
+
+/** How many seat rows a view has (2 before the server has named its seats). */
+export function seatCountOf(view) { return (view && view.seatNames && view.seatNames.length) || 2; }
 
 /** The stash button under a point: "S", "M", "L" or null. */
 export function pieceFromPoint(lay, px, py) {
@@ -226,11 +234,12 @@ function drawBoard(ctx, view, lay, ui) {
     const [r, c] = sq.cell;
     drawContent(ctx, x + (c + 0.5) * cell, y + (r + 0.47) * cell, cell, sq.content);
   }
-  // The last move: corner ticks.
+  // The last move: corner ticks in its mover's colour (with more than two players, who
+  // moved last matters: D9 makes them the winner when the table is stuck).
   if (view.last) {
     const [r, c] = view.last.cell;
     const cx = x + c * cell, cy = y + r * cell, k = cell * 0.16;
-    ctx.strokeStyle = "rgba(255,255,255,0.8)"; ctx.lineWidth = 2;
+    ctx.strokeStyle = SEAT_COLORS[view.last.seat] || "rgba(255,255,255,0.8)"; ctx.lineWidth = 2.5;
     ctx.beginPath();
     for (const [ax, ay, dx, dy] of [[cx + 4, cy + 4, 1, 1], [cx + cell - 4, cy + 4, -1, 1],
       [cx + 4, cy + cell - 4, 1, -1], [cx + cell - 4, cy + cell - 4, -1, -1]]) {
@@ -277,11 +286,16 @@ function drawPanel(ctx, view, lay, ui) {
   ctx.textBaseline = "middle";
   view.seatNames.forEach((seat, i) => {
     const p = view.players[seat], b = lay.seats[i];
-    ctx.fillStyle = p.toMove ? "#33405a" : "#1f2636";
+    ctx.fillStyle = p.toMove ? COLORS.panelHi : COLORS.panel;
     roundRect(ctx, b.x, b.y, b.w, b.h, 8); ctx.fill();
     if (p.toMove) { ctx.strokeStyle = COLORS.gold; ctx.lineWidth = 2; ctx.stroke(); }
-    ctx.fillStyle = i === 0 ? COLORS.first : COLORS.second;
-    ctx.beginPath(); ctx.arc(b.x + 16, b.y + b.h / 2, 6, 0, Math.PI * 2); ctx.fill();
+    // The seat's colour, numbered in turn order (D10).
+    const dot = Math.max(6, Math.min(8, b.h * 0.22));
+    ctx.fillStyle = SEAT_COLORS[seat] || COLORS.dim;
+    ctx.beginPath(); ctx.arc(b.x + 16, b.y + b.h / 2, dot, 0, Math.PI * 2); ctx.fill();
+    ctx.fillStyle = "#151a24"; ctx.textAlign = "center";
+    ctx.font = `700 ${Math.round(dot * 1.3)}px system-ui, sans-serif`;
+    ctx.fillText(String(i + 1), b.x + 16, b.y + b.h / 2 + 0.5);
     ctx.fillStyle = COLORS.text; ctx.textAlign = "left";
     ctx.font = `600 ${Math.max(12, Math.min(15, b.h * 0.4))}px system-ui, sans-serif`;
     const name = p.name === seat ? "" : p.name;
@@ -289,7 +303,11 @@ function drawPanel(ctx, view, lay, ui) {
     ctx.fillText(who, b.x + 30, b.y + b.h / 2, b.w - 110);
     ctx.textAlign = "right"; ctx.fillStyle = p.toMove ? COLORS.gold : COLORS.dim;
     ctx.font = `${Math.max(11, Math.min(13, b.h * 0.34))}px system-ui, sans-serif`;
-    const tag = p.toMove ? "◀ to move" : p.rematch ? "wants a rematch" : p.connected ? "" : "away";
+    // D9: a seat with no legal move is out (with more than two players every seat after
+    // the last mover goes out at once, and the last mover wins).
+    const tag = p.toMove ? "◀ to move" : p.out ? "out" : p.free ? "free seat" : p.rematch ? "wants a rematch"
+      : p.connected ? "" : "away";
+    if (p.out && !p.toMove) ctx.fillStyle = COLORS.gone;
     ctx.fillText(tag, b.x + b.w - 10, b.y + b.h / 2);
   });
   const s0 = lay.stash[0];

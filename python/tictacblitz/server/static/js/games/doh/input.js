@@ -6,6 +6,8 @@
 //   cursor; Space, Enter or F put the piece in hand on the square under it.
 //   local, one screen: the keyboard player uses 1 2 3, the arrows and Enter (or Space);
 //   the mouse player clicks a stash button and a square (or 7 8 9, WASD and F).
+//   local with three or four players (D10): they take turns, the screen passed round:
+//   whoever is to move plays with the mouse or the keys, as when playing alone.
 
 import { PIECES, firstPlayable, intentFor } from "./model.js";
 import { cellFromPoint, pieceFromPoint } from "./draw.js";
@@ -18,6 +20,15 @@ const MOVES = {
 const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 const PIECE_KEYS = { 1: "S", 2: "M", 3: "L", 7: "S", 8: "M", 9: "L" };
 const MOUSE_PIECE_KEYS = new Set(["7", "8", "9"]);
+
+/** The seats the mouse and the keys drive now: `seats` ({mouse, keyboard}), or, when
+ *  the players take turns on one screen (`seats.turns`), the one to move (else the
+ *  first): pure, so tests can check it. */
+export function driving(seats, toMove) {
+  if (!seats.turns) return seats;
+  const seat = seats.turns.includes(toMove) ? toMove : seats.turns[0];
+  return { mouse: seat, keyboard: seat };
+}
 
 /** Which seat a key drives, and what it does: pure, so tests can check the key map.
  *  `seats`: {mouse, keyboard} (local) or both the same seat (alone). */
@@ -53,9 +64,13 @@ export class Input {
     listen(this, opts.canvas);
   }
 
-  /** Seats of this screen: local → the mouse seat and the keyboard seat; alone → one. */
+  /** Seats of this screen: local → the mouse seat and the keyboard seat (three or four:
+   *  they take turns); alone → one. */
   configure(seats, mouseSeat = null) {
-    if (seats.length === 2) {
+    if (seats.length > 2) {
+      this.seats = { mouse: null, keyboard: null, turns: seats.slice() };
+      this.showCursor = {};
+    } else if (seats.length === 2) {
       const mouse = seats.includes(mouseSeat) ? mouseSeat : seats[0];
       this.seats = { mouse, keyboard: seats.find((s) => s !== mouse) };
       this.showCursor = { [this.seats.keyboard]: true };
@@ -91,13 +106,19 @@ export class Input {
     return cellFromPoint(lay, x, y);
   }
 
+  /** The seats the mouse and the keys drive now (`driving`). */
+  now() {
+    const view = this.opts.getView();
+    return driving(this.seats, view && view.toMove);
+  }
+
   onPointer(e) {
-    if (!this.seats.mouse) return;
+    const seat = this.now().mouse;
+    if (!seat) return;
     const lay = this.opts.getLayout();
     if (!lay) return;
     const [x, y] = this.point(e);
     const piece = pieceFromPoint(lay, x, y);
-    const seat = this.seats.mouse;
     if (piece) { e.preventDefault(); this.select(seat, piece); return; }
     const cell = cellFromPoint(lay, x, y);
     if (!cell) return;
@@ -107,8 +128,9 @@ export class Input {
 
   onKey(e) {
     if (this.opts.isTyping && this.opts.isTyping()) return;
-    if (!this.seats.keyboard || e.ctrlKey || e.metaKey || e.altKey) return;
-    const a = keyAction(e.key, this.seats);
+    const seats = this.now();
+    if (!seats.keyboard || e.ctrlKey || e.metaKey || e.altKey) return;
+    const a = keyAction(e.key, seats);
     if (!a || !a.seat) return;
     const view = this.opts.getView();
     if (!view) return;
@@ -142,8 +164,9 @@ export class Input {
   /** What the drawing needs of this screen's seats: [{seat, cell (or null), label, hand}]. */
   cursorList() {
     const out = [];
-    const local = this.seats.mouse && this.seats.mouse !== this.seats.keyboard;
-    for (const seat of new Set([this.seats.mouse, this.seats.keyboard])) {
+    const seats = this.now();
+    const local = seats.mouse && seats.mouse !== seats.keyboard;
+    for (const seat of new Set([seats.mouse, seats.keyboard])) {
       if (!seat) continue;
       out.push({ seat, cell: this.showCursor[seat] ? this.cursors[seat] : null,
         label: local ? (seat === this.seats.keyboard ? "keys" : "mouse") : "", hand: this.hand(seat) });

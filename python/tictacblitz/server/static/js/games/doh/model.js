@@ -12,14 +12,26 @@ import { ModelBase, seatNamesOf } from "../../model_common.js";
 
 export const PIECES = ["S", "M", "L"]; // the draw order (welcome.game.pieces says the same)
 
+/** D10's seats in turn order (games/doh/types.py SEATS; tests/test_one_source.py ties
+ *  them): a game of `players` N plays the first N. */
+export const SEATS = ["first", "second", "third", "fourth"];
+
 const PICTURE_KEYS = ["size", "squares", "stash", "pieces_per_size", "to_move", "ply", "legal",
-  "box", "lines", "result", "by", "last"];
+  "box", "lines", "result", "by", "last", "out"];
+
+/** The seats of a game of these rules: the first `players` of SEATS (D10), else the
+ *  server's (`welcome.game.seats`). A replay of a 4-player game names its own. */
+export function seatsOf(rules, game) {
+  const n = rules && rules.players;
+  if (Number.isInteger(n) && n >= 2 && n <= SEATS.length) return SEATS.slice(0, n);
+  return seatNamesOf(game, SEATS.slice(0, 2));
+}
 
 function emptyPicture(rules, game) {
   const n = rules && rules.pieces_per_size ? rules.pieces_per_size : 0;
   return {
     size: game && game.display, squares: [], stash: { S: n, M: n, L: n }, pieces_per_size: n, to_move: null, ply: 0,
-    legal: { S: [], M: [], L: [] }, box: null, lines: [], result: null, by: null, last: null,
+    legal: { S: [], M: [], L: [] }, box: null, lines: [], result: null, by: null, last: null, out: [],
   };
 }
 
@@ -34,7 +46,7 @@ export class GameModel extends ModelBase {
     super();
     this.rules = { ...rules };
     this.game = game || {};
-    this.seatNames = seatNamesOf(this.game, ["first", "second"]);
+    this.seatNames = seatsOf(this.rules, this.game);
     this.reset();
   }
 
@@ -55,8 +67,10 @@ export class GameModel extends ModelBase {
 
   setRules(rules) {
     if (!rules) return;
-    const changed = rules.pieces_per_size !== this.rules.pieces_per_size || rules.grid !== this.rules.grid;
+    const changed = rules.pieces_per_size !== this.rules.pieces_per_size || rules.grid !== this.rules.grid
+      || rules.players !== this.rules.players;
     this.rules = { ...rules };
+    this.seatNames = seatsOf(this.rules, this.game);
     if (changed) this.reset();
   }
 
@@ -70,7 +84,7 @@ export class GameModel extends ModelBase {
     this.takePicture(msg);
     this.moves = (msg.moves || []).slice();
     if (msg.players) this.updatePlayers(msg.players);
-    if (this.pic.result) this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines };
+    if (this.pic.result) this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines, out: this.pic.out };
     return this.endState(msg);
   }
 
@@ -97,13 +111,16 @@ export class GameModel extends ModelBase {
   view(nowT = this.t, serverNow = null) {
     const mine = this.mySeats();
     const pic = this.pic;
+    const out = pic.out || [];
     const players = {};
     this.seatNames.forEach((s, i) => {
       const p = this.players[s];
       players[s] = {
         seat: s, index: i, name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s), kind: p.kind,
         level: p.level, connected: p.connected, graceUntil: p.grace_until,
-        toMove: pic.to_move === s && !this.result, mine: mine.includes(s), rematch: !!this.rematch[s],
+        toMove: pic.to_move === s && !this.result && this.phase !== "waiting",  // not while seats are free
+        mine: mine.includes(s), rematch: !!this.rematch[s],
+        out: out.includes(s), free: p.kind === null,  // D9: out of the game; a seat nobody holds yet
       };
     });
     let countdown = null;
@@ -117,7 +134,7 @@ export class GameModel extends ModelBase {
       squares: pic.squares, stash: pic.stash, perSize: pic.pieces_per_size || this.rules.pieces_per_size,
       toMove: live ? pic.to_move : null, ply: pic.ply, legal: myTurn ? pic.legal : { S: [], M: [], L: [] },
       box: pic.box, lines: (this.end && this.end.lines) || pic.lines || [], last: pic.last,
-      end: this.end, players, seatNames: this.seatNames, result: this.result, roundEnd: null,
+      end: this.end, players, seatNames: this.seatNames, out, result: this.result, roundEnd: null,
       rounds: [], countdown, mine, myTurn, spectators: this.spectators, moves: this.moves,
     };
   }
@@ -161,13 +178,16 @@ export function firstPlayable(view, prefer) {
 
 const BY = { line: "three in a line", stash_empty: "the stash is empty", no_move: "no legal move left" };
 
-/** Words for the game's end (D7, D8, D9). */
+/** Words for the game's end (D7, D8, D9: with more than two players every other one is
+ *  out at once, `end.out` names them). */
 export function describeEnd(end) {
   if (!end || !end.result) return "";
   const why = BY[end.by] ? `: ${BY[end.by]}` : "";
   if (end.result === "draw") return `Draw${why}`;
   const who = end.result[0].toUpperCase() + end.result.slice(1);
-  return end.by === "no_move" ? `${who} wins: the other player has no legal move` : `${who} wins${why}`;
+  if (end.by !== "no_move") return `${who} wins${why}`;
+  const others = (end.out || []).length > 1 ? "the others are out: no legal move" : "the other player has no legal move";
+  return `${who} wins: ${others}`;
 }
 
 /** Words for a round's end: Doh has one round (the shell asks anyway). */
@@ -178,6 +198,6 @@ export function describeMatch(res) {
   if (!res) return "";
   const who = res.result && res.result !== "draw" ? res.result[0].toUpperCase() + res.result.slice(1) : "";
   if (res.by === "forfeit") return `${who} wins: ${res.forfeited_by || "the other player"} left`;
-  if (res.by === "abandoned") return "Game abandoned";
-  return describeEnd({ result: res.result, by: res.end });
+  if (res.by === "abandoned") return res.forfeited_by ? `Game abandoned: ${res.forfeited_by} left` : "Game abandoned";
+  return describeEnd({ result: res.result, by: res.end, out: res.out });
 }
