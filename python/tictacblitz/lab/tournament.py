@@ -6,7 +6,8 @@ matches in the game's native loop (its ``play_matches`` hook), seats alternated
 derived from the tournament seed, the pair and k, so a tournament is deterministic for a
 given seed (and the same whatever ``jobs``). The report gives, per pair, wins, draws and
 losses with 95 % Wilson intervals, and Elo ratings (a Bradley-Terry fit) with 95 %
-intervals.
+intervals. A game of three or four seats plays each pair in 2N seatings, each bot alone in
+each seat against N-1 copies of the other (:mod:`~tictacblitz.lab.seated`, issue 25).
 
 >>> result = run_tournament(["greedy", "random"], matches=4, seed=1)
 >>> result["pairs"][0]["a_wins"], result["pairs"][0]["b_wins"]
