@@ -13,7 +13,7 @@ import pytest
 
 from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import WIN_SCORE, Solver
-from tictacblitz.games.doh.bots import bot_spec
+from tictacblitz.games.doh.bots import bot_spec, make_bot, play_matches
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.doh.solver import paranoid_solve, paranoid_values
 
@@ -175,6 +175,25 @@ def test_the_perfect_bot_breaks_ties_at_random():
     assert len(best) > 1
     chosen = {solver.choose(start, bot_spec("perfect"), seed) for seed in range(40)}
     assert chosen <= best and len(chosen) > 1
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_perfect_games_are_the_same_in_python_and_natively(players):
+    # the native loop searches a table of its own thread, DohBot the process's: a
+    # paranoid choice depends on exact scores only, never on what a table holds
+    rules = DohRules(players=players)
+    bots = ["perfect", "hard", "medium", "perfect"][:players]
+    seeds = np.arange(30, dtype=np.uint64)
+    cols = play_matches(rules, bots, seeds)
+    for i, seed in enumerate(seeds.tolist()):
+        position = Position(5, 3, players)
+        seat_bots = [make_bot(name, seed) for name in bots]
+        while not position.over:
+            position.play(seat_bots[position.to_move].choose(position, position.to_move))
+        assert (cols["winner"][i], cols["moves"][i]) == (
+            -1 if position.winner is None else position.winner,
+            position.ply,
+        )
 
 
 def test_paranoid_solutions_report_their_cost():
