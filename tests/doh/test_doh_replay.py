@@ -19,7 +19,17 @@ from tictacblitz.games.doh.replay import load_replay, run_replay
 ROOT = Path(__file__).resolve().parents[2]
 OWN = ROOT / "tests" / "scenarios" / "doh"
 SHARED = ROOT.parent / "shared" / "scenarios" / "doh"  # the contract's, when present
-FILES = sorted(OWN.glob("*.json")) + (sorted(SHARED.glob("*.json")) if SHARED.is_dir() else [])
+SHARED_PLAYERS = SHARED / "players"  # the contract's D9/D10 examples (issue 25)
+FILES = sorted(OWN.glob("*.json")) + [
+    path
+    for folder in (SHARED, SHARED_PLAYERS)
+    if folder.is_dir()
+    for path in sorted(folder.glob("*.json"))
+]
+
+
+def file_id(path):
+    return {SHARED: "shared/", SHARED_PLAYERS: "shared/players/"}.get(path.parent, "") + path.name
 
 
 def read(path):
@@ -29,15 +39,19 @@ def read(path):
 
 def test_there_are_scenarios_for_every_rule_and_malformed_ones():
     names = [p.name for p in OWN.glob("*.json")]
-    for rule in range(1, 10):
+    for rule in range(1, 11):
         assert any(n.startswith(f"d{rule}_") for n in names), f"no scenario for D{rule}"
     assert sum(n.startswith("bad_") for n in names) >= 10
+    # issue 25: D9 and D10 with 3 and 4 players, each worked by hand
+    for rule in ("d8", "d9", "d10"):
+        assert any(n.startswith(f"{rule}_players") for n in names), f"no {rule} with players"
+    for path in OWN.glob("d*_players*.json"):
+        data = read(path)
+        assert data.get("name") and data.get("why"), path.name
 
 
 @pytest.mark.parametrize("engine", ["native", "reference"])
-@pytest.mark.parametrize(
-    "path", FILES, ids=lambda p: ("shared/" if p.parent == SHARED else "") + p.name
-)
+@pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_scenario(path, engine):
     data = read(path)
     if not isinstance(data, dict) or data.get("expect_error") is True:
@@ -75,6 +89,29 @@ def test_the_game_replays_through_the_protocol():
         ({"rules": {"grid": 7}}, "rules.grid=7"),
         ({"rules": [1]}, "rules must be an object"),
         ({"seed": 1.5}, "seed must be an integer"),
+        ({"rules": {"players": 5}}, "rules.players=5"),
+        ({"rules": {"players": "3"}}, "rules.players='3'"),
+        # issue 25: a record of a game with more players whose rules.players is missing
+        (
+            {"script": [], "expect": {"result": "fourth"}},
+            "expect.result names seat 'fourth', but rules.players is 2 (the default)",
+        ),
+        (
+            {"script": [], "expect": {"moves": [{"player": "first"}, {"player": "third"}]}},
+            "expect.moves[1].player names seat 'third', but rules.players is 2 (the default)",
+        ),
+        (
+            {"rules": {"players": 3}, "expect_any": [{"state": {"to_move": "fourth"}}]},
+            "expect_any[0].state.to_move names seat 'fourth', but rules.players is 3",
+        ),
+        (
+            {"expect": {"state": {"out": []}}},
+            "expect.state.out is given, but rules.players is 2 (the default)",
+        ),
+        (
+            {"rules": {"players": 2}, "expect": {"state": {"out": ["second"]}}},
+            "expect.state.out is given, but rules.players is 2:",
+        ),
     ],
 )
 def test_malformed_files_are_one_clear_line(bad, words):
@@ -122,20 +159,38 @@ def test_a_recorded_game_replays_identically(seed):
 
 def test_the_command_line_replays_a_file():
     path = OWN / "d7_two_lines_at_once.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
-    )
+    proc = replay_command(path)
     assert proc.returncode == 0, proc.stderr
     assert subset_diff(read(path)["expect"], json.loads(proc.stdout)) is None
-    bad = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "replay", str(OWN / "bad_piece_unknown.json")],
+    bad = replay_command(OWN / "bad_piece_unknown.json")
+    assert bad.returncode != 0 and "XL" in bad.stderr
+
+
+def replay_command(path, *options):
+    """``python -m tictacblitz replay [OPTIONS] PATH`` on this checkout's package."""
+    return subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "replay", *options, str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"},
     )
-    assert bad.returncode != 0 and "XL" in bad.stderr
+
+
+PLAYERS_FILES = sorted(OWN.glob("*players*.json")) + (
+    sorted(SHARED_PLAYERS.glob("*.json")) if SHARED_PLAYERS.is_dir() else []
+)
+
+
+@pytest.mark.parametrize("engine", ["native", "reference"])
+@pytest.mark.parametrize("path", PLAYERS_FILES, ids=file_id)
+def test_the_command_line_plays_3_and_4_player_files(path, engine):
+    """`tictacblitz replay` on the D9/D10 files (issue 25): the expected result on
+    stdout, or for a malformed file one line on stderr and a non-zero exit."""
+    proc = replay_command(path, "--engine", engine)
+    data = read(path)
+    if data.get("expect_error") is True:
+        assert proc.returncode != 0 and proc.stdout == "" and proc.stderr.count("\n") == 1
+        return
+    assert proc.returncode == 0, proc.stderr
+    assert subset_diff(data["expect"], json.loads(proc.stdout)) is None

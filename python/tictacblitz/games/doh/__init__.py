@@ -1,10 +1,10 @@
 """Tic Tac Doh: tic-tac-toe with one shared stash of pyramids on an imaginary 3x3 grid
-(rules D1-D9, docs/doh.md).
+(rules D1-D10, docs/doh.md).
 
 Everything of this game on the Python side is in this folder:
 
 - :mod:`.types`: sizes, square contents (D4, D5), rejection reasons (D6);
-- :mod:`.rules`: :class:`DohRules`, the validated numbers of D1 and D2;
+- :mod:`.rules`: :class:`DohRules`, the validated numbers of D1, D2 and D10;
 - :mod:`.reference`: the plain-Python reference engine, the oracle of the native one;
 - :mod:`.encoding`: the one integer action encoding (75 actions) and the observation;
 - :mod:`.replay`: the replay file format (load, validate, play, result);

@@ -1,4 +1,4 @@
-"""The reference engine of Tic Tac Doh: the rules D1-D9 in plain Python, for clarity.
+"""The reference engine of Tic Tac Doh: the rules D1-D10 in plain Python, for clarity.
 
 It works on absolute squares ``(row, col)`` in whatever frame its caller uses, exactly
 as a player sees the table; it is the oracle the native engine is tested against
@@ -24,21 +24,28 @@ DIRECTIONS: Tuple[Square, ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 class ReferenceDoh:
-    """One game of Tic Tac Doh."""
+    """One game of Tic Tac Doh for ``rules.players`` players (D10: 2 to 4).
+
+    ``to_move`` is the seat whose turn it is; once the game is over it stays the last
+    seat that was to move (for an end by D9, the last seat that went out). ``out`` lists
+    the seats that went out (D9), in the order they went out.
+    """
 
     def __init__(self, rules: Optional[DohRules] = None) -> None:
         self.rules = rules if rules is not None else DohRules()
+        self.players: int = self.rules.players  # D10
         self.squares: Dict[Square, str] = {}
         self.stash: Dict[Size, int] = dict.fromkeys(SIZES, self.rules.pieces_per_size)
-        self.to_move = 0  # D1: first moves first, then alternate
+        self.to_move = 0  # D1/D10: first moves first, then the seats in order
+        self.out: List[int] = []  # D9: seats out, in the order they went out
         self.over = False
-        self.winner: Optional[int] = None  # 0/1, or None (draw or going on)
+        self.winner: Optional[int] = None  # a seat, or None (draw or going on)
         self.moves: List[Tuple[int, Size, Square]] = []
 
     # -- reading -----------------------------------------------------------------------
     @property
     def result(self) -> Optional[str]:
-        """``"first"``, ``"second"``, ``"draw"`` once over, else None."""
+        """The winning seat's name (``"first"`` ...), ``"draw"`` once over, else None."""
         if not self.over:
             return None
         return "draw" if self.winner is None else SEATS[self.winner]
@@ -129,14 +136,35 @@ class ReferenceDoh:
         self.squares[square] = content
         self.stash[size] -= 1
         self.moves.append((mover, size, square))
-        self.to_move = 1 - mover
+        self.to_move = self._next_in(mover)
         if self.line_squares():  # D7: the player who moved wins
             self.over, self.winner = True, mover
-        elif sum(self.stash.values()) == 0:  # D8: stash empty, nobody won
+        elif sum(self.stash.values()) == 0:  # D8: stash empty, nobody won, a draw for all
             self.over, self.winner = True, None
-        elif not self.legal_moves():  # D9: pieces left, no legal move
-            self.over, self.winner = True, mover
+        else:
+            self._put_out_the_stuck()
         return None
+
+    def _next_in(self, seat: int) -> int:
+        """D10: the seat after ``seat`` in turn order, skipping seats that are out."""
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if candidate not in self.out:
+                return candidate
+        raise AssertionError("no seat is left in")  # D9 ends the game before that
+
+    def _put_out_the_stuck(self) -> None:
+        """D9, read literally: while the player to move has pieces but no legal move,
+        that player is out and play passes to the next player still in; the last player
+        left in wins. (Legality does not depend on who moves, so once one player is out
+        every following one is too, down to the player who moved last.)"""
+        while not self.legal_moves():
+            self.out.append(self.to_move)
+            still_in = [seat for seat in range(self.players) if seat not in self.out]
+            if len(still_in) == 1:
+                self.over, self.winner = True, still_in[0]
+                return
+            self.to_move = self._next_in(self.to_move)
 
     def apply_action(self, action: int) -> Optional[str]:
         """Play an action code of :mod:`.encoding` (anchor-relative; on an empty table
@@ -168,9 +196,13 @@ class ReferenceDoh:
         return [[[r - r0, c - c0] for r, c in line] for line in self.line_squares()]
 
     def summary(self) -> dict:
-        """The replay format's ``state``: squares, stash and who is to move."""
-        return {
+        """The replay format's ``state``: squares, stash, who is to move and, with more
+        than two players, the seats that are out in the order they went out (D9, D10)."""
+        state = {
             "squares": self.translated_squares(),
             "stash": {size.letter: self.stash[size] for size in SIZES},
             "to_move": None if self.over else SEATS[self.to_move],
         }
+        if self.players > 2:
+            state["out"] = [SEATS[seat] for seat in self.out]
+        return state

@@ -2,30 +2,37 @@
 
 A replay file (also a scenario file: the same shape) is a JSON object::
 
-    {"game": "doh", "rules": {"pieces_per_size": 3},
+    {"game": "doh", "rules": {"players": 3, "pieces_per_size": 3},
      "script": [{"piece": "M", "at": [1, 1]}, {"piece": "S", "at": [1, 2]}]}
 
 - ``game``: ``"doh"`` (may be left out when the caller already knows the game);
-- ``rules``: overrides of :class:`~.rules.DohRules` by name (unknown names are errors);
+- ``rules``: overrides of :class:`~.rules.DohRules` by name (unknown names are errors),
+  ``players`` among them (D10: 2 by default, 3 or 4);
 - ``seed``: optional and ignored (nothing in the game is random), an integer if given;
 - ``script``: the moves in order, each exactly ``piece`` (``S``, ``M``, ``L``) and ``at``
   (``[row, col]``, integers, in one frame of the file's choosing: any translation is
-  the same game, D2). The player is implied by the order (D1); a rejected move is
-  reported and the same player moves again with the next entry.
+  the same game, D2). The player is implied by the order (D1, D10: the seats in turn
+  order, skipping seats that are out by D9); a rejected move is reported and the same
+  player moves again with the next entry.
 
-Other top-level keys (``name``, ``why``, ``expect``...) are ignored. The result::
+Other top-level keys (``name``, ``why``, ``expect``...) are ignored, except that an
+``expect`` (or ``expect_any``) naming a seat the rules do not have (``"third"`` in a file
+without ``rules.players``) makes the file invalid: it is the record of a game with more
+players whose ``players`` went missing. The result::
 
     {"moves": [{"player": "first", "piece": "M", "at": [1, 1]}, ...],   # accepted, in order
      "rejected": [{"index": 3, "player": "second", "piece": "S", "at": [0, 5],
                    "reason": "not_adjacent"}],                            # index in script
      "state": {"squares": {"0,0": "LM", ...}, "stash": {"S": 5, "M": 2, "L": 4},
-               "to_move": "first" | "second" | null},
-     "result": "first" | "second" | "draw" | null,
+               "to_move": "first" | ... | "fourth" | null,
+               "out": ["second", "third"]},           # only with 3 or 4 players (D9)
+     "result": "first" | ... | "fourth" | "draw" | null,
      "lines": [[[0, 0], [0, 1], [0, 2]], ...]}
 
 ``moves`` keep the file's frame; ``state.squares`` and ``lines`` are translated so that
 the smallest occupied row and column are 0; each line lists its three squares sorted,
-and the list is sorted (empty when there is none).
+and the list is sorted (empty when there is none). ``state.out`` lists the seats that
+went out, in the order they went out (``[]`` when none).
 """
 
 from __future__ import annotations
@@ -95,7 +102,53 @@ def load_replay(data: Any) -> Replay:
     script = [] if script is None else script
     if not isinstance(script, list):
         raise ReplayError(f"script must be a list of moves, not {script!r}")
-    return Replay(rules, tuple(_load_entry(raw, i) for i, raw in enumerate(script)))
+    entries = tuple(_load_entry(raw, i) for i, raw in enumerate(script))
+    _check_expected_seats(data, rules.players)
+    return Replay(rules, entries)
+
+
+def _named_seats(expect: Any, where: str) -> List[Tuple[str, Any]]:
+    """(where, value) of every place an expectation names a seat (the result's shape)."""
+    if not isinstance(expect, dict):
+        return []
+    named = [(f"{where}.result", expect.get("result"))]
+    for key in ("moves", "rejected"):
+        entries = expect.get(key)
+        if isinstance(entries, list):
+            named += [
+                (f"{where}.{key}[{i}].player", entry.get("player"))
+                for i, entry in enumerate(entries)
+                if isinstance(entry, dict)
+            ]
+    state = expect.get("state")
+    if isinstance(state, dict):
+        named.append((f"{where}.state.to_move", state.get("to_move")))
+        if isinstance(state.get("out"), list):
+            named += [(f"{where}.state.out[{i}]", seat) for i, seat in enumerate(state["out"])]
+    return named
+
+
+def _check_expected_seats(data: Dict[str, Any], players: int) -> None:
+    """An expectation naming a seat beyond ``players`` (D10), or ``state.out`` with two
+    players, means the file's ``rules.players`` is missing or wrong (issue 25)."""
+    expectations = [("expect", data.get("expect"))]
+    alternatives = data.get("expect_any")
+    if isinstance(alternatives, list):
+        expectations += [(f"expect_any[{i}]", alt) for i, alt in enumerate(alternatives)]
+    said = "is 2 (the default)" if "players" not in (data.get("rules") or {}) else f"is {players}"
+    for where, expect in expectations:
+        for place, seat in _named_seats(expect, where):
+            if seat in SEATS[players:]:
+                raise ReplayError(
+                    f"{place} names seat {seat!r}, but rules.players {said}: "
+                    "a replay of a game with more players must give rules.players (D10)"
+                )
+        state = expect.get("state") if isinstance(expect, dict) else None
+        if players == 2 and isinstance(state, dict) and "out" in state:
+            raise ReplayError(
+                f"{where}.state.out is given, but rules.players {said}: out is reported "
+                "only with 3 or 4 players; a replay of such a game must give rules.players (D10)"
+            )
 
 
 def _load_entry(raw: Any, number: int) -> Tuple[Size, Square]:
@@ -132,11 +185,14 @@ def position_summary(position: Position) -> dict:
     squares = {
         f"{i // 3},{i % 3}": CONTENTS[code] for i, code in enumerate(position.contents()) if code
     }
-    return {
+    state = {
         "squares": squares,
         "stash": {size.letter: count for size, count in zip(SIZES, position.stash, strict=True)},
         "to_move": None if position.over else SEATS[position.to_move],
     }
+    if position.players > 2:  # D9, D10: only games of more than two players report it
+        state["out"] = [SEATS[seat] for seat in position.out]
+    return state
 
 
 def position_lines(position: Position) -> List[List[List[int]]]:
@@ -159,8 +215,16 @@ class NativeTable:
 
     def __init__(self, rules: DohRules) -> None:
         self.rules = rules
-        self.position = Position(rules.pieces_per_size, rules.grid)
+        self.position = Position(rules.pieces_per_size, rules.grid, rules.players)
         self.anchor: Optional[Square] = None
+
+    @property
+    def over(self) -> bool:
+        return bool(self.position.over)
+
+    @property
+    def to_move(self) -> int:
+        return int(self.position.to_move)
 
     def play(self, size: Size, square: Square) -> Optional[str]:
         position = self.position
@@ -210,13 +274,16 @@ def run_replay(data: Any, engine: str = "native") -> dict:
         raise ValueError(f"unknown engine {engine!r}: expected 'native' or 'reference'")
     moves: List[Dict[str, Any]] = []
     rejected: List[Dict[str, Any]] = []
-    player = 0
+    players = replay.rules.players
+    after_last = 0  # the seat after the last mover: who a rejection names once it's over
     for index, (size, square) in enumerate(replay.script):
+        # D10 (and D9's skipping of seats that are out) is the engine's to_move.
+        player = after_last if table.over else table.to_move
         entry = {"player": SEATS[player], "piece": size.letter, "at": list(square)}
         reason = table.play(size, square)
         if reason is None:
             moves.append(entry)
-            player = 1 - player
+            after_last = (player + 1) % players
         else:
             rejected.append({"index": index, **entry, "reason": reason})
     return {
