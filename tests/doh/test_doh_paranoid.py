@@ -1,10 +1,12 @@
 """The paranoid solver (issue 25 item 3): with 2 players it is the negamax solver seen
 from a fixed seat; with 3 and 4 players it equals a plain paranoid minimax without
-pruning, tables or symmetries where that is small enough, move by move; the perfect bot
-of 3 and 4 players keeps its seat's paranoid value."""
+pruning, tables or symmetries where that is small enough, move by move, over the native
+Position and over the plain-Python reference engine; the perfect bot of 3 and 4 players
+keeps its seat's paranoid value."""
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 
@@ -14,6 +16,7 @@ import pytest
 from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import WIN_SCORE, Solver
 from tictacblitz.games.doh.bots import bot_spec, make_bot, play_matches
+from tictacblitz.games.doh.reference import ReferenceDoh
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.doh.solver import paranoid_solve, paranoid_values
 
@@ -152,6 +155,70 @@ def test_late_positions_of_larger_stashes_equal_brute_force(players, pieces, fro
     values = [solver.paranoid_score(p, seat) for p in late for seat in range(players)]
     assert values == [score(p, seat) for p in late for seat in range(players)]
     assert min(values) < 0 < max(values)
+
+
+def reference_brute_force():
+    """The same plain paranoid minimax over the reference engine (plain Python, no
+    native code at all): a function (ReferenceDoh, seat) -> the seat's exact score."""
+    memo = {}
+
+    def score(ref, seat):
+        squares = tuple(sorted(ref.translated_squares().items()))
+        memo_key = (squares, str(ref.stash), ref.to_move, seat)
+        if memo_key not in memo:
+            values = [move_score(ref, size, square, seat) for size, square in ref.legal_moves()]
+            memo[memo_key] = max(values) if ref.to_move == seat else min(values)
+        return memo[memo_key]
+
+    def move_score(ref, size, square, seat):
+        child = copy.copy(ref)
+        child.squares, child.stash = dict(ref.squares), dict(ref.stash)
+        child.out, child.moves = list(ref.out), list(ref.moves)
+        child.play(size, square)
+        if not child.over:
+            return farther(score(child, seat))
+        if child.winner is None:
+            return 0
+        return WIN_SCORE - 1 if child.winner == seat else 1 - WIN_SCORE
+
+    return score
+
+
+@pytest.mark.parametrize(
+    "players, pieces, grid, from_ply",
+    [
+        (3, 1, 3, 0),
+        (4, 1, 3, 0),
+        (3, 3, 1, 0),
+        (4, 2, 1, 0),
+        (3, 2, 2, 0),
+        (3, 2, 3, 3),
+        (4, 2, 3, 3),
+        (3, 3, 3, 6),
+        (4, 3, 3, 6),
+    ],
+)
+def test_the_paranoid_solver_equals_brute_force_over_the_reference(players, pieces, grid, from_ply):
+    # the whole table where that is quick in plain Python, else the late positions of
+    # random games (the reference follows the native game action by action)
+    score = reference_brute_force()
+    rules = DohRules(players=players, pieces_per_size=pieces, grid=grid)
+    solver = Solver(pieces, grid, players=players)
+    rng = random.Random(players * 10 + pieces)
+    checked = 0
+    for _ in range(1 if from_ply == 0 else 4):
+        native, ref = Position(pieces, grid, players), ReferenceDoh(rules)
+        while not native.over:
+            if native.ply >= from_ply:
+                want = [score(ref, seat) for seat in range(players)]
+                assert [solver.paranoid_score(native, s) for s in range(players)] == want
+                checked += 1
+                if from_ply == 0:
+                    break  # the empty table's values: its whole game tree
+            action = int(rng.choice(np.flatnonzero(native.legal_mask())))
+            native.play(action)
+            assert ref.apply_action(action) is None
+    assert checked >= 1
 
 
 @pytest.mark.parametrize("players, pieces", [(3, 3), (3, 5), (4, 3), (4, 4)])
