@@ -230,9 +230,6 @@ cdef class DohBatch:
                 bots.spec[j] = make_spec(specs[k])
                 bots.salt[j] = k
                 k += 1
-        # The perfect bot's search is the solver's: its own check refuses what it cannot
-        # play yet (two-player negamax: not for 3-4 players until the paranoid search).
-        (<Solver>self.solvers[0])._check_perfect(specs)
         self.bots = bots
 
     cdef void _finish(self, Py_ssize_t i) noexcept nogil:
