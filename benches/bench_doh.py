@@ -7,7 +7,9 @@ a full solve of pieces_per_size=5 from a fresh table (s, target <= 1 on one core
 table's memory and the positions it holds), and the perfect bot's decision once the
 table is warm (us per decision, target <= 1 ms). The targets are reported ("met"),
 never asserted; what is asserted is that the work is the work (the solved value, legal
-decisions).
+decisions). Issue 25: every seat's paranoid solve at 3 players and pieces_per_size 5
+(s for all three, target < 10), and the paranoid solves of the 2-player game next to
+its negamax solve.
 """
 
 from __future__ import annotations
@@ -103,6 +105,51 @@ def test_doh_full_solve(benchmark, figures):
     figures.add("positions_expanded", last.nodes)
     figures.add("table_entries", last.entries)
     figures.add("table_memory_MiB", last.memory_bytes / 2**20, unit="MiB")
+
+
+def test_doh_paranoid_solves_three_players(benchmark, figures):
+    """Issue 25: each seat's paranoid value of the empty table, 3 players,
+    pieces_per_size 5, every seat from a fresh table: the three solves in all."""
+    cpu, solvers = [], []
+
+    def run():
+        t0 = time.process_time()
+        fresh = [Solver(5, 3, players=3) for _ in range(3)]
+        values = [s.paranoid_value(Position(5, 3, 3), seat) for seat, s in enumerate(fresh)]
+        cpu.append(time.process_time() - t0)
+        solvers.append(fresh)
+        return values
+
+    values = benchmark.pedantic(run, rounds=10, warmup_rounds=1)
+    assert [v for v, _ in values] == [-1, -1, -1]  # docs/doh.md: each seat loses
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("solve_all_seats_s", med, unit="s", target="< 10", met=med < 10.0)
+        figures.add("cpu_solve_all_seats_s", float(np.median(cpu)), unit="s")
+    figures.add("positions_expanded", sum(s.nodes for s in solvers[-1]))
+    figures.add("table_memory_MiB", sum(s.memory_bytes for s in solvers[-1]) / 2**20, unit="MiB")
+
+
+def test_doh_paranoid_two_players(benchmark, figures):
+    """The 2-player game's paranoid solves of both seats (pieces_per_size 5, fresh
+    tables): the same values as the negamax solve, and what the fixed side costs."""
+
+    cpu = []
+
+    def run():
+        t0 = time.process_time()
+        fresh = [Solver(5, 3) for _ in range(2)]
+        scores = [s.paranoid_score(Position(5, 3), seat) for seat, s in enumerate(fresh)]
+        cpu.append(time.process_time() - t0)
+        return fresh, scores
+
+    fresh, scores = benchmark.pedantic(run, rounds=10, warmup_rounds=1)
+    assert scores == [Solver(5, 3).score(Position(5, 3))] * 2 == [0, 0]
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("solve_both_seats_s", med, unit="s")
+        figures.add("cpu_solve_both_seats_s", float(np.median(cpu)), unit="s")
+    figures.add("positions_expanded", sum(s.nodes for s in fresh))
 
 
 def _positions(count, seed):

@@ -35,12 +35,15 @@ TWO_PLAYERS = [
     for seat in (0, 1)
 ]
 # Issue 25: 3 and 4 players, every seat at 3, one bot for all or one per seat (the perfect
-# bot for N > 2 is the paranoid solver's, not on this branch: random, greedy, easy).
+# bot for N > 2 is the paranoid solver's).
 MORE_PLAYERS = [
-    (3, opponent, seat) for opponent in ("random", "greedy", "easy") for seat in (0, 1, 2)
+    (3, opponent, seat)
+    for opponent in ("random", "greedy", "easy", "perfect")
+    for seat in (0, 1, 2)
 ]
 MORE_PLAYERS += [
     (3, ("easy", None, "greedy"), 1),
+    (4, ("perfect", "medium", "hard"), 2),
     (4, "random", 0),
     (4, "greedy", 1),
     (4, "easy", 2),

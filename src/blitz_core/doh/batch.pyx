@@ -36,7 +36,7 @@ import os
 import numpy as np
 
 from blitz_core.common.batch_args import reset_args, step_args
-from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from blitz_core.doh import engine as _engine
 
 cdef enum:
     N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
@@ -144,10 +144,12 @@ cdef class DohBatch:
                  int max_steps=0, object num_threads=None, int players=2):
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs}")
-        if not 1 <= pieces_per_size <= MAX_PIECES_PER_SIZE or not 1 <= grid <= 3:
+        if not 1 <= pieces_per_size <= _engine.MAX_PIECES_PER_SIZE or not 1 <= grid <= 3:
             raise ValueError(f"rules out of range: pieces_per_size={pieces_per_size}, grid={grid}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+        if not _engine.MIN_PLAYERS <= players <= _engine.MAX_PLAYERS:
+            raise ValueError(f"players must be from {_engine.MIN_PLAYERS} to "
+                             f"{_engine.MAX_PLAYERS}, "
+                             f"not {players}")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
         if max_steps < 0:
@@ -228,9 +230,6 @@ cdef class DohBatch:
                 bots.spec[j] = make_spec(specs[k])
                 bots.salt[j] = k
                 k += 1
-        # The perfect bot's search is the solver's: its own check refuses what it cannot
-        # play yet (two-player negamax: not for 3-4 players until the paranoid search).
-        (<Solver>self.solvers[0])._check_perfect(specs)
         self.bots = bots
 
     cdef void _finish(self, Py_ssize_t i) noexcept nogil:

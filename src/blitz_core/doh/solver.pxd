@@ -1,15 +1,9 @@
-# The exact solver's table and the native bots, as other native modules of this game
+# The exact solver and the native bots, as other native modules of this game
 # (batch.pyx, the RL stepper) cimport them. Definitions in solver.pyx.
 
 from libc.stdint cimport uint64_t
 from blitz_core.doh.engine cimport DohPos
-
-ctypedef struct Table:
-    uint64_t* slots         # key + 1 | (score + 128) << 48 | flag << 56; 0: empty
-    uint64_t mask           # capacity - 1 (a power of two)
-    uint64_t used
-    uint64_t nodes          # positions searched (interior nodes expanded), ever
-    bint full               # an allocation failed: the table stops growing
+from blitz_core.doh.table cimport Table
 
 ctypedef struct BotSpec:
     int kind                # BOT_RANDOM, BOT_GREEDY, BOT_PERFECT (solver.pyx)
@@ -26,3 +20,4 @@ cdef class Solver:
     cdef readonly int players
     cdef object lock
     cdef DohPos _position(self, object position) except *
+    cdef int _seat(self, object seat) except -1

@@ -6,13 +6,21 @@
 # and, among equal values, wins in the fewest moves and loses in the most (docs/doh.md,
 # "The solver"). Negamax with alpha-beta; the transposition table is keyed by the
 # canonical key of engine.pxd (translation-free by construction, smallest of the 8
-# symmetric images) and stores fail-soft bounds.
+# symmetric images) and stores fail-soft bounds (table.pxd). With 3 or 4 players
+# (D10) the exact answer is each seat's paranoid value (paranoid.pyx: the seat against
+# a coalition of the others, scored the same way from the seat's side); the perfect
+# bot plays it there, and this negamax with 2 players.
 
 from libc.stdint cimport uint64_t, int8_t, int16_t
 from libc.stdlib cimport calloc, free
 
 from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport rng_below, rng_unit, mix64
+from blitz_core.doh.paranoid cimport paranoid_exact, paranoid_move_score, paranoid_action
+from blitz_core.doh.table cimport (
+    Table, table_find, table_store, slot_score, slot_flag, WIN, INF, FLAG_EXACT, FLAG_LOWER,
+    FLAG_UPPER,
+)
 from blitz_core.doh.engine cimport (
     DohPos, Position, pos_init, pos_play, pos_reason, pos_key, pos_canonical_key,
     empty_targets, targets_for, completions, bit_cell, random_action, has_line,
@@ -26,12 +34,6 @@ import numpy as np
 from blitz_core.doh import engine as _engine
 
 cdef enum:
-    WIN = 100               # a win now scores WIN - 1 (the move is one ply)
-    INF = 1000
-    FLAG_EXACT = 1
-    FLAG_LOWER = 2          # the value is at least the stored score
-    FLAG_UPPER = 3          # the value is at most the stored score
-    KEY_BITS = 48           # key + 1 (0 marks an empty slot; pos_key has at most 48 bits)
     NO_ACTION = -1
 
 # The bots' kinds (bots.py names them).
@@ -83,49 +85,6 @@ cdef inline int child_bound(int v) noexcept nogil:
     return 0
 
 
-cdef bint table_grow(Table* t) noexcept nogil:
-    cdef uint64_t capacity = (t.mask + 1) * 2, i, j, e
-    cdef uint64_t* fresh = <uint64_t*>calloc(capacity, sizeof(uint64_t))
-    if fresh == NULL:
-        t.full = True
-        return False
-    for i in range(t.mask + 1):
-        e = t.slots[i]
-        if e:
-            j = mix64(e & ((<uint64_t>1 << KEY_BITS) - 1)) & (capacity - 1)
-            while fresh[j]:
-                j = (j + 1) & (capacity - 1)
-            fresh[j] = e
-    free(t.slots)
-    t.slots = fresh
-    t.mask = capacity - 1
-    return True
-
-
-cdef inline uint64_t* table_find(Table* t, uint64_t key) noexcept nogil:
-    """The slot holding `key`, or the empty slot where it would go (linear probing)."""
-    cdef uint64_t tag = key + 1
-    cdef uint64_t j = mix64(tag) & t.mask
-    cdef uint64_t e
-    while True:
-        e = t.slots[j]
-        if e == 0 or (e & ((<uint64_t>1 << KEY_BITS) - 1)) == tag:
-            return &t.slots[j]
-        j = (j + 1) & t.mask
-
-
-cdef inline void table_store(Table* t, uint64_t key, int score, int flag) noexcept nogil:
-    cdef uint64_t* slot
-    if 2 * (t.used + 1) > t.mask + 1 and not t.full:
-        table_grow(t)
-    slot = table_find(t, key)
-    if slot[0] == 0:
-        if 2 * (t.used + 1) > t.mask + 1 and t.full and 4 * (t.used + 1) > 3 * (t.mask + 1):
-            return                      # out of memory and 3/4 full: keep probing short
-        t.used += 1
-    slot[0] = (key + 1) | ((<uint64_t>(score + 128)) << 48) | ((<uint64_t>flag) << 56)
-
-
 cdef int search(Table* t, const DohPos* p, int alpha, int beta) noexcept nogil:
     """Negamax with alpha-beta over an ongoing position: its score (see the top), exact
     if inside (alpha, beta), else a bound on the side that failed (fail-soft)."""
@@ -142,8 +101,8 @@ cdef int search(Table* t, const DohPos* p, int alpha, int beta) noexcept nogil:
     cdef uint64_t e = slot[0]
     cdef int stored, flag
     if e:
-        stored = <int>((e >> 48) & 0xFF) - 128
-        flag = <int>(e >> 56)
+        stored = slot_score(e)
+        flag = slot_flag(e)
         if flag == FLAG_EXACT:
             return stored
         if flag == FLAG_LOWER and stored > alpha:
@@ -307,6 +266,8 @@ cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noex
     if spec.error > 0.0 and rng_unit(&rng) < spec.error:
         kind = spec.fallback
     if kind == BOT_PERFECT:
+        if p.players > 2:
+            return paranoid_action(t, p, &rng)      # issue 25: the paranoid value
         return perfect_action(t, p, &rng)
     if kind == BOT_GREEDY:
         return greedy_action(p, &rng)
@@ -468,13 +429,55 @@ cdef class Solver:
                     view[a] = v
         return out
 
+    cdef int _seat(self, object seat) except -1:
+        if (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                or not 0 <= seat < self.players):
+            raise ValueError(f"a seat of {self.players} players is an integer from 0 to "
+                             f"{self.players - 1}, not {seat!r}")
+        return <int>seat
+
+    def paranoid_score(self, position, seat):
+        """The exact paranoid score of `position` for `seat` (paranoid.pyx): the seat
+        maximises, every other seat minimises; WIN - d / -(WIN - d) / 0 from the seat's
+        side (d plies to the end; a loss is any other seat's win)."""
+        cdef DohPos p = self._position(position)
+        cdef int who = self._seat(seat), out
+        with self.lock:
+            with nogil:
+                out = paranoid_exact(&self.table, &p, who)
+        return out
+
+    def paranoid_value(self, position, seat):
+        """(value, distance) of paranoid_score: value +1 the seat wins, 0 draw, -1 another
+        seat wins, against a coalition of all the others; distance: plies to the end."""
+        cdef int s = self.paranoid_score(position, seat)
+        cdef DohPos p = self._position(position)
+        if s > 0:
+            return 1, WIN - s
+        if s < 0:
+            return -1, WIN + s
+        return 0, p.stash[0] + p.stash[1] + p.stash[2]
+
+    def paranoid_action_scores(self, position, seat):
+        """int16 array of 75: each legal action's exact paranoid score for `seat` (the
+        action played by the seat to move); -32768 for an illegal action."""
+        cdef DohPos p = self._position(position)
+        cdef int who = self._seat(seat), a
+        out = np.full(DOH_ACTIONS, -32768, dtype=np.int16)
+        cdef int16_t[::1] view = out
+        with self.lock:
+            with nogil:
+                for a in range(DOH_ACTIONS):
+                    if pos_reason(&p, a) == 0:
+                        view[a] = paranoid_move_score(&self.table, &p, a, who)
+        return out
+
     def choose(self, position, spec, seed):
         """The move of the bot `spec` = (kind, error, fallback) with this seed, or -1
         if the game is over."""
         cdef DohPos p = self._position(position)
         cdef BotSpec b = make_spec(spec)
         cdef uint64_t s = _seed(seed)
-        self._check_perfect((spec,))
         cdef int out
         if p.winner != DOH_ONGOING:
             return NO_ACTION
@@ -485,12 +488,8 @@ cdef class Solver:
 
     def _check_two_players(self):
         if self.players != 2:
-            raise ValueError(f"the negamax score is for two players, not {self.players}")
-
-    def _check_perfect(self, specs):
-        """The perfect bot's search is two-player negamax: refused for 3-4 players."""
-        if self.players > 2 and any(BOT_PERFECT in (spec[0], spec[2]) for spec in specs):
-            raise ValueError(f"the perfect bot plays two players only, not {self.players}")
+            raise ValueError(f"the negamax score is for two players, not {self.players} "
+                             f"(paranoid_score answers 3-4)")
 
     def play_matches(self, specs, seeds, int opening=-1):
         """Whole games between bots, one per seat (specs: a sequence of `players` bot
@@ -512,7 +511,6 @@ cdef class Solver:
         cdef int k
         for k in range(self.players):
             spec_of[k] = make_spec(specs[k])
-        self._check_perfect(specs)
         seeds_arr = np.ascontiguousarray(seeds)
         if seeds_arr.ndim != 1 or not (np.issubdtype(seeds_arr.dtype, np.integer)
                                        or seeds_arr.size == 0):

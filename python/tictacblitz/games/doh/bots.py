@@ -9,7 +9,8 @@ move in Python (:class:`DohBot`) and in the native match loop (:func:`play_match
   any two-in-a-line one leaves is the opponent's); among those, the one leaving the
   opponent the fewest replies that do not hand a win back (a cornered opponent first);
 - ``perfect``: the solver's move: the best value, then the fastest win or the slowest
-  loss (docs/doh.md, "The solver");
+  loss (docs/doh.md, "The solver"); with 3 or 4 players, the best *paranoid* value of
+  its seat (its seat against a coalition of all the others, issue 25), then the same;
 - presets: ``easy`` = greedy, but 30 % of its moves random; ``medium`` = perfect, but
   30 % of its moves greedy's; ``hard`` = perfect, but 10 % of its moves greedy's.
 

@@ -7,6 +7,12 @@ perfect player of docs/doh.md, "The solver"). The native search is negamax with 
 and a transposition table over canonical positions (translations are one position by
 construction, D2; the 8 symmetries of the square share an entry), run without the GIL.
 
+With 3 or 4 players (D10) the exact answer is each seat's *paranoid* value (DOH.md,
+"Solving"): the seat maximises, every other seat (a coalition) minimises the seat's
+outcome, with scores from the seat's side in the same form (``paranoid_solve``,
+``paranoid_values``; the native search is ``blitz_core.doh.paranoid``). With 2 players
+it is the negamax value seen from a fixed seat.
+
 One :class:`Solver` per rules configuration is kept for the process
 (:func:`solver_for`): its table only grows, so every answer makes the next cheaper.
 """
@@ -27,7 +33,18 @@ from blitz_core.doh.solver import WIN_SCORE, Solver
 from .rules import DohRules
 from .types import SEATS
 
-__all__ = ["Solver", "WIN_SCORE", "solver_for", "thread_solver", "Solution", "solve", "score_value"]
+__all__ = [
+    "Solver",
+    "WIN_SCORE",
+    "solver_for",
+    "thread_solver",
+    "Solution",
+    "solve",
+    "score_value",
+    "ParanoidSolution",
+    "paranoid_solve",
+    "paranoid_values",
+]
 
 
 @lru_cache(maxsize=None)
@@ -94,7 +111,9 @@ def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
     """
     rules = rules if rules is not None else DohRules()
     if rules.players != 2:
-        raise ValueError(f"solve() answers two players, not {rules.players}")
+        raise ValueError(
+            f"solve() answers two players, not {rules.players}: paranoid_values() answers 3-4"
+        )
     solver = Solver(rules.pieces_per_size, rules.grid) if fresh else solver_for(rules)
     start = Position(rules.pieces_per_size, rules.grid)
     began = time.perf_counter()
@@ -110,3 +129,73 @@ def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
 def action_scores(rules: DohRules, position: Position) -> np.ndarray:
     """Each legal action's exact score for the mover (int16; -32768 where illegal)."""
     return solver_for(rules).action_scores(position)
+
+
+PARANOID_VALUES = ("loss", "draw", "win")
+"""A paranoid value's names, indexed by value + 1 (a loss: some other seat wins)."""
+
+
+@dataclass(frozen=True)
+class ParanoidSolution:
+    """One seat's paranoid value of the empty table, and what finding it cost."""
+
+    rules: DohRules
+    seat: str  # the seat against the coalition of all the others
+    value: str  # "win", "draw" or "loss" (some other seat wins), for that seat
+    distance: int  # plies to the end under paranoid play
+    nodes: int  # positions the search expanded
+    entries: int  # positions stored in the transposition table
+    memory_bytes: int  # the table's size
+    seconds: float  # wall time
+    cpu_seconds: float  # this process's CPU time (one core: the search is one thread)
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.rules.players,
+            "pieces_per_size": self.rules.pieces_per_size,
+            "grid": self.rules.grid,
+            "seat": self.seat,
+            "value": self.value,
+            "distance": self.distance,
+            "nodes": self.nodes,
+            "entries": self.entries,
+            "memory_bytes": self.memory_bytes,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+        }
+
+
+def paranoid_solve(rules: DohRules, seat: int, *, fresh: bool = True) -> ParanoidSolution:
+    """One seat's paranoid value of the empty table (issue 25 item 3).
+
+    :param seat: 0 (``first``) to ``rules.players - 1``.
+    :param fresh: use a new solver (so ``nodes``, ``entries``, ``memory_bytes`` and the
+        times measure this seat's whole solve) rather than the process's shared one.
+    :raises ValueError: for a seat the rules do not have.
+    """
+    solver = (
+        Solver(rules.pieces_per_size, rules.grid, players=rules.players)
+        if fresh
+        else solver_for(rules)
+    )
+    start = Position(rules.pieces_per_size, rules.grid, rules.players)
+    began, cpu = time.perf_counter(), time.process_time()
+    score = solver.paranoid_score(start, seat)
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
+    value, distance = score_value(score, rules.total_pieces)
+    return ParanoidSolution(
+        rules,
+        SEATS[seat],
+        PARANOID_VALUES[value + 1],
+        distance,
+        solver.nodes,
+        solver.entries,
+        solver.memory_bytes,
+        seconds,
+        cpu_seconds,
+    )
+
+
+def paranoid_values(rules: DohRules) -> Tuple[ParanoidSolution, ...]:
+    """Every seat's paranoid value of the empty table, each from a fresh table."""
+    return tuple(paranoid_solve(rules, seat) for seat in range(rules.players))
