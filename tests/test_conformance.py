@@ -241,8 +241,6 @@ def test_a_recorded_game_replays_to_the_same_state(game, seed, steps):
     data = state.to_replay()
     assert data.get("game", "blitz") == game.type.name
     result = game.replay(data)
-    if game.num_players > 2 and "out" not in result["state"]:  # DOH.md: `out` for N > 2
-        pytest.xfail("issue 25 item 2: the replay of three or four players is not in yet")
     assert result["state"] == state.summary()
     assert game.replay(pickle.loads(pickle.dumps(data))) == result  # replays are pure
     assert game.replay(data, engine="reference") == result  # the oracle agrees
@@ -320,12 +318,7 @@ def test_bots_play_legal_moves(game):
         if state.is_over():
             break
         for player in state.to_move():
-            try:
-                action = bots[player].choose(state, player)
-            except ValueError as exc:  # issue 25 item 3: the paranoid solver, not yet in
-                if "two players only" in str(exc) and game.num_players > 2:
-                    pytest.xfail(f"{game.type.name}: {exc}")
-                raise
+            action = bots[player].choose(state, player)
             if action is not None:
                 assert state.legal_mask(player)[action]
         step(state, rng)
