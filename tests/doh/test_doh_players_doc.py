@@ -39,9 +39,9 @@ def test_the_section_s_commands_run_small(tmp_path, capsys):
     """Every simulate and tournament line, and the first sweep (a sweep draws its plots:
     seconds each, so the others are the same command over other bots and values)."""
     lines = commands()
-    assert len(lines) >= 8
+    assert len(lines) >= 12
     sweeps = [line for line in lines if line.startswith("tictacblitz sweep ")]
-    assert len(sweeps) >= 3
+    assert len(sweeps) >= 6
     for k, line in enumerate(line for line in lines if line not in sweeps[1:]):
         argv = shlex.split(re.sub(r"--matches \d+", "--matches 12", line))[1:]
         if "--out" in argv:
@@ -64,7 +64,7 @@ def _pct(value, ci) -> str:
     return f"{100 * value:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-@pytest.mark.parametrize("bots,players", [("greedy", 3), ("easy", 3), ("easy", 4)])
+@pytest.mark.parametrize("bots,players", [("greedy", 3), ("easy", 3), ("easy", 4), ("perfect", 3)])
 def test_the_headline_rows_are_what_the_lab_computes(bots, players):
     s = simulate(
         2000,
