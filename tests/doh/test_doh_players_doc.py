@@ -9,9 +9,12 @@ import re
 import shlex
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tictacblitz import cli
+from tictacblitz.games.doh.balance import play_matches
+from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.lab.simulation import simulate
 
 pytest.importorskip("pyarrow")
@@ -88,3 +91,22 @@ def test_the_headline_rows_are_what_the_lab_computes(bots, players):
     assert cells[4] == f"{gl['mean']:.2f} [{gl['mean_ci'][0]:.2f}, {gl['mean_ci'][1]:.2f}]"
     k = s["kingmaking"]
     assert cells[7] == _pct(k["share_of_line_wins"], k["share_of_line_wins_ci"])
+
+
+def test_the_section_s_claims_about_the_bots():
+    """What "What it cannot say" and the greedy bullet state: seat-blind bots play the
+    same games at 2, 3 and 4 players on one seed, the paranoid perfect bot the same at 3
+    and 4 (300 seeds), and greedy's games last 5, 6, 12 or 14 plies only."""
+    seeds = np.arange(300, dtype=np.uint64)
+
+    def cols(bot, players):
+        return play_matches(DohRules(players=players), (bot,) * players, seeds)
+
+    seat_blind = [(bot, (2, 3, 4)) for bot in ("random", "easy", "greedy")]
+    for bot, counts in [*seat_blind, ("perfect", (3, 4))]:
+        runs = [cols(bot, n) for n in counts]
+        for other in runs[1:]:
+            assert np.array_equal(runs[0]["moves"], other["moves"]), bot
+            assert np.array_equal(runs[0]["end"], other["end"]), bot
+    lengths = cols("greedy", 2)["moves"]
+    assert set(np.unique(lengths).tolist()) <= {5, 6, 12, 14}
