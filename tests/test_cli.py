@@ -36,9 +36,25 @@ def test_demo_quiet_prints_rounds_only(capsys):
     assert events and all(" round over " in line or " match over " in line for line in events)
 
 
+def test_demo_seats_a_bot_in_each_of_three_seats(capsys):
+    """Issue 25: the demo names the seats of a 3-player game as simulate does."""
+    args = ["demo", "--game", "doh", "--rule", "players=3", "--seat", "third=perfect"]
+    assert main([*args, "--seat", "2=easy"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    players = [line.split()[1] for line in out if line.startswith("move ")]
+    assert players[:6] == ["0", "1", "2", "0", "1", "2"]  # D10: turns in seat order
+    last = out[-1]
+    bots = {"first": "greedy", "second": "easy", "third": "perfect"}
+    assert last == "match over: a draw" or any(
+        last == f"match over: {seat} ({bot}) wins" for seat, bot in bots.items()
+    )
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
+        (["demo", "--game", "doh", "--seat", "third=random"], "this run has 2 seats"),
+        (["demo", "--game", "doh", "--seat", "third"], "expected NAME=BOT"),
         (["demo", "--x", "nobot"], "unknown bot"),
         (["demo", "--rule", "set_ms"], "expected NAME=VALUE"),
         (["demo", "--rule", "speed=3"], "unknown rule 'speed'"),

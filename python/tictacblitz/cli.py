@@ -77,15 +77,22 @@ def _add_demo(commands: Any) -> None:
 
     parser = commands.add_parser(
         "demo",
-        help="play one match between two bots and print what happens",
-        description="Play one match between two bots through the game protocol, printing "
-        "every event as it happens and the result.",
+        help="play one match between bots and print what happens",
+        description="Play one match between bots, one a seat, through the game protocol, "
+        "printing every event as it happens and the result.",
     )
     parser.add_argument(
-        "--x", default="greedy", metavar="BOT", help="the first seat's bot (default: greedy)"
+        "--x", default=None, metavar="BOT", help="the first seat's bot (default: greedy)"
     )
     parser.add_argument(
-        "--o", default="random", metavar="BOT", help="the second seat's bot (default: random)"
+        "--o", default=None, metavar="BOT", help="the second seat's bot (default: random)"
+    )
+    parser.add_argument(
+        "--seat",
+        action="append",
+        metavar="NAME=BOT",
+        help="the bot of one seat, by the game's seat name or number (--seat third=greedy), "
+        "as in simulate; repeatable; seats nobody names: greedy first, random after",
     )
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default: 1)")
     add_game_arguments(parser)
@@ -125,13 +132,17 @@ def _demo(args: argparse.Namespace) -> int:
         game = game_from_arguments(args)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    bots = []
-    for seat, (option, name) in enumerate((("--x", args.x), ("--o", args.o))):
-        if name not in game.bot_names:
-            raise CommandError(
-                f"{option} {name!r}: unknown bot; expected one of {', '.join(game.bot_names)}"
-            )
-        bots.append(game.make_bot(name, seed=args.seed + seat))
+    from .lab.seating import parse_seat, seat_bots, seat_choices
+
+    given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
+    try:
+        given += [("--seat", *parse_seat(text)) for text in args.seat or []]
+        chosen = seat_choices(given, game.type.seat_names, game.bot_names)
+        chosen.setdefault(0, ("greedy", "the default"))  # the demo's match: greedy first,
+        names = seat_bots(chosen, game.seat_names, game.num_players, "random")  # random after
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    bots = [game.make_bot(name, seed=args.seed + seat) for seat, name in enumerate(names)]
 
     def show(events: List[dict]) -> None:
         for event in events:
@@ -153,9 +164,9 @@ def _demo(args: argparse.Namespace) -> int:
             print("   " + row)
     rest = {k: v for k, v in summary.items() if k not in pictures}
     print("final state: " + json.dumps(rest, sort_keys=True))
-    names = game.type.seat_names
     winner = state.winner()
-    result = "a draw" if winner is None else f"{names[winner]} ({(args.x, args.o)[winner]}) wins"
+    won = f"{game.seat_names[winner]} ({names[winner]}) wins" if winner is not None else ""
+    result = won or "a draw"
     length = f" after {summary['round']} rounds" if "round" in summary else ""
     print(f"match over{length}: {result}")
     return 0

@@ -1,4 +1,4 @@
-"""Playing a game to its end with two bots, through the protocol only.
+"""Playing a game to its end with one bot a seat, through the protocol only.
 
 :func:`play_out` is the one driver loop of the platform for a person-facing run (the
 ``demo`` command, examples): it asks the bots as the game's time model wants and hands
@@ -33,14 +33,16 @@ def play_out(
     on_events: Optional[Callable[[List[Dict[str, Any]]], None]] = None,
     max_steps: int = 10_000_000,
 ) -> State:
-    """Play ``state`` to its end with ``bots[0]`` and ``bots[1]``; returns the state.
+    """Play ``state`` to its end with ``bots[k]`` in seat ``k`` (one a seat of
+    ``state.game.num_players``); returns the state.
 
     Real time: both bots are asked at every decision point (something timed, a charge
     filling, or a ms a bot asked to be woken at through its ``wake_t``), their actions
     go in together (``apply_joint``), then time jumps to the next decision point.
     """
-    if len(bots) != 2:
-        raise ValueError(f"play_out needs one bot per seat, not {len(bots)}")
+    seats = range(state.game.num_players)
+    if len(bots) != len(seats):
+        raise ValueError(f"play_out needs one bot per seat ({len(seats)}), not {len(bots)}")
     model = state.game.type.time_model
 
     def flush() -> None:
@@ -59,7 +61,7 @@ def play_out(
             _check(bots[player], player, action, state.apply(player, cast(int, action)))
         else:
             movers = state.to_move()
-            actions = tuple(bots[p].choose(state, p) if p in movers else None for p in (0, 1))
+            actions = tuple(bots[p].choose(state, p) if p in movers else None for p in seats)
             if any(a is not None for a in actions):
                 for p, (action, reason) in enumerate(
                     zip(actions, state.apply_joint(actions), strict=True)

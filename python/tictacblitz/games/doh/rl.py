@@ -83,9 +83,9 @@ class DohVectorEnv(NativeVectorEnv):
     :param num_envs: N.
     :param opponent: the other seats' bots: a name of ``bots.BOT_NAMES`` (native) for
         all of them, or one per other seat
-        (:func:`~tictacblitz.games.native_vector.opponents_of`). ``perfect`` and the
-        presets built on it (``medium``, ``hard``) play two players only until the solver
-        has a search for more (a clear ``ValueError``).
+        (:func:`~tictacblitz.games.native_vector.opponents_of`). With 3-4 players
+        ``perfect`` and the presets built on it (``medium``, ``hard``) play the paranoid
+        solver's moves for their own seat (docs/doh.md).
     :param seat: the agent's seat, 0 to ``players - 1`` or its name (``first`` ...).
     :param rules: a :class:`DohRules` or a mapping of overrides (``players`` among them).
     :param max_steps: truncate an episode after this many agent steps (None: never).
@@ -101,7 +101,6 @@ class DohVectorEnv(NativeVectorEnv):
     """
 
     rules_type = DohRules
-    seat_names = SEATS[:2]
     num_actions = NUM_ACTIONS
     bot_names = BOT_NAMES
 
