@@ -28,8 +28,8 @@ from blitz_core.blitz.engine cimport (
     state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
     state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
-    KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED,
-    EV_STOLEN, EV_REJECTED,
+    KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED,
+    EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
@@ -356,8 +356,7 @@ cdef enum:
     SW_TABLE = 625               # 5**4 window states
     SW_EXTRA = 16
     SX_KO_BIAS = 0               # every knock-out (its longer refill, R5)
-    SX_KO_TIME = 1               # 4: the target sets within a placement refill, a
-                                 # knock-out refill, two knock-out refills, later
+    SX_KO_TIME = 1               # 4: target sets within a place refill, a ko refill, two, later
     SX_POWERUP = 5               # 4: claiming a bomb, freeze, haste, swap
     SX_BOMB_SET = 9              # per opponent set mark a bomb would remove
     SX_BOMB_SETTING = 10         # per opponent setting mark a bomb would remove
