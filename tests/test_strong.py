@@ -122,3 +122,18 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]
     assert outs[0]["meta"]["steps"] == 4
+
+
+def test_strong_is_an_rl_opponent():
+    """The batched stepper takes it by name like any preset (its native spec): it beats
+    an agent that always waits."""
+    pytest.importorskip("gymnasium")
+    from tictacblitz.games.blitz.rl import BlitzVectorEnv
+
+    env = BlitzVectorEnv(4, opponent="strong", seed=0, obs="bits")
+    env.reset(seed=0)
+    ends = []
+    for _ in range(3000):
+        _, _, term, _, info = env.step(np.zeros(4, dtype=np.int64))
+        ends.extend(info["match_result"][term].tolist())
+    assert ends and all(e == 1 for e in ends)
