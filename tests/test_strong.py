@@ -137,3 +137,13 @@ def test_strong_is_an_rl_opponent():
         _, _, term, _, info = env.step(np.zeros(4, dtype=np.int64))
         ends.extend(info["match_result"][term].tolist())
     assert ends and all(e == 1 for e in ends)
+
+
+@pytest.mark.parametrize("line_length", [1, 3, 5, 8])
+def test_strong_plays_any_line_length(line_length):
+    """The tables count up to 4 marks a window (lines of 4, R10); longer lines count
+    their first four alike, so every rule set plays (within the tables' bounds)."""
+    rules = Rules(size=8, line_length=line_length, round_ms=8000, max_rounds=2)
+    record = play_match(rules, "strong", "greedy", 1)
+    assert record["X"]["rules"].get("strong", 0) > 0
+    assert record["rounds"] >= 1

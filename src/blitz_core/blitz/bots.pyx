@@ -402,6 +402,20 @@ cdef inline int32_t refill_ms(const MatchState* s, const RulesC* r, int p,
     return <int32_t>((need + rate - 1) // rate)
 
 
+cdef inline int count4(uint64_t m) noexcept nogil:
+    """A count for the tables: at most 4 (longer lines than R10's 4 count their
+    first four marks alike; the tables were learned on lines of 4)."""
+    cdef int c = popcount(m)
+    return c if c < 4 else 4
+
+
+cdef inline int window_state(uint64_t own_set, uint64_t own_setting, uint64_t opp_set,
+                             uint64_t opp_setting) noexcept nogil:
+    """A window's entry in the 5**4 tables, from its marks by owner and state."""
+    return (count4(own_set) * 125 + count4(own_setting) * 25 + count4(opp_set) * 5
+            + count4(opp_setting))
+
+
 cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
                      int p, uint64_t places, uint64_t kos, int* kind, int* cell) noexcept nogil:
     cdef int o = 1 - p, n = r.geo.line_length, i, c, k, v, idx, idx_ko
@@ -426,8 +440,8 @@ cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         w = tb.window[i]
         if not ((places | kos) & w):
             continue
-        idx = (popcount(w & own_set & ~oldest) * 125 + popcount(w & own_setting & ~oldest) * 25
-               + popcount(w & opp_set) * 5 + popcount(w & opp_setting))
+        idx = window_state(w & own_set & ~oldest, w & own_setting & ~oldest, w & opp_set,
+                           w & opp_setting)
         if want_near and not (w & theirs) and popcount(w & mine) >= n - 2:
             near_line = True
         m = w & places
@@ -441,8 +455,7 @@ cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         if m:
             idx_ko = idx
             if w & oldest:             # a knock-out retires nothing: count the oldest
-                idx_ko = (popcount(w & own_set) * 125 + popcount(w & own_setting) * 25
-                          + popcount(w & opp_set) * 5 + popcount(w & opp_setting))
+                idx_ko = window_state(w & own_set, w & own_setting, w & opp_set, w & opp_setting)
             x = SW_KO[idx_ko]
             while m:
                 c = lowest(m)
