@@ -410,10 +410,14 @@ cdef inline int count4(uint64_t m) noexcept nogil:
 
 
 cdef inline int window_state(uint64_t own_set, uint64_t own_setting, uint64_t opp_set,
-                             uint64_t opp_setting) noexcept nogil:
-    """A window's entry in the 5**4 tables, from its marks by owner and state."""
-    return (count4(own_set) * 125 + count4(own_setting) * 25 + count4(opp_set) * 5
-            + count4(opp_setting))
+                             uint64_t opp_setting, bint longer) noexcept nogil:
+    """A window's entry in the 5**4 tables, from its marks by owner and state; `longer`:
+    lines longer than 4 (only they can hold more than 4 of a kind)."""
+    if longer:
+        return (count4(own_set) * 125 + count4(own_setting) * 25 + count4(opp_set) * 5
+                + count4(opp_setting))
+    return (popcount(own_set) * 125 + popcount(own_setting) * 25 + popcount(opp_set) * 5
+            + popcount(opp_setting))
 
 
 cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
@@ -441,7 +445,7 @@ cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         if not ((places | kos) & w):
             continue
         idx = window_state(w & own_set & ~oldest, w & own_setting & ~oldest, w & opp_set,
-                           w & opp_setting)
+                           w & opp_setting, n > 4)
         if want_near and not (w & theirs) and popcount(w & mine) >= n - 2:
             near_line = True
         m = w & places
@@ -455,7 +459,8 @@ cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         if m:
             idx_ko = idx
             if w & oldest:             # a knock-out retires nothing: count the oldest
-                idx_ko = window_state(w & own_set, w & own_setting, w & opp_set, w & opp_setting)
+                idx_ko = window_state(w & own_set, w & own_setting, w & opp_set, w & opp_setting,
+                                      n > 4)
             x = SW_KO[idx_ko]
             while m:
                 c = lowest(m)
