@@ -117,7 +117,7 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
             ],
             check=True,
             capture_output=True,
-            env={"PYTHONPATH": str(ROOT / "python"), "PATH": ""},
+            timeout=300,
         )
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]
