@@ -135,6 +135,31 @@ def _api_body(ctx):
     play_random(Match(None, seed=3), 3, whole_match=False)
 
 
+def _strong_decision_setup():
+    from blitz_core.blitz.bots import time_decisions
+    from tictacblitz.games.blitz.bots import PRESETS
+    from workloads import midgame_match
+
+    match = midgame_match()
+    match.advance_to(match.status("X").charge_ready_t)  # X charged: a real decision
+    return time_decisions, match, PRESETS["strong"].native()  # (.native() loads the tables)
+
+
+def _strong_decision_body(ctx):
+    time_decisions, match, spec = ctx
+    time_decisions(match, spec, 0, 2000)
+
+
+def _strong_match_setup():
+    from tictacblitz.games.blitz.bots import play_matches
+
+    return play_matches
+
+
+def _strong_match_body(play_matches):
+    play_matches(None, "strong", "strong", range(4))
+
+
 WORKLOADS: Dict[str, Tuple[Callable, Callable, int]] = {
     "kernels": (_kernels_setup, _kernels_body, 20),  # 3 batch kernels x 4096 boards
     "playout_native": (_playout_setup, _playout_body, 5),  # 16 random matches, nogil loop
@@ -142,6 +167,9 @@ WORKLOADS: Dict[str, Tuple[Callable, Callable, int]] = {
     "clone": (_clone_setup, _clone_body, 20),  # 1000 clone() per rep
     "bytes": (_bytes_setup, _bytes_body, 100),  # to_bytes + from_bytes
     "api_loop": (_api_setup, _api_body, 3),  # Python policy over Match API
+    # issue 23 item 2: the strong bot's decision and whole matches of it against itself
+    "strong_decision": (_strong_decision_setup, _strong_decision_body, 5),  # 2000 decisions
+    "strong_match": (_strong_match_setup, _strong_match_body, 3),  # 4 native matches
 }
 
 

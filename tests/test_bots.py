@@ -301,5 +301,5 @@ def test_bad_input():
 
 
 def test_presets_are_one_table():
-    assert set(BOT_NAMES) == {"random", "greedy", "search", "easy", "medium", "hard"}
+    assert set(BOT_NAMES) == {"random", "greedy", "search", "strong", "easy", "medium", "hard"}
     assert make_bot("hard").spec == PRESETS["hard"]

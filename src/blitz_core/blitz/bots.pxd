@@ -13,6 +13,7 @@ cdef enum:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
     BOT_SEARCH = 2
+    BOT_STRONG = 3
 
 cdef enum:                       # which greedy rule chose an action (docs/bots.md)
     RULE_NONE = 0                # no legal action: wait
@@ -26,7 +27,8 @@ cdef enum:                       # which greedy rule chose an action (docs/bots.
     RULE_BUILD = 8               # place where the set marks build most (and block best)
     RULE_RANDOM = 9              # the random bot's choice
     RULE_SEARCH = 10             # the search bot's choice
-    RULE_COUNT = 11
+    RULE_STRONG = 11             # the strong bot's choice (its learned evaluation)
+    RULE_COUNT = 12
 
 cdef enum:
     MAX_WINDOWS = 256            # 8x8 board, every direction, line_length 1 at most
@@ -59,7 +61,7 @@ ctypedef struct SeatCounts:      # what one seat did in a match
     int32_t powerups[4]          # powerups claimed, by kind (R14, R15)
     int32_t bombed               # opponent marks removed by own bombs (R17)
     int32_t stolen               # opponent marks stolen by own swaps (R17)
-    int32_t rules[11]            # decisions by the rule that chose them (RULE_*)
+    int32_t rules[12]            # decisions by the rule that chose them (RULE_*)
     int64_t simulations          # search rollouts run
 
 

@@ -28,8 +28,8 @@ from blitz_core.blitz.engine cimport (
     state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
     state_legal_mask, state_oldest, PLAYER_X, PLAYER_O, ACT_PLACE, ACT_KNOCKOUT, ACCEPTED, NO_TIME,
-    KIND_BOMB, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED, EV_POWERUP_CLAIMED, EV_BOMBED,
-    EV_STOLEN, EV_REJECTED,
+    KIND_BOMB, KIND_FREEZE, KIND_HASTE, KIND_SWAP, EV_PLACED, EV_KNOCKED_OUT, EV_RETIRED,
+    EV_POWERUP_CLAIMED, EV_BOMBED, EV_STOLEN, EV_REJECTED,
 )
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
@@ -45,8 +45,9 @@ cdef uint64_t SEAT_SALT_O = seat_salt(1)
 SEAT_SALTS = (SEAT_SALT_X, SEAT_SALT_O)
 
 RULE_NAMES = ("none", "error", "ko_four", "threat", "block", "ko_three", "retire_guard",
-              "powerup", "build", "random", "search")
-KIND_CODES = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
+              "powerup", "build", "random", "search", "strong")
+KIND_CODES = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH,
+              "strong": BOT_STRONG}
 
 cdef enum:
     C_DEFAULT_BUDGET = 64         # search: simulations per decision
@@ -201,65 +202,17 @@ cdef int best_knockout(const BotTables* tb, const MatchState* s, int p, uint64_t
     return earliest(s, best_mask)
 
 
-cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
-                     int p, uint64_t places, uint64_t kos, int* kind, int* cell) noexcept nogil:
-    """The greedy rules, in priority order (docs/bots.md); the position has a legal action."""
+cdef int place_powerup_or_build(Policy* pol, const BotTables* tb, const MatchState* s,
+                                const RulesC* r, int p, uint64_t places, uint64_t own_set,
+                                uint64_t own_setting, int* kind, int* cell) noexcept nogil:
+    """Greedy's last two rules (powerup, build); RULE_NONE when no placement is legal
+    (only knock-outs are, and none is worth it: wait, leave lone marks alone)."""
     cdef int o = 1 - p, n = r.geo.line_length, i, c, k, v, best
-    cdef uint64_t own_set = s.set_marks[p], own_setting = s.setting[p]
     cdef uint64_t opp_set = s.set_marks[o]
-    cdef uint64_t mine = own_set | own_setting
     cdef uint64_t theirs = opp_set | s.setting[o]
-    cdef uint64_t oldest = 0, m, w, best_mask, bit
+    cdef uint64_t m, w, best_mask, bit
     cdef int32_t score[64]
     cdef bint near_line
-    # R12: at the limit a placement retires the oldest mark, so placements are judged
-    # as if it were gone ("check the faded mark").
-    if popcount(mine) >= r.mark_limit:
-        c = state_oldest(s, p)
-        if c >= 0:
-            oldest = <uint64_t>1 << c
-    own_set &= ~oldest
-    own_setting &= ~oldest
-
-    # 1. Always knock out the unset last mark of the opponent's four (R9, R10).
-    m = kos & winning_cells(r, opp_set)
-    if m:
-        kind[0] = ACT_KNOCKOUT
-        cell[0] = earliest(s, m)
-        return RULE_KO_FOUR
-    # 2. A cell completing a line of own set marks: every mark there must be knocked
-    #    out, so keep dropping marks into such cells (make more threats than they answer).
-    m = places & winning_cells(r, own_set)
-    if m:
-        kind[0] = ACT_PLACE
-        cell[0] = pick(m, &pol.rng)
-        return RULE_THREAT
-    # 3. Block with set marks: a mark in the gap of three opponent set marks.
-    m = places & winning_cells(r, opp_set)
-    if m:
-        kind[0] = ACT_PLACE
-        cell[0] = pick(m, &pol.rng)
-        return RULE_BLOCK
-    # 4. Knock out a mark that gives the opponent line_length - 1 in a window with no
-    #    own mark (room for the last one). Lone marks are left alone.
-    if kos and n >= 2:
-        c = best_knockout(tb, s, p, kos, n - 1)
-        if c >= 0:
-            kind[0] = ACT_KNOCKOUT
-            cell[0] = c
-            return RULE_KO_THREE
-    # 5. At the limit, if the oldest mark holds up one of the best own lines (a window
-    #    free of opponent marks and line_length - 2 or more own marks), knock something
-    #    out instead of placing (the most dangerous setting mark).
-    if oldest and kos and n >= 2:
-        for i in range(tb.n_windows):
-            w = tb.window[i]
-            if (w & oldest) and not (w & theirs) and popcount(w & mine) >= n - 2:
-                kind[0] = ACT_KNOCKOUT
-                cell[0] = best_knockout(tb, s, p, kos, 0)
-                if cell[0] < 0:
-                    cell[0] = earliest(s, kos)
-                return RULE_RETIRE_GUARD
     # 6. Powerups worth a detour: a bomb touching two or more opponent set marks, a swap
     #    next to an opponent set mark, a freeze or haste while one or two from a line.
     m = places & all_powerups(s)
@@ -312,8 +265,67 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         kind[0] = ACT_PLACE
         cell[0] = pick(best_mask, &pol.rng)
         return RULE_BUILD
-    # Only knock-outs are legal and none is worth it: wait (leave lone marks alone).
     return RULE_NONE
+
+
+cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
+                     int p, uint64_t places, uint64_t kos, int* kind, int* cell) noexcept nogil:
+    """The greedy rules, in priority order (docs/bots.md); the position has a legal action."""
+    cdef int o = 1 - p, n = r.geo.line_length, i, c
+    cdef uint64_t own_set = s.set_marks[p], own_setting = s.setting[p]
+    cdef uint64_t opp_set = s.set_marks[o]
+    cdef uint64_t mine = own_set | own_setting
+    cdef uint64_t theirs = opp_set | s.setting[o]
+    cdef uint64_t oldest = 0, m, w
+    # R12: at the limit a placement retires the oldest mark, so placements are judged
+    # as if it were gone ("check the faded mark").
+    if popcount(mine) >= r.mark_limit:
+        c = state_oldest(s, p)
+        if c >= 0:
+            oldest = <uint64_t>1 << c
+    own_set &= ~oldest
+    own_setting &= ~oldest
+
+    # 1. Always knock out the unset last mark of the opponent's four (R9, R10).
+    m = kos & winning_cells(r, opp_set)
+    if m:
+        kind[0] = ACT_KNOCKOUT
+        cell[0] = earliest(s, m)
+        return RULE_KO_FOUR
+    # 2. A cell completing a line of own set marks: every mark there must be knocked
+    #    out, so keep dropping marks into such cells (make more threats than they answer).
+    m = places & winning_cells(r, own_set)
+    if m:
+        kind[0] = ACT_PLACE
+        cell[0] = pick(m, &pol.rng)
+        return RULE_THREAT
+    # 3. Block with set marks: a mark in the gap of three opponent set marks.
+    m = places & winning_cells(r, opp_set)
+    if m:
+        kind[0] = ACT_PLACE
+        cell[0] = pick(m, &pol.rng)
+        return RULE_BLOCK
+    # 4. Knock out a mark that gives the opponent line_length - 1 in a window with no
+    #    own mark (room for the last one). Lone marks are left alone.
+    if kos and n >= 2:
+        c = best_knockout(tb, s, p, kos, n - 1)
+        if c >= 0:
+            kind[0] = ACT_KNOCKOUT
+            cell[0] = c
+            return RULE_KO_THREE
+    # 5. At the limit, if the oldest mark holds up one of the best own lines (a window
+    #    free of opponent marks and line_length - 2 or more own marks), knock something
+    #    out instead of placing (the most dangerous setting mark).
+    if oldest and kos and n >= 2:
+        for i in range(tb.n_windows):
+            w = tb.window[i]
+            if (w & oldest) and not (w & theirs) and popcount(w & mine) >= n - 2:
+                kind[0] = ACT_KNOCKOUT
+                cell[0] = best_knockout(tb, s, p, kos, 0)
+                if cell[0] < 0:
+                    cell[0] = earliest(s, kos)
+                return RULE_RETIRE_GUARD
+    return place_powerup_or_build(pol, tb, s, r, p, places, own_set, own_setting, kind, cell)
 
 
 cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
@@ -327,6 +339,192 @@ cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
         random_action(s, r, player, &pol.rng, kind, cell)
         return RULE_ERROR
     return greedy_core(pol, tb, s, r, player, places, kos, kind, cell)
+
+
+# ---------------------------------------------------------------------------------------
+# Strong: a learned pattern evaluation played one ply deep (issue 23 item 2)
+#
+# Every legal action gets a score, the sum over the windows (R11) through its cell of a
+# table entry indexed by the window's counts (own set, own setting, opponent set,
+# opponent setting: 5**4 entries, one table for placements, one for knock-outs), plus a
+# few extras (knock-out tempo, the target's time to set, powerups). The highest score
+# is played, ties drawn from the policy's stream. The tables are learned
+# (scripts/train_strong.py) and loaded from package data by the Python face before the
+# first strong policy is made (set_strong_weights).
+
+cdef enum:
+    SW_TABLE = 625               # 5**4 window states
+    SW_EXTRA = 16
+    SX_KO_BIAS = 0               # every knock-out (its longer refill, R5)
+    SX_KO_TIME = 1               # 4: target sets within a place refill, a ko refill, two, later
+    SX_POWERUP = 5               # 4: claiming a bomb, freeze, haste, swap
+    SX_BOMB_SET = 9              # per opponent set mark a bomb would remove
+    SX_BOMB_SETTING = 10         # per opponent setting mark a bomb would remove
+    SX_SWAP_SET = 11             # per opponent set mark a swap would steal (up to swap_max)
+    SX_NEAR_LINE = 12            # freeze or haste while line_length - 2 from a line
+    SX_WAIT = 13                 # only knock-outs legal: knock out if the best beats this
+
+cdef double SW_PLACE[625]
+cdef double SW_KO[625]
+cdef double SW_X[16]
+cdef bint SW_LOADED = False
+
+
+def set_strong_weights(place, knockout, extra):
+    """Load the strong policy's tables (625, 625 and 16 floats): once, from package
+    data, before a strong policy plays (tictacblitz.games.blitz.bots does it)."""
+    global SW_LOADED
+    cdef int i
+    place = np.ascontiguousarray(place, dtype=np.float64).ravel()
+    knockout = np.ascontiguousarray(knockout, dtype=np.float64).ravel()
+    extra = np.ascontiguousarray(extra, dtype=np.float64).ravel()
+    if place.shape[0] != SW_TABLE or knockout.shape[0] != SW_TABLE or extra.shape[0] != SW_EXTRA:
+        raise ValueError(f"strong weights must be {SW_TABLE}, {SW_TABLE} and {SW_EXTRA} "
+                         f"floats, not {place.shape[0]}, {knockout.shape[0]}, {extra.shape[0]}")
+    if not (np.isfinite(place).all() and np.isfinite(knockout).all() and np.isfinite(extra).all()):
+        raise ValueError("strong weights must be finite")
+    for i in range(SW_TABLE):
+        SW_PLACE[i] = place[i]
+        SW_KO[i] = knockout[i]
+    for i in range(SW_EXTRA):
+        SW_X[i] = extra[i]
+    SW_LOADED = True
+
+
+cdef inline int32_t refill_ms(const MatchState* s, const RulesC* r, int p,
+                              int64_t need) noexcept nogil:
+    """Ms a refill of `need` units takes if it starts now at the current speed (R5)."""
+    cdef int64_t rate = r.speed[0]
+    if s.frozen_until[p] > s.t:
+        rate = r.speed[1]
+    elif s.hasted_until[p] > s.t:
+        rate = r.speed[2]
+    return <int32_t>((need + rate - 1) // rate)
+
+
+cdef inline int count4(uint64_t m) noexcept nogil:
+    """A count for the tables: at most 4 (longer lines than R10's 4 count their
+    first four marks alike; the tables were learned on lines of 4)."""
+    cdef int c = popcount(m)
+    return c if c < 4 else 4
+
+
+cdef inline int window_state(uint64_t own_set, uint64_t own_setting, uint64_t opp_set,
+                             uint64_t opp_setting, bint longer) noexcept nogil:
+    """A window's entry in the 5**4 tables, from its marks by owner and state; `longer`:
+    lines longer than 4 (only they can hold more than 4 of a kind)."""
+    if longer:
+        return (count4(own_set) * 125 + count4(own_setting) * 25 + count4(opp_set) * 5
+                + count4(opp_setting))
+    return (popcount(own_set) * 125 + popcount(own_setting) * 25 + popcount(opp_set) * 5
+            + popcount(opp_setting))
+
+
+cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
+                     int p, uint64_t places, uint64_t kos, int* kind, int* cell) noexcept nogil:
+    cdef int o = 1 - p, n = r.geo.line_length, i, c, k, v, idx, idx_ko
+    cdef uint64_t own_set = s.set_marks[p], own_setting = s.setting[p]
+    cdef uint64_t opp_set = s.set_marks[o], opp_setting = s.setting[o]
+    cdef uint64_t mine, theirs, oldest = 0, m, w, best_mask = 0, bit
+    cdef double score[64]
+    cdef double best, x
+    cdef int32_t t_place, t_ko, left
+    cdef bint near_line = False, ko_best = False, want_near
+    if popcount(own_set | own_setting) >= r.mark_limit:
+        c = state_oldest(s, p)
+        if c >= 0:
+            oldest = <uint64_t>1 << c
+    # Placements are judged as if the oldest own mark were gone (R12), knock-outs on
+    # the board as it is (a knock-out retires nothing).
+    mine = (own_set | own_setting) & ~oldest
+    theirs = opp_set | opp_setting
+    want_near = (places & (s.powerups[KIND_FREEZE] | s.powerups[KIND_HASTE])) != 0
+    memset(score, 0, 64 * sizeof(double))
+    for i in range(tb.n_windows):
+        w = tb.window[i]
+        if not ((places | kos) & w):
+            continue
+        idx = window_state(w & own_set & ~oldest, w & own_setting & ~oldest, w & opp_set,
+                           w & opp_setting, n > 4)
+        if want_near and not (w & theirs) and popcount(w & mine) >= n - 2:
+            near_line = True
+        m = w & places
+        if m:
+            x = SW_PLACE[idx]
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                score[c] += x
+        m = w & kos
+        if m:
+            idx_ko = idx
+            if w & oldest:             # a knock-out retires nothing: count the oldest
+                idx_ko = window_state(w & own_set, w & own_setting, w & opp_set, w & opp_setting,
+                                      n > 4)
+            x = SW_KO[idx_ko]
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                score[c] += x
+    # Knock-outs: tempo and the target's time to set.
+    best = -1e300
+    if kos:
+        t_place = refill_ms(s, r, p, r.need_place) + pol.reaction_ms
+        t_ko = refill_ms(s, r, p, r.need_knockout) + pol.reaction_ms
+        m = kos
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            left = s.deadline[c] - s.t
+            k = 0 if left <= t_place else (1 if left <= t_ko else (2 if left <= 2 * t_ko else 3))
+            x = score[c] + SW_X[SX_KO_BIAS] + SW_X[SX_KO_TIME + k]
+            if x > best:
+                best = x
+                best_mask = <uint64_t>1 << c
+            elif x == best:
+                best_mask |= <uint64_t>1 << c
+        ko_best = True
+        if not places and best < SW_X[SX_WAIT]:
+            return RULE_NONE
+    # Placements: the window tables and the powerups.
+    m = places
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        bit = <uint64_t>1 << c
+        x = score[c]
+        if all_powerups(s) & bit:
+            k = powerup_at(s, bit)
+            x += SW_X[SX_POWERUP + k]
+            if k == KIND_BOMB:
+                x += (SW_X[SX_BOMB_SET] * popcount(r.geo.neighbours[c] & opp_set)
+                      + SW_X[SX_BOMB_SETTING] * popcount(r.geo.neighbours[c] & opp_setting))
+            elif k == KIND_SWAP:
+                v = popcount(r.geo.neighbours[c] & opp_set)
+                x += SW_X[SX_SWAP_SET] * (v if v < r.swap_max else r.swap_max)
+            elif near_line:
+                x += SW_X[SX_NEAR_LINE]
+        if x > best:
+            best = x
+            best_mask = bit
+            ko_best = False
+        elif x == best and not ko_best:
+            best_mask |= bit
+    kind[0] = ACT_KNOCKOUT if ko_best else ACT_PLACE
+    cell[0] = pick(best_mask, &pol.rng)
+    return RULE_STRONG
+
+
+cdef int strong_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
+                       int player, int* kind, int* cell) noexcept nogil:
+    cdef uint64_t places = state_legal_mask(s, r, player, ACT_PLACE)
+    cdef uint64_t kos = state_legal_mask(s, r, player, ACT_KNOCKOUT)
+    if not (places | kos):
+        return RULE_NONE
+    if pol.error_rate > 0.0 and rng_unit(&pol.rng) < pol.error_rate:
+        random_action(s, r, player, &pol.rng, kind, cell)
+        return RULE_ERROR
+    return strong_core(pol, tb, s, r, player, places, kos, kind, cell)
 
 
 # ---------------------------------------------------------------------------------------
@@ -647,6 +845,8 @@ cdef int policy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
         return RULE_NONE
     if pol.kind == BOT_SEARCH:
         return search_decide(pol, tb, s, r, player, kind, cell, sims)
+    if pol.kind == BOT_STRONG:
+        return strong_decide(pol, tb, s, r, player, kind, cell)
     return greedy_decide(pol, tb, s, r, player, kind, cell)
 
 
@@ -657,7 +857,10 @@ cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     """spec: (kind name, reaction_ms, error_rate, budget, horizon_ms, candidates)."""
     kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
     if kind not in KIND_CODES:
-        raise ValueError(f"unknown bot kind {kind!r}: expected random, greedy or search")
+        raise ValueError(f"unknown bot kind {kind!r}: expected random, greedy, search or strong")
+    if kind == "strong" and not SW_LOADED:
+        raise ValueError("the strong bot's weights are not loaded: call set_strong_weights "
+                         "(tictacblitz.games.blitz.bots loads the shipped ones)")
     if not 0 <= reaction_ms <= 10_000_000:
         raise ValueError(f"reaction_ms={reaction_ms!r}: must be from 0 to 10000000")
     if not 0.0 <= error_rate <= 1.0:

@@ -1,4 +1,4 @@
-"""Computer players: the ``random``, ``greedy`` and ``search`` bots and their presets.
+"""Computer players: the ``random``, ``greedy``, ``search`` and ``strong`` bots and their presets.
 
 A bot decides like a person on the real-time clock: it is asked for a
 :class:`Decision` (an action, or ``None`` to wait, and the ms at which to ask it next);
@@ -37,6 +37,7 @@ from typing import (
     runtime_checkable,
 )
 
+from . import strong
 from .rules import Rules
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
 
@@ -58,7 +59,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class BotSpec:
-    """What a bot is: a policy ``kind`` (random, greedy, search) and its parameters.
+    """What a bot is: a policy ``kind`` (random, greedy, search, strong) and its parameters.
 
     ``reaction_ms``: the bot acts this long after its charge fills.
     ``error_rate``: the chance of a uniformly random legal action instead of its own.
@@ -75,6 +76,10 @@ class BotSpec:
     description: str = ""
 
     def native(self) -> Tuple[str, int, float, int, int, int]:
+        """The native 6-tuple (``blitz_core.blitz.bots``); the one road to the native
+        policies, so a ``strong`` spec loads the shipped tables here, once."""
+        if self.kind == "strong":
+            strong.load_native()
         return (
             self.kind,
             self.reaction_ms,
@@ -100,6 +105,9 @@ PRESETS: Dict[str, BotSpec] = {
     "random": BotSpec("random", description="a uniformly random legal action whenever charged"),
     "greedy": BotSpec("greedy", description="the seed's strategy as ordered rules"),
     "search": BotSpec("search", description="greedy-rollout search over candidate actions"),
+    "strong": BotSpec(
+        "strong", description="a learned window-pattern evaluation, one ply (greedy's cost)"
+    ),
     # Difficulty levels (what a GUI shows): human-like reaction delays and errors.
     "easy": BotSpec(
         "greedy",
@@ -230,8 +238,8 @@ class NativeBot:
 
 
 def make_bot(bot: Union[str, BotSpec] = "greedy", *, seed: int = 0, **overrides: Any) -> NativeBot:
-    """A bot from a preset name (``random``, ``greedy``, ``search``, ``easy``, ``medium``,
-    ``hard``) or a :class:`BotSpec`, with optional field overrides.
+    """A bot from a preset name (``random``, ``greedy``, ``search``, ``strong``, ``easy``,
+    ``medium``, ``hard``) or a :class:`BotSpec`, with optional field overrides.
 
     >>> make_bot("hard").spec.kind
     'search'
