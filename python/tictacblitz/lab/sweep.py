@@ -45,7 +45,7 @@ from .hooks import hooks_for
 from .jobs import default_workers, prepare, resolve_game
 from .report import metric_rows
 from .runner import progress_bar
-from .seating import bot_meta, point_seats, seat_bots
+from .seating import bot_meta, num_players, point_seats, seat_bots
 from .simulator import simulate
 from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
 
@@ -291,9 +291,7 @@ def main(args: argparse.Namespace) -> int:
         for game, point in zip(games, points, strict=True):
             where = ", ".join(f"{k}={v}" for k, v in point.items())
             try:
-                bots = seat_bots(
-                    chosen, game.type.seat_names, hooks.players(game.rules), hooks.default_bot
-                )
+                bots = seat_bots(chosen, game.type.seat_names, num_players(game), hooks.default_bot)
             except ValueError as exc:
                 raise ArgumentProblem(f"{exc} at the point {where}") from None
             point_bots.append(list(bots))
