@@ -37,6 +37,7 @@ PAIRS: Tuple[Tuple[str, object, object, float], ...] = (
     ("greedy vs lookahead", "greedy", "lookahead", 1.0),
     ("hard vs greedy", "hard", "greedy", 1.0),
     ("greedy vs old greedy", "greedy", OLD_GREEDY, 1.0),
+    ("hard vs old greedy", "hard", OLD_GREEDY, 1.0),
     ("hard vs old hard", "hard", OLD_HARD, 0.5),
 )
 """(label, first bot, second bot, share of ``games`` played): the GUI ladder first, then
