@@ -21,8 +21,8 @@ from blitz_core.doh.engine cimport (
     DOH_ONGOING, DOH_DRAW,
 )
 from blitz_core.doh.table cimport (
-    Table, table_find, table_store, slot_score, slot_flag, seat_tag, WIN, INF, FLAG_EXACT,
-    FLAG_LOWER, FLAG_UPPER,
+    Table, table_cutoff, table_store, seat_tag, WIN, INF, FLAG_EXACT, FLAG_LOWER,
+    FLAG_UPPER,
 )
 
 cdef enum:
@@ -72,20 +72,9 @@ cdef int paranoid_search(Table* t, const DohPos* p, int seat, int alpha, int bet
             # D7 now, by the seat or by a member of the coalition: nothing is faster
             return WIN - 1 if maximising else 1 - WIN
     cdef uint64_t key = pos_canonical_key(p) | seat_tag(seat)
-    cdef uint64_t* slot = table_find(t, key)
-    cdef uint64_t e = slot[0]
     cdef int stored, flag
-    if e:
-        stored = slot_score(e)
-        flag = slot_flag(e)
-        if flag == FLAG_EXACT:
-            return stored
-        if flag == FLAG_LOWER and stored > alpha:
-            alpha = stored
-        elif flag == FLAG_UPPER and stored < beta:
-            beta = stored
-        if alpha >= beta:
-            return stored
+    if table_cutoff(t, key, &alpha, &beta, &stored):
+        return stored
     cdef int alpha0 = alpha, beta0 = beta, v
     cdef int best = -INF if maximising else INF
     cdef uint64_t m

@@ -18,7 +18,7 @@ from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport rng_below, rng_unit, mix64
 from blitz_core.doh.paranoid cimport paranoid_exact, paranoid_move_score, paranoid_action
 from blitz_core.doh.table cimport (
-    Table, table_find, table_store, slot_score, slot_flag, WIN, INF, FLAG_EXACT, FLAG_LOWER,
+    Table, table_cutoff, table_store, WIN, INF, FLAG_EXACT, FLAG_LOWER,
     FLAG_UPPER,
 )
 from blitz_core.doh.engine cimport (
@@ -97,20 +97,9 @@ cdef int search(Table* t, const DohPos* p, int alpha, int beta) noexcept nogil:
         if moves[s] & completions(p.counts[s]):
             return WIN - 1              # D7 now: nothing is faster (and it is exact)
     cdef uint64_t key = pos_canonical_key(p)
-    cdef uint64_t* slot = table_find(t, key)
-    cdef uint64_t e = slot[0]
-    cdef int stored, flag
-    if e:
-        stored = slot_score(e)
-        flag = slot_flag(e)
-        if flag == FLAG_EXACT:
-            return stored
-        if flag == FLAG_LOWER and stored > alpha:
-            alpha = stored
-        elif flag == FLAG_UPPER and stored < beta:
-            beta = stored
-        if alpha >= beta:
-            return stored
+    cdef int stored
+    if table_cutoff(t, key, &alpha, &beta, &stored):
+        return stored
     cdef int alpha0 = alpha, best = -INF, v, mover = p.to_move
     cdef uint64_t m
     cdef DohPos child

@@ -87,3 +87,27 @@ cdef inline void table_store(Table* t, uint64_t key, int score, int flag) noexce
         t.used += 1
     slot[0] = ((key + 1) | ((<uint64_t>(score + 128)) << SCORE_SHIFT)
                | ((<uint64_t>flag) << FLAG_SHIFT))
+
+
+cdef inline bint table_cutoff(Table* t, uint64_t key, int* alpha, int* beta,
+                              int* score) noexcept nogil:
+    """The table's answer for `key` in the window (alpha, beta): True with `score` set
+    when the stored entry settles the node (exact, or a bound outside the window); else
+    False, with the window narrowed by a stored bound (both searches probe this way)."""
+    cdef uint64_t e = table_find(t, key)[0]
+    cdef int stored, flag
+    if not e:
+        return False
+    stored = slot_score(e)
+    flag = slot_flag(e)
+    if flag == FLAG_EXACT:
+        score[0] = stored
+        return True
+    if flag == FLAG_LOWER and stored > alpha[0]:
+        alpha[0] = stored
+    elif flag == FLAG_UPPER and stored < beta[0]:
+        beta[0] = stored
+    if alpha[0] >= beta[0]:
+        score[0] = stored
+        return True
+    return False
