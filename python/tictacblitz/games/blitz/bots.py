@@ -37,6 +37,7 @@ from typing import (
     runtime_checkable,
 )
 
+from ..players import PlayerModel, player_model
 from . import strong
 from .rules import Rules
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
@@ -134,20 +135,18 @@ BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
 
 
 def resolve(bot: Union[str, BotSpec]) -> BotSpec:
-    """A preset name or a :class:`BotSpec` → a BotSpec.
+    """A preset name, a player spec (``greedy:reaction=250ms,error=3%``: :mod:`.players`)
+    or a :class:`BotSpec` → a BotSpec.
 
-    :raises ValueError: for an unknown name (listing the known ones).
+    :raises ValueError: for an unknown name or a bad spec (one line naming it).
     :raises TypeError: for anything else.
     """
     if isinstance(bot, BotSpec):
         return bot
     if isinstance(bot, str):
-        try:
+        if bot in PRESETS:
             return PRESETS[bot]
-        except KeyError:
-            raise ValueError(
-                f"unknown bot {bot!r}: expected one of {', '.join(BOT_NAMES)}"
-            ) from None
+        return cast(BotSpec, _model().resolve(bot))
     raise TypeError(f"a bot is a preset name or a BotSpec, not {type(bot).__name__}")
 
 
@@ -349,3 +348,9 @@ def drive(
         if match.match_over or not whole_match:
             return match
         call(match.start_next_round)
+
+
+def _model() -> PlayerModel:
+    """This game's player model (``.players``, found by the platform: it builds on this
+    module, so importing it here would be a cycle)."""
+    return cast(PlayerModel, player_model("blitz"))
