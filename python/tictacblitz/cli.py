@@ -198,7 +198,7 @@ def _add_players(commands: Any) -> None:
 
 def _players(args: argparse.Namespace) -> int:
     from .games.options import game_from_arguments
-    from .games.players import explain_players, player_model
+    from .games.players import explain_players, format_value, player_model
 
     try:
         game = game_from_arguments(args)
@@ -216,7 +216,12 @@ def _players(args: argparse.Namespace) -> int:
     except (TypeError, ValueError) as exc:
         raise CommandError(str(exc)) from None
     base, _ = model.parse(args.check)
-    print(json.dumps({"bot": base, **values}, sort_keys=True))
+    shown = {
+        k: v if p is None else format_value(p, v)
+        for k, v in values.items()
+        for p in [model.param(k)]
+    }
+    print(json.dumps({"bot": base, **shown}, sort_keys=True))
     return 0
 
 

@@ -62,7 +62,9 @@ __all__ = [
 class BotSpec:
     """What a bot is: a policy ``kind`` (random, greedy, search, strong) and its parameters.
 
-    ``reaction_ms``: the bot acts this long after its charge fills.
+    ``reaction_ms``: the bot acts this long after its charge fills; with a spread
+    ``reaction_sd`` > 0 that is the mean of a lognormal drawn per reaction (bots.pyx
+    ``reaction_at``: a pure function of the seed and the ms the charge filled).
     ``error_rate``: the chance of a uniformly random legal action instead of its own.
     ``budget``, ``horizon_ms``, ``candidates``: search only (simulations per decision,
     game ms a rollout plays, actions compared).
@@ -75,13 +77,15 @@ class BotSpec:
     horizon_ms: int = 3000
     candidates: int = 6
     description: str = ""
+    reaction_sd: int = 0
 
-    def native(self) -> Tuple[str, int, float, int, int, int]:
-        """The native 6-tuple (``blitz_core.blitz.bots``); the one road to the native
-        policies, so a ``strong`` spec loads the shipped tables here, once."""
+    def native(self) -> Tuple[Any, ...]:
+        """The native tuple (``blitz_core.blitz.bots``): 6 fields, a 7th
+        (``reaction_sd``) only with a spread; the one road to the native policies, so a
+        ``strong`` spec loads the shipped tables here, once."""
         if self.kind == "strong":
             strong.load_native()
-        return (
+        spec = (
             self.kind,
             self.reaction_ms,
             float(self.error_rate),
@@ -89,6 +93,7 @@ class BotSpec:
             self.horizon_ms,
             self.candidates,
         )
+        return (*spec, self.reaction_sd) if self.reaction_sd else spec
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -98,6 +103,7 @@ class BotSpec:
             "budget": self.budget,
             "horizon_ms": self.horizon_ms,
             "candidates": self.candidates,
+            **({"reaction_sd": self.reaction_sd} if self.reaction_sd else {}),
         }
 
 
@@ -212,7 +218,11 @@ class NativeBot:
         (:func:`reaction_due_t`), or None once the round is over."""
         if match.round_over:
             return None
-        return reaction_due_t(match.status(Player.parse(seat)), self.spec.reaction_ms)
+        status = match.status(Player.parse(seat))
+        if not self.spec.reaction_sd:
+            return reaction_due_t(status, self.spec.reaction_ms)
+        since = status.charge_full_since if status.charge_full else status.charge_ready_t
+        return reaction_due_t(status, self._policy.reaction_at(since))  # this reaction's draw
 
     def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
         """The bot's decision for ``seat`` now (see :class:`Decision`).

@@ -23,7 +23,16 @@ SEARCH_MAX_CANDIDATES = 10
 """The most candidates the native search compares (``SEARCH_MAX_CANDIDATES`` of bots.pxd)."""
 
 PARAMS = (
-    PlayerParam("reaction", "ms", 0, 60_000, 0, "the delay from a full charge to the action (R5)"),
+    PlayerParam(
+        "reaction",
+        "ms",
+        0,
+        60_000,
+        (0, 0),
+        "the delay from a full charge to the action (R5): a fixed one, or MEAN±SPREAD, "
+        "a lognormal drawn per reaction",
+        spread=True,
+    ),
     PlayerParam(
         "error", "%", 0.0, 1.0, 0.0, "the chance an action is a uniformly random legal one"
     ),
@@ -59,13 +68,20 @@ _REASONS = {
 
 def _base_values(base: str) -> Mapping[str, Any]:
     spec = PRESETS[base]
-    return {name: getattr(spec, attr) for name, attr in _FIELDS.items()}
+    out = {name: getattr(spec, attr) for name, attr in _FIELDS.items()}
+    out["reaction"] = (spec.reaction_ms, spec.reaction_sd)
+    return out
 
 
 def _build(base: str, values: Mapping[str, Any]) -> BotSpec:
     if not values:
         return PRESETS[base]
-    changes = {_FIELDS[name]: value for name, value in values.items()}
+    changes = {_FIELDS[name]: value for name, value in values.items() if name != "reaction"}
+    if "reaction" in values:
+        mean, spread = values["reaction"]
+        if spread and not mean:
+            raise ValueError("reaction: a spread needs a mean above 0 ms")
+        changes.update(reaction_ms=mean, reaction_sd=spread)
     return replace(PRESETS[base], description="", **changes)
 
 
