@@ -50,10 +50,10 @@ _FIELDS = {
 }
 
 HUMAN_PRESETS: Dict[str, str] = {
-    "novice": "greedy:reaction=600ms,error=30%",
-    "casual": "greedy:reaction=450ms,error=15%",
-    "club": "greedy:reaction=350ms,error=5%",
-    "expert": "strong:reaction=250ms,error=2%",
+    "novice": "greedy:reaction=600ms±200,error=30%",
+    "casual": "greedy:reaction=450ms±150,error=15%",
+    "club": "greedy:reaction=350ms±100,error=5%",
+    "expert": "strong:reaction=250ms±60,error=2%",
 }
 """Human skill levels as models, not fitted to recorded play (there is none here):
 docs/bots.md, "Player models", gives the reasoning for each number."""
