@@ -221,7 +221,7 @@ def _players(args: argparse.Namespace) -> int:
         for k, v in values.items()
         for p in [model.param(k)]
     }
-    print(json.dumps({"bot": base, **shown}, sort_keys=True))
+    print(json.dumps({"bot": base, **shown}, sort_keys=True, ensure_ascii=False))
     return 0
 
 
