@@ -19,6 +19,7 @@ from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.rift import bots as rift_bots
 from tictacblitz.games.rift import players as rift_players
 from tictacblitz.games.rift.game import play_matches as rift_play_matches
+from tictacblitz.lab import player_axes
 
 SEEDS = np.arange(40, dtype=np.uint64)
 
@@ -29,7 +30,7 @@ def run(*args):
     )
 
 
-@pytest.mark.parametrize("module", [players, blitz_players, doh_players, rift_players])
+@pytest.mark.parametrize("module", [players, blitz_players, doh_players, rift_players, player_axes])
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -235,3 +236,37 @@ def test_doh_zero_error_specs_play_the_bots_games(bot):
     a = doh_bots.play_matches(rules, (f"{bot}:error=0%", "greedy"), SEEDS)
     b = doh_bots.play_matches(rules, (bot if bot != "medium" else "perfect", "greedy"), SEEDS)
     assert all((a[k] == b[k]).all() for k in a)
+
+
+def test_a_sweep_varies_a_player_parameter_like_a_rule():
+    """``SEAT.PARAM`` grid axes (lab/player_axes.py): each point's seat gets the value;
+    a slower reaction loses more, and the points hold the values as numbers."""
+    from tictacblitz.lab.sweep import sweep
+
+    result = sweep({"x.reaction": [0, 400]}, 60, x="greedy", o="greedy", seed=1)
+    assert [s["x_bot"] for s in result.summaries] == [
+        "greedy:reaction=0ms",
+        "greedy:reaction=400ms",
+    ]
+    assert [s["params"] for s in result.summaries] == [{"x.reaction": 0}, {"x.reaction": 400}]
+    wins = [s["x_wins"] for s in result.summaries]
+    assert wins[0] > wins[1] == 0, wins
+    # a preset keeps its other parameters; the swept one replaces its own
+    result = sweep({"o.error": [0.0, 0.5]}, 10, o="club", seed=1)
+    assert [s["o_bot"] for s in result.summaries] == ["club:error=0%", "club:error=50%"]
+
+
+@pytest.mark.parametrize(
+    "grid, message",
+    [
+        ("x.reaction=-5", "a time cannot be negative"),
+        ("x.reaction=0:400", "takes a list"),
+        ("o.error=5%,120%", "120% is over 100%"),
+        ("x.reaction=250ms±80", "no spread"),
+        ("x.reaction=0,0ms", "a value is given twice"),
+    ],
+)
+def test_bad_player_axes_exit_2(grid, message, tmp_path):
+    proc = run("sweep", "--grid", grid, "--matches", "5", "--out", str(tmp_path / "s"))
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and not (tmp_path / "s").exists()
