@@ -270,3 +270,44 @@ def test_bad_player_axes_exit_2(grid, message, tmp_path):
     proc = run("sweep", "--grid", grid, "--matches", "5", "--out", str(tmp_path / "s"))
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(
+    "game, spec",
+    [
+        ("blitz", "greedy:reaction=100ms,error=10%"),
+        ("doh", "perfect:error=30%"),
+        ("rift", "greedy:error=30%"),
+    ],
+)
+def test_rl_opponents_take_a_spec(game, spec):
+    """Issue 23: the envs' ``opponent=`` takes a player spec (native vector envs and the
+    single env alike); a bad one is one line naming it."""
+    from tictacblitz.envs import make_env, make_vector_env
+
+    make_env(game, opponent=spec).reset(seed=1)
+    make_vector_env(game, 2, opponent=spec).reset(seed=1)
+    with pytest.raises(ValueError, match="over 100%"):
+        make_vector_env(game, 2, opponent=spec.split(":")[0] + ":error=150%")
+
+
+def test_blitz_batched_rollouts_refuse_a_reaction_spread():
+    from tictacblitz.envs import make_vector_env
+
+    with pytest.raises(ValueError, match="the batched rollouts play fixed reactions"):
+        make_vector_env("blitz", 2, opponent="greedy:reaction=100ms±20")
+
+
+def test_the_servers_bots_take_a_spec():
+    """The server's bot seats build their bots through the games' resolvers: a spec (here
+    with a reaction spread, which NativeBot draws) is a level from Python."""
+    from tictacblitz.games.doh.game import DohGame
+    from tictacblitz.games.rift.game import make_game
+    from tictacblitz.server.games import doh as doh_server
+    from tictacblitz.server.games import rift as rift_server
+    from tictacblitz.server.games.blitz import BotSeat
+
+    seat = BotSeat("greedy:reaction=250ms±80", 3)
+    assert (seat.native.spec.reaction_ms, seat.native.spec.reaction_sd) == (250, 80)
+    assert doh_server.BotSeat(DohGame(), "perfect:error=30%", 1).bot.name == "perfect:error=30%"
+    assert rift_server.BotSeat(make_game(), "club", 1).bot.spec.kind == "lookahead"
