@@ -48,6 +48,8 @@ ctypedef struct Policy:
     uint64_t reaction_key        # its reactions' key: mix64(seed ^ "REACTNOW")
     double reaction_mu           # the lognormal's log-mean and log-deviation (spread > 0)
     double reaction_sigma
+    double attention             # greedy: the chance a decision notices the opponent's threats
+    bint blind                   # greedy: this decision did not (drawn by greedy_decide)
 
 
 ctypedef struct BotTables:       # built once per RulesC: every window as a mask (R11)

@@ -122,6 +122,8 @@ cdef void policy_init(Policy* pol, int kind, int32_t reaction_ms, double error_r
     pol.horizon_ms = C_DEFAULT_HORIZON_MS
     pol.candidates = C_DEFAULT_CANDIDATES
     pol.reaction_sd = 0
+    pol.attention = 1.0
+    pol.blind = False
     policy_seed(pol, seed)
 
 
@@ -334,7 +336,9 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
     own_setting &= ~oldest
 
     # 1. Always knock out the unset last mark of the opponent's four (R9, R10).
-    m = kos & winning_cells(r, opp_set)
+    #    (Rules 1 and 3 answer the opponent's line about to complete: a blind decision,
+    #    the player model's lapse of attention, issue 23, skips them.)
+    m = 0 if pol.blind else kos & winning_cells(r, opp_set)
     if m:
         kind[0] = ACT_KNOCKOUT
         cell[0] = earliest(s, m)
@@ -347,7 +351,7 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         cell[0] = pick(m, &pol.rng)
         return RULE_THREAT
     # 3. Block with set marks: a mark in the gap of three opponent set marks.
-    m = places & winning_cells(r, opp_set)
+    m = 0 if pol.blind else places & winning_cells(r, opp_set)
     if m:
         kind[0] = ACT_PLACE
         cell[0] = pick(m, &pol.rng)
@@ -385,6 +389,8 @@ cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
     if pol.error_rate > 0.0 and rng_unit(&pol.rng) < pol.error_rate:
         random_action(s, r, player, &pol.rng, kind, cell)
         return RULE_ERROR
+    if pol.attention < 1.0:  # drawn only then: an attentive bot's stream is unchanged
+        pol.blind = rng_unit(&pol.rng) >= pol.attention
     return greedy_core(pol, tb, s, r, player, places, kos, kind, cell)
 
 
@@ -787,6 +793,7 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
     # Candidates: greedy's choice, the cells that complete or block a line, knock-outs
     # of the most dangerous setting marks, powerups, then the best-building cells.
     rollout[0].error_rate = 0.0
+    rollout[0].blind = False
     rollout[0].rng = rng_next(&pol.rng)
     k = greedy_core(&rollout[0], tb, s, r, p, places, kos, &ck[0], &cc[0])
     if k == RULE_NONE:
@@ -835,6 +842,8 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
         rollout[k].kind = BOT_GREEDY
         rollout[k].reaction_ms = 0
         rollout[k].reaction_sd = 0    # rollouts react at once (reaction_at reads it)
+        rollout[k].attention = 1.0    # and see every threat
+        rollout[k].blind = False
         rollout[k].error_rate = ROLLOUT_ERROR
         rollout[k].budget = 0
     opp_acts = state_charge_full(s, o) and (state_legal_mask(s, r, o, ACT_PLACE)
@@ -910,6 +919,12 @@ cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     reaction_sd]): the spread is optional (0: a fixed reaction)."""
     kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec[:6]
     reaction_sd = spec[6] if len(spec) > 6 else 0
+    attention = spec[7] if len(spec) > 7 else 1.0
+    if not 0.0 <= attention <= 1.0:
+        raise ValueError(f"attention={attention!r}: must be from 0 to 1")
+    if attention < 1.0 and kind != "greedy":
+        raise ValueError(f"attention={attention!r}: only greedy's rules model attention "
+                         f"(not {kind})")
     if not 0 <= reaction_sd <= MAX_REACTION_MS:
         raise ValueError(f"reaction_sd={reaction_sd!r}: must be from 0 to {MAX_REACTION_MS}")
     if reaction_sd and not 0 < reaction_ms <= MAX_REACTION_MS:
@@ -934,6 +949,7 @@ cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     pol.horizon_ms = horizon_ms
     pol.candidates = candidates
     pol.reaction_sd = reaction_sd
+    pol.attention = attention
     if reaction_sd:  # the lognormal of mean reaction_ms and deviation reaction_sd
         sigma2 = log(1.0 + (<double>reaction_sd / reaction_ms) ** 2)
         pol.reaction_mu = log(<double>reaction_ms) - 0.5 * sigma2

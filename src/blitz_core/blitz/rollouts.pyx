@@ -505,6 +505,7 @@ cdef tuple _native_spec(Policy* pol, object policy):
         raise ValueError(f"reaction_sd={spec[6]!r}: the batched rollouts play fixed "
                          f"reactions (a spread is the lab's and NativeBot's, issue 23)")
     policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
+    pol.attention = spec[7] if len(spec) > 7 else 1.0  # validated by NativePolicy above
     pol.horizon_ms = horizon_ms
     pol.candidates = candidates
     return spec

@@ -65,6 +65,9 @@ class BotSpec:
     ``reaction_ms``: the bot acts this long after its charge fills; with a spread
     ``reaction_sd`` > 0 that is the mean of a lognormal drawn per reaction (bots.pyx
     ``reaction_at``: a pure function of the seed and the ms the charge filled).
+    ``attention`` (greedy only): the chance a decision notices the opponent's threats
+    (else greedy's rules 1 and 3, knocking out a four and blocking a gap, are
+    skipped: a lapse, issue 23).
     ``error_rate``: the chance of a uniformly random legal action instead of its own.
     ``budget``, ``horizon_ms``, ``candidates``: search only (simulations per decision,
     game ms a rollout plays, actions compared).
@@ -78,6 +81,7 @@ class BotSpec:
     candidates: int = 6
     description: str = ""
     reaction_sd: int = 0
+    attention: float = 1.0
 
     def native(self) -> Tuple[Any, ...]:
         """The native tuple (``blitz_core.blitz.bots``): 6 fields, a 7th
@@ -93,6 +97,8 @@ class BotSpec:
             self.horizon_ms,
             self.candidates,
         )
+        if self.attention < 1.0:
+            return (*spec, self.reaction_sd, float(self.attention))
         return (*spec, self.reaction_sd) if self.reaction_sd else spec
 
     def to_dict(self) -> Dict[str, Any]:
@@ -104,6 +110,7 @@ class BotSpec:
             "horizon_ms": self.horizon_ms,
             "candidates": self.candidates,
             **({"reaction_sd": self.reaction_sd} if self.reaction_sd else {}),
+            **({"attention": self.attention} if self.attention < 1.0 else {}),
         }
 
 

@@ -36,6 +36,15 @@ PARAMS = (
     PlayerParam(
         "error", "%", 0.0, 1.0, 0.0, "the chance an action is a uniformly random legal one"
     ),
+    PlayerParam(
+        "attention",
+        "%",
+        0.0,
+        1.0,
+        1.0,
+        "greedy: the chance a decision notices the opponent's threats (else it does not "
+        "block or knock them out)",
+    ),
     PlayerParam("budget", "count", 1, 1_000_000, 64, "search: simulations a decision"),
     PlayerParam("horizon", "ms", 1, 600_000, 3000, "search: game ms a rollout plays"),
     PlayerParam("candidates", "count", 1, SEARCH_MAX_CANDIDATES, 6, "search: actions it compares"),
@@ -44,15 +53,16 @@ PARAMS = (
 _FIELDS = {
     "reaction": "reaction_ms",
     "error": "error_rate",
+    "attention": "attention",
     "budget": "budget",
     "horizon": "horizon_ms",
     "candidates": "candidates",
 }
 
 HUMAN_PRESETS: Dict[str, str] = {
-    "novice": "greedy:reaction=600ms±200,error=30%",
-    "casual": "greedy:reaction=450ms±150,error=15%",
-    "club": "greedy:reaction=350ms±100,error=5%",
+    "novice": "greedy:reaction=600ms±200,error=30%,attention=60%",
+    "casual": "greedy:reaction=450ms±150,error=15%,attention=80%",
+    "club": "greedy:reaction=350ms±100,error=5%,attention=95%",
     "expert": "strong:reaction=250ms±60,error=2%",
 }
 """Human skill levels as models, not fitted to recorded play (there is none here):
@@ -82,7 +92,10 @@ def _build(base: str, values: Mapping[str, Any]) -> BotSpec:
         if spread and not mean:
             raise ValueError("reaction: a spread needs a mean above 0 ms")
         changes.update(reaction_ms=mean, reaction_sd=spread)
-    return replace(PRESETS[base], description="", **changes)
+    spec = replace(PRESETS[base], description="", **changes)
+    if spec.attention < 1.0 and spec.kind != "greedy":
+        raise ValueError(f"attention: only greedy's rules model attention, not {spec.kind}'s")
+    return spec
 
 
 MODEL = PlayerModel(
@@ -93,5 +106,5 @@ MODEL = PlayerModel(
     presets=HUMAN_PRESETS,
     preset_reasons=_REASONS,
     example="greedy:reaction=250ms,error=3%",
-    notes="budget, horizon and candidates change only a search bot.",
+    notes="budget, horizon and candidates change only a search bot; attention only greedy.",
 )
