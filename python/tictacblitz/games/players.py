@@ -11,7 +11,7 @@ is written in the parameter's unit:
 - a time (unit ``ms``): ``250``, ``250ms`` or ``0.25s``; where the parameter has a
   spread, ``MEAN±SPREAD`` (or ``MEAN+-SPREAD``, easier to type): ``250ms±80``;
 - a rate (unit ``%``): ``3%``, or a fraction from 0 to 1 (``0.03``);
-- a count: a whole number (``64``);
+- a count: a whole number (``64``); a number: a decimal one (``0.5``);
 - a name: one of the parameter's choices (``fallback=greedy``).
 
 Examples: ``greedy``, ``greedy:reaction=250ms,error=3%``, ``perfect:error=20%``,
@@ -58,7 +58,7 @@ __all__ = [
 SPREAD_SIGNS = ("±", "+-")
 """What separates a time's mean from its spread (``250ms±80``, ``250ms+-80``)."""
 
-UNITS = ("ms", "%", "count", "name")
+UNITS = ("ms", "%", "count", "number", "name")
 
 _NUMBER = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
 _TIME = re.compile(rf"^\s*(-?(?:{_NUMBER}))\s*(ms|s)?\s*$")
@@ -199,8 +199,9 @@ def split_specs(text: str) -> List[str]:
 
 def _in_range(param: PlayerParam, value: float, shown: str) -> None:
     if value < param.low:
-        if param.unit == "ms" and value < 0:
-            raise ValueError("a time cannot be negative")
+        if value < 0 <= param.low:
+            what = {"ms": "a time", "%": "a rate"}.get(param.unit, f"{param.name}")
+            raise ValueError(f"{what} cannot be negative")
         raise ValueError(f"below the least value, {format_value(param, param.low)}")
     if value > param.high:
         if param.unit == "%":
@@ -253,6 +254,13 @@ def parse_value(param: PlayerParam, raw: str) -> Any:
             raise ValueError("a rate cannot be negative")
         _in_range(param, value, raw)
         return value
+    if param.unit == "number":
+        m = _RATE.match(raw)
+        if m is None or m.group(2):
+            raise ValueError("not a number")
+        value_float = float(m.group(1))
+        _in_range(param, value_float, raw)
+        return value_float
     if not re.fullmatch(r"-?[0-9]+", raw):
         raise ValueError("not a whole number")
     value_int = int(raw)
@@ -273,6 +281,8 @@ def format_value(param: PlayerParam, value: Any) -> str:
         return f"{value:g}ms"
     if param.unit == "%":
         return f"{float(value) * 100:g}%"
+    if param.unit == "number":
+        return f"{float(value):g}"
     return str(value)
 
 

@@ -21,7 +21,7 @@ function of its seed and the position, whatever it saw before.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence, Tuple, cast
+from typing import Any, Dict, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -58,7 +58,7 @@ BOT_NAMES: Tuple[str, ...] = tuple(BOT_SPECS)
 """Weakest first (the order docs/doh.md's tournament measures)."""
 
 
-def bot_spec(name: object) -> Tuple[int, float, int]:
+def bot_spec(name: object) -> Tuple[Any, ...]:
     """The native spec ``(kind, error, fallback)`` of a bot name or a player spec
     (``perfect:error=20%``: :mod:`.players`).
 
@@ -67,7 +67,7 @@ def bot_spec(name: object) -> Tuple[int, float, int]:
     if isinstance(name, str) and name not in BOT_SPECS:
         model = _model()  # a player spec (issue 23): the model builds on BOT_SPECS
         if ":" in name or name in model.presets:
-            return cast(Tuple[int, float, int], model.resolve(name))
+            return cast(Tuple[Any, ...], model.resolve(name))
     if not isinstance(name, str) or name not in BOT_SPECS:
         raise ValueError(f"unknown Doh bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
     kind, error, fallback = BOT_SPECS[name]

@@ -1,7 +1,9 @@
 """Tic Tac Doh's player model (issue 23, item 1): the parameters a player spec may set
 (:mod:`tictacblitz.games.players` has the syntax) over the native bots of :mod:`.bots`.
 
-Doh's imperfection is an *epsilon* over a policy, native already
+Doh's imperfection is a softmax *temperature* over the perfect bot's move values
+(``perfect:temperature=0.5``, native: ``blitz_core.doh.solver`` softmax_action), or an
+*epsilon* over a policy, native already
 (``blitz_core.doh.solver``): with probability ``error`` a move is the ``fallback``
 policy's instead of the bot's own, so ``perfect:error=0%`` is the solver and
 ``perfect:error=100%,fallback=random`` plays at random, with every rate between. With 3
@@ -28,6 +30,15 @@ POLICIES: Tuple[str, ...] = ("random", "greedy", "perfect")
 
 PARAMS = (
     PlayerParam("error", "%", 0.0, 1.0, 0.0, "the chance a move is the fallback policy's instead"),
+    PlayerParam(
+        "temperature",
+        "number",
+        0.0,
+        1000.0,
+        0.0,
+        "perfect: > 0 draws each move with weight exp(value / temperature), value its exact "
+        "game value (+1 win, 0 draw, -1 loss); 0 the solver's best move",
+    ),
     PlayerParam(
         "fallback",
         "name",
@@ -62,16 +73,24 @@ WEAKER = {"perfect": "greedy", "greedy": "random", "random": "random"}
 
 def _base_values(base: str) -> Mapping[str, Any]:
     kind, error, fallback = BOT_SPECS[base]
-    return {"error": error, "fallback": WEAKER[kind] if fallback == kind else fallback}
+    return {
+        "error": error,
+        "fallback": WEAKER[kind] if fallback == kind else fallback,
+        "temperature": 0.0,
+    }
 
 
-def _build(base: str, values: Mapping[str, Any]) -> Tuple[int, float, int]:
+def _build(base: str, values: Mapping[str, Any]) -> Tuple[Any, ...]:
+    kind = BOT_SPECS[base][0]
     if not values:
-        kind, error, fallback = BOT_SPECS[base]
+        _, error, fallback = BOT_SPECS[base]
         return (KIND_CODES[kind], error, KIND_CODES[fallback])
     merged = {**_base_values(base), **values}
-    kind = BOT_SPECS[base][0]
-    return (KIND_CODES[kind], float(merged["error"]), KIND_CODES[str(merged["fallback"])])
+    spec = (KIND_CODES[kind], float(merged["error"]), KIND_CODES[str(merged["fallback"])])
+    temperature = float(merged.get("temperature", 0.0))
+    if temperature and kind != "perfect":
+        raise ValueError(f"temperature: only the perfect bot has one, not {kind}")
+    return (*spec, temperature) if temperature else spec
 
 
 MODEL = PlayerModel(
@@ -82,6 +101,6 @@ MODEL = PlayerModel(
     presets=HUMAN_PRESETS,
     preset_reasons=_REASONS,
     example="perfect:error=20%,fallback=random",
-    notes="A softmax temperature over the solver's move values is not modelled (yet): "
-    "error and fallback are Doh's imperfection.",
+    notes="temperature applies to the perfect bot's own moves (an erroneous move is the "
+    "fallback's).",
 )
