@@ -345,3 +345,15 @@ def test_doh_temperature_zero_is_perfect_and_only_perfect_has_one():
 
     make_vector_env("doh", 2, opponent="perfect:temperature=0.3").reset(seed=1)
     assert bot.name == "perfect:temperature=0.3"
+
+
+def test_the_docs_preset_table_is_the_models():
+    """docs/bots.md's one table of human-level presets says what the models hold."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    for preset in ("novice", "casual", "club", "expert"):
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{preset}` |"))
+        cells = [c.strip().strip("`") for c in row.split("|")[2:5]]
+        specs = [players.player_model(g).presets[preset] for g in ("blitz", "doh", "rift")]
+        assert cells == specs, preset
