@@ -7,8 +7,10 @@ records the figures).
 - whole greedy games, and greedy decisions from Python;
 - one turn through the protocol (two ``apply`` calls), and the reference engine's game;
 - clone and to_bytes of a mid-game state;
-- a ``hard`` decision (SM-MCTS at the preset budget; target <= 50 ms), at the first,
-  free turn (the most candidates) and mid-game;
+- a ``hard`` decision (the cut SM-MCTS at the preset budget; target <= 50 ms), at the
+  first, free turn (the most candidates) and mid-game;
+- whole games of ``hard`` (against greedy, against itself) and of the ``hard`` of
+  before issue 23 (``search``, 2,000 simulations) against greedy, CPU ms a game;
 - the native RL stepper (games/rift/rl.py): agent steps per second of 1,024 envs.
 
 Every figure is a median and is also put in ``extra_info`` and the session's table.
@@ -144,6 +146,30 @@ def test_hard_decision(benchmark, figures, when):
         figures.add("us_per_simulation", med / HARD_SIMULATIONS * 1e6, unit="µs")
         best = min(_cpu_seconds(lambda: bot.choose(state, 0)) for _ in range(5))
         figures.add("cpu_ms_per_decision", best * 1e3, unit="ms")
+
+
+HARD_GAMES = 12
+OLD_HARD = "old_hard"
+
+
+@pytest.mark.parametrize("bots", [("hard", "greedy"), ("hard", "hard"), (OLD_HARD, "greedy")])
+def test_search_games(benchmark, figures, bots):
+    """Whole games of the search in the native loop (issue 23, item 4: a 100k-game study
+    with ``hard`` took hours): ``hard`` (``search_cut``, 1,000 simulations) against
+    greedy and against itself, and the ``hard`` of before (``search``, 2,000) against
+    greedy; wall median and CPU time per game (best of 3, this process)."""
+    from tictacblitz.games.rift.bots import BotSpec
+
+    spec = {OLD_HARD: BotSpec("search", simulations=2000)}
+    x, o = (spec.get(b, b) for b in bots)
+    seeds = np.arange(HARD_GAMES, dtype=np.uint64)
+    cols = benchmark.pedantic(play_matches, args=(None, x, o, seeds), rounds=3, iterations=1)
+    med = median_s(benchmark)
+    if med is not None:
+        figures.add("ms_per_game", med / HARD_GAMES * 1e3, unit="ms")
+        figures.add("turns_per_game", float(cols["turns"].mean()))
+        best = min(_cpu_seconds(lambda: play_matches(None, x, o, seeds)) for _ in range(3))
+        figures.add("cpu_ms_per_game", best / HARD_GAMES * 1e3, unit="ms")
 
 
 @pytest.mark.parametrize(("opponent", "threads"), [("random", 1), ("greedy", 1), ("greedy", 2)])

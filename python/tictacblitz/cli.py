@@ -133,15 +133,11 @@ def _demo(args: argparse.Namespace) -> int:
         game = game_from_arguments(args)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    from .games.players import player_model
-    from .lab.seating import parse_seat, seat_bots, seat_choices
+    from .lab.command import seat_arguments
+    from .lab.seating import seat_bots
 
-    given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
     try:
-        given += [("--seat", *parse_seat(text)) for text in args.seat or []]
-        model = player_model(game.type.name)
-        check = (lambda bot: game.make_bot(bot)) if model is not None else None
-        chosen = seat_choices(given, game.type.seat_names, game.bot_names, check)
+        chosen = seat_arguments(args, game)  # --x, --o and --seat, as simulate reads them
         chosen.setdefault(0, ("greedy", "the default"))  # the demo's match: greedy first,
         names = seat_bots(chosen, game.seat_names, game.num_players, "random")  # random after
     except ValueError as exc:

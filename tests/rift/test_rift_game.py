@@ -13,6 +13,7 @@ import pytest
 from tictacblitz.games import available_games, load_game
 from tictacblitz.games.protocol import Bot, Game, State, TimeModel
 from tictacblitz.games.rift import game as rift_game
+from tictacblitz.games.rift.bots import BotSpec, RiftBot
 from tictacblitz.games.rift.encoding import NUM_ACTIONS, decode, encode
 from tictacblitz.games.rift.game import (
     OBS_HIDDEN,
@@ -282,14 +283,20 @@ def test_apply_joint_takes_an_array():
     assert state.apply_joint(np.array([40, 41])) == (None, None) and state.turn == 2
 
 
-def test_hard_swaps_into_the_cell_the_opponent_blocks():
-    """X threatens sector 0 (cells 0, 1): greedy O blocks at 2, so hard X swaps from its
-    best other cell and takes 2 (G6.2); greedy X would play 2 itself and collide."""
+@pytest.mark.parametrize(
+    "search",
+    [BotSpec("search", simulations=2000), BotSpec("search_cut", simulations=3000)],
+    ids=lambda s: s.kind,
+)
+def test_the_search_swaps_into_the_cell_the_opponent_blocks(search):
+    """X threatens sector 0 (cells 0, 1): greedy O blocks at 2, so the search's X swaps
+    from its best other cell and takes 2 (G6.2); greedy X would play 2 itself and shield.
+    (``hard``'s 1,000 simulations often prefer the fork at 4, a second threat.)"""
     game = make_game({"objectives_per_player": 0})
     state = game.new_state(0, setup=["XX......."] + ["........."] * 8)
     o_code = game.make_bot("greedy", 5).choose(state, 1)
     assert decode(o_code)[0] == 2
-    x_cell, x_ability = decode(game.make_bot("hard", 1).choose(state, 0))
+    x_cell, x_ability = decode(RiftBot(search, 1).choose(state, 0))
     assert x_ability == Ability.SWAP and x_cell != 2
     state.apply_joint((encode(x_cell, x_ability), o_code))
     assert state.summary()["sectors"][0] == "X"
@@ -310,7 +317,7 @@ def test_the_ladder_holds_over_both_seats():
         w2 = play_matches(None, b, a, seeds)["winner"]
         return (np.sum(w1 == 0) + np.sum(w2 == 1)) - (np.sum(w1 == 1) + np.sum(w2 == 0))
 
-    names = ["random", "easy", "medium", "greedy", "lookahead"]
+    names = ["random", "easy", "medium", "lookahead", "greedy"]
     for weaker, stronger in zip(names, names[1:], strict=False):
         assert score(stronger, weaker) > 0, (stronger, weaker)
     # hard (the search, ~0.3 s a game) on a few seeds; tests/rift/test_rift_ladder.py has

@@ -171,9 +171,9 @@ def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str,
     :func:`~tictacblitz.lab.seating.seat_choices`). :raises ValueError: one line."""
     given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
     given += [("--seat", *parse_seat(text)) for text in getattr(args, "seat", None) or []]
-    names = hooks.type.seat_names[: getattr(hooks.type, "max_num_players", 2)]
-    check = hooks.resolve_bot if player_model(hooks.name) is not None else None
-    return seat_choices(given, names, hooks.bot_names, check)
+    model = player_model(hooks.type.name)  # a player spec (issue 23): the game's model checks it
+    check = model.resolve if model is not None else None
+    return seat_choices(given, hooks.type.seat_names, hooks.bot_names, check)
 
 
 def connect(address: Optional[str]) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..games.players import format_value, parse_value, player_model, split_spec
-from .seating import EVERY, seat_bots, seat_index
+from .seating import EVERY, num_players, seat_bots, seat_index
 
 __all__ = [
     "player_axis",
@@ -116,9 +116,7 @@ def points_bots(
     out = []
     for game, point in zip(games, points, strict=True):
         try:
-            bots = seat_bots(
-                chosen, game.type.seat_names, hooks.players(game.rules), hooks.default_bot
-            )
+            bots = seat_bots(chosen, game.type.seat_names, num_players(game), hooks.default_bot)
             out.append(point_players(hooks, bots, point))
         except ValueError as exc:
             where = ", ".join(f"{k}={v}" for k, v in point.items())

@@ -162,7 +162,7 @@ def point_seats(hooks: Any, game: Any, chosen: Mapping[int, Any]) -> List[Any]:
     """One bot a seat of ``game`` (a sweep's point): ``chosen`` ``{seat index: bot}``
     (:data:`EVERY`: every seat not named), the game's default bot elsewhere.
     :raises ValueError: for a seat it does not have."""
-    players = hooks.players(game.rules)
+    players = num_players(game)
     default = chosen.get(EVERY, hooks.default_bot)
     for k in chosen:
         if k != EVERY and not 0 <= k < players:

@@ -92,8 +92,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     (``args.handler(args)``) returns the exit status."""
     parser = subparsers.add_parser(
         "simulate",
-        help="play many matches between two bots and summarise the game's balance",
-        description="Play N whole matches of a game between two bots under the given rules "
+        help="play many matches between bots (one a seat) and summarise the game's balance",
+        description="Play N whole matches of a game between bots, one a seat, under the given "
+        "rules "
         "(on every core, or a Dask cluster) and print a balance summary with 95 % "
         "intervals, plus the game's own metrics (docs/simulate.md). With --rule, "
         "the same match seeds are also played under the base rules (the defaults, "

@@ -1,6 +1,6 @@
 """Balancing simulations of any registered game: :func:`simulate`.
 
-A designer changes a rule number and plays many whole matches between two bots to see
+A designer changes a rule number and plays many whole matches between bots to see
 what it does to the game. The work is split into *chunks* of consecutive match indices;
 match ``i`` always has the seed :func:`~tictacblitz.lab.seeds.match_seeds` derives from
 the master seed and ``i``, so records and summary are the same however the work is split

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 from .hooks import GameHooks
 from .jobs import SimulationJob, resolve_game
 from .paired import PairedRatios, match_values
+from .seating import seat_keys
 from .seats import seat_verdict
 from .stats import adjust
 from .summary import Summary
@@ -145,13 +146,14 @@ class Study:
         self.extras = list(extras)
         self.summaries = [Summary(e.job.rules, job.game) for e in self.extras]
         self.pairs = [PairedRatios() for _ in self.extras]
+        # the seats' keys, once: fold runs per chunk (the job knows its seat count)
+        self.keys = seat_keys(job.hooks.type.seat_names, job.players)
 
     def fold(self, main: Dict[str, Any], others: Sequence[Dict[str, Any]]) -> None:
         """Add chunk ``i`` of the main run and of every extra run (in plan order)."""
         if not self.extras:
             return
-        game = self.job.game
-        keys = self.job.hooks.seat_keys(self.job.rules)
+        game, keys = self.job.game, self.keys
         mine = match_values(main, game, keys)
         for extra, summary, pair, cols in zip(
             self.extras, self.summaries, self.pairs, others, strict=False
@@ -173,8 +175,7 @@ class Study:
         extra, hooks = self.extras[k], self.job.hooks
         out = self.summaries[k].to_dict()
         out.update(rules=hooks.overrides(extra.job.rules))
-        keys = hooks.seat_keys(self.job.rules)
-        out.update({f"{k}_bot": n for k, n in zip(keys, extra.job.names, strict=True)})
+        out.update({f"{k}_bot": n for k, n in zip(self.keys, extra.job.names, strict=True)})
         return out
 
     def result(self, hooks: GameHooks) -> Dict[str, Any]:

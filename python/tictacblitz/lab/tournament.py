@@ -35,6 +35,7 @@ from .jobs import default_workers, resolve_game
 from .ratings import elo_ratings, fit_ratings, format_report
 from .runner import daemon_map, progress_bar
 from .seated import alone_figures, pair_counts, schedule, seat_summary, seatings
+from .seating import num_players
 from .seats import seat_verdict
 from .seeds import pair_match_seed as match_seed
 from .stats import adjust, normal_p, wilson, wilson_or_none
@@ -105,7 +106,7 @@ def _play(
     progress: bool,
 ) -> Dict[str, Any]:
     play = hooks.play_matches
-    players = hooks.players(the_game.rules)
+    players = num_players(the_game)
     batches, matches = schedule(pairs, matches, players, lambda a, b, k: match_seed(seed, a, b, k))
     tasks = []
     for n, (seating, seeds) in enumerate(batches):
@@ -145,7 +146,6 @@ def _play(
     per_pair = len(batches) // len(pairs)
     for n, (a, b) in enumerate(pairs):
         mine = results[per_pair * n : per_pair * (n + 1)]
-        a_x, b_x = mine[0], mine[-1]
 
         def total(batch: Dict[str, Any], column: str, value: Optional[int] = None) -> int:
             v = np.asarray(batch.get(column, ()))
@@ -153,6 +153,7 @@ def _play(
 
         seated: Dict[str, Any] = {}
         if players == 2:
+            a_x, b_x = mine[0], mine[-1]  # A as X, then B as X
             a_wins = total(a_x, "winner", 0) + total(b_x, "winner", 1)
             b_wins = total(a_x, "winner", 1) + total(b_x, "winner", 0)
             pair_first = total(a_x, "winner", 0) + total(b_x, "winner", 0)
@@ -295,7 +296,7 @@ def estimate_tournament(args: argparse.Namespace, hooks: Any, game: Game, names:
             x, o = hooks.resolve_bot(a)[0], hooks.resolve_bot(b)[0]
             size = min(args.matches, 2 if hooks.slow_bot(x) or hooks.slow_bot(o) else 8)
             seeds = [match_seed(args.seed, a, b, args.matches + k) for k in range(size)]
-            seating = seatings(x, o, hooks.players(game.rules))[0]
+            seating = seatings(x, o, num_players(game))[0]
             pilots.append((run_pilot(hooks, game.rules, seating, seeds), args.matches))
     detail = f"{len(pilots)} pair{'s' if len(pilots) != 1 else ''} x {args.matches:,}"
     return announce("tournament", pilots, min(args.jobs, default_workers()), args.yes, detail)

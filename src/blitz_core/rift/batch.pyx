@@ -236,11 +236,11 @@ cdef class RiftBatch:
     def set_bot(self, bot_spec):
         """Another bot ``(kind, error_rate, simulations)`` from the next step on."""
         kind, error, sims = bot_spec
-        if kind not in (0, 1, 2, 3):
-            raise ValueError(f"bot kind {kind!r}: expected 0-3")
+        if kind not in (0, 1, 2, 3, 4, 5):
+            raise ValueError(f"bot kind {kind!r}: expected 0-5")
         if not 0.0 <= error <= 1.0:
             raise ValueError(f"bot error_rate {error!r} is outside 0-1")
-        if not 0 <= sims <= 1_000_000 or (kind == 3 and sims < 1):
+        if not 0 <= sims <= 1_000_000 or (kind in (3, 4) and sims < 1):
             raise ValueError(f"bot simulations {sims!r}: expected 1-1000000 for a search")
         self.kind, self.error, self.sims = kind, error, sims
 

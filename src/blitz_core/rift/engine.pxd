@@ -67,6 +67,8 @@ cdef enum:                        # policies of the native bots
     BOT_GREEDY = 1
     BOT_LOOKAHEAD = 2
     BOT_SEARCH = 3                # SM-MCTS (decoupled UCT), see rift_search_move
+    BOT_SEARCH_CUT = 4            # the same, rollouts cut and scored (issue 23, item 4)
+    BOT_GREEDY_FIXED = 5          # greedy's ability rules before issue 23
 
 cdef enum:
     SEARCH_K = 12                 # candidate moves per seat at a search node

@@ -14,7 +14,7 @@ points of every objective code).
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
-from libc.math cimport sqrtf, logf
+from libc.math cimport sqrtf, logf, expf
 
 from blitz_core.common.bits cimport popcount, lowest, nth_set_bit
 from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
@@ -503,14 +503,17 @@ cdef inline uint16_t _win_cells(uint16_t own, uint16_t empty) noexcept nogil:
     return out
 
 
-cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexcept nogil:
+cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores,
+                      uint16_t watch, bint centres) noexcept nogil:
     """Every legal target of seat p with its greedy score, in cell order; returns how many.
 
     Score of a cell: +100 if it wins its sector now (+50 more if that completes a meta
     line, G11), +60 if it blocks the opponent's win there, +2 per open line through it
     (+3 more with an own symbol on it); for X, whose final target names the next sector
     (G9): -40 if it sends the opponent where it wins at once, +8 if X can, -6 for a
-    free turn."""
+    free turn. Greedy (only) also passes the opponent's known pending objectives (G15):
+    `watch`, the sectors whose win would advance one (+WATCH_BLOCK on a block there), and
+    `centres` for centre_cells (+WATCH_CENTRE on a centre cell, position 4)."""
     cdef uint16_t targets[9]
     cdef int s, q, i, k = 0, score
     cdef uint16_t own, opp, empty, mine, theirs, bit, m, dec, nown, nempty
@@ -537,6 +540,10 @@ cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexc
                     score += 50                                  # G11 meta line too
             if theirs & bit:
                 score += 60
+                if (watch >> s) & 1:
+                    score += WATCH_BLOCK                         # G15: a known objective
+            if centres and q == 4:
+                score += WATCH_CENTRE
             for i in range(8):                                   # open lines through q
                 if (LINE_MASKS[i] & bit) and not (LINE_MASKS[i] & (opp | st.cells[SYM_GREY][s])):
                     score += 2 + (3 if LINE_MASKS[i] & own else 0)
@@ -559,13 +566,13 @@ cdef int _cell_scores(const RiftState* st, int p, int* cells, int* scores) noexc
 
 
 cdef int _greedy_scan(const RiftState* st, int p, uint64_t* rng, int avoid,
-                      int* other) noexcept nogil:
+                      int* other, uint16_t watch, bint centres) noexcept nogil:
     """The greedy target of seat p: the legal cell of highest score (_cell_scores), ties
     broken by `rng` in cell order (the first one when rng is NULL). `*other` gets the
     best cell that is not `avoid`. -1 when there is no legal target."""
     cdef int cells[81]
     cdef int scores[81]
-    cdef int n = _cell_scores(st, p, cells, scores)
+    cdef int n = _cell_scores(st, p, cells, scores, watch, centres)
     cdef int k, best = -1000000, best_cell = -1, ties = 0, best_other = -1000000
     other[0] = -1
     for k in range(n):
@@ -591,23 +598,188 @@ cdef inline bint _contested(const RiftState* st, int cell) noexcept nogil:
             >> (cell % 9)) & 1
 
 
-cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
-                          double error_rate) noexcept nogil:
-    """The greedy policy: the greedy target (_greedy_scan); shield it when a collision
-    is likely (_contested), else reveal when affordable. With probability `error_rate`
-    it plays `rift_random_move` instead."""
+cdef int rift_greedy_fixed_move(const RiftState* st, const RiftRulesC* r, int p,
+                                uint64_t* rng, double error_rate) noexcept nogil:
+    """Greedy as it was before issue 23 (``greedy_fixed``): the greedy target; shield it
+    when a collision is likely (_contested), else reveal whenever affordable, whatever
+    the costs. Kept to measure the new greedy against, and for the lab's older figures."""
     cdef int other, am, best
     if st.over:
         return -1
     if error_rate > 0.0 and rng_unit(rng) < error_rate:
         return rift_random_move(st, r, p, rng)
-    best = _greedy_scan(st, p, rng, -1, &other)
+    best = _greedy_scan(st, p, rng, -1, &other, 0, False)
     am = _abilities(st, r, p)
     if (am >> AB_SHIELD) & 1 and _contested(st, best):
         return N_CELLS * AB_SHIELD + best
     if (am >> AB_REVEAL) & 1:
         return N_CELLS * AB_REVEAL + best
     return best
+
+
+# Greedy's price list (issue 23, item 4): what an ability is worth, in the units of the
+# greedy cell score (+100 a sector won now), against what its energy is worth. Chosen by
+# paired matches against greedy_fixed and lookahead (docs/rift.md, "Bots").
+cdef float P_LIKELY = 0.8         # a collision on the opponent's greedy target (x 1/ties)
+cdef float P_MAYBE = 0.1          # ... at least, on a contested cell (_contested)
+cdef float WIN_GAIN = 100.0       # a collision won on a cell that wins the sector now
+cdef float OWN_GAIN = 100.0       # a collision won on any other cell the opponent wants
+cdef float OBJ_WEIGHT = 6.0       # a pending objective point of the own hand (G17)
+cdef float ENERGY_PRICE = 9.0     # an energy point spent (G13), and the idle gain forgone
+cdef float FULL_ENERGY_PRICE = 6.0  # more per point while full_energy is pending (G17)
+cdef float REVEAL_GAIN = 60.0     # knowing one more opponent objective (G15)
+cdef int WATCH_BLOCK = 25         # greedy's block bonus in a sector a known objective needs
+cdef int WATCH_CENTRE = 10        # ... a centre cell when centre_cells is known
+
+
+cdef inline float _pending_points(const RiftState* st, const RiftRulesC* r, int p,
+                                  int code) noexcept nogil:
+    """The points of objective `code` if it is in p's hand and not accomplished, else 0."""
+    cdef int i
+    for i in range(st.hand_n):
+        if st.hand[p][i] == code and not (st.accomplished[p] >> i) & 1:
+            return <float>r.points[code]
+    return 0.0
+
+
+cdef inline void _known_needs(const RiftState* st, int q, uint16_t* sectors,
+                              bint* centres) noexcept nogil:
+    """What q's revealed, pending objectives (G15) want: the sectors whose win advances
+    one, and whether centre cells do (centre_cells)."""
+    cdef int i, code
+    cdef uint16_t known = st.revealed[q] & ~st.accomplished[q]
+    sectors[0] = 0
+    centres[0] = False
+    for i in range(st.hand_n):
+        if not (known >> i) & 1:
+            continue
+        code = st.hand[q][i]
+        if code == OBJ_CENTRE:
+            sectors[0] |= 0x010
+        elif code == OBJ_TWO_CORNERS or code == OBJ_OPPOSITE_CORNERS:
+            sectors[0] |= CORNERS
+        elif code == OBJ_TWO_EDGES:
+            sectors[0] |= EDGES
+        elif code == OBJ_FOUR_SECTORS or code == OBJ_META_LINE or code == OBJ_DIAGONAL_WIN:
+            sectors[0] |= ALL_SECTORS
+        elif code == OBJ_CENTRE_CELLS:
+            centres[0] = True
+
+
+cdef inline float _energy_cost(const RiftState* st, const RiftRulesC* r, int p,
+                               int ab) noexcept nogil:
+    """What spending ability `ab`'s cost is worth to greedy: its energy (G14) plus the
+    idle gain forgone (G13, nothing when already at the max), dearer while full_energy
+    is a pending objective of the own hand."""
+    cdef int e = st.energy[p]
+    cdef int forgone = r.energy_max - e
+    cdef float price = ENERGY_PRICE
+    if forgone > r.energy_idle_gain:
+        forgone = r.energy_idle_gain
+    if _pending_points(st, r, p, OBJ_FULL_ENERGY) > 0.0:
+        price += FULL_ENERGY_PRICE
+    return price * <float>(r.cost[ab] + forgone)
+
+
+ctypedef struct Forecast:         # the opponent's greedy targets, for greedy's prices
+    int n                         # legal targets
+    int top                       # the best greedy score
+    int ties                      # targets at that score (greedy draws among them)
+    int first                     # the first of them in cell order (-1: none)
+    int cells[81]
+    int scores[81]
+
+
+cdef inline void _forecast(const RiftState* st, int q, Forecast* f) noexcept nogil:
+    """Seat q's greedy scores (without the known-objective bonuses it cannot know
+    greedy would add) and their best: one scan for all of greedy's price estimates."""
+    cdef int k
+    f.n = _cell_scores(st, q, f.cells, f.scores, 0, False)
+    f.top = -1000000
+    f.ties = 0
+    f.first = -1
+    for k in range(f.n):
+        if f.scores[k] > f.top:
+            f.top = f.scores[k]
+            f.ties = 1
+            f.first = f.cells[k]
+        elif f.scores[k] == f.top:
+            f.ties += 1
+
+
+cdef inline float _top_share(const Forecast* f, int cell) noexcept nogil:
+    """The chance that the forecast seat's greedy target is `cell`: 1/k when `cell` is
+    one of the k cells tied at its best greedy score (greedy breaks ties uniformly)."""
+    cdef int k
+    for k in range(f.n):
+        if f.cells[k] == cell:
+            return 1.0 / <float>f.ties if f.scores[k] == f.top else 0.0
+    return 0.0
+
+
+cdef int rift_greedy_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                          double error_rate) noexcept nogil:
+    """The greedy policy (issue 23, item 4): the greedy target (_greedy_scan), with a
+    block in a sector a known opponent objective needs worth more; then, when an ability
+    is usable (G5), the one of best net value, if any is positive. Each is priced by
+    _energy_cost and valued in greedy-score units against the opponent's greedy target
+    (the chance that a cell is it: _top_share, 1/k for one of k tied best cells):
+    - shield: the chance of a collision on the target (P_LIKELY times that share, at
+      least P_MAYBE when the cell completes a line for either side, _contested) times
+      the gain of owning the cell rather than greying it (WIN_GAIN when it wins the
+      sector, else OWN_GAIN), plus a pending shield_win;
+    - swap: when the opponent's predicted target (first of its ties) would win the
+      sector for p (the opponent blocking it), swap from the best other cell and take
+      it (G6.2): P_LIKELY times its share times WIN_GAIN plus a pending swap_win;
+    - reveal: REVEAL_GAIN (greedy uses what it learns: blocks where a known objective
+      needs a sector).
+    With probability `error_rate` it plays `rift_random_move` instead."""
+    cdef int other, am, best, predicted, s, choice
+    cdef float value, top, pc, share
+    cdef Forecast fc
+    cdef uint16_t watch
+    cdef bint centres
+    if st.over:
+        return -1
+    if error_rate > 0.0 and rng_unit(rng) < error_rate:
+        return rift_random_move(st, r, p, rng)
+    _known_needs(st, 1 - p, &watch, &centres)
+    am = _abilities(st, r, p)
+    if am == 1:                            # no ability usable: the target alone
+        return _greedy_scan(st, p, rng, -1, &other, watch, centres)
+    _forecast(st, 1 - p, &fc)
+    predicted = fc.first                   # as _greedy_scan without a stream picks it
+    best = _greedy_scan(st, p, rng, predicted, &other, watch, centres)
+    share = _top_share(&fc, best)
+    choice = best
+    top = 0.0
+    if (am >> AB_SHIELD) & 1:
+        pc = P_LIKELY * share              # the opponent's greedy target, 1/ties
+        if pc < P_MAYBE and _contested(st, best):
+            pc = P_MAYBE
+        s = best // 9
+        value = OWN_GAIN
+        if (_win_cells(st.cells[p][s], _empty(st, s)) >> (best % 9)) & 1:
+            value = WIN_GAIN
+        value = pc * (value + OBJ_WEIGHT * _pending_points(st, r, p, OBJ_SHIELD_WIN))
+        value -= _energy_cost(st, r, p, AB_SHIELD)
+        if value > top:
+            top = value
+            choice = N_CELLS * AB_SHIELD + best
+    if (am >> AB_SWAP) & 1 and other >= 0 and predicted >= 0:
+        s = predicted // 9
+        if (_win_cells(st.cells[p][s], _empty(st, s)) >> (predicted % 9)) & 1:
+            value = P_LIKELY * _top_share(&fc, predicted) * (
+                WIN_GAIN + OBJ_WEIGHT * _pending_points(st, r, p, OBJ_SWAP_WIN))
+            value -= _energy_cost(st, r, p, AB_SWAP)
+            if value > top:
+                top = value
+                choice = N_CELLS * AB_SWAP + other
+    if (am >> AB_REVEAL) & 1:
+        value = REVEAL_GAIN - _energy_cost(st, r, p, AB_REVEAL)
+        if value > top:
+            choice = N_CELLS * AB_REVEAL + best
+    return choice
 
 
 cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
@@ -621,8 +793,8 @@ cdef int rift_lookahead_move(const RiftState* st, const RiftRulesC* r, int p, ui
         return -1
     if error_rate > 0.0 and rng_unit(rng) < error_rate:
         return rift_random_move(st, r, p, rng)
-    predicted = _greedy_scan(st, 1 - p, NULL, -1, &ignored)
-    best = _greedy_scan(st, p, rng, predicted, &other)
+    predicted = _greedy_scan(st, 1 - p, NULL, -1, &ignored, 0, False)
+    best = _greedy_scan(st, p, rng, predicted, &other, 0, False)
     am = _abilities(st, r, p)
     if (am >> AB_SWAP) & 1 and other >= 0 and predicted >= 0:
         s = predicted // 9
@@ -694,7 +866,7 @@ cdef int _candidates(const RiftState* st, const RiftRulesC* r, int p,
     cdef int cells[81]
     cdef int scores[81]
     cdef int order[TOP_PLAIN]
-    cdef int n = _cell_scores(st, p, cells, scores)
+    cdef int n = _cell_scores(st, p, cells, scores, 0, False)
     cdef int i, j, k = 0, top = 0, am
     for i in range(n):                          # insertion into the best TOP_PLAIN
         j = top if top < TOP_PLAIN else TOP_PLAIN - 1
@@ -755,6 +927,35 @@ cdef inline int _rollout_move(const RiftState* st, int p, uint64_t* rng) noexcep
     return -1
 
 
+# The cut rollouts of `search_cut` (issue 23, item 4): a rollout stops after CUT_HORIZON
+# turns and the state is scored by _eval_x; the numbers were chosen by paired matches
+# against greedy (docs/rift.md, "Bots").
+cdef int CUT_HORIZON = 4
+cdef float EVAL_SCALE = 6.0       # points of lead that make a 73 % favourite (logistic)
+cdef float THREAT_POINTS = 3.0    # an open sector where only one side threatens a line
+cdef float CUT_UCB_C = 0.3        # its exploration constant (the full search keeps UCB_C)
+cdef float ENERGY_POINTS = 0.3    # a point of energy (G13)
+
+
+cdef inline float _eval_x(const RiftState* st, const RiftRulesC* r) noexcept nogil:
+    """X's expected reward of an unfinished state: a logistic of X's lead in points
+    (scores, G10-G12) plus, in each open sector, THREAT_POINTS for the side that alone
+    threatens to complete a line there (G7), plus ENERGY_POINTS a point of energy."""
+    cdef float d = <float>(st.score[0] - st.score[1])
+    cdef int s
+    cdef uint16_t dec = _decided(st), empty
+    cdef bint tx, to
+    for s in range(9):
+        if (dec >> s) & 1:
+            continue
+        empty = _empty(st, s)
+        tx = _win_cells(st.cells[0][s], empty) != 0
+        to = _win_cells(st.cells[1][s], empty) != 0
+        d += THREAT_POINTS * (<float>tx - <float>to)
+    d += ENERGY_POINTS * <float>(st.energy[0] - st.energy[1])
+    return 1.0 / (1.0 + expf(-d / EVAL_SCALE))
+
+
 cdef inline float _reward_x(const RiftState* st) noexcept nogil:
     """X's reward of a finished game: 1 win, 1/2 draw, 0 loss."""
     if st.result == RESULT_X:
@@ -764,10 +965,13 @@ cdef inline float _reward_x(const RiftState* st) noexcept nogil:
     return 0.5
 
 
-cdef void _rollout(RiftState* st, const RiftRulesC* r, uint64_t* rng) noexcept nogil:
+cdef void _rollout(RiftState* st, const RiftRulesC* r, uint64_t* rng,
+                   int horizon) noexcept nogil:
+    """Plays on with _rollout_move to the end, or for `horizon` turns when it is > 0."""
     cdef TurnReport rep
     cdef int xc, oc
-    while not st.over:
+    cdef int stop = st.turn + horizon if horizon > 0 else 1 << 30
+    while not st.over and st.turn < stop:
         xc = _rollout_move(st, 0, rng)
         oc = _rollout_move(st, 1, rng)
         _resolve(st, r, xc, AB_NONE, oc, AB_NONE, &rep)
@@ -815,7 +1019,7 @@ cdef void _determinize(RiftState* st, const RiftRulesC* r, int q, uint64_t* rng)
 
 
 cdef inline int _ucb_pick(const SearchNode* nd, int p, const RiftState* st,
-                          const RiftRulesC* r, float log_n) noexcept nogil:
+                          const RiftRulesC* r, float log_n, float c) noexcept nogil:
     """Seat p's move at a node: the first candidate not tried yet, else the best UCB1
     value; a candidate this determinization makes illegal (reveal with nothing left to
     reveal) is skipped (the first candidate, a plain move, is always legal)."""
@@ -828,7 +1032,7 @@ cdef inline int _ucb_pick(const SearchNode* nd, int p, const RiftState* st,
             continue
         if nd.n[p][i] == 0:
             return i
-        v = nd.w[p][i] / nd.n[p][i] + UCB_C * sqrtf(log_n / nd.n[p][i])
+        v = nd.w[p][i] / nd.n[p][i] + c * sqrtf(log_n / nd.n[p][i])
         if v > top:
             top = v
             best = i
@@ -841,6 +1045,14 @@ cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint6
     `simulations` simulations, each on a fresh determinization of the opponent's hidden
     objectives; the root candidate visited most is played. With probability `error_rate`
     a uniformly random legal move instead; greedy when the pool has no room."""
+    return _search(st, r, p, rng, error_rate, simulations, pool, 0)
+
+
+cdef int _search(const RiftState* st, const RiftRulesC* r, int p, uint64_t* rng,
+                 double error_rate, int simulations, SearchPool* pool,
+                 int horizon) noexcept nogil:
+    """rift_search_move with rollouts of at most `horizon` turns (0: to the end), an
+    unfinished one scored by _eval_x (`search_cut`)."""
     cdef RiftState sim
     cdef TurnReport rep
     cdef SearchNode* nd
@@ -849,12 +1061,13 @@ cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint6
     cdef int path_j[96]
     cdef int depth, d, node, child, i, j, joint, best, _sim, code, other, xa, oa
     cdef float rx, rw
+    cdef float c = UCB_C if horizon == 0 else CUT_UCB_C
     if st.over:
         return -1
     if error_rate > 0.0 and rng_unit(rng) < error_rate:
         return rift_random_move(st, r, p, rng)
     if simulations < 1 or pool == NULL or rift_pool_init(pool, simulations) != 0:
-        return rift_greedy_move(st, r, p, rng, 0.0)
+        return rift_greedy_fixed_move(st, r, p, rng, 0.0)
     pool.used = 0
     node = _new_node(pool, 0)
     nd = &pool.nodes[node]
@@ -881,8 +1094,8 @@ cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint6
                         nd.n[d][i] = 0
                         nd.w[d][i] = 0.0
             rw = logf(<float>(nd.visits + 1))
-            i = _ucb_pick(nd, 0, &sim, r, rw)
-            j = _ucb_pick(nd, 1, &sim, r, rw)
+            i = _ucb_pick(nd, 0, &sim, r, rw, c)
+            j = _ucb_pick(nd, 1, &sim, r, rw, c)
             path_node[depth] = node
             path_i[depth] = i
             path_j[depth] = j
@@ -906,8 +1119,8 @@ cdef int rift_search_move(const RiftState* st, const RiftRulesC* r, int p, uint6
                     nd.child = child
                 break
             node = child
-        _rollout(&sim, r, rng)
-        rx = _reward_x(&sim)
+        _rollout(&sim, r, rng, horizon)
+        rx = _reward_x(&sim) if sim.over else _eval_x(&sim, r)
         for d in range(depth):
             nd = &pool.nodes[path_node[d]]
             nd.visits += 1
@@ -933,6 +1146,10 @@ cdef inline int _policy(const RiftState* st, const RiftRulesC* r, int p, int kin
         return rift_lookahead_move(st, r, p, rng, error_rate)
     if kind == BOT_SEARCH:
         return rift_search_move(st, r, p, rng, error_rate, simulations, pool)
+    if kind == BOT_SEARCH_CUT:
+        return _search(st, r, p, rng, error_rate, simulations, pool, CUT_HORIZON)
+    if kind == BOT_GREEDY_FIXED:
+        return rift_greedy_fixed_move(st, r, p, rng, error_rate)
     return _random_move(st, r, p, rng)
 
 
@@ -1157,10 +1374,11 @@ cdef class Core:
 
     def choose(self, player, kind, double error_rate, rng_state, simulations=0):
         """A native policy's action code for `player` (kind 0 random, 1 greedy,
-        2 lookahead, 3 search with `simulations`) and the policy stream's next state:
+        2 lookahead, 3 search and 4 search_cut with `simulations`, 5 greedy_fixed) and
+        the policy stream's next state:
         ``(code, state)``; code -1 once the game is over."""
         cdef int p = _int_arg(player, "player", 0, 1)
-        cdef int k = _int_arg(kind, "bot kind", 0, 3)
+        cdef int k = _int_arg(kind, "bot kind", 0, BOT_GREEDY_FIXED)
         cdef int sims = _int_arg(simulations, "simulations", 0, MAX_SIMULATIONS)
         if not 0.0 <= error_rate <= 1.0:
             raise ValueError(f"error_rate={error_rate!r} is outside 0-1")
@@ -1243,7 +1461,8 @@ cdef int _check_player(int player) except -1:
 def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, seeds,
                  int x_simulations=0, int o_simulations=0):
     """Whole games between two native policies (kind 0 random, 1 greedy, 2 lookahead,
-    3 search with ``x_simulations``/``o_simulations``), without the GIL. Game i is
+    3 search and 4 search_cut with ``x_simulations``/``o_simulations``, 5
+    greedy_fixed), without the GIL. Game i is
     ``Core(rules, seeds[i])``; the policies' streams start as SEAT_SALTS says. Returns
     NumPy columns: ``winner`` (0 X, 1 O, -1 draw), ``turns``, ``collisions``,
     ``greys``, ``score_x``, ``score_o``, ``objectives_x``/``_o`` (accomplished),
@@ -1260,9 +1479,11 @@ def play_matches(rules, int x_kind, double x_error, int o_kind, double o_error, 
     cdef int32_t swaps[2]
     cdef SearchPool pool
     for kind, what in ((x_kind, "x_kind"), (o_kind, "o_kind")):
-        if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH):
+        if kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH, BOT_SEARCH_CUT,
+                        BOT_GREEDY_FIXED):
             raise ValueError(f"{what}={kind!r}: expected 0 (random), 1 (greedy), "
-                             f"2 (lookahead) or 3 (search)")
+                             f"2 (lookahead), 3 (search), 4 (search_cut) or "
+                             f"5 (greedy_fixed)")
     for err, what in ((x_error, "x_error"), (o_error, "o_error")):
         if not 0.0 <= err <= 1.0:
             raise ValueError(f"{what}={err!r} is outside 0-1")

@@ -13,9 +13,9 @@ player's share of decided games) with 95 % Wilson intervals. This module adds:
 - **how games end**: by a line (D7), an empty stash (D8) or the player to move having
   no legal move (D9), each share with its interval, and which seat won that way.
 
-The runner is :func:`~.game.play_matches` (columns ``winner``, ``moves``,
-``first_piece``, ``end``). The lab hands :class:`Metrics` its statistics module, so this
-module imports nothing of the lab (a game looks only downward).
+The runner is :func:`play_matches` (one bot a seat; columns ``winner``, ``moves``,
+``first_piece``, ``end``, ``kingmade``). The lab hands :class:`Metrics` its statistics
+module, so this module imports nothing of the lab (a game looks only downward).
 
 >>> import numpy as np
 >>> cols = play_matches(None, ("perfect", "random"), np.arange(4, dtype=np.uint64))

@@ -273,11 +273,10 @@ def make_game(rules: Optional[Mapping[str, Any]] = None) -> DohGame:
 def play_matches(
     rules: Any, x_bot: str, o_bot: str, seeds: np.ndarray, opening: Optional[str] = None
 ) -> Dict[str, np.ndarray]:
-    """Whole games between two named bots, natively (bots.play_matches): columns
-    ``winner`` (0 first, 1 second, -1 draw), ``moves``, ``first_piece`` (0 S, 1 M,
-    2 L) and ``end`` (0 line D7, 1 stash empty D8, 2 no move D9). ``rules``: a
-    DohRules, a mapping of overrides, or None; ``opening``: a fixed first piece
-    (``"S"``, ``"M"``, ``"L"``; None: the first bot's choice)."""
+    """Whole two-player games between two named bots, natively: a shortcut of
+    :func:`.bots.play_matches` (one bot a seat, any number of players), with its
+    columns. ``rules``: a DohRules, a mapping of overrides, or None; ``opening``: a
+    fixed first piece (``"S"``, ``"M"``, ``"L"``; None: the first bot's choice)."""
     if rules is None or not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
     return _bots.play_matches(rules, (x_bot, o_bot), seeds, opening)

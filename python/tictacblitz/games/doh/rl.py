@@ -122,7 +122,7 @@ class DohVectorEnv(NativeVectorEnv):
         return _opponent(name)
 
     def bots_spec(self, names: Tuple[str, ...]) -> List[tuple]:
-        return [_opponent(name) for name in names]
+        return [self.bot_spec(name) for name in names]
 
     def describe(self, i: int) -> str:
         return str(position_summary(self._position(int(self.batch.position_keys()[i]))))

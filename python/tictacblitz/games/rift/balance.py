@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .bots import BOT_NAMES, BotSpec
+from .bots import BOT_NAMES, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
 from .rules import RiftRules
@@ -95,7 +95,7 @@ def describe_bot(bot: Any) -> Dict[str, Any]:
 
 def slow_bot(bot: Any) -> bool:
     """The search (``hard``) takes milliseconds a move: the lab makes its chunks small."""
-    return _resolve(bot).kind == "search"
+    return _resolve(bot).kind in SEARCHES
 
 
 def _bits(masks: Any) -> np.ndarray:

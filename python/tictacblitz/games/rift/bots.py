@@ -8,12 +8,20 @@ function of that stream and the state, so games replay exactly.
 - ``random``: uniform over the legal action codes (every legal target with every
   usable ability);
 - ``greedy``: per target cell, +100 to win a sector now (+50 if that also completes a
-  meta line, G11), +60 to block the opponent's win there, +2 per open line through the
-  cell (+3 more with an own symbol on it), and, as X (whose final target names the
-  next sector, G9), -40 for a cell that sends the opponent to a sector it can win at
-  once, +8 for one where X can, -6 for one that gives a free turn. It shields when a
-  collision is likely (the cell completes a line for either side, so both want it)
-  and otherwise reveals when affordable (G14, G15). Ties go to the bot's stream.
+  meta line, G11), +60 to block the opponent's win there (+25 more in a sector that a
+  revealed objective of the opponent needs), +2 per open line through the cell (+3
+  more with an own symbol on it), and, as X (whose final target names the next sector,
+  G9), -40 for a cell that sends the opponent to a sector it can win at once, +8 for
+  one where X can, -6 for one that gives a free turn. Ties go to the bot's stream.
+  Abilities are weighed against their price (issue 23, item 4): each usable one gets a
+  value in the same units (a shield: the chance of a collision on the target, from
+  the opponent's predicted greedy target, times what owning the cell is worth; a swap:
+  taking a predicted block of its winning cell; a reveal: a fixed worth of knowing an
+  objective) minus its energy cost and the idle gain forgone (G13, G14) at 9 units an
+  energy point; the best positive one is played. So the rules' costs change its play.
+- ``greedy_fixed``: greedy's target with the ability rules of before issue 23: shield
+  when a collision is likely, else reveal whenever affordable, whatever the costs (kept
+  to measure against, not a preset);
 - ``lookahead``: predicts the opponent's greedy target; when that is a cell where it
   would win the sector (the opponent blocking it), it swaps from its best other cell
   and so takes it (G6.2); otherwise greedy's target and shield. It never reveals,
@@ -26,12 +34,15 @@ function of that stream and the state, so games replay exactly.
   already holds), so the search never peeks at the real hand. At a node each seat
   considers at most 12 moves: its 6 best targets by greedy's score, the best 3 with
   shield, the best 2 with swap, the best with reveal (when usable). Leaves are played
-  out by a cheap rollout policy (win the active sector if possible, else block half
-  the time, else a random target). The root move visited most is played.
+  out to the end by a cheap rollout policy (win the active sector if possible, else
+  block half the time, else a random target). The root move visited most is played.
+- ``search_cut``: the same search whose rollouts stop after a few turns; the state is
+  then scored by an evaluation (a logistic of the lead in points, open-sector threats
+  and energy). Shorter, less noisy rollouts: stronger than ``search`` at a fraction of
+  its cost (docs/rift.md, the ladder).
 - presets ``easy``, ``medium``: greedy playing a uniformly random legal move with
-  probability 0.5 and 0.2; ``hard``: ``search`` with 2,000 simulations a decision
-  (about 6 ms on the project's machine); ``lookahead`` as a preset of its own (it was
-  ``hard`` before the search).
+  probability 0.5 and 0.2; ``hard``: ``search_cut`` with HARD_SIMULATIONS a decision;
+  ``lookahead`` as a preset of its own.
 
 >>> from tictacblitz.games.rift.game import make_game
 >>> state = make_game().new_state(seed=3)
@@ -51,12 +62,22 @@ from .types import Player
 
 __all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
 
-KINDS = {"random": 0, "greedy": 1, "lookahead": 2, "search": 3}
+KINDS = {
+    "random": 0,
+    "greedy": 1,
+    "lookahead": 2,
+    "search": 3,
+    "search_cut": 4,
+    "greedy_fixed": 5,
+}
 """Policy names -> the native core's policy codes (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD,
-BOT_SEARCH)."""
+BOT_SEARCH, BOT_SEARCH_CUT, BOT_GREEDY_FIXED)."""
+SEARCHES = ("search", "search_cut")
+"""The policies that take a budget of simulations."""
 
-HARD_SIMULATIONS = 2000
-"""The ``hard`` preset's search budget: simulations a decision (docs/rift.md, the ladder)."""
+HARD_SIMULATIONS = 1000
+"""The ``hard`` preset's search budget: simulations a decision (docs/rift.md, the ladder).
+Before issue 23, ``hard`` was ``search`` (full rollouts) with 2,000."""
 
 MAX_SIMULATIONS = 1_000_000
 """The largest budget the native search takes (``engine.MAX_SIMULATIONS``)."""
@@ -86,7 +107,7 @@ class BotSpec:
             raise ValueError(
                 f"simulations={self.simulations!r}: must be from 0 to {MAX_SIMULATIONS}"
             )
-        if self.kind == "search" and self.simulations < 1:
+        if self.kind in SEARCHES and self.simulations < 1:
             raise ValueError("a search bot needs simulations >= 1")
 
     def native(self) -> Tuple[int, float, int]:
@@ -95,7 +116,7 @@ class BotSpec:
 
     def to_dict(self) -> Dict[str, object]:
         out: Dict[str, object] = {"kind": self.kind, "error_rate": self.error_rate}
-        if self.kind == "search":
+        if self.kind in SEARCHES:
             out["simulations"] = self.simulations
         return out
 
@@ -104,14 +125,16 @@ PRESETS: Dict[str, BotSpec] = {
     "random": BotSpec("random", description="a uniformly random legal move"),
     "easy": BotSpec("greedy", 0.5, description="greedy, half of its moves random"),
     "medium": BotSpec("greedy", 0.2, description="greedy, one move in five random"),
-    "greedy": BotSpec("greedy", description="win, block, steer the next sector, shield, reveal"),
     "lookahead": BotSpec(
         "lookahead", description="greedy that answers the opponent's predicted block with a swap"
     ),
+    "greedy": BotSpec(
+        "greedy", description="win, block, steer the next sector; abilities priced in energy"
+    ),
     "hard": BotSpec(
-        "search",
+        "search_cut",
         simulations=HARD_SIMULATIONS,
-        description=f"SM-MCTS (decoupled UCT), {HARD_SIMULATIONS:,} simulations a move",
+        description=f"SM-MCTS, {HARD_SIMULATIONS:,} simulations a move, rollouts cut and scored",
     ),
 }
 """The one table of bot names (what a GUI shows), weakest first."""

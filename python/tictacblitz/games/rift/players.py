@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, Dict, Mapping
 
 from ..players import PlayerModel, PlayerParam
-from .bots import BOT_NAMES, MAX_SIMULATIONS, PRESETS, BotSpec
+from .bots import BOT_NAMES, MAX_SIMULATIONS, PRESETS, SEARCHES, BotSpec
 
 __all__ = ["MODEL", "PARAMS", "HUMAN_PRESETS"]
 
@@ -28,7 +28,7 @@ PARAMS = (
 HUMAN_PRESETS: Dict[str, str] = {
     "novice": "greedy:error=60%",
     "casual": "greedy:error=30%",
-    "club": "lookahead:error=10%",
+    "club": "greedy:error=10%",
     "expert": "hard:error=5%",
 }
 """Human skill levels as models, not fitted to recorded play (docs/bots.md)."""
@@ -36,7 +36,7 @@ HUMAN_PRESETS: Dict[str, str] = {
 _REASONS = {
     "novice": "knows wins and blocks, most moves unplanned",
     "casual": "knows wins and blocks, one move in three unplanned",
-    "club": "anticipates the opponent's block (a swap); rare slips",
+    "club": "plans nearly every move (greedy prices its abilities); rare slips",
     "expert": "the search, one move in twenty unplanned",
 }
 
@@ -50,7 +50,7 @@ def _build(base: str, values: Mapping[str, Any]) -> BotSpec:
     if not values:
         return PRESETS[base]
     spec = PRESETS[base]
-    if "simulations" in values and spec.kind != "search":
+    if "simulations" in values and spec.kind not in SEARCHES:
         raise ValueError(f"simulations: {base!r} is not a search bot")
     return replace(
         spec,

@@ -212,8 +212,7 @@ class DohAdapter(GameAdapter):
     """Tic Tac Doh's facts on the wire (see :class:`~.GameAdapter`)."""
 
     time_model = TimeModel.ALTERNATING
-    seats = SEATS[:2]  # the rules' players (D10) by __init__
-    bot_levels = BOT_LEVELS  # those that play the rules' players, by __init__
+    bot_levels = BOT_LEVELS  # every level plays 2-4 seats (perfect: the paranoid solver)
     act_fields = {"piece": (P.choice(PIECES), True), "cell": (P.grid_cell, True)}
     view = VIEW
     bot_delay_ms = BOT_DELAY_MS
@@ -221,7 +220,6 @@ class DohAdapter(GameAdapter):
     def __init__(self, game: Any, settings: Any) -> None:
         super().__init__(game, settings)
         self.seats = tuple(game.seat_names)  # D10: first .. the rules' players-th
-        self.bot_levels = playable_levels(game)
 
     def describe(self) -> Dict[str, Any]:
         # The pieces, the square contents and what each counts as (D4, D5), the display
@@ -246,23 +244,6 @@ class DohAdapter(GameAdapter):
             raise
         except (TypeError, ValueError) as exc:
             raise ReplayError(str(exc)) from None
-
-
-def playable_levels(game: Any) -> Tuple[str, ...]:
-    """The bot levels that play this game's number of players: all with two; with three
-    or four, those whose bots do not refuse the table (``perfect``, and the presets built
-    on it, refuse until the paranoid solver is there): a player is never offered a level
-    that cannot move."""
-    if game.num_players == 2:
-        return BOT_LEVELS
-    levels = []
-    for level in BOT_LEVELS:
-        try:
-            game.make_bot(level, 0).choose(game.new_state(), 0)
-        except ValueError:
-            continue
-        levels.append(level)
-    return tuple(levels)
 
 
 def make_adapter(game: Any, settings: Any) -> DohAdapter:
