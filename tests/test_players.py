@@ -310,7 +310,7 @@ def test_the_servers_bots_take_a_spec():
     seat = BotSeat("greedy:reaction=250ms±80", 3)
     assert (seat.native.spec.reaction_ms, seat.native.spec.reaction_sd) == (250, 80)
     assert doh_server.BotSeat(DohGame(), "perfect:error=30%", 1).bot.name == "perfect:error=30%"
-    assert rift_server.BotSeat(make_game(), "club", 1).bot.spec.kind == "lookahead"
+    assert rift_server.BotSeat(make_game(), "club", 1).bot.spec.error_rate == 0.1
 
 
 def test_doh_temperature_moves_strength_monotonically():
