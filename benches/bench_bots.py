@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from blitz_core.blitz.bots import time_decisions
+from blitz_core.blitz.bots import time_decisions, time_reactions
 from tictacblitz import Action, Match, Player, Rules
-from tictacblitz.games.blitz.bots import PRESETS, play_matches
+from tictacblitz.games.blitz.bots import PRESETS, play_matches, resolve
 
 
 def midgame(seed=3):
@@ -109,3 +109,34 @@ def test_strong_cost_in_whole_matches(benchmark):
     info["us_per_decision_inside"] = sum(out["decide_s"]) / decisions * 1e6
     info["cpu_ms_per_match"] = cpu[0] / n * 1e3
     print(f"\nstrong vs strong, {n} matches: {info}")
+
+
+def test_player_model_overhead(benchmark):
+    """Issue 23 item 2: the player model's cost next to a greedy decision's. A reaction
+    drawn from its distribution (``greedy:reaction=250ms±80``: a lognormal, bots.pyx
+    ``reaction_at``) is timed alone in a native loop, a greedy decision on the busy
+    midgame as in :func:`test_decision_time`; both on CPU time. The error rate costs one
+    draw of the stream a decision, part of every decision already."""
+    spec = resolve("greedy:reaction=250ms±80").native()
+    match = midgame()
+    repeats = 200_000
+    reaction_cpu, decision_cpu = [], []
+
+    def timed():
+        t0 = time.process_time()
+        out = time_reactions(spec, repeats)
+        reaction_cpu.append((time.process_time() - t0) / repeats)
+        t0 = time.process_time()
+        time_decisions(match, PRESETS["greedy"].native(), 0, repeats // 10)
+        decision_cpu.append((time.process_time() - t0) / (repeats // 10))
+        return out
+
+    out = benchmark.pedantic(timed, rounds=5, iterations=1)
+    reaction_us, decision_us = min(reaction_cpu) * 1e6, min(decision_cpu) * 1e6
+    info = benchmark.extra_info
+    info["reaction_draw_cpu_us"] = reaction_us
+    info["greedy_decision_cpu_us"] = decision_us
+    info["overhead_share"] = reaction_us / decision_us
+    print(f"\nplayer model: {info}, mean drawn {out['mean_ms']:.1f} ms")
+    assert 240 < out["mean_ms"] < 260  # the draws are the distribution's (mean 250 ms)
+    assert reaction_us < 0.10 * decision_us  # the issue's target: under 10 % of greedy's

@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_demo(commands)
     _add_replay(commands)
+    _add_players(commands)
     from .lab.simulation import register as add_simulate
     from .lab.sweep import register as add_sweep
     from .lab.tournament import register as add_tournament
@@ -168,6 +169,55 @@ def _demo(args: argparse.Namespace) -> int:
     result = won or "a draw"
     length = f" after {summary['round']} rounds" if "round" in summary else ""
     print(f"match over{length}: {result}")
+    return 0
+
+
+# -- players -------------------------------------------------------------------------------
+
+
+def _add_players(commands: Any) -> None:
+    from .games.options import add_game_arguments
+
+    parser = commands.add_parser(
+        "players",
+        help="list a game's player parameters and presets (the BOT:NAME=VALUE,... syntax)",
+        description="List the player model of a game: the parameters a player spec "
+        "(BOT:NAME=VALUE,..., wherever a bot is named: --x, --o, --seat, --bots) may set, "
+        "their units, ranges and meaning, and the human-level presets (issue 23).",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--check", metavar="SPEC", default=None, help="parse SPEC and print its parameters"
+    )
+    parser.set_defaults(handler=_players)
+
+
+def _players(args: argparse.Namespace) -> int:
+    from .games.options import game_from_arguments
+    from .games.players import explain_players, format_value, player_model
+
+    try:
+        game = game_from_arguments(args)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    model = player_model(game.type.name)
+    if args.check is None:
+        print(explain_players(game.type.name))
+        return 0
+    if model is None:
+        raise CommandError(f"game {game.type.name!r} has no player parameters")
+    try:
+        model.resolve(args.check)
+        values = model.values(args.check)
+    except (TypeError, ValueError) as exc:
+        raise CommandError(str(exc)) from None
+    base, _ = model.parse(args.check)
+    shown = {
+        k: v if p is None else format_value(p, v)
+        for k, v in values.items()
+        for p in [model.param(k)]
+    }
+    print(json.dumps({"bot": base, **shown}, sort_keys=True, ensure_ascii=False))
     return 0
 
 

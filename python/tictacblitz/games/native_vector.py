@@ -102,7 +102,8 @@ def opponents_of(
     opponent: Any, seat: int, num_players: int, bot_names: Optional[Sequence[str]]
 ) -> Tuple[str, ...]:
     """An env's ``opponent=`` option as one bot name per other seat, in seat order (the
-    agent's seat skipped): one name for all of them, ``num_players - 1`` names (the
+    agent's seat skipped; a name may be a player spec, ``greedy:error=10%``, issue 23,
+    which the game's bots check): one name for all of them, ``num_players - 1`` names (the
     other seats in order), or ``num_players`` entries with ``None`` at the agent's seat.
 
     >>> opponents_of("greedy", 1, 3, ("random", "greedy"))
@@ -125,8 +126,8 @@ def opponents_of(
             f"order) or {num_players} (None at the agent's seat {seat}), not {opponent!r}"
         )
     if bot_names is not None:
-        for name in names:
-            if not isinstance(name, str) or name not in bot_names:
+        for name in names:  # a player spec (BOT:NAME=VALUE,...) the game's bots check
+            if not isinstance(name, str) or (name not in bot_names and ":" not in name):
                 known = ", ".join(bot_names)
                 raise ValueError(f"unknown opponent {name!r}: expected one of {known}")
     return names

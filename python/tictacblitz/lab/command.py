@@ -14,6 +14,7 @@ import sys
 from typing import Any, Dict, Optional, Tuple
 
 from ..games.options import add_game_arguments, game_from_arguments
+from ..games.players import player_model
 from ..games.registry import DEFAULT_GAME
 from .edges import whole_number
 from .hooks import hooks_for
@@ -51,8 +52,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
         "--x",
         default=None,
         metavar="BOT",
-        help=f"the first seat's bot, the same as --seat 1=BOT (default: the game's "
-        f"default; {DEFAULT_GAME}: one of {default_bots})",
+        help=f"the first seat's bot, the same as --seat 1=BOT: a name or a player spec "
+        f"BOT:NAME=VALUE,... (tictacblitz players --game G lists them) (default: the "
+        f"game's default; {DEFAULT_GAME}: one of {default_bots})",
     )
     parser.add_argument(
         "--o",
@@ -169,7 +171,9 @@ def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str,
     :func:`~tictacblitz.lab.seating.seat_choices`). :raises ValueError: one line."""
     given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
     given += [("--seat", *parse_seat(text)) for text in getattr(args, "seat", None) or []]
-    return seat_choices(given, hooks.type.seat_names, hooks.bot_names)
+    model = player_model(hooks.type.name)  # a player spec (issue 23): the game's model checks it
+    check = model.resolve if model is not None else None
+    return seat_choices(given, hooks.type.seat_names, hooks.bot_names, check)
 
 
 def connect(address: Optional[str]) -> Any:

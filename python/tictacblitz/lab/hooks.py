@@ -21,7 +21,8 @@ Required:
 Optional (default in brackets):
 
 - ``resolve_bot(bot) -> (runner_bot, name)``: validate a bot (``ValueError``/
-  ``TypeError`` naming it) [a name of ``game.bot_names``, passed on as is];
+  ``TypeError`` naming it) [a name of ``game.bot_names`` or a player spec of the game's
+  model (:mod:`tictacblitz.games.players`), passed on as is];
   ``describe_bot(bot) -> dict`` [``{"name": bot}``]; ``slow_bot(bot) -> bool``: small
   chunks for it [False]; ``DEFAULT_BOT`` [the first of ``game.bot_names``];
   ``TOURNAMENT_BOTS`` [all of ``game.bot_names``];
@@ -62,6 +63,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import tictacblitz.lab.stats as lab_stats
 
+from ..games.players import player_model
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
 from .seating import seat_keys
@@ -118,9 +120,24 @@ class GameHooks:
             return hook(bot)
         if not isinstance(bot, str):
             raise TypeError(f"a bot is a name, not {type(bot).__name__}")
+        model = player_model(self.name)
+        if model is not None and bot not in self.bot_names:
+            model.resolve(bot)  # a player spec (issue 23): ValueError naming it
+            return bot, bot
         if bot not in self.bot_names:
             raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(self.bot_names)}")
         return bot, bot
+
+    def check_bot(self, bot: Any) -> None:
+        """A bot of the game: one of its names, or a player spec of its model (issue 23).
+        :raises ValueError: one line naming it."""
+        if isinstance(bot, str) and (bot in self.bot_names or player_model(self.name)):
+            try:
+                self.resolve_bot(bot)
+            except TypeError as exc:
+                raise ValueError(str(exc)) from None
+            return
+        raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(self.bot_names)}")
 
     def describe_bot(self, bot: Any) -> Dict[str, Any]:
         hook = self.get("describe_bot")

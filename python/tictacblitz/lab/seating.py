@@ -10,16 +10,17 @@ A game declares its seats (``GameType.seat_names``, ``min_num_players`` to
 - with three or four, the game's own seat names in lower case (``first_wins``,
   ``third_win_rate``, ``fourth_bot``...), listed in the summary's ``seat_keys``.
 
-On the command line a run names one bot per seat: ``--seat NAME=BOT`` (repeatable; NAME a
-seat name of the game, in any case, or its number from 1), with ``--x BOT`` and ``--o
-BOT`` kept as the spellings of seats 1 and 2, and ``--seat all=BOT`` for every seat
-no other option names (a sweep over the number of players); a seat nobody names gets the
-game's default bot (:func:`seat_bots`).
+On the command line a run names one bot per seat (a name or a player spec,
+``greedy:reaction=250ms``: :mod:`tictacblitz.games.players`): ``--seat NAME=BOT``
+(repeatable; NAME a seat name of the game, in any case, or its number from 1), with
+``--x BOT`` and ``--o BOT`` kept as the spellings of seats 1 and 2, and ``--seat
+all=BOT`` for every seat no other option names (a sweep over the number of players); a
+seat nobody names gets the game's default bot (:func:`seat_bots`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = [
     "LEGACY_KEYS",
@@ -87,11 +88,16 @@ def seat_index(seat: str, seat_names: Sequence[str], players: int) -> int:
 
 
 def seat_choices(
-    given: Sequence[Tuple[str, str, str]], seat_names: Sequence[str], known: Sequence[str]
+    given: Sequence[Tuple[str, str, str]],
+    seat_names: Sequence[str],
+    known: Sequence[str],
+    check: Optional[Callable[[str], Any]] = None,
 ) -> Dict[int, Tuple[str, str]]:
     """``{seat index: (bot, how it was given)}`` from the command line's ``given``
     ``(flag, seat, bot)`` triples (``("--x", "x", "greedy")``, ``("--seat", "third",
-    "random")``), over every seat the game may have (``seat_names``).
+    "random")``), over every seat the game may have (``seat_names``). A bot is one of
+    ``known``, or, with ``check`` (the game's player model: issue 23), any text
+    ``check`` accepts (a player spec, ``greedy:reaction=250ms``).
 
     :raises ValueError: one line naming the flag and its bad value (an unknown seat or
         bot, a seat named twice).
@@ -106,7 +112,12 @@ def seat_choices(
         if k in out:
             which = "every seat" if k == EVERY else f"seat {seat_names[k]}"
             raise ValueError(f"{shown}: {which} already has a bot ({out[k][1]})")
-        if bot not in known:
+        if bot not in known and check is not None:
+            try:
+                check(bot)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{flag if flag != '--seat' else shown}: {exc}") from None
+        elif bot not in known:
             named = f"--seat {seat}={bot!r}" if flag == "--seat" else f"{flag} {bot!r}"
             raise ValueError(f"{named}: unknown bot; expected one of {', '.join(known)}")
         out[k] = (bot, shown)

@@ -43,9 +43,10 @@ from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
 from .hooks import hooks_for
 from .jobs import default_workers, prepare, resolve_game
+from .player_axes import parse_player_axis, player_axis, point_players, points_bots, rule_point
 from .report import metric_rows
 from .runner import progress_bar
-from .seating import bot_meta, num_players, point_seats, seat_bots
+from .seating import bot_meta, point_seats
 from .simulator import simulate
 from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
 
@@ -118,7 +119,7 @@ def sweep(
     kinds = hooks.sweepable()
     axes: Dict[str, Dict[str, Any]] = {}
     for name, spec in grid.items():
-        if name not in kinds:
+        if name not in kinds and player_axis(hooks, name) is None:  # a rule, or SEAT.PARAM
             raise ValueError(f"unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
         if isinstance(spec, dict):
             axes[name] = spec
@@ -130,10 +131,13 @@ def sweep(
     check_metrics(hooks.name, metrics)
     if workers is None:
         workers = default_workers()
-    games = [apply_point(base, p) for p in points]
+    games = [apply_point(base, rule_point(hooks, p)) for p in points]
     chosen = {**({0: x} if x is not None else {}), **({1: o} if o is not None else {})}
     chosen.update(seats or {})
-    point_bots = [point_seats(hooks, g, chosen) for g in games]
+    point_bots = [
+        point_players(hooks, point_seats(hooks, g, chosen), p)
+        for g, p in zip(games, points, strict=True)
+    ]
     for g, bots in zip(games, point_bots, strict=True):  # bots, N, workers, rules: up front
         prepare(matches, seed=seed, game=g, workers=workers, bots=bots)
     if out_dir is not None:
@@ -273,7 +277,10 @@ def main(args: argparse.Namespace) -> int:
     (reported before any match is played or any file written)."""
     try:
         kwargs = job_arguments(args, seated=False)  # each point's seats: below
-        grid = dict(parse_grid(spec, kwargs["game"]) for spec in args.grid)
+        hooks = hooks_for(kwargs["game"])
+        grid = dict(
+            parse_player_axis(hooks, spec) or parse_grid(spec, kwargs["game"]) for spec in args.grid
+        )
         if len(grid) != len(args.grid):
             raise ValueError("--grid names a rule twice")
         if args.random is None:
@@ -284,17 +291,10 @@ def main(args: argparse.Namespace) -> int:
                     )
         _, base = resolve_game(kwargs["game"], kwargs["rules"])
         points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
-        games = [apply_point(base, p) for p in points]
-        hooks = hooks_for(kwargs["game"])
+        games = [apply_point(base, rule_point(hooks, p)) for p in points]
         chosen = seat_arguments(args, hooks)
-        point_bots = []
-        for game, point in zip(games, points, strict=True):
-            where = ", ".join(f"{k}={v}" for k, v in point.items())
-            try:
-                bots = seat_bots(chosen, game.type.seat_names, num_players(game), hooks.default_bot)
-            except ValueError as exc:
-                raise ArgumentProblem(f"{exc} at the point {where}") from None
-            point_bots.append(list(bots))
+        point_bots = points_bots(hooks, chosen, games, points)
+        for game, bots in zip(games, point_bots, strict=True):
             prepare(args.matches, seed=args.seed, game=game, workers=kwargs["workers"], bots=bots)
         metrics = (
             None

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..games.options import add_game_arguments, game_from_arguments
+from ..games.players import split_specs
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .command import add_yes_argument, progress_wanted, report_error
@@ -71,8 +72,7 @@ def run_tournament(
     hooks, the_game = resolve_game(game, rules)
     names = list(hooks.tournament_bots if bots is None else bots)
     for name in names:
-        if not isinstance(name, str) or name not in hooks.bot_names:
-            raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(hooks.bot_names)}")
+        hooks.check_bot(name)
     if len(set(names)) != len(names):
         raise ValueError(f"a bot is named twice in {','.join(names)}")
     if len(names) < 2:
@@ -257,8 +257,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bots",
         default=None,
-        help=f"comma-separated bot names (default: the game's tournament bots; "
-        f"{DEFAULT_GAME}: {default_bots})",
+        help=f"comma-separated bot names or player specs (greedy:reaction=250ms,error=3%%,"
+        f"random: a NAME=VALUE part belongs to the spec before it) (default: the game's "
+        f"tournament bots; {DEFAULT_GAME}: {default_bots})",
     )
     parser.add_argument(
         "--matches",
@@ -311,16 +312,14 @@ def main(args: argparse.Namespace) -> int:
         game = None
     if game is not None:
         hooks = hooks_for(game.type.name)
-        names = (
-            list(hooks.tournament_bots)
-            if args.bots is None
-            else [n.strip() for n in args.bots.split(",") if n.strip()]
-        )
-        unknown = [n for n in names if n not in hooks.bot_names]
-        if unknown:
-            problem = (
-                f"unknown bot {unknown[0]!r}: expected names from {', '.join(hooks.bot_names)}"
-            )
+        names = list(hooks.tournament_bots) if args.bots is None else split_specs(args.bots)
+        try:
+            for name in names:
+                hooks.check_bot(name)
+        except ValueError as exc:
+            problem = str(exc)
+        if problem is not None:
+            pass  # the bad bot is the one line reported
         elif args.matches < 1:
             problem = f"--matches must be >= 1, not {args.matches}"
         elif args.jobs < 1:

@@ -44,6 +44,12 @@ ctypedef struct Policy:
     int32_t horizon_ms           # search: how far a rollout plays (ms of game time)
     int32_t candidates           # search: actions considered (<= SEARCH_MAX_CANDIDATES)
     uint64_t rng                 # its own SplitMix64 stream (engine.pxd rng_next)
+    int32_t reaction_sd          # the spread of its reactions (0: always reaction_ms)
+    uint64_t reaction_key        # its reactions' key: mix64(seed ^ "REACTNOW")
+    double reaction_mu           # the lognormal's log-mean and log-deviation (spread > 0)
+    double reaction_sigma
+    double attention             # greedy: the chance a decision notices the opponent's threats
+    bint blind                   # greedy: this decision did not (drawn by greedy_decide)
 
 
 ctypedef struct BotTables:       # built once per RulesC: every window as a mask (R11)
@@ -80,6 +86,7 @@ ctypedef struct MatchRecord:
 cdef void tables_init(BotTables* tb, const RulesC* r) noexcept nogil
 cdef void policy_init(Policy* pol, int kind, int32_t reaction_ms, double error_rate,
                       int32_t budget, uint64_t seed) noexcept nogil
+cdef int32_t reaction_at(const Policy* pol, int64_t since) noexcept nogil
 cdef uint64_t winning_cells(const RulesC* r, uint64_t marks) noexcept nogil
 cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
                        int player, int* kind, int* cell) noexcept nogil

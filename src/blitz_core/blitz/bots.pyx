@@ -16,13 +16,13 @@
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 from libc.string cimport memset
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, exp, floor
 from libc.stdlib cimport free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from blitz_core.blitz.bitboard cimport Geometry, popcount, lowest, nth_set_bit, timeout_score
 from blitz_core.blitz.seeds cimport seat_salt
-from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
+from blitz_core.common.rng cimport rng_next, rng_below, rng_unit, mix64
 from blitz_core.blitz.engine cimport (
     MatchState, RulesC, EventSink, EventC, DEFAULT_STREAM, state_new_match, state_reseed,
     state_next_round, state_next_event_t,
@@ -121,7 +121,56 @@ cdef void policy_init(Policy* pol, int kind, int32_t reaction_ms, double error_r
     pol.budget = budget
     pol.horizon_ms = C_DEFAULT_HORIZON_MS
     pol.candidates = C_DEFAULT_CANDIDATES
+    pol.reaction_sd = 0
+    pol.attention = 1.0
+    pol.blind = False
+    policy_seed(pol, seed)
+
+
+cdef inline void policy_seed(Policy* pol, uint64_t seed) noexcept nogil:
+    """Seed a policy's streams for one match: its choices and its reactions' key (what
+    policy_init does with its seed, so NativeBot(seed) plays the same reactions)."""
     pol.rng = seed
+    pol.reaction_key = mix64(seed ^ 0x52454143544E4F57ULL)  # "REACTNOW"
+
+
+cdef enum:
+    MAX_REACTION_MS = 60000       # the longest drawn reaction (the player model's range)
+    NORMAL_LEVELS = 4096          # the quantiles of a standard normal a reaction draws from
+
+cdef double NORMAL_Q[NORMAL_LEVELS]
+
+
+def _fill_normal_quantiles():
+    """NORMAL_Q[i]: the standard normal's quantile at (i + 1/2) / 4096, so a uniform
+    12-bit draw is a normal one (to within 1/4096 in probability; the table's standard
+    deviation is 0.998): cheaper than Box-Muller's logarithm, root and cosine."""
+    from statistics import NormalDist
+    normal = NormalDist()
+    for i in range(NORMAL_LEVELS):
+        NORMAL_Q[i] = normal.inv_cdf((i + 0.5) / NORMAL_LEVELS)
+
+
+_fill_normal_quantiles()
+
+
+cdef int32_t reaction_at(const Policy* pol, int64_t since) noexcept nogil:
+    """The reaction of the bot to a charge full since ``since`` ms (issue 23, item 2):
+    ``reaction_ms`` exactly when its spread is 0 (every bot before the player model);
+    else a draw of a lognormal with mean ``reaction_ms`` and standard deviation
+    ``reaction_sd`` (right-skewed and positive, as human reaction times are), rounded to
+    a ms and capped at 60 s. The draw is a pure function of the bot's seed and ``since``
+    (one hash of its reactions' key and the reaction's start), so a bot keeps no memory:
+    asked twice, or from Python (NativeBot) and in the native loop, it reacts alike."""
+    cdef double x
+    if pol.reaction_sd == 0:
+        return pol.reaction_ms
+    # One hash of (seed, since): its top 12 bits pick a standard normal quantile.
+    x = floor(exp(pol.reaction_mu + pol.reaction_sigma
+                  * NORMAL_Q[mix64(pol.reaction_key ^ <uint64_t>since) >> 52]) + 0.5)
+    if x > MAX_REACTION_MS:
+        return MAX_REACTION_MS
+    return <int32_t>x
 
 
 cdef uint64_t winning_cells(const RulesC* r, uint64_t m) noexcept nogil:
@@ -287,7 +336,9 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
     own_setting &= ~oldest
 
     # 1. Always knock out the unset last mark of the opponent's four (R9, R10).
-    m = kos & winning_cells(r, opp_set)
+    #    (Rules 1 and 3 answer the opponent's line about to complete: a blind decision,
+    #    the player model's lapse of attention, issue 23, skips them.)
+    m = 0 if pol.blind else kos & winning_cells(r, opp_set)
     if m:
         kind[0] = ACT_KNOCKOUT
         cell[0] = earliest(s, m)
@@ -300,7 +351,7 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
         cell[0] = pick(m, &pol.rng)
         return RULE_THREAT
     # 3. Block with set marks: a mark in the gap of three opponent set marks.
-    m = places & winning_cells(r, opp_set)
+    m = 0 if pol.blind else places & winning_cells(r, opp_set)
     if m:
         kind[0] = ACT_PLACE
         cell[0] = pick(m, &pol.rng)
@@ -338,6 +389,8 @@ cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
     if pol.error_rate > 0.0 and rng_unit(&pol.rng) < pol.error_rate:
         random_action(s, r, player, &pol.rng, kind, cell)
         return RULE_ERROR
+    if pol.attention < 1.0:  # drawn only then: an attentive bot's stream is unchanged
+        pol.blind = rng_unit(&pol.rng) >= pol.attention
     return greedy_core(pol, tb, s, r, player, places, kos, kind, cell)
 
 
@@ -565,6 +618,7 @@ cdef void play_round(MatchState* s, const RulesC* r, const BotTables* tb, Policy
     `rec` and `sink` (both or neither) count what happens; `decide_ns` (or NULL) sums
     the time spent deciding."""
     cdef int32_t full_since[2]
+    cdef int32_t react_due[2]     # full_since + this reaction (drawn once a charge fill)
     cdef int32_t next_t, ready, due
     cdef int kinds[2]
     cdef int cells[2]
@@ -581,7 +635,8 @@ cdef void play_round(MatchState* s, const RulesC* r, const BotTables* tb, Policy
             if state_charge_full(s, p):
                 if full_since[p] == NO_TIME:
                     full_since[p] = s.t
-                if s.t >= full_since[p] + pols[p].reaction_ms:
+                    react_due[p] = s.t + reaction_at(pols[p], s.t)
+                if s.t >= react_due[p]:
                     sims = 0
                     if decide_ns != NULL:
                         clock_gettime(CLOCK_MONOTONIC, &t0)
@@ -612,8 +667,10 @@ cdef void play_round(MatchState* s, const RulesC* r, const BotTables* tb, Policy
         # the refill (at once with a refill of 0 ms). A rejected one costs nothing (R7).
         if rule[0] != RULE_NONE and xr == ACCEPTED:
             full_since[0] = s.t if state_charge_full(s, 0) else NO_TIME
+            react_due[0] = s.t + reaction_at(pols[0], s.t)  # read only while full
         if rule[1] != RULE_NONE and orr == ACCEPTED:
             full_since[1] = s.t if state_charge_full(s, 1) else NO_TIME
+            react_due[1] = s.t + reaction_at(pols[1], s.t)
         if s.round_over:
             break
         # The next ms anything can happen: a charge filling, a reaction running out,
@@ -626,7 +683,7 @@ cdef void play_round(MatchState* s, const RulesC* r, const BotTables* tb, Policy
                 if ready < next_t:
                     next_t = ready
             elif full_since[p] != NO_TIME:
-                due = full_since[p] + pols[p].reaction_ms
+                due = react_due[p]
                 if s.t < due < next_t:
                     next_t = due
         # A player who acted is asked again the next ms (a rejected action costs
@@ -736,6 +793,7 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
     # Candidates: greedy's choice, the cells that complete or block a line, knock-outs
     # of the most dangerous setting marks, powerups, then the best-building cells.
     rollout[0].error_rate = 0.0
+    rollout[0].blind = False
     rollout[0].rng = rng_next(&pol.rng)
     k = greedy_core(&rollout[0], tb, s, r, p, places, kos, &ck[0], &cc[0])
     if k == RULE_NONE:
@@ -783,6 +841,9 @@ cdef int search_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
     for k in range(2):
         rollout[k].kind = BOT_GREEDY
         rollout[k].reaction_ms = 0
+        rollout[k].reaction_sd = 0    # rollouts react at once (reaction_at reads it)
+        rollout[k].attention = 1.0    # and see every threat
+        rollout[k].blind = False
         rollout[k].error_rate = ROLLOUT_ERROR
         rollout[k].budget = 0
     opp_acts = state_charge_full(s, o) and (state_legal_mask(s, r, o, ACT_PLACE)
@@ -854,8 +915,21 @@ cdef int policy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
 # The Python face (tictacblitz.games.blitz.bots wraps these)
 
 cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
-    """spec: (kind name, reaction_ms, error_rate, budget, horizon_ms, candidates)."""
-    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
+    """spec: (kind name, reaction_ms, error_rate, budget, horizon_ms, candidates[,
+    reaction_sd]): the spread is optional (0: a fixed reaction)."""
+    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec[:6]
+    reaction_sd = spec[6] if len(spec) > 6 else 0
+    attention = spec[7] if len(spec) > 7 else 1.0
+    if not 0.0 <= attention <= 1.0:
+        raise ValueError(f"attention={attention!r}: must be from 0 to 1")
+    if attention < 1.0 and kind != "greedy":
+        raise ValueError(f"attention={attention!r}: only greedy's rules model attention "
+                         f"(not {kind})")
+    if not 0 <= reaction_sd <= MAX_REACTION_MS:
+        raise ValueError(f"reaction_sd={reaction_sd!r}: must be from 0 to {MAX_REACTION_MS}")
+    if reaction_sd and not 0 < reaction_ms <= MAX_REACTION_MS:
+        raise ValueError(f"reaction_ms={reaction_ms!r}: a reaction with a spread needs a "
+                         f"mean from 1 to {MAX_REACTION_MS}")
     if kind not in KIND_CODES:
         raise ValueError(f"unknown bot kind {kind!r}: expected random, greedy, search or strong")
     if kind == "strong" and not SW_LOADED:
@@ -874,6 +948,12 @@ cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     policy_init(pol, KIND_CODES[kind], reaction_ms, error_rate, budget, seed)
     pol.horizon_ms = horizon_ms
     pol.candidates = candidates
+    pol.reaction_sd = reaction_sd
+    pol.attention = attention
+    if reaction_sd:  # the lognormal of mean reaction_ms and deviation reaction_sd
+        sigma2 = log(1.0 + (<double>reaction_sd / reaction_ms) ** 2)
+        pol.reaction_mu = log(<double>reaction_ms) - 0.5 * sigma2
+        pol.reaction_sigma = sqrt(sigma2)
     return 0
 
 
@@ -890,6 +970,11 @@ cdef class NativePolicy:
     @property
     def reaction_ms(self):
         return self.pol.reaction_ms
+
+    def reaction_at(self, int64_t since):
+        """The bot's reaction (ms) to a charge full since ``since`` (bots.pyx
+        reaction_at: the same draw the native loop makes)."""
+        return reaction_at(&self.pol, since)
 
     def decide(self, Match match, int seat):
         """(rule name, kind code, cell index, simulations) for `seat` now; kind and
@@ -994,8 +1079,8 @@ def play_matches(rules, x_spec, o_spec, seeds, *, bint random_powerups=True,
         for i in range(n):
             with nogil:
                 state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, stream, NULL)
-                xp.rng = seed_view[i] ^ SEAT_SALT_X
-                op.rng = seed_view[i] ^ SEAT_SALT_O
+                policy_seed(&xp, seed_view[i] ^ SEAT_SALT_X)
+                policy_seed(&op, seed_view[i] ^ SEAT_SALT_O)
                 _policy_match(&st, &rc, &tb, &xp, &op, &rec, &sink, dns)
                 w[i] = rec.winner
                 xr[i] = rec.round_wins[0]
@@ -1088,8 +1173,8 @@ def play_match_columns(rules, x_spec, o_spec, seeds, *, bint random_powerups=Tru
         with nogil:
             for i in range(n):
                 state_new_match(&st, &rc, seed_view[i], random_powerups, 0, 0, stream, NULL)
-                xp.rng = seed_view[i] ^ SEAT_SALT_X
-                op.rng = seed_view[i] ^ SEAT_SALT_O
+                policy_seed(&xp, seed_view[i] ^ SEAT_SALT_X)
+                policy_seed(&op, seed_view[i] ^ SEAT_SALT_O)
                 _policy_match(&st, &rc, &tb, &xp, &op, &rec, &sink, NULL)
                 w[i] = rec.winner
                 rr[i] = rec.rounds
@@ -1137,6 +1222,24 @@ cdef int _seat(int seat) except -1:
 def winning_cells_mask(Match match, int seat):
     """The cells that would complete a line of `seat`'s set marks (R10), as a mask."""
     return winning_cells(&match.rc, match.st.set_marks[_seat(seat)])
+
+
+def time_reactions(spec, int repeats, seed=0):
+    """Seconds per reaction drawn by a policy (reaction_at over ``repeats`` charge
+    times): the player model's cost next to a decision's, for benchmarks (issue 23)."""
+    cdef Policy pol
+    cdef int64_t _i, total = 0
+    cdef timespec t0, t1
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, not {repeats}")
+    _policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    with nogil:
+        clock_gettime(CLOCK_MONOTONIC, &t0)
+        for _i in range(repeats):
+            total += reaction_at(&pol, _i)
+        clock_gettime(CLOCK_MONOTONIC, &t1)
+    elapsed = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9
+    return {"seconds_per_reaction": elapsed / repeats, "mean_ms": total / repeats}
 
 
 def time_decisions(Match match, spec, int seat, int repeats, seed=0):

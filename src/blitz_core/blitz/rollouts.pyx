@@ -500,8 +500,12 @@ cdef tuple _native_spec(Policy* pol, object policy):
     by bots.pyx (a ValueError names the field); returns the spec as a tuple."""
     spec = tuple(policy)
     _bots.NativePolicy(spec, 0)
-    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec
+    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec[:6]
+    if len(spec) > 6 and spec[6]:
+        raise ValueError(f"reaction_sd={spec[6]!r}: the batched rollouts play fixed "
+                         f"reactions (a spread is the lab's and NativeBot's, issue 23)")
     policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
+    pol.attention = spec[7] if len(spec) > 7 else 1.0  # validated by NativePolicy above
     pol.horizon_ms = horizon_ms
     pol.candidates = candidates
     return spec

@@ -9,6 +9,7 @@ ctypedef struct BotSpec:
     int kind                # BOT_RANDOM, BOT_GREEDY, BOT_PERFECT (solver.pyx)
     double error            # probability that one move is the fallback's instead
     int fallback
+    double temperature      # perfect: > 0 samples a softmax over the moves' values (issue 23)
 
 cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noexcept nogil
 cdef BotSpec make_spec(object spec) except *

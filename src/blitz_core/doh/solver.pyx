@@ -13,6 +13,7 @@
 
 from libc.stdint cimport uint64_t, int8_t, int16_t
 from libc.stdlib cimport calloc, free
+from libc.math cimport exp
 
 from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport rng_below, rng_unit, mix64
@@ -242,6 +243,49 @@ cdef int greedy_action(const DohPos* p, uint64_t* rng) noexcept nogil:
     return chosen
 
 
+cdef int softmax_action(Table* t, const DohPos* p, uint64_t* rng,
+                        double temperature) noexcept nogil:
+    """The player model's perfect bot at a temperature (issue 23): a move drawn with
+    probability proportional to exp(value / temperature), value the move's exact score
+    for the mover over WIN: near +1 a win, 0 a draw, near -1 a loss, a ply sooner or
+    later 0.01 apart (the paranoid score with 3-4 players). Near 0 it plays the perfect
+    bot's moves (the best value, the fastest win, the slowest loss); high, nearly
+    uniformly."""
+    cdef double weight[DOH_ACTIONS]
+    cdef int action[DOH_ACTIONS]
+    cdef int n = 0, s, a, v, i, mover = p.to_move
+    cdef double total = 0.0, x, top = -2.0
+    cdef uint64_t empties = empty_targets(p), m
+    cdef DohPos child
+    for s in range(3):
+        m = targets_for(p, s, empties)
+        while m:
+            a = 25 * s + bit_cell(lowest(m))
+            m &= m - 1
+            if p.players > 2:
+                v = paranoid_move_score(t, p, a, mover)
+            else:
+                child = p[0]
+                pos_play(&child, a)
+                v = terminal_move_score(&child, mover)
+                if v == INF:
+                    v = child_score(search(t, &child, -INF, INF))
+            action[n] = a
+            weight[n] = <double>v / WIN
+            if weight[n] > top:
+                top = weight[n]
+            n += 1
+    for i in range(n):
+        weight[i] = exp((weight[i] - top) / temperature)  # the best value weighs 1
+        total += weight[i]
+    x = rng_unit(rng) * total
+    for i in range(n):
+        x -= weight[i]
+        if x < 0.0:
+            return action[i]
+    return action[n - 1]
+
+
 cdef inline uint64_t decision_stream(uint64_t seed, const DohPos* p) noexcept nogil:
     """A bot's random stream for one decision: a pure function of its seed and the
     position (so a bot's play never depends on what it saw before)."""
@@ -255,6 +299,8 @@ cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noex
     if spec.error > 0.0 and rng_unit(&rng) < spec.error:
         kind = spec.fallback
     if kind == BOT_PERFECT:
+        if spec.temperature > 0.0 and kind == spec.kind:  # an erroneous move stays its own
+            return softmax_action(t, p, &rng, spec.temperature)
         if p.players > 2:
             return paranoid_action(t, p, &rng)      # issue 25: the paranoid value
         return perfect_action(t, p, &rng)
@@ -264,11 +310,17 @@ cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noex
 
 
 cdef BotSpec make_spec(object spec) except *:
-    """(kind, error, fallback) -> BotSpec, checked."""
+    """(kind, error, fallback[, temperature]) -> BotSpec, checked."""
     cdef BotSpec out
-    if not isinstance(spec, tuple) or len(spec) != 3:
-        raise TypeError(f"a bot spec is (kind, error, fallback), not {spec!r}")
-    kind, error, fallback = spec
+    if not isinstance(spec, tuple) or len(spec) not in (3, 4):
+        raise TypeError(f"a bot spec is (kind, error, fallback[, temperature]), not {spec!r}")
+    kind, error, fallback = spec[:3]
+    temperature = spec[3] if len(spec) == 4 else 0.0
+    if (isinstance(temperature, bool) or not isinstance(temperature, (int, float))
+            or not 0.0 <= temperature <= 1000.0):
+        raise ValueError(f"a bot's temperature is a number from 0 to 1000, not {temperature!r}")
+    if temperature > 0.0 and kind != BOT_PERFECT:
+        raise ValueError(f"temperature={temperature!r}: only the perfect bot has one")
     for value in (kind, fallback):
         if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
                 or not 0 <= value <= 2):
@@ -278,6 +330,7 @@ cdef BotSpec make_spec(object spec) except *:
     out.kind = kind
     out.error = error
     out.fallback = fallback
+    out.temperature = temperature
     return out
 
 

@@ -37,6 +37,7 @@ from typing import (
     runtime_checkable,
 )
 
+from ..players import PlayerModel, player_model
 from . import strong
 from .rules import Rules
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
@@ -61,7 +62,12 @@ __all__ = [
 class BotSpec:
     """What a bot is: a policy ``kind`` (random, greedy, search, strong) and its parameters.
 
-    ``reaction_ms``: the bot acts this long after its charge fills.
+    ``reaction_ms``: the bot acts this long after its charge fills; with a spread
+    ``reaction_sd`` > 0 that is the mean of a lognormal drawn per reaction (bots.pyx
+    ``reaction_at``: a pure function of the seed and the ms the charge filled).
+    ``attention`` (greedy only): the chance a decision notices the opponent's threats
+    (else greedy's rules 1 and 3, knocking out a four and blocking a gap, are
+    skipped: a lapse, issue 23).
     ``error_rate``: the chance of a uniformly random legal action instead of its own.
     ``budget``, ``horizon_ms``, ``candidates``: search only (simulations per decision,
     game ms a rollout plays, actions compared).
@@ -74,13 +80,16 @@ class BotSpec:
     horizon_ms: int = 3000
     candidates: int = 6
     description: str = ""
+    reaction_sd: int = 0
+    attention: float = 1.0
 
-    def native(self) -> Tuple[str, int, float, int, int, int]:
-        """The native 6-tuple (``blitz_core.blitz.bots``); the one road to the native
-        policies, so a ``strong`` spec loads the shipped tables here, once."""
+    def native(self) -> Tuple[Any, ...]:
+        """The native tuple (``blitz_core.blitz.bots``): 6 fields, a 7th
+        (``reaction_sd``) only with a spread; the one road to the native policies, so a
+        ``strong`` spec loads the shipped tables here, once."""
         if self.kind == "strong":
             strong.load_native()
-        return (
+        spec = (
             self.kind,
             self.reaction_ms,
             float(self.error_rate),
@@ -88,6 +97,9 @@ class BotSpec:
             self.horizon_ms,
             self.candidates,
         )
+        if self.attention < 1.0:
+            return (*spec, self.reaction_sd, float(self.attention))
+        return (*spec, self.reaction_sd) if self.reaction_sd else spec
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -97,6 +109,8 @@ class BotSpec:
             "budget": self.budget,
             "horizon_ms": self.horizon_ms,
             "candidates": self.candidates,
+            **({"reaction_sd": self.reaction_sd} if self.reaction_sd else {}),
+            **({"attention": self.attention} if self.attention < 1.0 else {}),
         }
 
 
@@ -134,20 +148,18 @@ BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
 
 
 def resolve(bot: Union[str, BotSpec]) -> BotSpec:
-    """A preset name or a :class:`BotSpec` → a BotSpec.
+    """A preset name, a player spec (``greedy:reaction=250ms,error=3%``: :mod:`.players`)
+    or a :class:`BotSpec` → a BotSpec.
 
-    :raises ValueError: for an unknown name (listing the known ones).
+    :raises ValueError: for an unknown name or a bad spec (one line naming it).
     :raises TypeError: for anything else.
     """
     if isinstance(bot, BotSpec):
         return bot
     if isinstance(bot, str):
-        try:
+        if bot in PRESETS:
             return PRESETS[bot]
-        except KeyError:
-            raise ValueError(
-                f"unknown bot {bot!r}: expected one of {', '.join(BOT_NAMES)}"
-            ) from None
+        return cast(BotSpec, _model().resolve(bot))
     raise TypeError(f"a bot is a preset name or a BotSpec, not {type(bot).__name__}")
 
 
@@ -213,7 +225,11 @@ class NativeBot:
         (:func:`reaction_due_t`), or None once the round is over."""
         if match.round_over:
             return None
-        return reaction_due_t(match.status(Player.parse(seat)), self.spec.reaction_ms)
+        status = match.status(Player.parse(seat))
+        if not self.spec.reaction_sd:
+            return reaction_due_t(status, self.spec.reaction_ms)
+        since = status.charge_full_since if status.charge_full else status.charge_ready_t
+        return reaction_due_t(status, self._policy.reaction_at(since))  # this reaction's draw
 
     def decide(self, match: Any, seat: Union[Player, str, int]) -> Decision:
         """The bot's decision for ``seat`` now (see :class:`Decision`).
@@ -349,3 +365,9 @@ def drive(
         if match.match_over or not whole_match:
             return match
         call(match.start_next_round)
+
+
+def _model() -> PlayerModel:
+    """This game's player model (``.players``, found by the platform: it builds on this
+    module, so importing it here would be a cycle)."""
+    return cast(PlayerModel, player_model("blitz"))

@@ -21,13 +21,14 @@ function of its seed and the position, whatever it saw before.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
+from ..players import PlayerModel, player_model
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 from .types import SEATS, SIZES
@@ -57,11 +58,16 @@ BOT_NAMES: Tuple[str, ...] = tuple(BOT_SPECS)
 """Weakest first (the order docs/doh.md's tournament measures)."""
 
 
-def bot_spec(name: object) -> Tuple[int, float, int]:
-    """The native spec ``(kind, error, fallback)`` of a bot name.
+def bot_spec(name: object) -> Tuple[Any, ...]:
+    """The native spec ``(kind, error, fallback)`` of a bot name or a player spec
+    (``perfect:error=20%``: :mod:`.players`).
 
     :raises ValueError: for an unknown name (listing the known ones).
     """
+    if isinstance(name, str) and name not in BOT_SPECS:
+        model = _model()  # a player spec (issue 23): the model builds on BOT_SPECS
+        if ":" in name or name in model.presets:
+            return cast(Tuple[Any, ...], model.resolve(name))
     if not isinstance(name, str) or name not in BOT_SPECS:
         raise ValueError(f"unknown Doh bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
     kind, error, fallback = BOT_SPECS[name]
@@ -163,3 +169,9 @@ def play_matches(
         "end": end,
         "kingmade": kingmade,
     }
+
+
+def _model() -> PlayerModel:
+    """This game's player model (``.players``, found by the platform: it builds on this
+    module, so importing it here would be a cycle)."""
+    return cast(PlayerModel, player_model("doh"))

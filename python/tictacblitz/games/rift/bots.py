@@ -55,8 +55,9 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, cast
 
+from ..players import PlayerModel, player_model
 from .types import Player
 
 __all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
@@ -150,6 +151,9 @@ def resolve_bot(name: object) -> BotSpec:
     if not isinstance(name, str):
         raise TypeError(f"a bot name is a string, not {name!r}")
     if name not in PRESETS:
+        model = _model()  # a player spec (issue 23, item 1)
+        if ":" in name or name in model.presets:
+            return cast(BotSpec, model.resolve(name))
         raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
     return PRESETS[name]
 
@@ -182,3 +186,9 @@ class RiftBot:
 def make_bot(name: str, seed: int = 0) -> RiftBot:
     """A bot by preset name. :raises ValueError: for an unknown name."""
     return RiftBot(name, seed)
+
+
+def _model() -> PlayerModel:
+    """This game's player model (``.players``, found by the platform: it builds on this
+    module, so importing it here would be a cycle)."""
+    return cast(PlayerModel, player_model("rift"))

@@ -78,7 +78,7 @@ def observation_space(mask: bool = True) -> spaces.Dict:
 
 
 def _opponent(name: Any) -> tuple:
-    if name not in BOT_NAMES:
+    if name not in BOT_NAMES and not (isinstance(name, str) and ":" in name):  # a player spec
         raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(BOT_NAMES)}")
     return resolve_bot(name).native()
 
