@@ -291,11 +291,26 @@ def test_rl_opponents_take_a_spec(game, spec):
         make_vector_env(game, 2, opponent=spec.split(":")[0] + ":error=150%")
 
 
-def test_blitz_batched_rollouts_refuse_a_reaction_spread():
+def test_blitz_batched_envs_draw_the_opponents_reactions():
+    """The native stepper's opponent draws its reactions per match as play_matches does
+    (bots.pxd policy_seed): a spread plays deterministically, changes the games, and a
+    zero spread is today's fixed reaction, byte for byte."""
     from tictacblitz.envs import make_vector_env
 
-    with pytest.raises(ValueError, match="the batched rollouts play fixed reactions"):
-        make_vector_env("blitz", 2, opponent="greedy:reaction=100ms±20")
+    def trajectory(opponent: str) -> bytes:
+        vec = make_vector_env("blitz", 4, opponent=opponent, seed=5)
+        obs, _ = vec.reset(seed=5)
+        out = [np.asarray(obs["planes"]).tobytes()]
+        for _ in range(400):  # the agent waits: the opponent's timing decides everything
+            obs, reward, term, trunc, _ = vec.step(np.zeros(4, dtype=np.int64))
+            out.append(np.asarray(obs["planes"]).tobytes())
+            out.append(np.asarray(reward).tobytes())
+        return b"".join(out)
+
+    spread = trajectory("greedy:reaction=300ms±120")
+    assert spread == trajectory("greedy:reaction=300ms±120")
+    assert spread != trajectory("greedy:reaction=300ms")
+    assert trajectory("greedy:reaction=300ms±0") == trajectory("greedy:reaction=300ms")
 
 
 def test_the_servers_bots_take_a_spec():

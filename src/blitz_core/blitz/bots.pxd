@@ -8,6 +8,7 @@
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 from blitz_core.blitz.engine cimport MatchState, RulesC, EventSink
+from blitz_core.common.rng cimport mix64
 
 cdef enum:
     BOT_RANDOM = 0
@@ -87,6 +88,14 @@ cdef void tables_init(BotTables* tb, const RulesC* r) noexcept nogil
 cdef void policy_init(Policy* pol, int kind, int32_t reaction_ms, double error_rate,
                       int32_t budget, uint64_t seed) noexcept nogil
 cdef int32_t reaction_at(const Policy* pol, int64_t since) noexcept nogil
+cdef int policy_from(Policy* pol, object spec, uint64_t seed) except -1
+
+
+cdef inline void policy_seed(Policy* pol, uint64_t seed) noexcept nogil:
+    """Seed a policy's streams for one match: its choices and its reactions' key (what
+    policy_init does with its seed, so NativeBot(seed) plays the same reactions)."""
+    pol.rng = seed
+    pol.reaction_key = mix64(seed ^ 0x52454143544E4F57ULL)  # "REACTNOW"
 cdef uint64_t winning_cells(const RulesC* r, uint64_t marks) noexcept nogil
 cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
                        int player, int* kind, int* cell) noexcept nogil

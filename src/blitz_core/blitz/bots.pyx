@@ -127,11 +127,8 @@ cdef void policy_init(Policy* pol, int kind, int32_t reaction_ms, double error_r
     policy_seed(pol, seed)
 
 
-cdef inline void policy_seed(Policy* pol, uint64_t seed) noexcept nogil:
-    """Seed a policy's streams for one match: its choices and its reactions' key (what
-    policy_init does with its seed, so NativeBot(seed) plays the same reactions)."""
-    pol.rng = seed
-    pol.reaction_key = mix64(seed ^ 0x52454143544E4F57ULL)  # "REACTNOW"
+# policy_seed (bots.pxd): a policy's streams for one match, its choices and its reactions'
+# key; inline there, so the batched stepper (rollouts.pyx) seeds its seats' keys alike.
 
 
 cdef enum:
@@ -914,7 +911,7 @@ cdef int policy_decide(Policy* pol, const BotTables* tb, const MatchState* s, co
 # ---------------------------------------------------------------------------------------
 # The Python face (tictacblitz.games.blitz.bots wraps these)
 
-cdef int _policy_from(Policy* pol, object spec, uint64_t seed) except -1:
+cdef int policy_from(Policy* pol, object spec, uint64_t seed) except -1:
     """spec: (kind name, reaction_ms, error_rate, budget, horizon_ms, candidates[,
     reaction_sd]): the spread is optional (0: a fixed reaction)."""
     kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec[:6]
@@ -964,7 +961,7 @@ cdef class NativePolicy:
     cdef object _tables_for
 
     def __init__(self, spec, seed=0):
-        _policy_from(&self.pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        policy_from(&self.pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._tables_for = None
 
     @property
@@ -1032,8 +1029,8 @@ cdef object _prepare_matches(RulesC* rc, BotTables* tb, Policy* xp, Policy* op, 
     seeds as a contiguous uint64 array (each match reseeds the policies' streams)."""
     fill_rules(rc, rules if rules is not None else default_rules())
     tables_init(tb, rc)
-    _policy_from(xp, x_spec, 0)
-    _policy_from(op, o_spec, 0)
+    policy_from(xp, x_spec, 0)
+    policy_from(op, o_spec, 0)
     return np.ascontiguousarray(seeds, dtype=np.uint64)
 
 
@@ -1232,7 +1229,7 @@ def time_reactions(spec, int repeats, seed=0):
     cdef timespec t0, t1
     if repeats < 1:
         raise ValueError(f"repeats must be >= 1, not {repeats}")
-    _policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     with nogil:
         clock_gettime(CLOCK_MONOTONIC, &t0)
         for _i in range(repeats):
@@ -1253,7 +1250,7 @@ def time_decisions(Match match, spec, int seat, int repeats, seed=0):
     _seat(seat)
     if repeats < 1:
         raise ValueError(f"repeats must be >= 1, not {repeats}")
-    _policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
     tables_init(&tb, &match.rc)
     with nogil:
         clock_gettime(CLOCK_MONOTONIC, &t0)

@@ -32,9 +32,9 @@ from blitz_core.blitz.engine cimport (
 from blitz_core.blitz.match cimport Match, fill_rules, default_rules
 from blitz_core.blitz.playout cimport random_action
 from blitz_core.blitz.bots cimport (
-    Policy, BotTables, tables_init, policy_init, policy_decide, RULE_NONE,
+    Policy, BotTables, tables_init, policy_from, policy_seed, policy_decide, reaction_at,
+    RULE_NONE,
 )
-from blitz_core.blitz import bots as _bots
 from blitz_core.blitz.match import check_stream_layout
 
 import os
@@ -91,6 +91,7 @@ ctypedef struct Slot:             # one env of a BatchStepper: its whole memory
     uint64_t reset_rng            # draws the seed of the env's next match (auto-reset)
     uint64_t sample_rng           # sample_actions' stream
     uint64_t policy_rng[2]        # native seat policies
+    uint64_t reaction_key[2]      # their reactions' keys (bots.pxd policy_seed), per match
     uint64_t match_seed
     int64_t rejected[2]           # R7 rejections since the batch was made
     int32_t steps                 # steps in the current episode
@@ -287,6 +288,11 @@ cdef void new_match(Slot* sl, const RulesC* r, const Config* cf, uint64_t seed) 
     sl.match_seed = seed
     sl.policy_rng[0] = seed ^ SALT_X
     sl.policy_rng[1] = seed ^ SALT_O
+    cdef Policy seeded              # the seats' reaction keys, as play_matches seeds them
+    cdef int p
+    for p in range(2):
+        policy_seed(&seeded, sl.policy_rng[p])
+        sl.reaction_key[p] = seeded.reaction_key
     sl.steps = 0
     sl.done = LIVE
 
@@ -338,9 +344,13 @@ cdef inline bint native_act(Slot* sl, const RulesC* r, const Config* cf, const B
     cdef Policy pol
     cdef int64_t sims = 0
     cdef int rule
-    if not state_charge_full(s, p) or s.t < s.full_since[p] + cf.pol[p].reaction_ms:
+    if not state_charge_full(s, p):
         return False
     pol = cf.pol[p]
+    pol.reaction_key = sl.reaction_key[p]
+    # the player model's reaction (issue 23): reaction_ms itself when it has no spread
+    if s.t < s.full_since[p] + reaction_at(&pol, s.full_since[p]):
+        return False
     pol.rng = sl.policy_rng[p]
     rule = policy_decide(&pol, tb, s, r, p, kind, cell, &sims)
     sl.policy_rng[p] = pol.rng
@@ -495,19 +505,16 @@ cdef void rollout_state(MatchState* s, const RulesC* r, const int* policy, uint6
         state_next_round(s, r, NULL)
 
 
-cdef tuple _native_spec(Policy* pol, object policy):
-    """A native bot spec (the 6-tuple of ``BotSpec.native()``) into ``pol``, validated
-    by bots.pyx (a ValueError names the field); returns the spec as a tuple."""
+cdef tuple _native_spec(Policy* pol, object policy, bint spread=True):
+    """A native bot spec (``BotSpec.native()``: kind, reaction_ms, error_rate, budget,
+    horizon_ms, candidates[, reaction_sd, attention]) into ``pol``, validated by bots.pyx
+    (a ValueError names the field); returns the spec as a tuple. ``spread``: whether a
+    reaction spread may be given (the stepper's seats draw theirs per match; the search
+    helpers' rollouts react at fixed times)."""
     spec = tuple(policy)
-    _bots.NativePolicy(spec, 0)
-    kind, reaction_ms, error_rate, budget, horizon_ms, candidates = spec[:6]
-    if len(spec) > 6 and spec[6]:
-        raise ValueError(f"reaction_sd={spec[6]!r}: the batched rollouts play fixed "
-                         f"reactions (a spread is the lab's and NativeBot's, issue 23)")
-    policy_init(pol, _bots.KIND_CODES[kind], reaction_ms, error_rate, budget, 0)
-    pol.attention = spec[7] if len(spec) > 7 else 1.0  # validated by NativePolicy above
-    pol.horizon_ms = horizon_ms
-    pol.candidates = candidates
+    if not spread and len(spec) > 6 and spec[6]:
+        raise ValueError(f"reaction_sd={spec[6]!r}: rollouts play fixed reactions")
+    policy_from(pol, spec, 0)
     return spec
 
 
@@ -1010,7 +1017,7 @@ cdef class StateBatch:
         memset(specs, 0, sizeof(specs))
         for p in range(2):
             if policies[p] is not None and not isinstance(policies[p], str):
-                _native_spec(&specs[p], policies[p])
+                _native_spec(&specs[p], policies[p], False)
                 pol[p] = POLICY_NATIVE
                 continue
             pol[p] = _policy(policies[p])
