@@ -48,6 +48,7 @@ __all__ = [
     "Decision",
     "NativeBot",
     "PRESETS",
+    "GUI_LEVELS",
     "BOT_NAMES",
     "make_bot",
     "reaction_due_t",
@@ -148,6 +149,10 @@ PRESETS: Dict[str, BotSpec] = {
 """The bot names a user can pick, one source of truth for their parameters."""
 
 BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
+GUI_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
+"""The levels a player picks in the GUI, weakest first (the server's BOT_LEVELS): each
+beats the one below in both seats, and the top one beats raw greedy (issue 23 item 3; measured by
+``python -m tictacblitz.lab.ladder``, docs/bots.md, "The GUI ladder")."""
 
 
 def resolve(bot: Union[str, BotSpec]) -> BotSpec:
