@@ -38,6 +38,9 @@ Optional (default in brackets):
   ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
   ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
+- ``GUI_LEVELS`` (the GUI's bot levels, weakest first) and ``LADDER_BASELINES``
+  ((level, bot) pairs the level must also beat): the GUI ladder of
+  :mod:`tictacblitz.lab.ladder` [no ladder; no baselines];
 - ``CODE_COLUMNS`` ``{column: (name of code 0, ...)}``: the runner's *category* columns
   (a code a match, e.g. how a game ended); the lab shows each code's share, never a mean
   [none; a column ``record_fields`` stores as an Arrow dictionary is a category too];

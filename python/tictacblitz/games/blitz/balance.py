@@ -25,12 +25,17 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .bots import BotSpec, resolve
+from .bots import GUI_LEVELS, BotSpec, resolve
 from .rules import Rules
 from .streams import DEFAULT_STREAM
 from .types import Player, PowerupKind, RoundEnd
 
+LADDER_BASELINES = ((GUI_LEVELS[-1], "greedy"),)
+"""The GUI ladder's other pairings (issue 23 item 3): the top level beats raw greedy."""
+
 __all__ = [
+    "GUI_LEVELS",
+    "LADDER_BASELINES",
     "play_matches",
     "record_fields",
     "record_columns",

@@ -40,11 +40,12 @@ from .balance_report import (
     summary_lines,
 )
 from .balance_seats import ENDS, RULE_OF_END, SeatMetrics, seat_match_values
-from .bots import BOT_NAMES, opening_code
+from .bots import BOT_NAMES, GUI_LEVELS, opening_code
 from .rules import DohRules
 from .types import SEATS
 
 __all__ = [
+    "GUI_LEVELS",
     "play_matches",
     "record_fields",
     "record_columns",

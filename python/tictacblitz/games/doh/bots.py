@@ -36,6 +36,7 @@ from .types import SEATS, SIZES
 __all__ = [
     "BOT_SPECS",
     "BOT_NAMES",
+    "GUI_LEVELS",
     "END_NAMES",
     "OPENINGS",
     "DohBot",
@@ -56,6 +57,10 @@ BOT_SPECS: Dict[str, Tuple[str, float, str]] = {
 }
 BOT_NAMES: Tuple[str, ...] = tuple(BOT_SPECS)
 """Weakest first (the order docs/doh.md's tournament measures)."""
+GUI_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard", "perfect")
+"""The levels a player picks in the GUI, weakest first (the server's BOT_LEVELS): each
+beats the one below in both seats (issue 23 item 3; measured by
+``python -m tictacblitz.lab.ladder``, docs/bots.md, "The GUI ladder")."""
 
 
 def bot_spec(name: object) -> Tuple[Any, ...]:

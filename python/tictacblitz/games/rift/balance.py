@@ -31,13 +31,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .bots import BOT_NAMES, SEARCHES, BotSpec
+from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
 from .rules import RiftRules
 from .types import OBJECTIVE_IDS
 
 __all__ = [
+    "GUI_LEVELS",
     "play_matches",
     "Metrics",
     "metric_rows",

@@ -60,7 +60,7 @@ from typing import Dict, Optional, Tuple, cast
 from ..players import PlayerModel, player_model
 from .types import Player
 
-__all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "RiftBot", "make_bot", "resolve_bot"]
+__all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "GUI_LEVELS", "RiftBot", "make_bot", "resolve_bot"]
 
 KINDS = {
     "random": 0,
@@ -140,6 +140,10 @@ PRESETS: Dict[str, BotSpec] = {
 """The one table of bot names (what a GUI shows), weakest first."""
 
 BOT_NAMES: Tuple[str, ...] = tuple(PRESETS)
+GUI_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
+"""The levels a player picks in the GUI, weakest first (the server's BOT_LEVELS): each
+beats the one below in both seats (issue 23 item 3; measured by
+``python -m tictacblitz.lab.ladder``, docs/bots.md, "The GUI ladder")."""
 
 
 def resolve_bot(name: object) -> BotSpec:

@@ -14,21 +14,22 @@ depend on the machine's other load; the load average is printed with the table.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .bots import PRESETS, BotSpec
+from ..ladder import Pairing, rewrite_block
+from ..ladder import both_seats as shared_both_seats
+from ..ladder import pct as _pct
+from ..ladder import wilson as wilson  # re-exported: tests/rift/test_rift_ladder.py
+from .bots import GUI_LEVELS, PRESETS, BotSpec
 from .game import play_matches
 
-LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
-"""The GUI's levels, weakest first (``server/games/rift.py``'s BOT_LEVELS)."""
+LEVELS: Tuple[str, ...] = GUI_LEVELS
+"""The GUI's levels, weakest first (the server's BOT_LEVELS)."""
 OLD_HARD = BotSpec("search", simulations=2000, description="hard before issue 23")
 OLD_GREEDY = BotSpec("greedy_fixed", description="greedy before issue 23")
 PAIRS: Tuple[Tuple[str, object, object, float], ...] = (
@@ -47,61 +48,17 @@ COSTED: Tuple[Tuple[str, object], ...] = (
     ("greedy", "greedy"),
     ("old hard", OLD_HARD),
 )
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int) -> Tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion; (0, 1) for n = 0. The formula of
-    ``lab.stats.wilson`` (a game may not import the lab: tests/test_architecture.py;
-    tests/rift/test_rift_ladder.py holds the two equal)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p, z2 = successes / n, Z95 * Z95
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / denom
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= n else min(1.0, centre + half)
-    return (low, high)
-
-
 BEGIN = "<!-- rift-ladder:begin (python -m tictacblitz.games.rift.ladder --write) -->"
 END = "<!-- rift-ladder:end -->"
 
 
-@dataclass(frozen=True)
-class Pairing:
-    """One pairing's result: wins and decided games of the first bot, per seat."""
-
-    label: str
-    games: int
-    wins: Tuple[int, int]
-    decided: Tuple[int, int]
-
-    def share(self, seat: int) -> Tuple[float, float, float]:
-        """(share, low, high) of the first bot's decided games won in ``seat`` (0 X)."""
-        won, dec = self.wins[seat], self.decided[seat]
-        low, high = wilson(won, dec)
-        return (won / dec if dec else float("nan"), low, high)
-
-    def above_half(self) -> bool:
-        """The ladder's criterion: the Wilson lower bound above 50 % in both seats."""
-        return all(self.share(seat)[1] > 0.5 for seat in (0, 1))
+def _winners(x_bot, o_bot, seeds: np.ndarray) -> np.ndarray:
+    return play_matches(None, x_bot, o_bot, seeds)["winner"]
 
 
 def both_seats(label: str, first, second, games: int, seed: int = 0) -> Pairing:
     """``first`` against ``second`` on ``games`` seeds in each seat order."""
-    seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    with ThreadPoolExecutor(2) as pool:
-        as_x = pool.submit(play_matches, None, first, second, seeds)
-        as_o = pool.submit(play_matches, None, second, first, seeds)
-        x, o = as_x.result()["winner"], as_o.result()["winner"]
-    return Pairing(
-        label,
-        games,
-        (int((x == 0).sum()), int((o == 1).sum())),
-        (int((x >= 0).sum()), int((o >= 0).sum())),
-    )
+    return shared_both_seats(_winners, label, first, second, games, seed)
 
 
 def cpu_ms_per_game(bot, other, games: int, seed: int = 0) -> float:
@@ -128,11 +85,6 @@ def measure(games: int, cost_games: int, seed: int = 0) -> Tuple[List[Pairing], 
         for _, bot in COSTED
     ]
     return pairs, costs
-
-
-def _pct(value: Tuple[float, float, float]) -> str:
-    share, low, high = value
-    return f"{100 * share:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def render(pairs: Sequence[Pairing], costs: Costs, cost_games: int, seed: int) -> str:
@@ -165,17 +117,9 @@ def render(pairs: Sequence[Pairing], costs: Costs, cost_games: int, seed: int) -
 
 
 def rewrite(path: str, block: Optional[str]) -> None:
-    """Replace the block between BEGIN and END of ``path`` by ``block`` (None: only
-    check that there is one). :raises ValueError: when the file has no block."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    start, stop = text.find(BEGIN), text.find(END)
-    if start < 0 or stop < start:
-        raise ValueError(f"no ladder block ({BEGIN} ... {END}) to rewrite")
-    if block is None:
-        return
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text[:start] + block + text[stop + len(END) :])
+    """Replace docs/rift.md's block (None: only check that there is one).
+    :raises ValueError: when the file has no block."""
+    rewrite_block(path, BEGIN, END, block)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ...games.blitz.bots import PRESETS
+from ...games.blitz.bots import GUI_LEVELS, PRESETS
 from ...games.blitz.bots import make_bot as make_native_bot
 from ...games.blitz.encoding import action_code, decode_action
 from ...games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 SEATS: Tuple[str, str] = (Player.X.letter, Player.O.letter)
-BOT_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
+BOT_LEVELS: Tuple[str, ...] = GUI_LEVELS
 """The difficulty levels a player may pick: presets of ``games/blitz/bots.PRESETS``."""
 for _level in BOT_LEVELS:  # one source: a level is a preset, or the server fails to start
     if _level not in PRESETS:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
+from ...games.doh.bots import GUI_LEVELS
 from ...games.doh.types import CONTENTS, COUNTS_AS, SEATS, SIZES
 from ...games.protocol import ReplayError, TimeModel
 from .. import protocol as P
@@ -47,7 +48,7 @@ __all__ = [
     "replay_frames",
 ]
 
-BOT_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard", "perfect")
+BOT_LEVELS: Tuple[str, ...] = GUI_LEVELS
 """The bot levels a player may pick: bots of ``games/doh/bots.py``, weakest first."""
 VIEW = "/static/js/games/doh/view.js"
 BOT_DELAY_MS = 350  # a bot answers this long after the move before it

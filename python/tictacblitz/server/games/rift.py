@@ -39,7 +39,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 
 from ...games.protocol import ReplayError, TimeModel
-from ...games.rift.bots import PRESETS
+from ...games.rift.bots import GUI_LEVELS, PRESETS
 from ...games.rift.encoding import encode
 from ...games.rift.game import RiftState
 from ...games.rift.types import CELLS, OBJECTIVE_IDS, Ability, Player
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 SEATS: Tuple[str, str] = (Player.X.letter, Player.O.letter)
-BOT_LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
+BOT_LEVELS: Tuple[str, ...] = GUI_LEVELS
 """The bot levels a player may pick: presets of ``games/rift/bots.py``, weakest first."""
 for _level in BOT_LEVELS:  # one source: a level is a preset, or the server fails to start
     if _level not in PRESETS:
