@@ -266,7 +266,7 @@ def make_bot(bot: Union[str, BotSpec] = "greedy", *, seed: int = 0, **overrides:
     ``medium``, ``hard``) or a :class:`BotSpec`, with optional field overrides.
 
     >>> make_bot("hard").spec.kind
-    'search'
+    'strong'
     >>> make_bot("search", budget=16).spec.budget
     16
 
