@@ -376,16 +376,29 @@ cdef int greedy_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
     return place_powerup_or_build(pol, tb, s, r, p, places, own_set, own_setting, kind, cell)
 
 
-cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
-                       int player, int* kind, int* cell) noexcept nogil:
-    """Greedy's action now (RULE_* that chose it), or RULE_NONE to wait."""
-    cdef uint64_t places = state_legal_mask(s, r, player, ACT_PLACE)
-    cdef uint64_t kos = state_legal_mask(s, r, player, ACT_KNOCKOUT)
-    if not (places | kos):
+cdef inline int before_deciding(Policy* pol, const MatchState* s, const RulesC* r, int player,
+                                uint64_t* places, uint64_t* kos, int* kind,
+                                int* cell) noexcept nogil:
+    """What greedy and strong do first: RULE_NONE with nothing legal (wait), RULE_ERROR
+    after a slip (a random legal action, at the policy's error rate), else -1 (decide),
+    with the legal placements and knock-outs in places/kos."""
+    places[0] = state_legal_mask(s, r, player, ACT_PLACE)
+    kos[0] = state_legal_mask(s, r, player, ACT_KNOCKOUT)
+    if not (places[0] | kos[0]):
         return RULE_NONE
     if pol.error_rate > 0.0 and rng_unit(&pol.rng) < pol.error_rate:
         random_action(s, r, player, &pol.rng, kind, cell)
         return RULE_ERROR
+    return -1
+
+
+cdef int greedy_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
+                       int player, int* kind, int* cell) noexcept nogil:
+    """Greedy's action now (RULE_* that chose it), or RULE_NONE to wait."""
+    cdef uint64_t places, kos
+    cdef int early = before_deciding(pol, s, r, player, &places, &kos, kind, cell)
+    if early != -1:
+        return early
     if pol.attention < 1.0:  # drawn only then: an attentive bot's stream is unchanged
         pol.blind = rng_unit(&pol.rng) >= pol.attention
     return greedy_core(pol, tb, s, r, player, places, kos, kind, cell)
@@ -567,13 +580,10 @@ cdef int strong_core(Policy* pol, const BotTables* tb, const MatchState* s, cons
 
 cdef int strong_decide(Policy* pol, const BotTables* tb, const MatchState* s, const RulesC* r,
                        int player, int* kind, int* cell) noexcept nogil:
-    cdef uint64_t places = state_legal_mask(s, r, player, ACT_PLACE)
-    cdef uint64_t kos = state_legal_mask(s, r, player, ACT_KNOCKOUT)
-    if not (places | kos):
-        return RULE_NONE
-    if pol.error_rate > 0.0 and rng_unit(&pol.rng) < pol.error_rate:
-        random_action(s, r, player, &pol.rng, kind, cell)
-        return RULE_ERROR
+    cdef uint64_t places, kos
+    cdef int early = before_deciding(pol, s, r, player, &places, &kos, kind, cell)
+    if early != -1:
+        return early
     return strong_core(pol, tb, s, r, player, places, kos, kind, cell)
 
 
