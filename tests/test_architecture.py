@@ -155,12 +155,13 @@ def test_layers_look_only_downward(name):
             continue
         if other.startswith("game:"):
             # The lab, envs and server reach a game only through the registry; the
-            # exceptions: a game's declared hook module, imported by convention, and the
-            # server's adapter for that game (server/games/<game>*.py).
+            # exceptions: a game's declared hook module, imported by convention (game,
+            # balance, rl; infostate: its hidden information, for the OpenSpiel adapter),
+            # and the server's adapter for that game (server/games/<game>*.py).
             game = other.split(":")[1]
             adapter = re.fullmatch(rf"tictacblitz\.server\.games\.{game}(_\w+)?", name)
             assert (
-                re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl)", dep)
+                re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl|infostate)", dep)
                 or adapter
                 or own == "package"
             ), f"{name} ({own}) imports the game module {dep}"
