@@ -15,6 +15,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from tictacblitz.envs import openspiel  # noqa: E402  (registers the games)
 from tictacblitz.games import load_game  # noqa: E402
+from tictacblitz.games.rift import infostate as hidden  # noqa: E402
 
 # A Doh endgame: 3 pieces of each size, six played (docs/openspiel.md); its tree has 402
 # histories, so CFR's iterations take a fraction of a second each.
@@ -147,6 +148,32 @@ def test_rifts_deal_is_a_chance_node_of_uniform_distinct_objectives():
     hands = [[code for code, _, _ in state.engine_state.engine.core.hand(p)] for p in (0, 1)]
     assert hands == [drawn[:3], drawn[3:]]
     assert state.information_state_string(0) != state.information_state_string(1)
+
+
+def test_rifts_pyspiel_tensors_are_the_games_own():
+    game = pyspiel.load_game("tictacblitz_rift")
+    assert game.information_state_tensor_shape() == [hidden.INFOSTATE_SIZE]
+    assert game.observation_tensor_shape() == [load_game("rift").observation_shape[0]]
+    state = game.new_initial_state()
+    assert state.information_state_string(1) == "O hand=[] dealing"
+    rng = np.random.default_rng(5)
+    while not state.is_terminal() and len(state.turns) < 6:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in (0, 1)])
+    engine = state.engine_state
+    for p in (0, 1):
+        np.testing.assert_array_equal(
+            np.asarray(state.information_state_tensor(p), dtype=np.float32),
+            hidden.information_state_tensor(engine, p, state.turns),
+        )
+        np.testing.assert_array_equal(
+            np.asarray(state.observation_tensor(p), dtype=np.float32), engine.observation(p)
+        )
+        assert state.information_state_string(p) == hidden.information_state_string(
+            engine, p, state.turns
+        )
 
 
 def test_rifts_information_states_are_consistent_over_every_history():
