@@ -6,7 +6,9 @@ Rift's information states are consistent across the states of an information set
 from __future__ import annotations
 
 import pickle
+import re
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -237,3 +239,17 @@ def test_mccfr_runs_on_a_tiny_rift_and_gets_far_less_exploitable_than_uniform():
 def test_bad_parameters_are_one_clear_error(name, params, named):
     with pytest.raises(Exception, match=named):
         pyspiel.load_game(name, params)
+
+
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "openspiel.md"
+
+
+@pytest.mark.parametrize(
+    "index", range(len(re.findall(r"```python\n", GUIDE.read_text(encoding="utf-8"))))
+)
+def test_the_guides_python_blocks_run(index, capsys):
+    blocks = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    exec(compile(blocks[index], f"{GUIDE}#block{index}", "exec"), {"__name__": "openspiel_doc"})
+    printed = capsys.readouterr().out.split()
+    if printed:  # a block that prints a figure prints the one the guide gives
+        assert f"# {float(printed[-1]):.4f}" in blocks[index]
