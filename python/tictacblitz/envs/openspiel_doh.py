@@ -6,8 +6,8 @@ registry (the native engine), so legality, outcomes and returns are the project'
 
 Parameters: the rules' ``players``, ``pieces_per_size`` and ``grid`` (D1, D2, D10), and
 ``opening``: comma-separated action codes played before the root (``""``: none), so
-that a search or a solver can be given a late-game subtree, e.g. for CFR on a tree of
-a few thousand histories.
+that a search or a solver can be given a late-game subtree (docs/openspiel.md: CFR on
+an endgame of 543 histories).
 
 Observers: the observation is the protocol's (:meth:`DohState.observation`, 15 x 3 x 3
 planes); the information state is the history (perfect information: OpenSpiel's
