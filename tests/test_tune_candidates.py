@@ -28,7 +28,9 @@ def test_a_rule_change_moves_its_metric_and_intervals_hold_their_value():
 
 
 def test_a_candidate_that_changes_the_seats_reports_every_seat():
-    lab = Candidates("doh", seats=["all=random"], workers=1)
+    from tictacblitz.lab.seating import EVERY
+
+    lab = Candidates("doh", seats={EVERY: "random"}, workers=1)
     got = lab.measure({"players": 3}, matches=12, seed=3)
     assert {"first_win_rate", "second_win_rate", "third_win_rate"} <= set(got)
 

@@ -32,7 +32,7 @@ from .cost import metric_interval, precision_metrics
 from .grid import apply_point
 from .hooks import GameHooks
 from .jobs import default_workers, prepare, resolve_game
-from .seating import parse_seat, point_seats, seat_choices, summary_keys
+from .seating import EVERY, parse_seat, point_seats, seat_choices, summary_keys
 from .simulator import simulate
 from .units import label, unit
 
@@ -102,13 +102,16 @@ SeatsGiven = Union[None, Mapping[Any, Any], Sequence[str]]
 def _chosen_seats(hooks: GameHooks, seats: SeatsGiven) -> Dict[int, Any]:
     """``{seat index (EVERY: all): bot}`` from ``seats``: ``--seat`` texts
     (``["all=greedy", "2=random"]``) or a mapping ``{seat name, number from 1, or index
-    (an int from 0): bot}``. :raises ValueError: one line naming a bad seat or bot."""
+    (an int from 0, :data:`~.seating.EVERY` for all): bot}``.
+    :raises ValueError: one line naming a bad seat or bot."""
     if seats is None:
         return {}
     if isinstance(seats, Mapping):
         triples = []
         for seat, bot in seats.items():
-            where = str(seat + 1) if isinstance(seat, int) and seat >= 0 else str(seat)
+            where = str(seat)
+            if isinstance(seat, int):  # an index from 0 (EVERY: every seat not named)
+                where = "all" if seat == EVERY else str(seat + 1)
             triples.append(("--seat", where, str(bot)))
     else:
         triples = [("--seat", *parse_seat(text)) for text in seats]
