@@ -160,7 +160,7 @@ def analyze_sobol(
             s1_conf=_finite(result["S1_conf"][i]),
             st=_finite(result["ST"][i]),
             st_conf=_finite(result["ST_conf"][i]),
-            measurable=_finite(result["ST"][i]) > share,
+            measurable=share < 1 and _finite(result["ST"][i]) > share,
         )
         for i, name in enumerate(design.problem()["names"])
     ]

@@ -3,15 +3,16 @@
 A rule's range is ``--vary NAME=LO..HI`` when given, else its *default range*: half its
 default value to one and a half times it (``set_ms`` 1600: 800..2400), integers rounded
 inwards (``rounds_to_win`` 3: 2..4), a range with nothing inside widened to the default
-plus and minus one (``grid`` 3: 2..4), and then each end moved towards the default until
-the game accepts it with every other rule at its base value (Blitz's ``size`` 6: 3..9
-becomes 4..8, the board's limits). A default of 0 has the range 0..1. Last, rules whose
-limits depend on each other: while the game refuses two rules at ends of their default
-ranges together (the others at base), both ends move half way to their defaults (Blitz:
-``size`` 5..8 and ``line_length`` 2..5, so that a line always fits; ``spawn_min_ms``
-1250..3125 below ``spawn_max_ms`` 3500..6750). A ``--vary`` range is never shrunk.
+plus and minus one (Rift's ``energy_idle_gain`` 1: 0..2), and then each end moved
+towards the default until the game accepts it with every other rule at its base value
+(Blitz's ``size`` 6: 3..9 becomes 4..8, the board's limits). A default of 0 has the
+range 0..1. Last, rules whose limits depend on each other: while the game refuses two
+rules at ends of their default ranges together (the others at base), both ends move half
+way to their defaults (Blitz: ``size`` 5..8 and ``line_length`` 2..5, so that a line
+always fits; ``spawn_min_ms`` 1250..3125 below ``spawn_max_ms`` 3500..6750). A
+``--vary`` range is never shrunk.
 
-Only numbers of the game's ``sweepable`` hook can be varied (issue 13's one list).
+Only numbers of the game's ``sweepable`` hook can be varied (as in a sweep).
 
 >>> parse_vary("set_ms=1000..2000")
 ('set_ms', 1000.0, 2000.0)

@@ -38,7 +38,11 @@ def effect_text(value: float, conf: float, unit_name: str) -> str:
     if is_share(unit_name):
         return f"{100 * value:.1f} pp ± {100 * conf:.1f}"
     tail = f" {unit_name}" if unit_name else ""
-    return f"{value:.3g}{tail} ± {conf:.2g}"
+    return f"{_number(value)}{tail} ± {_number(conf)}"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def _range_text(r: Any) -> str:
@@ -95,7 +99,7 @@ def format_result(result: Any, out: str = "", rows: int = 12) -> str:
                 sobol_rows.append(
                     (
                         s.rule,
-                        f"{100 * s.s1:.0f} % ± {100 * s.s1_conf:.0f}",
+                        f"{100 * s.s1:.0f} % ± {100 * s.s1_conf:.0f}" if s.measurable else "-",
                         f"{100 * s.st:.0f} % ± {100 * s.st_conf:.0f}"
                         if s.measurable
                         else "not measurable",
