@@ -212,3 +212,28 @@ def test_the_command_writes_the_table_json_csv_and_a_tornado_per_metric(tmp_path
     assert {s["metric"] for s in morris} == {"game_length", "draw_rate"}
     header = (out / "sensitivity.csv").read_text().splitlines()[0].split(",")
     assert {"metric", "method", "rule", "mu_star", "mu_star_conf", "st", "noise"} <= set(header)
+
+
+def test_ctrl_c_mid_run_is_one_line_exit_130_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    from tictacblitz.lab.candidates import Candidates
+    from tictacblitz.lab.edges import Interrupted
+
+    measure, calls = Candidates.measure, []
+
+    def interrupted_at_the_third(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise Interrupted(4, 10)  # what simulate raises on Ctrl-C, 4 of its 10 played
+        return measure(self, *args, **kwargs)
+
+    monkeypatch.setattr(Candidates, "measure", interrupted_at_the_third)
+    out = tmp_path / "out"
+    argv = ["sensitivity", "--game", "doh", "--seat", "all=greedy", "--matches", "10"]
+    status, stdout, stderr = run_cli([*argv, "--trajectories", "2", "--out", str(out)], capsys)
+    assert status == 130 and stdout == "" and not out.exists()
+    assert (
+        stderr.strip()
+        .splitlines()[-1]
+        .startswith("tictacblitz sensitivity: interrupted after 24 of ")
+    )
+    assert stderr.strip().endswith("nothing written")

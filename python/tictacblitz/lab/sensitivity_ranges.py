@@ -20,6 +20,7 @@ Only numbers of the game's ``sweepable`` hook can be varied (as in a sweep).
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -225,35 +226,33 @@ def _halfway(r: RuleRange, end: float) -> float:
     return mid
 
 
+def _refused_pair(
+    ranges: List[RuleRange], ok: Callable[[Dict[str, Any]], bool]
+) -> Optional[Tuple[int, float, int, float]]:
+    """The first two rules (one at least on its default range) whose ends the game
+    refuses together: (index, end, index, end); None when every pair is accepted."""
+    for i, a in enumerate(ranges):
+        for j in range(i + 1, len(ranges)):
+            b = ranges[j]
+            if not (a.default or b.default):
+                continue
+            for end_a, end_b in itertools.product((a.low, a.high), (b.low, b.high)):
+                if not ok({a.name: _typed(a, end_a), b.name: _typed(b, end_b)}):
+                    return i, end_a, j, end_b
+    return None
+
+
 def _pairwise(ranges: List[RuleRange], ok: Callable[[Dict[str, Any]], bool]) -> List[RuleRange]:
     """Default ranges shrunk until every two rules' ends are accepted together."""
     ranges = list(ranges)
     for _ in range(40):
-        changed = False
-        for i in range(len(ranges)):
-            for j in range(i + 1, len(ranges)):
-                a, b = ranges[i], ranges[j]
-                if not (a.default or b.default):
-                    continue
-                for end_a in (a.low, a.high):
-                    for end_b in (b.low, b.high):
-                        if ok({a.name: _typed(a, end_a), b.name: _typed(b, end_b)}):
-                            continue
-                        for k, r, end in ((i, a, end_a), (j, b, end_b)):
-                            if r.default:
-                                moved = _halfway(r, end)
-                                if end == r.low:
-                                    ranges[k] = r._replace(low=moved)
-                                else:
-                                    ranges[k] = r._replace(high=moved)
-                        changed = True
-                        break
-                    if changed:
-                        break
-                if changed:
-                    break
-            if changed:
-                break
-        if not changed:
+        refused = _refused_pair(ranges, ok)
+        if refused is None:
             break
+        i, end_i, j, end_j = refused
+        for k, end in ((i, end_i), (j, end_j)):
+            r = ranges[k]
+            if r.default:
+                moved = _halfway(r, end)
+                ranges[k] = r._replace(low=moved) if end == r.low else r._replace(high=moved)
     return [r for r in ranges if r.high > r.low]
