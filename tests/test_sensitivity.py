@@ -32,6 +32,15 @@ def run_cli(argv, capsys):
 # -- parsing ------------------------------------------------------------------------------
 
 
+def test_the_ranges_doctest():
+    import doctest
+
+    from tictacblitz.lab import sensitivity_ranges
+
+    result = doctest.testmod(sensitivity_ranges)
+    assert result.attempted >= 1 and result.failed == 0
+
+
 def test_parse_vary_reads_a_range():
     assert parse_vary("set_ms=1000..2000") == ("set_ms", 1000.0, 2000.0)
     assert parse_vary("freeze_factor=1.5..3") == ("freeze_factor", 1.5, 3.0)
