@@ -151,3 +151,52 @@ def test_threads_do_not_change_results_and_options_are_checked():
     text = rl.RiftVectorEnv(2, render_mode="ansi", seed=0)
     assert text.render().count("env ") == 2
     assert one.action_masks().shape == (16, 324)
+
+
+def _deal(state: np.ndarray) -> bytes:
+    """The objectives block of both seats' observations in a global state (the deal)."""
+    size = rift_game.OBSERVATION_SIZE
+    at, end = rift_game.OBS_OBJECTIVES, rift_game.OBS_HIDDEN
+    return state[at:end].tobytes() + state[size + at : size + end].tobytes()
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: envs.parallel_env("rift"), lambda: envs.GameParallelEnv("rift")]
+)
+def test_an_unseeded_reset_deals_afresh_and_seeded_resets_replay(make):
+    """Issue 28: reset() without a seed used to replay seed 0, the same secret deal
+    every game; now it draws a seed from the env's stream (seeded by the last seeded
+    reset), or from OS entropy when never seeded."""
+    never_seeded = make()
+    deals = set()
+    for _ in range(6):
+        never_seeded.reset()
+        deals.add(_deal(never_seeded.state()))
+    assert len(deals) > 1
+    runs = []
+    for _ in range(2):
+        env = make()
+        env.reset(seed=3)
+        deals = [_deal(env.state())]
+        for _ in range(5):
+            env.reset()
+            deals.append(_deal(env.state()))
+        runs.append(deals)
+    assert runs[0] == runs[1] and len(set(runs[0])) > 1
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: envs.parallel_env("rift"), lambda: envs.GameParallelEnv("rift")]
+)
+def test_state_is_the_true_global_state_with_both_secrets(make):
+    """Issue 28: state() was X's observation (O's objectives hidden); it is X's then O's."""
+    env = make()
+    obs, _ = env.reset(seed=1)
+    state = env.state()
+    size = rift_game.OBSERVATION_SIZE
+    assert state.shape == (2 * size,) and env.state_space.contains(state)
+    assert np.array_equal(state[:size], obs["X"]["observation"])
+    assert np.array_equal(state[size:], obs["O"]["observation"])
+    hidden = rift_game.OBS_HIDDEN
+    assert obs["X"]["observation"][hidden] > 0  # X does not see O's objectives ...
+    assert state[size + hidden] == 0 or state[hidden] > 0  # ... the state holds O's own view

@@ -35,8 +35,9 @@ game's self-play another seat is to move): every mask has at least one legal act
 a masked softmax is never over nothing. Its action is ignored (issue 28; Blitz's code 0
 is ``wait``, a real no-op)."""
 
-INFO_KEYS: Tuple[str, ...] = ("round", "t", "round_wins", "reason", "rejected", "steps")
-"""The info keys of every face, single, vector and PettingZoo (docs/rl.md)."""
+INFO_KEYS: Tuple[str, ...] = ("round", "t", "round_wins", "reason", "rejected")
+"""The info keys of every face, single, vector and PettingZoo (docs/rl.md); a face may
+add its own (``steps`` on the turn-based games' faces, ``round_result`` on Blitz's)."""
 
 
 def step_info(
