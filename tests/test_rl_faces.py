@@ -39,6 +39,7 @@ def _pending(game: str, face: str) -> list:
         "info": "Blitz's vector info lacks `steps` and the `_key` masks: fixed on h-rlspeed",
         "same_step": "Blitz's SAME_STEP final_info is {}: fixed on h-rlspeed",
         "rules_dict": "Blitz's make_vector_env takes only a Rules object: fixed on h-rlspeed",
+        "mask_space": "Blitz's mask space is MultiBinary, the others' Box int8: h-rlspeed",
     }
     if game == "blitz" and face in blitz_pending:
         return [pytest.mark.xfail(strict=True, reason=blitz_pending[face])]
@@ -81,6 +82,15 @@ def test_the_pettingzoo_faces_pass_the_api_tests(game):
     for agent in par.possible_agents:
         assert set(INFO_KEYS) <= set(infos[agent]), (agent, sorted(infos[agent]))
     assert par.state_space.contains(par.state())
+
+
+@pytest.mark.parametrize("game", _case("mask_space"))
+def test_one_mask_space_type_on_every_face(game):
+    single = envs.make_env(game).observation_space["action_mask"]
+    rows = vector(game).single_observation_space["action_mask"]
+    for space in (single, rows):
+        assert isinstance(space, gymnasium.spaces.Box) and space.dtype == np.int8
+        assert space.low.min() == 0 and space.high.max() == 1
 
 
 @pytest.mark.parametrize("game", _case("info"))

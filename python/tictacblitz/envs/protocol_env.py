@@ -334,7 +334,7 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
     def action_masks(self) -> np.ndarray:
         """Every env's legal actions now, bool (num_envs, num_actions). An env whose
         episode ended (its next step is the auto-reset, which ignores the action) has
-        every action allowed, so that a masked distribution is never empty."""
+        the no-op alone (:func:`legal_mask`), so a masked distribution is never empty."""
         masks = np.stack([env.action_masks() for env in self.game_envs])
         masks[~masks.any(axis=1)] = True
         return masks
