@@ -220,8 +220,10 @@ def test_rules_are_a_dict_or_a_rules_object(game):
     a, _ = by_object.reset(seed=6)
     b, _ = by_dict.reset(seed=6)
     assert all(np.array_equal(a[k], b[k]) for k in a)
-    single = envs.make_env(game, rules=rules.to_dict())
-    single.reset(seed=0)
+    for form in (rules, rules.to_dict()):  # every face, the protocol ones too
+        for env in (envs.make_env(game, rules=form), envs.GameEnv(game, rules=form)):
+            env.reset(seed=0)
+        envs.parallel_env(game, rules=form).reset(seed=0)
 
 
 @pytest.mark.parametrize("game", GAMES)

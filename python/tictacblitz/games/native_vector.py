@@ -242,10 +242,11 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         every = self._all
         reasons = o.reasons.astype(np.int64)
         steps = o.steps.astype(np.int64)
-        seeds = np.repeat(self.episode_seeds, self.rows_per_game)
+        k = self.rows_per_game
+        seeds = self.episode_seeds.copy() if k == 1 else np.repeat(self.episode_seeds, k)
         info: Dict[str, Any] = {
             "round": self._ones.copy(),
-            "t": steps.copy(),
+            "t": steps,
             "round_wins": self._wins.copy(),
             "reason": reasons,
             "rejected": reasons > 0,
