@@ -200,3 +200,21 @@ def test_state_is_the_true_global_state_with_both_secrets(make):
     hidden = rift_game.OBS_HIDDEN
     assert obs["X"]["observation"][hidden] > 0  # X does not see O's objectives ...
     assert state[size + hidden] == 0 or state[hidden] > 0  # ... the state holds O's own view
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_callable_opponent_locks_with_the_agent_and_loses_by_a_rejected_move(seat):
+    """Issue 28: a callable opponent (both moves lock in one native step_joint); its
+    rejected move (G5) loses it the game, the agent's reason stays its own."""
+    seen = []
+
+    def illegal(obs, mask):
+        seen.append(obs["observation"].shape)
+        return np.array([int(np.flatnonzero(~m)[0]) for m in mask])
+
+    env = rl.RiftVectorEnv(3, opponent=illegal, seat=seat, seed=4)
+    masks = env.action_masks()
+    _, rewards, term, _, info = env.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert seen == [(3, rift_game.OBSERVATION_SIZE)]
+    assert term.all() and (rewards == 1.0).all() and (info["reason"] == 0).all()
+    assert env.action_masks().any(axis=1).all()  # ended by a rejection: never empty
