@@ -185,6 +185,18 @@ def test_an_unseeded_reset_deals_afresh_and_seeded_resets_replay(make):
     assert runs[0] == runs[1] and len(set(runs[0])) > 1
 
 
+def test_the_gymnasium_faces_deal_afresh_without_a_seed_and_replay_with_one():
+    at, end = rift_game.OBS_OBJECTIVES, rift_game.OBS_HIDDEN
+    for env in (envs.make_env("rift"), envs.GameEnv("rift")):
+        hands = {env.reset()[0]["observation"][at:end].tobytes() for _ in range(6)}
+        assert len(hands) > 1
+        first = [env.reset(seed=2)[0]["observation"].tobytes()]
+        first += [env.reset()[0]["observation"].tobytes() for _ in range(3)]
+        again = [env.reset(seed=2)[0]["observation"].tobytes()]
+        again += [env.reset()[0]["observation"].tobytes() for _ in range(3)]
+        assert first == again
+
+
 @pytest.mark.parametrize(
     "make", [lambda: envs.parallel_env("rift"), lambda: envs.GameParallelEnv("rift")]
 )
