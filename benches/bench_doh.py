@@ -208,7 +208,8 @@ def test_doh_bot_matches(benchmark, figures, pair):
 
 
 @pytest.mark.parametrize(
-    "opponent,threads", [("random", 1), ("random", 2), ("perfect", 1), ("perfect", 2)]
+    "opponent,threads",
+    [("random", 1), ("random", 2), ("greedy", 1), ("perfect", 1), ("perfect", 2)],
 )
 def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
     """The native vector env (games/doh/rl.py, blitz_core.doh.batch): 1,024 envs, the agent
@@ -233,3 +234,45 @@ def test_doh_vector_env_steps_players(benchmark, figures, players):
     n, steps = 1024, 50
     env = DohVectorEnv(n, num_threads=1, seed=0, copy=False, rules={"players": players})
     vector_env_steps(benchmark, figures, env, steps)
+
+
+OPPONENTS = ("random", "greedy", "easy", "perfect")
+
+
+def test_doh_vector_env_opponents_cpu(benchmark, figures):
+    """Issue 28: each opponent's native step (1,024 envs, one thread, the agent's random
+    legal moves sampled natively beforehand) in CPU time of this process, the opponents
+    interleaved in the same rounds so that the machine's load falls on all alike; the
+    greedy bot (memoised move scores, solver.pxd's GreedyCache) against perfect's."""
+    import time
+
+    from tictacblitz.games.doh.rl import DohVectorEnv
+
+    n, steps = 1024, 40
+    envs = {name: DohVectorEnv(n, opponent=name, num_threads=1, seed=0) for name in OPPONENTS}
+    cpu = {name: [] for name in OPPONENTS}
+    seeds = np.zeros(n, dtype=np.uint64)
+    counter = iter(range(10**9))
+    for env in envs.values():  # warm: the perfect bot's table, the greedy bot's memo
+        for _ in range(steps):
+            env.batch.step(env.batch.sample_actions(next(counter)), seeds)
+
+    def run():
+        for name, env in envs.items():
+            actions = [env.batch.sample_actions(next(counter)) for _ in range(steps)]
+            t0 = time.process_time()
+            for a in actions:
+                env.batch.step(a, seeds + np.uint64(next(counter)))
+            cpu[name].append((time.process_time() - t0) / (steps * n))
+
+    benchmark.pedantic(run, rounds=7, warmup_rounds=0)
+    rate = {name: 1.0 / float(np.median(cpu[name])) for name in OPPONENTS}
+    for name in OPPONENTS:
+        figures.add(f"{name}_steps_per_cpu_s", rate[name], unit="steps/s")
+    figures.add(
+        "greedy_over_perfect",
+        rate["greedy"] / rate["perfect"],
+        target=">= 1",
+        met=rate["greedy"] >= rate["perfect"],
+    )
+    figures.add("greedy_over_random", rate["greedy"] / rate["random"])

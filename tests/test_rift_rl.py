@@ -151,3 +151,82 @@ def test_threads_do_not_change_results_and_options_are_checked():
     text = rl.RiftVectorEnv(2, render_mode="ansi", seed=0)
     assert text.render().count("env ") == 2
     assert one.action_masks().shape == (16, 324)
+
+
+def _deal(state: np.ndarray) -> bytes:
+    """The objectives block of both seats' observations in a global state (the deal)."""
+    size = rift_game.OBSERVATION_SIZE
+    at, end = rift_game.OBS_OBJECTIVES, rift_game.OBS_HIDDEN
+    return state[at:end].tobytes() + state[size + at : size + end].tobytes()
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: envs.parallel_env("rift"), lambda: envs.GameParallelEnv("rift")]
+)
+def test_an_unseeded_reset_deals_afresh_and_seeded_resets_replay(make):
+    """Issue 28: reset() without a seed used to replay seed 0, the same secret deal
+    every game; now it draws a seed from the env's stream (seeded by the last seeded
+    reset), or from OS entropy when never seeded."""
+    never_seeded = make()
+    deals = set()
+    for _ in range(6):
+        never_seeded.reset()
+        deals.add(_deal(never_seeded.state()))
+    assert len(deals) > 1
+    runs = []
+    for _ in range(2):
+        env = make()
+        env.reset(seed=3)
+        deals = [_deal(env.state())]
+        for _ in range(5):
+            env.reset()
+            deals.append(_deal(env.state()))
+        runs.append(deals)
+    assert runs[0] == runs[1] and len(set(runs[0])) > 1
+
+
+def test_the_gymnasium_faces_deal_afresh_without_a_seed_and_replay_with_one():
+    at, end = rift_game.OBS_OBJECTIVES, rift_game.OBS_HIDDEN
+    for env in (envs.make_env("rift"), envs.GameEnv("rift")):
+        hands = {env.reset()[0]["observation"][at:end].tobytes() for _ in range(6)}
+        assert len(hands) > 1
+        first = [env.reset(seed=2)[0]["observation"].tobytes()]
+        first += [env.reset()[0]["observation"].tobytes() for _ in range(3)]
+        again = [env.reset(seed=2)[0]["observation"].tobytes()]
+        again += [env.reset()[0]["observation"].tobytes() for _ in range(3)]
+        assert first == again
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: envs.parallel_env("rift"), lambda: envs.GameParallelEnv("rift")]
+)
+def test_state_is_the_true_global_state_with_both_secrets(make):
+    """Issue 28: state() was X's observation (O's objectives hidden); it is X's then O's."""
+    env = make()
+    obs, _ = env.reset(seed=1)
+    state = env.state()
+    size = rift_game.OBSERVATION_SIZE
+    assert state.shape == (2 * size,) and env.state_space.contains(state)
+    assert np.array_equal(state[:size], obs["X"]["observation"])
+    assert np.array_equal(state[size:], obs["O"]["observation"])
+    hidden = rift_game.OBS_HIDDEN
+    assert obs["X"]["observation"][hidden] > 0  # X does not see O's objectives ...
+    assert state[size + hidden] == 0 or state[hidden] > 0  # ... the state holds O's own view
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_callable_opponent_locks_with_the_agent_and_loses_by_a_rejected_move(seat):
+    """Issue 28: a callable opponent (both moves lock in one native step_joint); its
+    rejected move (G5) loses it the game, the agent's reason stays its own."""
+    seen = []
+
+    def illegal(obs, mask):
+        seen.append(obs["observation"].shape)
+        return np.array([int(np.flatnonzero(~m)[0]) for m in mask])
+
+    env = rl.RiftVectorEnv(3, opponent=illegal, seat=seat, seed=4)
+    masks = env.action_masks()
+    _, rewards, term, _, info = env.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert seen == [(3, rift_game.OBSERVATION_SIZE)]
+    assert term.all() and (rewards == 1.0).all() and (info["reason"] == 0).all()
+    assert env.action_masks().any(axis=1).all()  # ended by a rejection: never empty

@@ -17,7 +17,7 @@ is terminated at once.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -27,6 +27,7 @@ from .protocol_env import (
     ILLEGAL_MOVE_REWARD,
     ansi_text,
     game_of,
+    legal_mask,
     observation_space,
     observe,
 )
@@ -87,13 +88,33 @@ class _Seats:
         self.mask_in_info = mask_in_info
         self.possible_agents = list(self.game.seat_names)
         self._space = observation_space(self.game, mask=not mask_in_info)
-        self.state_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32)
+        obs_box = cast(spaces.Box, self._space["observation"])
+        if self.game.type.perfect_information:
+            self.state_space = obs_box
+        else:  # every seat's observation, flattened (state())
+            seats = len(self.possible_agents)
+            self.state_space = spaces.Box(
+                np.tile(obs_box.low.ravel(), seats), np.tile(obs_box.high.ravel(), seats)
+            )
         self._actions = spaces.Discrete(self.game.num_actions)
         self.current: Any = None  # the State being played (after reset)
+        self._seeds: Optional[np.random.Generator] = None
         self.metadata = {**_Seats.metadata, "name": f"tictacblitz_{self.game.type.name}_v0"}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._space
+
+    def _game_seed(self, seed: Optional[int]) -> int:
+        """A reset's game seed: ``seed``, or (None) a fresh one from the env's stream,
+        seeded by the last seeded reset, or from OS entropy before any (issue 28: the
+        games differ from reset to reset, the secret deal of a hidden-information game
+        included; seeded resets replay)."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(int(seed))
+            return int(seed)
+        if self._seeds is None:
+            self._seeds = np.random.default_rng()
+        return int(self._seeds.integers(0, 2**63))
 
     def action_space(self, agent: str) -> spaces.Space:
         return self._actions
@@ -111,13 +132,20 @@ class _Seats:
         return None
 
     def state(self) -> np.ndarray:
-        """The global state (``state_space``): seat 0's observation tensor; the games
-        are of perfect information, so it holds the whole state."""
-        return np.asarray(self.current.observation(0), dtype=np.float32)
+        """The true global state (``state_space``): seat 0's observation tensor in a game
+        of perfect information (it holds the whole state); else every seat's, in seat
+        order, flattened, so that each seat's secrets are in it (issue 28: Rift's
+        objectives)."""
+        if self.game.type.perfect_information:
+            return np.asarray(self.current.observation(0), dtype=np.float32)
+        seats = range(len(self.possible_agents))
+        return np.concatenate(
+            [np.asarray(self.current.observation(i), np.float32).ravel() for i in seats]
+        )
 
     def action_masks(self) -> Dict[str, np.ndarray]:
         """Each agent's legal actions now, bool (num_actions,)."""
-        return {a: self.current.legal_mask(i) for i, a in enumerate(self.possible_agents)}
+        return {a: legal_mask(self.current, i) for i, a in enumerate(self.possible_agents)}
 
     def _obs_of(self, seat: int) -> Dict[str, np.ndarray]:
         return observe(self.current, seat, not self.mask_in_info)
@@ -125,7 +153,7 @@ class _Seats:
     def _info_of(self, seat: int, reason: Optional[str], acted: bool, steps: int) -> Dict[str, Any]:
         info = common_info(self.current, seat, reason, acted, steps)
         if self.mask_in_info:
-            info["action_mask"] = self.current.legal_mask(seat).astype(np.int8)
+            info["action_mask"] = legal_mask(self.current, seat).astype(np.int8)
         return info
 
     def _end_rewards(self) -> Dict[str, float]:
@@ -157,7 +185,7 @@ def GameAECEnv(
                 )
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-            self.current = self.game.new_state(seed if seed is not None else 0)
+            self.current = self.game.new_state(self._game_seed(seed))
             self.agents = self.possible_agents[:]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -220,7 +248,7 @@ def GameParallelEnv(
             self.interval_ms, self.max_steps = interval_ms, max_steps
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-            self.current = self.game.new_state(seed if seed is not None else 0)
+            self.current = self.game.new_state(self._game_seed(seed))
             self.agents = self.possible_agents[:]
             self._steps = 0
             return (

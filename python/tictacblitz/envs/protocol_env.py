@@ -25,6 +25,8 @@ stepper (its ``rl`` hook, e.g. Tic Tac Blitz) is served that instead by
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import pickle
 from typing import Any, Callable, Dict, List, Optional, Tuple, cast
@@ -35,8 +37,8 @@ from gymnasium import spaces
 
 from ..games import Game, State, TimeModel, load_game
 from ..games.base import check_count
-from ..games.native_vector import observation_space as shared_observation_space
-from ..games.native_vector import opponents_of, seat_of
+from ..games.native_options import NOOP_ACTION, opponents_of, seat_of
+from ..games.native_options import observation_space as shared_observation_space
 from ..games.rng import mix64
 from .render import common_info, observation_rgb
 
@@ -61,16 +63,39 @@ def game_of(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
     return game
 
 
+def observation_bounds(game: Game) -> Optional[Tuple[Any, Any]]:
+    """The game's observation bounds, from its rl hook's ``observation_bounds(rules)``
+    when it has one (a game imports nothing above it: the hook is found by convention);
+    None: unbounded."""
+    name = f"tictacblitz.games.{game.type.name}.rl"
+    if importlib.util.find_spec(name) is None:
+        return None
+    bounds = getattr(importlib.import_module(name), "observation_bounds", None)
+    return None if bounds is None else bounds(getattr(game, "rules", None))
+
+
 def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
-    """One seat's observation: the game's tensor and the legal-action mask (without it
-    for ``mask=False``: the mask then travels in the info)."""
-    return shared_observation_space(game.observation_shape, game.num_actions, mask)
+    """One seat's observation: the game's tensor (bounded by :func:`observation_bounds`)
+    and the legal-action mask (without it for ``mask=False``: the mask then travels in
+    the info)."""
+    bounds = observation_bounds(game)
+    return shared_observation_space(game.observation_shape, game.num_actions, mask, bounds)
+
+
+def legal_mask(state: State, seat: int) -> np.ndarray:
+    """The seat's legal actions (bool); once the game is over, :data:`NOOP_ACTION` alone
+    (issue 28: a mask is never empty; the action is ignored)."""
+    mask = state.legal_mask(seat)
+    if state.is_over():
+        mask = np.zeros_like(mask)
+        mask[NOOP_ACTION] = True
+    return mask
 
 
 def observe(state: State, seat: int, mask: bool = True) -> Dict[str, np.ndarray]:
     out = {"observation": state.observation(seat)}
     if mask:
-        out["action_mask"] = state.legal_mask(seat).astype(np.int8)
+        out["action_mask"] = legal_mask(state, seat).astype(np.int8)
     return out
 
 
@@ -210,7 +235,7 @@ class GameEnv(gymnasium.Env):
         """The legal actions now as a bool array (sb3-contrib's MaskablePPO calls this)."""
         if self.state is None:
             raise RuntimeError("call reset() before action_masks()")
-        return self.state.legal_mask(self.seat)
+        return legal_mask(self.state, self.seat)
 
     def get_state(self) -> bytes:
         """A snapshot (the game state, the opponent bot with its stream, the step count,
@@ -282,7 +307,7 @@ class GameEnv(gymnasium.Env):
         state = self._live()
         info = common_info(state, self.seat, reason, acted, self._steps)
         if self.mask_in_info:
-            info["action_mask"] = state.legal_mask(self.seat).astype(np.int8)
+            info["action_mask"] = legal_mask(state, self.seat).astype(np.int8)
         return info
 
 
@@ -309,7 +334,7 @@ class GameVectorEnv(gymnasium.vector.SyncVectorEnv):
     def action_masks(self) -> np.ndarray:
         """Every env's legal actions now, bool (num_envs, num_actions). An env whose
         episode ended (its next step is the auto-reset, which ignores the action) has
-        every action allowed, so that a masked distribution is never empty."""
+        the no-op alone (:func:`legal_mask`), so a masked distribution is never empty."""
         masks = np.stack([env.action_masks() for env in self.game_envs])
         masks[~masks.any(axis=1)] = True
         return masks

@@ -18,6 +18,13 @@
 #     turn or the game is over; at the end, the agent's return (DohState.returns: +1 a
 #     win, -1/(players-1) a loss, 0 a draw; float64, so it equals the protocol env's);
 #   - max_steps > 0: truncated once the episode has that many steps.
+#
+# Issue 28 (every game the same faces): a seat may be external (spec None: a callable
+# opponent, or self-play): the bots stop at its turn (waiting() says which envs wait on
+# which seat), observe(seat) writes its observation and play() makes its move; autoreset
+# False leaves an ended env alone until reset (Gymnasium's DISABLED); a row that cannot
+# act (its game is over, or another seat is to move) has one legal action, NOOP (code 0),
+# which is ignored; get_state/set_state copy every env and buffer (snapshots).
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
@@ -29,7 +36,10 @@ from blitz_core.doh.engine cimport (
     DohPos, pos_init, pos_play, pos_reason, pos_key, empty_targets, targets_for, bit_cell,
     counts_bits, random_action, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
-from blitz_core.doh.solver cimport Table, BotSpec, Solver, bot_action, make_spec
+from libc.string cimport memcpy
+from blitz_core.doh.solver cimport (
+    Table, BotSpec, Solver, GreedyCache, GreedyEntry, bot_action, make_spec,
+)
 
 import os
 
@@ -41,9 +51,14 @@ from blitz_core.doh import engine as _engine
 cdef enum:
     N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
     SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
+    GREEDY_ENTRIES = 1 << 14  # per thread: solver.pxd's GreedyCache, ~2.6 MB
+    NOOP_CODE = 0           # the one legal action of a row that cannot act (ignored)
 
+_BUFFERS = ("obs", "masks", "rewards", "terminated", "truncated", "reasons", "steps",
+            "winners", "movers", "move_reasons")
 PLANES = N_PLANES
 NUM_ACTIONS = DOH_ACTIONS
+NOOP = NOOP_CODE
 
 
 ctypedef struct Env:
@@ -56,25 +71,27 @@ ctypedef struct Env:
 ctypedef struct Bots:
     BotSpec spec[SEATS_MAX]     # seat j's bot (the agent's seat: unused)
     uint64_t salt[SEATS_MAX]    # k, the seat's rank among the other seats (seat order)
+    uint8_t external[SEATS_MAX]  # a seat whose moves come from play() (a callable, self-play)
     int seat                    # the agent's
 
 
-cdef inline void bot_turns(Env* e, Table* t, const Bots* bots) noexcept nogil:
-    """The bots move, in turn order (D10), until it is the agent's turn or the game is
-    over."""
+cdef inline void bot_turns(Env* e, Table* t, GreedyCache* g, const Bots* bots) noexcept nogil:
+    """The bots move, in turn order (D10), until it is the agent's or an external seat's
+    turn or the game is over."""
     cdef int j
-    while e.pos.winner == DOH_ONGOING and e.pos.to_move != bots.seat:
+    while (e.pos.winner == DOH_ONGOING and e.pos.to_move != bots.seat
+           and not bots.external[e.pos.to_move]):
         j = e.pos.to_move
-        pos_play(&e.pos, bot_action(t, &e.pos, bots.spec[j], e.bot_seed ^ bots.salt[j]))
+        pos_play(&e.pos, bot_action(t, &e.pos, bots.spec[j], e.bot_seed ^ bots.salt[j], g))
 
 
 cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, int players, Table* t,
-                           const Bots* bots) noexcept nogil:
+                           GreedyCache* g, const Bots* bots) noexcept nogil:
     pos_init(&e.pos, pieces, grid, players)
     e.bot_seed = mix64(seed)
     e.steps = 0
     e.done = 0
-    bot_turns(e, t, bots)
+    bot_turns(e, t, g, bots)
 
 
 cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noexcept nogil:
@@ -107,6 +124,8 @@ cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noe
             while m:
                 mask[25 * s + bit_cell(lowest(m))] = 1
                 m &= m - 1
+    else:
+        mask[NOOP_CODE] = 1                               # issue 28: never an empty mask
 
 
 cdef class DohBatch:
@@ -122,6 +141,8 @@ cdef class DohBatch:
 
     cdef Env* envs
     cdef Table** tables
+    cdef GreedyCache* greedy            # one per thread (solver.pxd)
+    cdef public bint autoreset          # False: an ended env waits for reset (DISABLED)
     cdef readonly int num_envs
     cdef readonly int pieces_per_size
     cdef readonly int grid
@@ -133,12 +154,14 @@ cdef class DohBatch:
     cdef double loss                    # a loser's return: -1 / (players - 1)
     cdef object solvers                 # one Solver (its table) per thread
     cdef readonly object obs, masks, rewards, terminated, truncated, reasons, steps, winners
+    cdef readonly object movers, move_reasons   # play(): the seat that moved, its D6 code
     cdef float[:, :, :, ::1] obs_v
     cdef int8_t[:, ::1] mask_v
     cdef double[::1] reward_v
     cdef uint8_t[::1] term_v, trunc_v
     cdef int8_t[::1] reason_v, winner_v
     cdef int32_t[::1] steps_v
+    cdef int8_t[::1] mover_v, move_reason_v
 
     def __init__(self, int num_envs, int pieces_per_size, int grid, object bot_spec, int seat,
                  int max_steps=0, object num_threads=None, int players=2):
@@ -158,6 +181,8 @@ cdef class DohBatch:
         self.players, self.seat, self.max_steps = players, seat, max_steps
         self.loss = -1.0 / (players - 1)
         self.tables = NULL
+        self.greedy = NULL
+        self.autoreset = True
         self.set_threads(num_threads)
         self.set_bot(bot_spec)
         self.envs = <Env*>calloc(num_envs, sizeof(Env))
@@ -171,6 +196,10 @@ cdef class DohBatch:
         self.reasons = np.full(num_envs, -1, dtype=np.int8)
         self.winners = np.full(num_envs, DOH_ONGOING, dtype=np.int8)
         self.steps = np.zeros(num_envs, dtype=np.int32)
+        self.movers = np.full(num_envs, -1, dtype=np.int8)
+        self.move_reasons = np.full(num_envs, -1, dtype=np.int8)
+        self.mover_v = self.movers
+        self.move_reason_v = self.move_reasons
         self.obs_v = self.obs
         self.mask_v = self.masks
         self.reward_v = self.rewards
@@ -183,10 +212,19 @@ cdef class DohBatch:
     def __dealloc__(self):
         free(self.envs)
         free(self.tables)
+        self._free_greedy()
+
+    cdef void _free_greedy(self) noexcept:
+        cdef int i
+        if self.greedy != NULL:
+            for i in range(self.nt):
+                free(self.greedy[i].entries)
+            free(self.greedy)
+            self.greedy = NULL
 
     def set_threads(self, num_threads=None):
         """Threads of the step (default: every core); results never depend on it."""
-        cdef int i
+        cdef int i, j
         n = (os.cpu_count() or 1) if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
@@ -197,8 +235,23 @@ cdef class DohBatch:
             raise MemoryError("cannot allocate the tables")
         for i in range(n):
             tables[i] = &(<Solver>solvers[i]).table
+        cdef GreedyCache* greedy = <GreedyCache*>calloc(n, sizeof(GreedyCache))
+        if greedy == NULL:
+            free(tables)
+            raise MemoryError("cannot allocate the greedy caches")
+        for i in range(n):
+            greedy[i].entries = <GreedyEntry*>calloc(GREEDY_ENTRIES, sizeof(GreedyEntry))
+            greedy[i].mask = GREEDY_ENTRIES - 1
+            if greedy[i].entries == NULL:
+                for j in range(i):
+                    free(greedy[j].entries)
+                free(greedy)
+                free(tables)
+                raise MemoryError("cannot allocate the greedy caches")
         free(self.tables)
+        self._free_greedy()
         self.tables = tables
+        self.greedy = greedy
         self.solvers = solvers
         self.nt = n
 
@@ -208,10 +261,11 @@ cdef class DohBatch:
 
     def set_bot(self, bot_spec):
         """Other bots from the next step on: one spec (kind, error, fallback) for every
-        other seat, or a sequence of players - 1 (the other seats in seat order). Checked
-        in full before anything changes."""
-        single = (isinstance(bot_spec, tuple) and len(bot_spec) == 3
-                  and not isinstance(bot_spec[0], (tuple, list)))
+        other seat, or a sequence of players - 1 (the other seats in seat order); None for
+        an external seat (its moves come from play()). Checked in full before anything
+        changes."""
+        single = bot_spec is None or (isinstance(bot_spec, tuple) and len(bot_spec) == 3
+                                      and not isinstance(bot_spec[0], (tuple, list)))
         if single:
             specs = [bot_spec] * (self.players - 1)
         elif isinstance(bot_spec, (tuple, list)) and len(bot_spec) == self.players - 1:
@@ -225,9 +279,13 @@ cdef class DohBatch:
         for j in range(SEATS_MAX):
             bots.spec[j] = make_spec((0, 0.0, 0))
             bots.salt[j] = 0
+            bots.external[j] = 0
         for j in range(self.players):
             if j != self.seat:
-                bots.spec[j] = make_spec(specs[k])
+                if specs[k] is None:
+                    bots.external[j] = 1
+                else:
+                    bots.spec[j] = make_spec(specs[k])
                 bots.salt[j] = k
                 k += 1
         self.bots = bots
@@ -257,7 +315,9 @@ cdef class DohBatch:
             for k in range(n):
                 i = iv[k]
                 start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.players,
-                          self.tables[0], &self.bots)
+                          self.tables[0], &self.greedy[0], &self.bots)
+                self.mover_v[i] = -1
+                self.move_reason_v[i] = -1
                 self.reward_v[i] = 0.0
                 self.term_v[i] = 0
                 self.trunc_v[i] = 0
@@ -277,38 +337,134 @@ cdef class DohBatch:
         if nt == 1:
             with nogil:
                 for i in range(n):
-                    self._step_one(i, av[i], rv[i], self.tables[0])
+                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0], 1)
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
-                self._step_one(i, av[i], rv[i], self.tables[threadid()])
+                self._step_one(i, av[i], rv[i], self.tables[threadid()],
+                               &self.greedy[threadid()], 1)
+
+    def play(self, actions, active, reset_seeds, bint count_step=True):
+        """The seat to move plays ``actions[i]`` (int64 (N,)) in every env where
+        ``active[i]`` (bool (N,)), whoever it is (an external seat, or self-play's every
+        seat); then the bots move as in :meth:`step`. A rejected move ends the episode
+        (the mover loses: the agent's reward is -1 if it was the agent's, else
+        1/(players - 1)). ``count_step``: the move counts toward ``max_steps`` (an
+        external opponent's does not). ``movers``/``move_reasons`` say who moved and how
+        it went (-1: the env did not move, or restarted)."""
+        actions, reset_seeds = step_args(self.num_envs, actions, reset_seeds, DOH_ACTIONS)
+        act = np.ascontiguousarray(active, dtype=bool)
+        if act.shape != (self.num_envs,):
+            raise ValueError(f"active must be {self.num_envs} bools, not {act.shape}")
+        cdef int64_t[::1] av = actions
+        cdef uint64_t[::1] rv = reset_seeds
+        cdef uint8_t[::1] on = act.view(np.uint8)
+        cdef Py_ssize_t i, n = self.num_envs
+        with nogil:
+            for i in range(n):
+                if on[i]:
+                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0],
+                                   count_step)
+                else:
+                    self.mover_v[i] = -1
+                    self.move_reason_v[i] = -1
 
     cdef void _step_one(self, Py_ssize_t i, int64_t action, uint64_t reset_seed,
-                        Table* t) noexcept nogil:
+                        Table* t, GreedyCache* g, bint count) noexcept nogil:
+        """One move of env i by the seat to move (step(): the agent; play(): any seat);
+        ``count``: it counts toward max_steps."""
         cdef Env* e = &self.envs[i]
-        cdef int why
+        cdef int why, mover = e.pos.to_move
         self.reward_v[i] = 0.0
         self.term_v[i] = 0
         self.trunc_v[i] = 0
-        if e.done:                                   # NEXT_STEP autoreset: the action is ignored
-            start_env(e, reset_seed, self.pieces_per_size, self.grid, self.players, t, &self.bots)
+        self.mover_v[i] = -1
+        self.move_reason_v[i] = -1
+        if e.done:
+            if not self.autoreset:                   # DISABLED: nothing until reset
+                self.reason_v[i] = -1
+                return
+            # NEXT_STEP autoreset: the action is ignored
+            start_env(e, reset_seed, self.pieces_per_size, self.grid, self.players, t, g,
+                      &self.bots)
             self.reason_v[i] = -1
             self.steps_v[i] = 0
             self._finish(i)
             return
-        e.steps += 1
-        self.steps_v[i] = e.steps
+        if count:
+            e.steps += 1
+            self.steps_v[i] = e.steps
         why = pos_reason(&e.pos, <int>action)
-        self.reason_v[i] = why
+        self.mover_v[i] = mover
+        self.move_reason_v[i] = why
+        if mover == self.seat:
+            self.reason_v[i] = why
         if why != 0:                                 # D6: the mover loses the episode
-            self.reward_v[i] = -1.0
+            self.reward_v[i] = -1.0 if mover == self.seat else -self.loss
             self.term_v[i] = 1
             e.done = 1
             self.winner_v[i] = e.pos.winner
             write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
             return
         pos_play(&e.pos, <int>action)
-        bot_turns(e, t, &self.bots)
+        bot_turns(e, t, g, &self.bots)
         self._finish(i)
+
+    def waiting(self):
+        """Per env, the external seat it waits on (its game goes on and that seat is to
+        move), else -1; int8 (N,)."""
+        out = np.full(self.num_envs, -1, dtype=np.int8)
+        cdef int8_t[::1] ov = out
+        cdef Py_ssize_t i
+        cdef Env* e
+        for i in range(self.num_envs):
+            e = &self.envs[i]
+            if (not e.done and e.pos.winner == DOH_ONGOING and e.pos.to_move != self.seat
+                    and self.bots.external[e.pos.to_move]):
+                ov[i] = e.pos.to_move
+        return out
+
+    def to_move(self):
+        """Per env, the seat to move, -1 once its game is over; int8 (N,)."""
+        out = np.full(self.num_envs, -1, dtype=np.int8)
+        cdef int8_t[::1] ov = out
+        cdef Py_ssize_t i
+        for i in range(self.num_envs):
+            if self.envs[i].pos.winner == DOH_ONGOING:
+                ov[i] = self.envs[i].pos.to_move
+        return out
+
+    def observe(self, int seat, obs_out, mask_out):
+        """Every env's observation and mask from ``seat``'s side, written into
+        ``obs_out`` (float32 (N, 15, 3, 3), each row contiguous) and ``mask_out`` (int8
+        (N, 75))."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat}")
+        cdef float[:, :, :, ::1] ov = obs_out
+        cdef int8_t[:, ::1] mv = mask_out
+        if ov.shape[0] != self.num_envs or mv.shape[0] != self.num_envs:
+            raise ValueError(f"observe writes {self.num_envs} rows")
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.num_envs):
+                write_obs(&self.envs[i], &ov[i, 0, 0, 0], &mv[i, 0], seat)
+
+    def get_state(self):
+        """Every env (its position, bots' seed, steps, flags) and the last step's
+        buffers: set_state on a batch of the same size and rules continues identically."""
+        raw = (<char*>self.envs)[:self.num_envs * sizeof(Env)]
+        buffers = {name: getattr(self, name).copy() for name in _BUFFERS}
+        return {"envs": bytes(raw), "buffers": buffers, "autoreset": bool(self.autoreset)}
+
+    def set_state(self, state):
+        """Resume a :meth:`get_state` snapshot (ValueError for another batch's)."""
+        raw = state["envs"]
+        if len(raw) != self.num_envs * sizeof(Env):
+            raise ValueError(f"the snapshot is of a batch of another size, not {self.num_envs}")
+        for name in _BUFFERS:
+            getattr(self, name)[...] = state["buffers"][name]
+        cdef const unsigned char[::1] src = raw
+        memcpy(self.envs, &src[0], len(raw))
+        self.autoreset = state["autoreset"]
 
     def position_keys(self):
         """Each env's position key (engine.pos_key; engine.Position.from_key rebuilds it

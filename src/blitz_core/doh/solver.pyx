@@ -211,11 +211,30 @@ cdef int greedy_move_score(const DohPos* p, int action) noexcept nogil:
     return 500 if safe == 0 else -safe
 
 
-cdef int greedy_action(const DohPos* p, uint64_t* rng) noexcept nogil:
+cdef const int16_t* greedy_scores(GreedyCache* cache, const DohPos* p) noexcept nogil:
+    """Every legal move's greedy_move_score, from the cache or computed into it."""
+    cdef uint64_t key = pos_key(p), empties, m
+    cdef GreedyEntry* e = &cache.entries[mix64(key) & cache.mask]
+    cdef int s, a
+    if e.tag != key + 1:
+        empties = empty_targets(p)
+        for s in range(3):
+            m = targets_for(p, s, empties)
+            while m:
+                a = 25 * s + bit_cell(lowest(m))
+                m &= m - 1
+                e.score[a] = <int16_t>greedy_move_score(p, a)
+        e.tag = key + 1
+    return e.score
+
+
+cdef int greedy_action(const DohPos* p, uint64_t* rng, GreedyCache* cache) noexcept nogil:
     """Win now if possible; else never hand the opponent a win; else leave the opponent
-    the fewest safe replies. Ties broken uniformly with rng."""
+    the fewest safe replies. Ties broken uniformly with rng. ``cache`` (may be NULL)
+    memoises the scores (solver.pxd)."""
     cdef uint64_t empties = empty_targets(p), m
     cdef int s, a, v, best = -INF - 1, chosen = NO_ACTION, ties = 0
+    cdef const int16_t* scores = NULL
     for s in range(3):
         m = targets_for(p, s, empties) & completions(p.counts[s])
         while m:                            # D7 wins first: no need to look further
@@ -226,12 +245,14 @@ cdef int greedy_action(const DohPos* p, uint64_t* rng) noexcept nogil:
                 chosen = a
     if chosen != NO_ACTION:
         return chosen
+    if cache != NULL:
+        scores = greedy_scores(cache, p)
     for s in range(3):
         m = targets_for(p, s, empties)
         while m:
             a = 25 * s + bit_cell(lowest(m))
             m &= m - 1
-            v = greedy_move_score(p, a)
+            v = scores[a] if scores != NULL else greedy_move_score(p, a)
             if v > best:
                 best = v
                 ties = 1
@@ -292,8 +313,9 @@ cdef inline uint64_t decision_stream(uint64_t seed, const DohPos* p) noexcept no
     return mix64(seed ^ mix64(pos_key(p) + 0x9E3779B97F4A7C15ULL))
 
 
-cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noexcept nogil:
-    """The bot's move in an ongoing position."""
+cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed,
+                    GreedyCache* greedy=NULL) noexcept nogil:
+    """The bot's move in an ongoing position (``greedy``: the greedy bot's memo, or NULL)."""
     cdef uint64_t rng = decision_stream(seed, p)
     cdef int kind = spec.kind
     if spec.error > 0.0 and rng_unit(&rng) < spec.error:
@@ -305,7 +327,7 @@ cdef int bot_action(Table* t, const DohPos* p, BotSpec spec, uint64_t seed) noex
             return paranoid_action(t, p, &rng)      # issue 25: the paranoid value
         return perfect_action(t, p, &rng)
     if kind == BOT_GREEDY:
-        return greedy_action(p, &rng)
+        return greedy_action(p, &rng, greedy)
     return random_action(p, &rng)
 
 

@@ -1,6 +1,6 @@
 """Types of blitz_core.rift.batch (the batched RL stepper); see batch.pyx."""
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -8,6 +8,7 @@ from typing_extensions import disjoint_base
 
 OBSERVATION_SIZE: int
 NUM_ACTIONS: int
+NOOP: int
 OFFSETS: Dict[str, int]
 
 @disjoint_base
@@ -27,6 +28,7 @@ class RiftBatch:
     reasons_other: npt.NDArray[np.int8]
     steps: npt.NDArray[np.int32]
     winners: npt.NDArray[np.int8]
+    autoreset: bool
     def __init__(
         self,
         num_envs: int,
@@ -42,8 +44,15 @@ class RiftBatch:
     def set_bot(self, bot_spec: Tuple[int, float, int]) -> None: ...
     def reset(self, seeds: npt.ArrayLike, idx: Optional[npt.ArrayLike] = None) -> None: ...
     def step(self, actions: npt.ArrayLike, reset_seeds: npt.ArrayLike) -> None: ...
-    def step_joint(self, x_actions: npt.ArrayLike, o_actions: npt.ArrayLike) -> None: ...
+    def step_joint(
+        self,
+        x_actions: npt.ArrayLike,
+        o_actions: npt.ArrayLike,
+        reset_seeds: Optional[npt.ArrayLike] = None,
+    ) -> None: ...
     def done(self) -> npt.NDArray[np.bool_]: ...
     def locked(self, i: int) -> Tuple[Optional[int], Optional[int]]: ...
     def state_bytes(self, i: int) -> bytes: ...
     def sample_actions(self, seed: int) -> npt.NDArray[np.int64]: ...
+    def get_state(self) -> Dict[str, Any]: ...
+    def set_state(self, state: Dict[str, Any]) -> None: ...

@@ -18,10 +18,15 @@
 #     does not act; a locked seat's entry is ignored; a rejected move ends the episode
 #     (-1 for its seat, +1 for the other), as GameParallelEnv does.
 # max_steps > 0: truncated once the episode has that many steps.
+#
+# Issue 28 (every game the same faces): step_joint also serves a callable opponent and
+# self-play (reset_seeds: NEXT_STEP autoreset as step's); autoreset False leaves an ended
+# env alone until reset (Gymnasium's DISABLED); an ended game's mask has one legal action,
+# NOOP (code 0), which is ignored; get_state/set_state copy every env and buffer.
 
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cython.parallel cimport prange, threadid
 
 from blitz_core.common.bits cimport lowest
@@ -47,9 +52,13 @@ cdef enum:
     OBS_SCALARS = 451
     OBS_OBJECTIVES = 464
     OBS_HIDDEN = 512
+    NOOP_CODE = 0                 # the one legal action of an ended game (ignored)
 
 OBSERVATION_SIZE = OBS_SIZE
 NUM_ACTIONS = N_ACTIONS
+NOOP = NOOP_CODE
+_BUFFERS = ("obs", "masks", "obs_other", "masks_other", "rewards", "rewards_other",
+            "terminated", "truncated", "reasons", "reasons_other", "steps", "winners")
 OFFSETS = {"OBS_CELLS": OBS_CELLS, "OBS_SECTORS": OBS_SECTORS, "OBS_ACTIVE": OBS_ACTIVE,
            "OBS_TARGETS": OBS_TARGETS, "OBS_SCALARS": OBS_SCALARS,
            "OBS_OBJECTIVES": OBS_OBJECTIVES, "OBS_HIDDEN": OBS_HIDDEN}
@@ -131,6 +140,8 @@ cdef void write_obs(const Env* e, const RiftRulesC* r, int me, float* obs,
             else:
                 hidden += 1
     obs[OBS_HIDDEN] = <float>(hidden / <double>(r.per_player if r.per_player > 1 else 1))
+    if st.over:
+        mask[NOOP_CODE] = 1                               # issue 28: never an empty mask
 
 
 cdef class RiftBatch:
@@ -147,6 +158,7 @@ cdef class RiftBatch:
     cdef Env* envs
     cdef SearchPool* pools                # one per thread (the search bot's tree)
     cdef RiftRulesC r
+    cdef public bint autoreset            # False: an ended env waits for reset (DISABLED)
     cdef readonly int num_envs
     cdef readonly int seat
     cdef readonly int max_steps
@@ -171,6 +183,7 @@ cdef class RiftBatch:
         if max_steps < 0:
             raise ValueError(f"max_steps must be >= 0, not {max_steps}")
         rift_load_rules(&self.r, rules)
+        self.autoreset = True
         self.set_bot(bot_spec)
         self.num_envs = num_envs
         self.seat = seat
@@ -301,6 +314,10 @@ cdef class RiftBatch:
         cdef Env* e = &self.envs[i]
         cdef int why, other = 1 - self.seat, bot
         self._clear(i)
+        if e.done and not self.autoreset:            # DISABLED: nothing until reset
+            self.reason_v[i] = -1
+            self.reason2_v[i] = -1
+            return
         if e.done:                                   # NEXT_STEP autoreset: action ignored
             self._start(e, reset_seed)
             self.reason_v[i] = -1
@@ -326,13 +343,22 @@ cdef class RiftBatch:
         self._end_flags(i, why != 0)
         self._write(i)
 
-    cdef void _joint_one(self, Py_ssize_t i, int64_t xa, int64_t oa) noexcept nogil:
+    cdef void _joint_one(self, Py_ssize_t i, int64_t xa, int64_t oa, bint restart,
+                         uint64_t reset_seed) noexcept nogil:
         cdef Env* e = &self.envs[i]
         cdef int why[2]
         cdef int64_t act[2]
         cdef int p
         cdef bint rejected = False
         self._clear(i)
+        if e.done and restart:                       # NEXT_STEP autoreset, or DISABLED
+            self.reason_v[i] = -1
+            self.reason2_v[i] = -1
+            if self.autoreset:
+                self._start(e, reset_seed)
+                self.steps_v[i] = 0
+                self._write(i)
+            return
         act[0] = xa
         act[1] = oa
         for p in range(2):
@@ -395,11 +421,13 @@ cdef class RiftBatch:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 self._step_one(i, av[i], rv[i], &self.pools[threadid()])
 
-    def step_joint(self, x_actions, o_actions):
+    def step_joint(self, x_actions, o_actions, reset_seeds=None):
         """One step of every env with both seats agents: int64 (N,) each, -1 for a seat
         that does not act (a locked seat's entry is ignored). ``reasons``/``rewards``
         then hold X's side and ``reasons_other``/``rewards_other`` O's when the batch's
-        seat is 0 (swapped when it is 1)."""
+        seat is 0 (swapped when it is 1). ``reset_seeds`` (uint64 (N,)): an env that
+        ended at the last step restarts on its entry (NEXT_STEP, as :meth:`step`); None
+        (the PettingZoo face): never."""
         cdef int64_t[::1] xv = np.ascontiguousarray(x_actions, dtype=np.int64)
         cdef int64_t[::1] ov = np.ascontiguousarray(o_actions, dtype=np.int64)
         cdef Py_ssize_t i, n = self.num_envs
@@ -408,9 +436,33 @@ cdef class RiftBatch:
         for arr in (np.asarray(xv), np.asarray(ov)):
             if arr.min() < -1 or arr.max() >= N_ACTIONS:
                 raise ValueError(f"actions must be -1 or in 0..{N_ACTIONS - 1}")
+        cdef bint restart = reset_seeds is not None
+        seeds = np.zeros(n, dtype=np.uint64) if reset_seeds is None else \
+            np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+        if seeds.shape != (n,):
+            raise ValueError(f"reset_seeds must have shape ({n},)")
+        cdef uint64_t[::1] rv = seeds
         with nogil:
             for i in range(n):
-                self._joint_one(i, xv[i], ov[i])
+                self._joint_one(i, xv[i], ov[i], restart, rv[i])
+
+    def get_state(self):
+        """Every env (its state, locks, bot stream, steps, flags) and the last step's
+        buffers: set_state on a batch of the same size and rules continues identically."""
+        raw = (<char*>self.envs)[:self.num_envs * sizeof(Env)]
+        buffers = {name: getattr(self, name).copy() for name in _BUFFERS}
+        return {"envs": bytes(raw), "buffers": buffers, "autoreset": bool(self.autoreset)}
+
+    def set_state(self, state):
+        """Resume a :meth:`get_state` snapshot (ValueError for another batch's)."""
+        raw = state["envs"]
+        if len(raw) != self.num_envs * sizeof(Env):
+            raise ValueError(f"the snapshot is of a batch of another size, not {self.num_envs}")
+        for name in _BUFFERS:
+            getattr(self, name)[...] = state["buffers"][name]
+        cdef const unsigned char[::1] src = raw
+        memcpy(self.envs, &src[0], len(raw))
+        self.autoreset = state["autoreset"]
 
     def done(self):
         """Which envs ended at the last step (they restart at the next), bool (N,)."""

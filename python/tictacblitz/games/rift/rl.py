@@ -6,8 +6,9 @@
 
 - :class:`RiftVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
   a native bot (any preset, ``hard``'s search included), stepped in one ``nogil`` call
-  (``blitz_core.rift.batch``, threads with OpenMP); masks included; Gymnasium's
-  NEXT_STEP autoreset.
+  (``blitz_core.rift.batch``, threads with OpenMP); masks included; every autoreset
+  mode; the opponent may be a callable (a frozen network, ``fn(obs, mask) -> actions``);
+  ``opponent=None`` is self-play (:class:`RiftSelfPlayVectorEnv`); snapshots (issue 28).
 - :class:`RiftEnv`: one game (``gymnasium.make("tictacblitz/Rift-v0")``), the same
   stepper with one env.
 - :class:`RiftParallelEnv`: both seats as agents, a PettingZoo ``ParallelEnv`` (the
@@ -29,7 +30,7 @@ env seeds it; ``tests/test_rift_rl.py`` holds the paths equal step by step.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -45,6 +46,7 @@ from blitz_core.rift import batch as _native
 from ..native_vector import (
     NativeSingleEnv,
     NativeVectorEnv,
+    RowOutputs,
     check_count,
     rules_of,
     step_info,
@@ -52,13 +54,16 @@ from ..native_vector import (
 from ..native_vector import observation_space as shared_observation_space
 from .bots import BOT_NAMES, resolve_bot
 from .encoding import NUM_ACTIONS
-from .game import GAME_TYPE, OBSERVATION_SIZE
+from .game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
 from .native import NativeRift
 from .rules import RiftRules
 from .types import Reason
 
 __all__ = [
     "RiftVectorEnv",
+    "RiftSelfPlayVectorEnv",
+    "observation_bounds",
+    "global_state",
     "RiftEnv",
     "RiftParallelEnv",
     "observation_space",
@@ -72,9 +77,42 @@ REASONS = tuple(r.value for r in Reason)
 SEATS = GAME_TYPE.seat_names
 
 
-def observation_space(mask: bool = True) -> spaces.Dict:
-    """One seat's observation space (the protocol env's)."""
-    return shared_observation_space((OBSERVATION_SIZE,), NUM_ACTIONS, mask)
+MAX_TURNS = 81
+"""G16: a game has at most 81 turns (the ``turn`` scalar counts the next one)."""
+
+
+def observation_bounds(rules: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+    """The observation's true bounds under ``rules`` (None: the defaults): one-hot and
+    0/1 entries and the energy fractions in [0, 1]; a cooldown left (``/ 10``) at most
+    the longest cooldown; a score (``/ 100``) at most every sector, meta line and
+    objective's points; the turn (``/ 81``) at most 82/81 (the turn after the last)."""
+    r = rules_of(RiftRules, rules)
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    at = OBS_SCALARS
+    longest = max(r.shield_cooldown, r.swap_cooldown, r.reveal_cooldown)
+    high[at + 2 : at + 8] = max(1.0, longest / 10.0)
+    best = (
+        9 * max(r.sector_win_points, r.sector_tie_points)
+        + 8 * r.meta_line_points
+        + sum(r.objective_points.values())
+    )
+    high[at + 8 : at + 10] = max(1.0, best / 100.0)
+    high[at + 10] = (MAX_TURNS + 1) / MAX_TURNS
+    return np.zeros(OBSERVATION_SIZE, dtype=np.float32), high
+
+
+def observation_space(mask: bool = True, rules: Any = None) -> spaces.Dict:
+    """One seat's observation space (the protocol env's), bounded by
+    :func:`observation_bounds`."""
+    bounds = observation_bounds(rules)
+    return shared_observation_space((OBSERVATION_SIZE,), NUM_ACTIONS, mask, bounds)
+
+
+def global_state(batch: Any, i: int) -> np.ndarray:
+    """Game i's true global state (PettingZoo's ``state()``): X's observation then O's,
+    which together hold both seats' secret objectives (G12) and everything public."""
+    x, o = (batch.obs, batch.obs_other) if batch.seat == 0 else (batch.obs_other, batch.obs)
+    return np.concatenate([x[i], o[i]])
 
 
 def _opponent(name: Any) -> tuple:
@@ -115,9 +153,8 @@ class RiftVectorEnv(NativeVectorEnv):
     seat_names = SEATS
     num_actions = NUM_ACTIONS
 
-    @classmethod
-    def observation_space_of(cls, mask: bool) -> spaces.Dict:
-        return observation_space(mask)
+    def observation_space_of(self, mask: bool) -> spaces.Dict:
+        return observation_space(mask, self.rules)
 
     def make_batch(
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
@@ -127,12 +164,73 @@ class RiftVectorEnv(NativeVectorEnv):
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)
 
+    def bots_spec_of(self, specs: Tuple[Any, ...]) -> Any:
+        return _IDLE if specs[0] is None else specs[0]  # a callable's seat: step_joint
+
+    # -- a callable opponent and self-play (issue 28): both seats through step_joint ------
+    def _advance(self, actions: np.ndarray, reset_seeds: np.ndarray) -> None:
+        b = self.batch
+        if self.self_play:
+            rows = actions.reshape(self.num_games, 2)
+            b.step_joint(rows[:, 0], rows[:, 1], reset_seeds)
+        elif self._callables:
+            (other,) = self._callables
+            theirs = self._call(other, {"observation": b.obs_other}, b.masks_other.astype(bool))
+            x, o = (actions, theirs) if self.seat == 0 else (theirs, actions)
+            b.step_joint(x, o, reset_seeds)
+        else:
+            b.step(actions, reset_seeds)
+
+    def _collect(self) -> RowOutputs:
+        b = self.batch
+        if self.self_play:
+            obs: Dict[str, np.ndarray] = {"observation": _rows(b.obs, b.obs_other)}
+            self._row_masks = _rows(b.masks, b.masks_other)
+            if not self.mask_in_info:
+                obs["action_mask"] = self._row_masks
+            return RowOutputs(
+                obs,
+                _rows(b.rewards, b.rewards_other).astype(np.float64),
+                np.repeat(b.terminated, 2),
+                np.repeat(b.truncated, 2),
+                _rows(b.reasons, b.reasons_other),
+                np.repeat(b.steps, 2),
+                np.repeat(b.winners, 2),
+            )
+        out = super()._collect()
+        if self._callables and self.seat == 1:  # step_joint's reasons are X's, then O's
+            out.reasons = b.reasons_other
+        return out
+
+    def _mask_rows(self) -> np.ndarray:
+        return self._row_masks if self.self_play else self.batch.masks
+
     def summary(self, i: int) -> Dict[str, Any]:
         """Env i's state as the replay result's ``state`` (``RiftState.summary``)."""
         return _summary(self.rules, self.batch.state_bytes(i))
 
     def describe(self, i: int) -> str:
         return json.dumps(self.summary(i), sort_keys=True)
+
+
+_IDLE = (0, 0.0, 0)  # the native bot of a seat a callable plays (never asked)
+
+
+def _rows(mine: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """Self-play rows: game i's X (the batch's seat 0) then its O."""
+    return np.stack([mine, other], axis=1).reshape((-1,) + mine.shape[1:])
+
+
+def RiftSelfPlayVectorEnv(num_games: int = 1, **options: Any) -> RiftVectorEnv:
+    """Self-play: ``num_games`` games whose both seats are the learner's, as a Gymnasium
+    ``VectorEnv`` of ``2 * num_games`` rows (row ``2 i`` is X of game i, ``2 i + 1`` its
+    O, each with its own seat's observation, mask and reward; zero-sum within a game).
+    Both moves of a game lock in one step (G6); a rejected move (G5) loses its seat the
+    game. Options: :class:`RiftVectorEnv`'s but ``opponent`` and ``seat``."""
+    for bad in ("opponent", "seat"):
+        if bad in options:
+            raise ValueError(f"self-play has no {bad}: both seats are the learner's")
+    return RiftVectorEnv(num_games, opponent=None, **options)
 
 
 class RiftEnv(NativeSingleEnv):
@@ -188,11 +286,15 @@ def RiftParallelEnv(
             self.max_steps = max_steps
             self.possible_agents: List[str] = list(SEATS)
             self.agents: List[str] = []
-            self._space = observation_space(mask=not mask_in_info)
+            self._space = observation_space(mask=not mask_in_info, rules=game_rules)
             self._actions = spaces.Discrete(NUM_ACTIONS)
-            self.state_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
-            self.batch = _native.RiftBatch(1, game_rules.native(), (0, 0.0, 0), 0, limit, 1)
+            low, high = observation_bounds(game_rules)
+            self.state_space = spaces.Box(
+                np.concatenate([low, low]), np.concatenate([high, high]), dtype=np.float32
+            )
+            self.batch = _native.RiftBatch(1, game_rules.native(), _IDLE, 0, limit, 1)
             self.batch.reset(np.zeros(1, dtype=np.uint64))
+            self._seeds: Optional[np.random.Generator] = None
 
         def observation_space(self, agent: str) -> spaces.Space:
             return self._space
@@ -218,7 +320,10 @@ def RiftParallelEnv(
             return info
 
         def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-            self.batch.reset(np.array([0 if seed is None else int(seed)], dtype=np.uint64))
+            """``seed``: the game's seed (the deal, G12); None: a fresh one from the env's
+            stream (seeded by the last seeded reset; from OS entropy before any), so the
+            secret deal changes from game to game (issue 28)."""
+            self.batch.reset(np.array([self._game_seed(seed)], dtype=np.uint64))
             self.agents = self.possible_agents[:]
             return (
                 {a: self._obs_of(i) for i, a in enumerate(self.agents)},
@@ -244,9 +349,18 @@ def RiftParallelEnv(
                 self.agents = []
             return observations, rewards, terminations, truncations, infos
 
+        def _game_seed(self, seed: Optional[int]) -> int:
+            if seed is not None:
+                self._seeds = np.random.default_rng(int(seed))
+                return int(seed)
+            if self._seeds is None:
+                self._seeds = np.random.default_rng()  # never seeded: OS entropy
+            return int(self._seeds.integers(0, 2**63))
+
         def state(self) -> np.ndarray:
-            """The global state (``state_space``): X's observation tensor."""
-            return self.batch.obs[0].copy()
+            """The true global state (``state_space``, :func:`global_state`): X's
+            observation then O's, both seats' secret objectives included."""
+            return global_state(self.batch, 0)
 
         def action_masks(self) -> Dict[str, np.ndarray]:
             b = self.batch

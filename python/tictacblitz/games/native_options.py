@@ -1,0 +1,168 @@
+"""The options and conventions every game's RL faces share (issue 28), for
+:mod:`tictacblitz.games.native_vector` (the native steppers' base) and
+:mod:`tictacblitz.envs` (the protocol environments): the info of a step, the observation
+and mask spaces, ``rules=``, ``seat=``, ``opponent=`` (bot names or callables) and
+``autoreset_mode=``, and :data:`NOOP_ACTION`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+except ImportError as exc:  # pragma: no cover - the rl extra is missing
+    raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
+
+__all__ = [
+    "RowOutputs",
+    "NOOP_ACTION",
+    "INFO_KEYS",
+    "step_info",
+    "observation_space",
+    "rules_of",
+    "seat_of",
+    "opponents_of",
+    "autoreset_of",
+]
+
+NOOP_ACTION = 0
+"""The one legal action of a row that cannot act (its game is over, or in an alternating
+game's self-play another seat is to move): every mask has at least one legal action, so
+a masked softmax is never over nothing. Its action is ignored (issue 28; Blitz's code 0
+is ``wait``, a real no-op)."""
+
+INFO_KEYS: Tuple[str, ...] = ("round", "t", "round_wins", "reason", "rejected")
+"""The info keys of every face, single, vector and PettingZoo (docs/rl.md); a face may
+add its own (``steps`` on the turn-based games' faces, ``round_result`` on Blitz's)."""
+
+
+def step_info(
+    reasons: Sequence[str], reason: int, steps: int, num_players: int = 2
+) -> Dict[str, Any]:
+    """The protocol env's info of one step of a turn-based game (docs/rl.md): ``reason``
+    -1 no action, 0 accepted, else the 1-based position in ``reasons`` (the game's
+    ``GameType.reasons``); ``rejected`` the reason itself; ``round_wins`` one 0 a seat
+    (a game without rounds)."""
+    return {
+        "round": 1,
+        "t": int(steps),
+        "round_wins": (0,) * num_players,
+        "reason": int(reason),
+        "rejected": reasons[reason - 1] if reason > 0 else None,
+        "steps": int(steps),
+    }
+
+
+def observation_space(
+    shape: Sequence[int],
+    num_actions: int,
+    mask: bool = True,
+    bounds: Optional[Tuple[Any, Any]] = None,
+) -> spaces.Dict:
+    """One seat's observation: the game's tensor of ``shape`` and the legal-action mask
+    (without it for ``mask=False``: the mask then travels in the info). ``bounds``:
+    ``(low, high)``, scalars or arrays of ``shape``, the values the tensor can take (a
+    game's rl hook's ``observation_bounds``); None: unbounded."""
+    low, high = (-np.inf, np.inf) if bounds is None else bounds
+    fields: Dict[str, spaces.Space] = {
+        "observation": spaces.Box(
+            np.broadcast_to(np.asarray(low, np.float32), tuple(shape)),
+            np.broadcast_to(np.asarray(high, np.float32), tuple(shape)),
+            tuple(shape),
+            np.float32,
+        )
+    }
+    if mask:
+        fields["action_mask"] = spaces.Box(0, 1, (num_actions,), np.int8)
+    return spaces.Dict(fields)
+
+
+def rules_of(rules_type: Any, rules: Any) -> Any:
+    """A stepper's ``rules=`` option: None (the defaults), a ``rules_type``, or a mapping
+    of overrides (``rules_type.from_dict`` checks them)."""
+    if rules is None:
+        return rules_type()
+    return rules if isinstance(rules, rules_type) else rules_type.from_dict(rules)
+
+
+def seat_of(seat: Any, seat_names: Sequence[str]) -> int:
+    """An env's ``seat=`` option, a seat's index (0 to N-1) or its name, as the index.
+
+    :raises ValueError: naming the bad value.
+    """
+    n = len(seat_names)
+    if isinstance(seat, bool) or seat not in (*range(n), *seat_names):
+        indices = "0 or 1" if n == 2 else f"0 to {n - 1}"
+        names = ", ".join(seat_names)
+        raise ValueError(f"seat must be {indices} or a seat's name ({names}), not {seat!r}")
+    return list(seat_names).index(seat) if isinstance(seat, str) else int(seat)
+
+
+def opponents_of(
+    opponent: Any, seat: int, num_players: int, bot_names: Optional[Sequence[str]]
+) -> Tuple[Any, ...]:
+    """An env's ``opponent=`` option as one bot name per other seat, in seat order (the
+    agent's seat skipped; a name may be a player spec, ``greedy:error=10%``, issue 23,
+    which the game's bots check; or, where the env takes them, a callable ``fn(obs, mask)
+    -> actions``, a batched policy such as a frozen network): one for all of them,
+    ``num_players - 1`` (the other seats in order), or ``num_players`` entries with
+    ``None`` at the agent's seat.
+
+    >>> opponents_of("greedy", 1, 3, ("random", "greedy"))
+    ('greedy', 'greedy')
+    >>> opponents_of(["random", None, "greedy"], 1, 3, ("random", "greedy"))
+    ('random', 'greedy')
+
+    :raises ValueError: naming the bad value (an unknown bot, a wrong count); with
+        ``bot_names`` None the names are left to the caller to check.
+    """
+    if isinstance(opponent, str) or callable(opponent):
+        names: Tuple[Any, ...] = (opponent,) * (num_players - 1)
+    elif isinstance(opponent, Sequence) and len(opponent) == num_players - 1:
+        names = tuple(opponent)
+    elif isinstance(opponent, Sequence) and len(opponent) == num_players and opponent[seat] is None:
+        names = tuple(name for k, name in enumerate(opponent) if k != seat)
+    else:
+        raise ValueError(
+            f"opponent must be a bot name or a list of {num_players - 1} (the other seats in "
+            f"order) or {num_players} (None at the agent's seat {seat}), not {opponent!r}"
+        )
+    if bot_names is not None:
+        for name in names:  # a player spec (BOT:NAME=VALUE,...) the game's bots check
+            if callable(name):
+                continue
+            if not isinstance(name, str) or (name not in bot_names and ":" not in name):
+                known = ", ".join(bot_names)
+                raise ValueError(f"unknown opponent {name!r}: expected one of {known}")
+    return names
+
+
+_AUTORESET_NAMES = {mode.name.lower(): mode for mode in AutoresetMode}
+
+
+def autoreset_of(mode: Union[str, AutoresetMode]) -> AutoresetMode:
+    """An env's ``autoreset_mode=`` option: an ``AutoresetMode`` or its name
+    (``"next_step"``, ``"same_step"``, ``"disabled"``).
+
+    :raises ValueError: naming the bad value."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str) and mode.lower() in _AUTORESET_NAMES:
+        return _AUTORESET_NAMES[mode.lower()]
+    raise ValueError(f"unknown autoreset mode {mode!r}: next_step, same_step or disabled")
+
+
+class RowOutputs:
+    """One step's outputs, one entry per row: ``obs`` (a dict of arrays), ``rewards``
+    (float64), ``terminated``, ``truncated``, ``reasons``, ``steps``, ``winners``."""
+
+    __slots__ = ("obs", "rewards", "terminated", "truncated", "reasons", "steps", "winners")
+
+    def __init__(self, obs, rewards, terminated, truncated, reasons, steps, winners) -> None:
+        self.obs: Dict[str, np.ndarray] = obs
+        self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
+        self.reasons, self.steps, self.winners = reasons, steps, winners

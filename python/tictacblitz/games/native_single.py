@@ -1,0 +1,112 @@
+"""One game as a ``gymnasium.Env``: a game's native vector env with one row
+(:class:`NativeSingleEnv`), for the games' ``rl`` hooks."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence
+
+import numpy as np
+
+try:
+    import gymnasium
+except ImportError as exc:  # pragma: no cover - the rl extra is missing
+    raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
+
+from .native_options import step_info
+
+__all__ = ["NativeSingleEnv"]
+
+
+class NativeSingleEnv(gymnasium.Env):
+    """One game against a bot as a ``gymnasium.Env``: the game's stepper with one env
+    (``vector_type``, a :class:`NativeVectorEnv`). ``reset(seed=s)`` plays the game of
+    seed ``s`` (as the protocol env's ``GameEnv.reset(seed=s)`` does)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    vector_type: type
+    reasons: Sequence[str] = ()
+
+    def __init__(
+        self,
+        *,
+        opponent: Any = "random",
+        seat: Any = 0,
+        rules: Any = None,
+        max_steps: Optional[int] = None,
+        mask_in_info: bool = False,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.vec = self.vector_type(
+            1,
+            opponent=opponent,
+            seat=seat,
+            rules=rules,
+            max_steps=max_steps,
+            mask_in_info=mask_in_info,
+            num_threads=1,
+            render_mode=render_mode,
+        )
+        self.render_mode = render_mode
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+        self.seat, self.rules = self.vec.seat, self.vec.rules
+        self._over = True
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
+        obs, _ = self.vec.reset(seed=[match_seed])
+        self._over = False
+        return self._one(obs), self._info()
+
+    def step(self, action: Any):
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
+        self._over = bool(terminated[0] or truncated[0])
+        return (
+            self._one(obs),
+            float(rewards[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
+
+    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: v[0] for k, v in obs.items()}
+
+    def _info(self) -> Dict[str, Any]:
+        b = self.vec.batch
+        info = step_info(self.reasons, int(b.reasons[0]), int(b.steps[0]), len(self.vec.seat_names))
+        if self.vec.mask_in_info:
+            info["action_mask"] = b.masks[0].copy()
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        return np.asarray(self.vec.action_masks()[0])
+
+    def set_opponent(self, opponent: Any) -> None:
+        self.vec.set_opponent(opponent)
+
+    def get_state(self) -> Dict[str, Any]:
+        """A snapshot (the game, its streams, ``np_random``) that :meth:`set_state`
+        resumes identically (issue 28)."""
+        return {"vec": self.vec.get_state(), "over": self._over, "np_random": self._np_state()}
+
+    def set_state(self, state: Dict[str, Any]) -> None:
+        self.vec.set_state(state["vec"])
+        self._over = state["over"]
+        if state["np_random"] is not None:
+            self.np_random.bit_generator.state = state["np_random"]
+
+    def _np_state(self) -> Any:
+        return None if self._np_random is None else self.np_random.bit_generator.state
+
+    @property
+    def match_seed(self) -> int:
+        return int(self.vec.episode_seeds[0])
+
+    def render(self) -> Any:
+        if self.render_mode != "ansi":
+            return None
+        return self.vec.describe(0)
