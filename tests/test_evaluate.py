@@ -1,0 +1,129 @@
+"""``tictacblitz evaluate`` and its Python API (issue 28, "Evaluation"): a policy, a
+callable or a model file, against every bot of a game with intervals."""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import numpy as np
+import pytest
+
+from tictacblitz.cli import main
+from tictacblitz.games.doh.exploitability import solver_policy
+from tictacblitz.games.doh.rules import DohRules
+from tictacblitz.lab import evaluation, policies
+from tictacblitz.lab.evaluation import choose, evaluate_policy
+from tictacblitz.lab.policies import MlpPolicy, load_policy, save_mlp
+
+pytest.importorskip("gymnasium")
+
+
+def uniform(obs, mask):
+    return mask.astype(float)
+
+
+def doh_mlp(path, seed=0):
+    rng = np.random.default_rng(seed)
+    weights = [rng.normal(size=(135, 16)), rng.normal(size=(16, 75))]
+    biases = [rng.normal(size=16), rng.normal(size=75)]
+    save_mlp(str(path), weights, biases, ["observation"], "tanh")
+    return weights, biases
+
+
+def test_the_model_file_round_trips_and_is_the_numpy_forward(tmp_path):
+    weights, biases = doh_mlp(tmp_path / "m.npz")
+    policy = load_policy(str(tmp_path / "m.npz"))
+    rng = np.random.default_rng(1)
+    obs = {"observation": rng.random((4, 15, 3, 3)).astype(np.float32)}
+    mask = rng.random((4, 75)) < 0.3
+    logits = np.tanh(obs["observation"].reshape(4, -1) @ weights[0] + biases[0]) @ weights[1]
+    logits = np.where(mask, logits + biases[1], -np.inf)
+    want = np.exp(logits - logits.max(axis=1, keepdims=True))
+    want /= want.sum(axis=1, keepdims=True)
+    assert np.allclose(policy(obs, mask), want)
+    greedy = load_policy(str(tmp_path / "m.npz"), greedy=True)
+    assert (greedy(obs, mask) == want.argmax(axis=1)).all()
+    # a finished row (no legal action) gives no NaN
+    assert np.isfinite(policy(obs, np.zeros((4, 75), bool))).all()
+
+
+def test_bad_model_files_are_one_line_errors(tmp_path):
+    with pytest.raises(ValueError, match="no model file"):
+        load_policy(str(tmp_path / "none.npz"))
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="junk.npz"):
+        load_policy(str(tmp_path / "junk.npz"))
+    np.savez(tmp_path / "other.npz", W0=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="format"):
+        load_policy(str(tmp_path / "other.npz"))
+    with pytest.raises(ValueError, match="do not fit"):
+        MlpPolicy([np.zeros((3, 4))], [np.zeros(5)], ["observation"])
+
+
+def test_sampling_follows_the_probabilities():
+    rng = np.random.default_rng(0)
+    probs = np.tile([0.0, 0.25, 0.75], (4000, 1))
+    actions = choose(probs, np.ones((4000, 3), bool), rng)
+    assert set(actions.tolist()) == {1, 2}
+    assert 0.7 < (actions == 2).mean() < 0.8
+    with pytest.raises(ValueError, match="shape"):
+        choose(np.zeros((2, 2)), np.ones((2, 3), bool), rng)
+
+
+def test_the_perfect_policy_never_loses_to_any_doh_bot():
+    report = evaluate_policy(solver_policy(DohRules()), "doh", matches=6, seed=3)
+    assert [r["bot"] for r in report["rows"]] == [
+        "random", "easy", "greedy", "medium", "hard", "perfect"
+    ]  # fmt: skip
+    for row in report["rows"]:
+        assert row["games"] == 12 and row["losses"] == 0
+        assert row["wins"] + row["draws"] == 12
+        assert row["wins_ci"][0] <= row["wins_share"] <= row["wins_ci"][1]
+        assert row["p_holm"] >= row["p"] - 1e-12  # holm() rounds to 12 places
+    perfect = report["rows"][-1]
+    assert perfect["draws"] == 12  # Doh is a draw under perfect play (docs/doh.md)
+
+
+@pytest.mark.parametrize("game, options", [("rift", None), ("blitz", {"preset": "tiny"})])
+def test_every_game_evaluates_through_its_env(game, options):
+    report = evaluate_policy(uniform, game, bots=["random"], matches=8, env_options=options)
+    (row,) = report["rows"]
+    assert row["wins"] + row["draws"] + row["losses"] == row["games"] == 16
+    assert [s["games"] for s in row["by_seat"]] == [8, 8]
+
+
+def test_the_cli_evaluates_a_model_file(tmp_path, capsys):
+    doh_mlp(tmp_path / "m.npz")
+    rules = json.dumps({"pieces_per_size": 2, "grid": 2})
+    argv = ["evaluate", str(tmp_path / "m.npz"), "--game", "doh", "--bots", "random,perfect"]
+    status = main([*argv, "--matches", "5", "--rules", rules, "--exploitability", "--json"])
+    assert status == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["games"] for r in report["rows"]] == [10, 10]
+    assert 0 <= report["exploitability"]["exploitability"] <= 2
+    assert main([*argv, "--matches", "5"]) == 0
+    assert "perfect" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--bots", "nobot"], "nobot"),
+        (["--rules", "{"], "--rules"),
+        (["--game", "rift", "--exploitability"], "has no exploitability"),
+        (["--game", "nogame"], "nogame"),
+    ],
+)
+def test_bad_evaluate_arguments_are_one_line(tmp_path, capsys, extra, message):
+    doh_mlp(tmp_path / "m.npz")
+    assert main(["evaluate", str(tmp_path / "m.npz"), "--game", "doh", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and err.count("\n") == 1
+
+
+def test_the_modules_doctests():
+    for module in (evaluation, policies):
+        result = doctest.testmod(module)
+        assert result.failed == 0
+    assert doctest.testmod(policies).attempted >= 2
