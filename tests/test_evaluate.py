@@ -127,3 +127,26 @@ def test_the_modules_doctests():
         result = doctest.testmod(module)
         assert result.failed == 0
     assert doctest.testmod(policies).attempted >= 2
+
+
+def test_a_model_file_enters_the_tournament_with_the_bots(tmp_path, capsys):
+    from tictacblitz.lab.tournament import run_tournament
+
+    doh_mlp(tmp_path / "m.npz")
+    spec = f"policy:{tmp_path / 'm.npz'}"
+    report = run_tournament([spec, "random", "perfect"], 6, seed=2, game="doh")
+    assert report["bots"][spec] == {"policy": str(tmp_path / "m.npz")}
+    pairs = {(p["a"], p["b"]): p for p in report["pairs"]}
+    versus_perfect = pairs[(spec, "perfect")]
+    assert versus_perfect["a_wins"] == 0  # a drawn game: perfect never loses it
+    for pair in report["pairs"]:
+        assert pair["a_wins"] + pair["b_wins"] + pair["draws"] == 6
+    # the same pair, played again, gives the same results (seeded per match)
+    again = run_tournament([spec, "random"], 6, seed=2, game="doh")
+    assert again["pairs"][0] == pairs[(spec, "random")]
+    # the command line takes it like a bot name; a bad one is one line
+    argv = ["tournament", "--game", "doh", "--bots", f"{spec},random", "--matches", "4"]
+    assert main([*argv, "--yes", "--no-progress", "--json"]) == 0
+    assert spec in json.loads(capsys.readouterr().out)["bots"]
+    assert main(["tournament", "--game", "doh", "--bots", "policy:/none.npz,random"]) == 2
+    assert "no model file" in capsys.readouterr().err

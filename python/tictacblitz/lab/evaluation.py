@@ -54,7 +54,7 @@ def choose(answer: Any, mask: np.ndarray, rng: np.random.Generator) -> np.ndarra
 
 
 def play_seat(
-    policy: Policy, game: str, bot: str, seat: int, matches: int, seed: int,
+    policy: Policy, game: str, bot: Any, seat: int, matches: int, seed: Any,
     env_options: Optional[Dict[str, Any]] = None,
 ) -> np.ndarray:  # fmt: skip
     """``matches`` games of ``policy`` in ``seat`` against ``bot``: each game's result
@@ -64,8 +64,9 @@ def play_seat(
     # builds on the games, not on the envs layer.
     hook = importlib.import_module(f"tictacblitz.games.{game}.rl")
     env = hook.make_vector_env(matches, opponent=bot, seat=seat, **(env_options or {}))
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
+    seeds = np.asarray(seed)  # an int (game i: seed + i) or one seed per game
+    rng = np.random.default_rng(seeds.astype(np.uint64).ravel()[:1] if seeds.ndim else seed)
+    obs, info = env.reset(seed=seed if not seeds.ndim else seeds)
     returns = np.zeros(matches)
     done = np.zeros(matches, dtype=bool)
     for _ in range(MAX_STEPS):
