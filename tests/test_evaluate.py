@@ -150,3 +150,22 @@ def test_a_model_file_enters_the_tournament_with_the_bots(tmp_path, capsys):
     assert spec in json.loads(capsys.readouterr().out)["bots"]
     assert main(["tournament", "--game", "doh", "--bots", "policy:/none.npz,random"]) == 2
     assert "no model file" in capsys.readouterr().err
+
+
+def test_a_torchscript_model_is_the_same_policy_as_its_npz(tmp_path):
+    torch = pytest.importorskip("torch")
+    weights, biases = doh_mlp(tmp_path / "m.npz")
+    layers = torch.nn.Sequential(torch.nn.Linear(135, 16), torch.nn.Tanh(), torch.nn.Linear(16, 75))
+    with torch.no_grad():
+        for layer, w, b in ((layers[0], weights[0], biases[0]), (layers[2], weights[1], biases[1])):
+            layer.weight.copy_(torch.from_numpy(w.T))
+            layer.bias.copy_(torch.from_numpy(b))
+    torch.jit.save(
+        torch.jit.script(layers), str(tmp_path / "m.pt"), _extra_files={"inputs": "observation"}
+    )
+    rng = np.random.default_rng(2)
+    obs = {"observation": rng.random((5, 15, 3, 3)).astype(np.float32)}
+    mask = rng.random((5, 75)) < 0.4
+    npz = load_policy(str(tmp_path / "m.npz"))(obs, mask)
+    pt = load_policy(str(tmp_path / "m.pt"))(obs, mask)
+    assert np.allclose(npz, pt, atol=1e-5)

@@ -133,7 +133,9 @@ def _torchscript(path: str, greedy: bool) -> Policy:
         raise ValueError(f"{path}: a TorchScript model needs torch (pip install torch)") from None
     extra = {"inputs": ""}
     module = torch.jit.load(path, _extra_files=extra)
-    inputs = [k for k in str(extra["inputs"]).split(",") if k] or ["observation"]
+    raw: Any = extra["inputs"]  # torch hands an extra file back as bytes
+    text = raw.decode() if isinstance(raw, bytes) else str(raw)
+    inputs = [k for k in text.split(",") if k] or ["observation"]
 
     def policy(obs: Dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         x = torch.from_numpy(features(obs, inputs).astype(np.float32))
