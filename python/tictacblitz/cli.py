@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(commands)
     _add_replay(commands)
     _add_players(commands)
+    from .lab.evaluation import register as add_evaluate
     from .lab.sensitivity_cli import register as add_sensitivity
     from .lab.simulation import register as add_simulate
     from .lab.sweep import register as add_sweep
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament(commands)
     add_serve(commands)
     add_sensitivity(commands)
+    add_evaluate(commands)
     # Every parser's own errors (a non-number for a number, an unknown option) are one
     # line, `tictacblitz COMMAND: error: ...`, like the commands' other errors.
     from .lab.edges import one_line_errors

@@ -28,10 +28,11 @@ from ..games.players import split_specs
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .command import add_yes_argument, progress_wanted, report_error
-from .cost import announce, run_pilot
+from .cost import announce
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, resolve_game
+from .policy_players import run_pilot, with_policies
 from .ratings import elo_ratings, fit_ratings, format_report
 from .runner import daemon_map, progress_bar
 from .seated import alone_figures, pair_counts, schedule, seat_summary, seatings
@@ -71,6 +72,7 @@ def run_tournament(
     """
     hooks, the_game = resolve_game(game, rules)
     names = list(hooks.tournament_bots if bots is None else bots)
+    hooks = with_policies(hooks, names)  # issue 28: policy:PATH players
     for name in names:
         hooks.check_bot(name)
     if len(set(names)) != len(names):
@@ -85,8 +87,7 @@ def run_tournament(
         raise ValueError(f"jobs must be >= 1, not {jobs}")
     hooks.check_rules(the_game.rules)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    # Per pair two batches: the first bot as X (even k), then as O (odd k); each batch in
-    # pieces (for the progress bar; a match's result depends on its seed alone).
+    # Per pair two batches (first bot as X, then as O), in pieces (for the progress bar).
     try:
         return _play(hooks, the_game, names, pairs, matches, seed, jobs, progress)
     except KeyboardInterrupt as exc:
@@ -313,6 +314,7 @@ def main(args: argparse.Namespace) -> int:
     if game is not None:
         hooks = hooks_for(game.type.name)
         names = list(hooks.tournament_bots) if args.bots is None else split_specs(args.bots)
+        hooks = with_policies(hooks, names)
         try:
             for name in names:
                 hooks.check_bot(name)
