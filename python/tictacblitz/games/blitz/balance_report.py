@@ -222,7 +222,8 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
             ("match_s: match length, mean", num(t["match_s"], t["match_s_ci"], 1, 1, "s")),
             ("cap_share: matches at the round cap", pct(t["cap_share"], t["cap_share_ci"])),
             (
-                "seat_gap: X's match score - 1/2",
+                "seat_gap: X's match score - 1/2"
+                + ("" if s.get("x_bot") == s.get("o_bot") else " (bot strength and seat)"),
                 f"{100 * t['seat_gap']:+.1f} pp  [{100 * gap[0]:+.1f}, {100 * gap[1]:+.1f}]"
                 if gap
                 else f"{100 * t['seat_gap']:+.1f} pp",
