@@ -124,8 +124,10 @@ def test_shell_blocks_run(page, tmp_path):
             ran += 1
         printed = {shape(ln) for ln in stdout.splitlines()}
         for want in outputs.get(index, ()):
-            assert want in printed, f"{page}: the output block shows a line the command "
-            f"does not print (shape {want!r}) after:\n{code}"
+            assert want in printed, (
+                f"{page}: the output block shows a line the command does not print "
+                f"(shape {want!r}) after:\n{code}"
+            )
     assert ran >= 1
 
 
