@@ -44,6 +44,7 @@ def extras():
 def small(code, size=SMALL):
     """The block at test size: a few matches, every bot."""
     code = re.sub(r"--matches \d[\d_]*", f"--matches {size}", code)
+    code = re.sub(r"--confirm-matches \d[\d_]*", f"--confirm-matches {2 * size}", code)
     code = re.sub(r"(simulate\()\d[\d_]*", rf"\g<1>{size}", code)
     code = re.sub(r"(matches=)\d[\d_]*", rf"\g<1>{size}", code)
     code = re.sub(r"^(MATCHES = )\d[\d_]*", rf"\g<1>{size}", code, flags=re.M)
