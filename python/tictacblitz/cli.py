@@ -41,11 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
     from .lab.simulation import register as add_simulate
     from .lab.sweep import register as add_sweep
     from .lab.tournament import register as add_tournament
+    from .lab.tune_command import register as add_tune
     from .server import register as add_serve
 
     add_simulate(commands)
     add_sweep(commands)
     add_tournament(commands)
+    add_tune(commands)
     add_serve(commands)
     add_sensitivity(commands)
     add_evaluate(commands)

@@ -111,10 +111,11 @@ def show(value: Optional[float], ci: Optional[Sequence[float]], unit_name: str) 
 
 
 def diff(value: Optional[float], ci: Optional[Sequence[float]], unit_name: str) -> str:
-    """A difference: percentage points for shares, a signed number otherwise."""
+    """A difference: percentage points for shares (and for a metric already in points,
+    such as Blitz's seat_gap), a signed number otherwise."""
     if value is None:
         return "-"
-    if is_share(unit_name):
+    if is_share(unit_name) or unit_name == POINTS:
         text = f"{100 * value:+.1f} pp"
         if ci:
             text += f"  [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"

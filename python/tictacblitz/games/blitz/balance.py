@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .balance_targets import TARGET_PRECISION, TargetCounts, target_values
 from .bots import GUI_LEVELS, BotSpec, resolve
 from .rules import Rules
 from .streams import DEFAULT_STREAM
@@ -174,6 +175,7 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
         "match_rounds": (rounds, one, 1.0),
         "match_length_s": (ends.sum(axis=1), one, 1e-3),
         "knockouts_per_round": (kos.sum(axis=1), rounds, 1.0),
+        **target_values(cols),  # issue 24: the designer's targets
     }
 
 
@@ -202,6 +204,7 @@ EFFECT_METRICS = (
     "o_win_rate",
     "decisiveness",
     "round_length_s",
+    "match_length_s",
     "knockouts_per_round",
 )
 """The metrics an ablation table shows (every paired metric is in the JSON)."""
@@ -326,9 +329,11 @@ class Metrics:
         # Paired, per kind: decided rounds where one seat claimed more of that kind than
         # the other [such rounds, of which the seat with more claims won].
         self.more_claims = np.zeros((k, 2), np.int64)
+        self.targets = TargetCounts(rules.max_rounds, stats)  # issue 24
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (:func:`play_matches`)."""
+        self.targets.add(cols)
         rounds = cols["rounds"].astype(np.int64)
         played = _played(cols)
         self.rounds_hist += np.bincount(rounds, minlength=self.rounds_hist.size)[
@@ -383,6 +388,7 @@ class Metrics:
             getattr(self, name).__iadd__(getattr(other, name))
         for name in self._MOMENTS:
             getattr(self, name).merge(getattr(other, name))
+        self.targets.merge(other.targets)
 
     def to_dict(self) -> Dict[str, Any]:
         """The metrics, merged by the lab into the summary (``seat_advantage`` gains the
@@ -490,6 +496,7 @@ class Metrics:
             },
             "powerups": powerups,
             "seats": seat,
+            **self.targets.to_dict(),
         }
 
 
@@ -525,6 +532,7 @@ PRECISION_METRICS = {
     "timeout_share": ("timeout_share", "timeout_share_ci"),
     "round_draw_rate": ("round_draw_rate", "round_draw_ci"),
     "round_length_ms": ("round_length_ms.mean", "round_length_ms.mean_ci"),
+    **TARGET_PRECISION,  # issue 24: line_share, match_s, seat_gap, KIND_uses, ...
 }
 """The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
 value and of its 95 % interval in the summary; lab/cost.py)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
+from .balance_targets import TARGET_METRICS, target_rows
 from .types import Player, PowerupKind
 
 __all__ = ["METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS", "metric_rows", "summary_lines"]
@@ -89,6 +90,7 @@ METRICS: Dict[str, Tuple[str, str, str]] = {
         )
         for k in KINDS
     },
+    **TARGET_METRICS,  # issue 24: the names a designer's targets use
 }
 """name -> (label, unit, explanation) of the metrics :func:`metric_rows` adds, in table order."""
 
@@ -150,6 +152,7 @@ def metric_rows(summary: Dict[str, Any], add: Any) -> None:
     for kind in KINDS:
         p = s["powerups"][kind]
         add(f"{kind}_more_claims_win_share", p["more_claims_win_share"], p["more_claims_win_ci"])
+    target_rows(s, add)
 
 
 def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
@@ -207,6 +210,25 @@ def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str
             f"{num(ko['x_mean'])} / {num(ko['o_mean'])}; {ko['median']}, {ko['p90']}",
         ),
     ]
+    t = s["targets"]  # issue 24: the names a designer's targets use
+    if t["match_s"] is not None:
+        gap = t["seat_gap_ci"]
+        rows += [
+            ("line_share: rounds ended by a line", pct(t["line_share"], t["line_share_ci"])),
+            (
+                "line_round_s: their length, mean",
+                num(t["line_round_s"], t["line_round_s_ci"], 1, 1, "s"),
+            ),
+            ("match_s: match length, mean", num(t["match_s"], t["match_s_ci"], 1, 1, "s")),
+            ("cap_share: matches at the round cap", pct(t["cap_share"], t["cap_share_ci"])),
+            (
+                "seat_gap: X's match score - 1/2"
+                + ("" if s.get("x_bot") == s.get("o_bot") else " (bot strength and seat)"),
+                f"{100 * t['seat_gap']:+.1f} pp  [{100 * gap[0]:+.1f}, {100 * gap[1]:+.1f}]"
+                if gap
+                else f"{100 * t['seat_gap']:+.1f} pp",
+            ),
+        ]
     for seat_name in (p.name for p in Player):
         c = s["seats"][seat_name]
         rows.append(

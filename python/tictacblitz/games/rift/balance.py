@@ -317,6 +317,7 @@ class Metrics:
                 "swaps_per_game_ci": swap_ci,
             },
             "abilities": abilities,
+            "targets": _targets(score, score_ci, abilities),
             "objectives": objectives,
             "points": {
                 "total": total_points,
@@ -325,6 +326,25 @@ class Metrics:
                 "objective_share_ci": all_share_ci,
             },
         }
+
+
+def _targets(
+    score2: Optional[float], ci2: Optional[List[float]], abilities: Dict[str, Dict[str, Any]]
+) -> Dict[str, Any]:
+    """The names a designer's targets use (issue 24, ``tune``): ``seat_gap``, X's score
+    minus 1/2 (0: an even seat), and ``ABILITY_uses``, its uses a game (both seats)."""
+    out: Dict[str, Any] = {
+        "seat_gap": None if score2 is None else score2 / 2 - 0.5,
+        "seat_gap_ci": None if ci2 is None else [ci2[0] / 2 - 0.5, ci2[1] / 2 - 0.5],
+    }
+    for a in ABILITIES:
+        out[f"{a}_uses"] = abilities[a]["uses_per_game"]
+        out[f"{a}_uses_ci"] = abilities[a]["uses_per_game_ci"]
+    return out
+
+
+TARGETS: Tuple[str, ...] = ("seat_gap", *(f"{a}_uses" for a in ABILITIES))
+"""The target metrics' names, in table order (the summary's ``targets``)."""
 
 
 # -- the designer's questions: paired values, ablations -------------------------------------
@@ -342,6 +362,7 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     objective = (np.asarray(cols["points_x"]) + np.asarray(cols["points_o"])).astype(np.int64)
     out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
         "x_score": (2 * (w == 0) + (w < 0), 2 * one, 1.0),
+        "seat_gap": (2 * (w == 0) + (w < 0) - 1, 2 * one, 1.0),  # (2·score - 1) / 2
         "game_length": (turns, one, 1.0),
         "collision_rate": (np.asarray(cols["collisions"]).astype(np.int64), turns, 1.0),
         "grey_rate": (np.asarray(cols["greys"]).astype(np.int64), turns, 1.0),
@@ -428,6 +449,20 @@ METRICS: Dict[str, Tuple[str, str, str]] = {
         )
         for a in ABILITIES
     },
+    "seat_gap": (
+        "seat gap: X's score - 1/2",
+        "pp",
+        "X's mean result (win 1, draw 1/2) minus 1/2: 0 is an even seat with the same bot in "
+        "both seats (the name a tune target uses)",
+    ),
+    **{
+        f"{a}_uses": (
+            f"{a} uses a game (target)",
+            "uses",
+            f"{a} played in a game, both seats (G14; the name a tune target uses)",
+        )
+        for a in ABILITIES
+    },
     "objective_points_share": (
         "points from objectives",
         "share",
@@ -497,6 +532,8 @@ def metric_rows(summary: Dict[str, Any], add: Any) -> None:
     for a in ABILITIES:
         ab = s["abilities"][a]
         add(f"{a}_win_difference", ab["win_rate_difference"], ab["win_rate_difference_ci"])
+    for name in TARGETS:
+        add(name, s["targets"][name], s["targets"][f"{name}_ci"])
     p = s["points"]
     add("objective_points_share", p["objective_share"], p["objective_share_ci"])
     for o in OBJECTIVE_IDS:
@@ -578,6 +615,8 @@ PRECISION_METRICS = {
     "x_score": ("seat_advantage.x_score", "seat_advantage.x_score_ci"),
     "game_length": ("game_length.mean", "game_length.mean_ci"),
     "collision_rate": ("collisions.collision_rate", "collisions.collision_ci"),
+    # issue 24: the names a designer's targets use (tune)
+    **{name: (f"targets.{name}", f"targets.{name}_ci") for name in TARGETS},
 }
 """The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
 value and of its 95 % interval in the summary; lab/cost.py)."""

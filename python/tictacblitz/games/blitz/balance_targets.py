@@ -1,0 +1,211 @@
+"""The Blitz metrics a designer's targets name (issue 24: ``tictacblitz tune``, the case
+study of docs/balancing.md), each with a 95 % interval, folded into
+:class:`~.balance.Metrics` and exposed through the lab's hooks (``METRICS``,
+``PRECISION_METRICS``, ``match_values``) by :mod:`~.balance`.
+
+The seed's claims, as numbers:
+
+- ``line_share``: rounds that ended in a line rather than by the clock (R10 line or
+  double line, against R20 timeout); "most rounds end in a line";
+- ``line_round_s``: the mean length of those rounds, s; "well before the clock";
+- ``match_s``: the mean match length, s (R21, R22); "a whole match takes a few minutes";
+- ``cap_share``: matches that played every round ``max_rounds`` allows (R22);
+- ``seat_gap``: the first seat's match score (win 1, draw ½) minus ½: 0 is an even
+  seat. With the same player in both seats it is the seat effect; with two players,
+  ``simulate`` also plays the seats exchanged, and the seat effect is the mean of the two
+  runs' gaps (the players' strengths cancel);
+- ``KIND_uses``: claims of each powerup kind a round, both seats (R15): "used".
+  Whether a kind *matters* is the ablation (``simulate --ablate``), not a number here.
+
+A round is not independent of the other rounds of its match (the same players, the same
+score), so the intervals of the per-round ratios (``line_share``, ``line_round_s``,
+``KIND_uses``) are over matches (:func:`ratio_ci`, the delta method on per-match sums),
+not over rounds as the older ``decisiveness`` row's Wilson interval is.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .types import PowerupKind, RoundEnd
+
+__all__ = [
+    "TargetCounts",
+    "TARGET_METRICS",
+    "TARGET_PRECISION",
+    "target_rows",
+    "target_values",
+    "ratio_ci",
+]
+
+KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
+ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
+CLOCK = ENDS.index(RoundEnd.TIMEOUT.value)  # R20: the only end that is not a line
+Z95 = 1.959963984540054
+SUMS = 6  # [n, Sa, Sb, Saa, Sbb, Sab] of a ratio sum(a) / sum(b) over matches
+RATIOS: Tuple[str, ...] = ("line_share", "line_round_s", *(f"{k}_uses" for k in KINDS))
+
+
+def ratio_ci(sums: Any, scale: float = 1.0) -> Tuple[Optional[float], Optional[List[float]]]:
+    """``scale * sum(a) / sum(b)`` and its 95 % interval (the delta method over matches)
+    from the exact sums ``[n, Sa, Sb, Saa, Sbb, Sab]``; (None, None) without two matches.
+
+    >>> ratio_ci([4, 6, 8, 10, 16, 12])
+    (0.75, [0.75, 0.75])
+    """
+    n, sa, sb, saa, sbb, sab = (int(v) for v in sums)
+    if n < 2 or sb <= 0:
+        return None, None
+    r = sa / sb
+    # the variance of a_i - r b_i over matches, in exact integers until the division
+    var = (saa - 2 * r * sab + r * r * sbb - (sa - r * sb) ** 2 / n) / (n - 1)
+    half = Z95 * math.sqrt(max(var, 0.0) * n) / sb
+    return scale * r, [scale * (r - half), scale * (r + half)]
+
+
+def _per_match(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+    """Per-match ``(numerator, denominator)`` of every ratio of :data:`RATIOS`."""
+    rounds = cols["rounds"].astype(np.int64)
+    played = np.arange(cols["round_by"].shape[1])[None, :] < rounds[:, None]
+    by = np.where(played, cols["round_by"], CLOCK).astype(np.int64)
+    line = played & (by != CLOCK)
+    ends = np.where(line, cols["round_end_t"], 0).astype(np.int64)
+    pus = np.where(played[:, :, None], cols["round_powerups"].astype(np.int64).sum(axis=2), 0)
+    lines = line.sum(axis=1)
+    out = {"line_share": (lines, rounds), "line_round_s": (ends.sum(axis=1), lines)}
+    for k, kind in enumerate(KINDS):
+        out[f"{kind}_uses"] = (pus[:, :, k].sum(axis=1), rounds)
+    return out
+
+
+def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
+    """X's match score doubled: a win 2, a draw 1, a loss 0 (``winner`` 0, -1, 1)."""
+    w = np.asarray(cols["winner"]).astype(np.int64)
+    return np.where(w == 0, 2, np.where(w < 0, 1, 0))
+
+
+class TargetCounts:
+    """The exact integer sums behind the target metrics (order-free, mergeable).
+    ``stats``: the lab's statistics module (Wilson, Moments), handed down."""
+
+    def __init__(self, max_rounds: int, stats: Any) -> None:
+        self.stats = stats
+        self.max_rounds = max_rounds
+        self.sums = {name: [0] * SUMS for name in RATIOS}
+        self.match_ms = stats.Moments()
+        self.score2 = stats.Moments()
+        self.capped = 0
+
+    def add(self, cols: Dict[str, Any]) -> None:
+        for name, (a, b) in _per_match(cols).items():
+            s = self.sums[name]
+            for i, v in enumerate((a.size, a.sum(), b.sum(), (a * a).sum(), (b * b).sum())):
+                s[i] += int(v)
+            s[5] += int((a * b).sum())
+        rounds = cols["rounds"].astype(np.int64)
+        played = np.arange(cols["round_end_t"].shape[1])[None, :] < rounds[:, None]
+        self.match_ms.add(np.where(played, cols["round_end_t"], 0).astype(np.int64).sum(axis=1))
+        self.score2.add(_x_score2(cols))
+        self.capped += int((rounds >= self.max_rounds).sum())
+
+    def merge(self, other: "TargetCounts") -> None:
+        for name, s in other.sums.items():
+            self.sums[name] = [u + v for u, v in zip(self.sums[name], s, strict=True)]
+        self.match_ms.merge(other.match_ms)
+        self.score2.merge(other.score2)
+        self.capped += other.capped
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``{name: value, name_ci: [lo, hi]}`` of every target metric (None when empty)."""
+        out: Dict[str, Any] = {}
+        for name, s in self.sums.items():
+            value, ci = ratio_ci(s, 1e-3 if name.endswith("_s") else 1.0)
+            out[name], out[f"{name}_ci"] = value, ci
+        mean, ci = self.match_ms.mean_ci()
+        out["match_s"] = None if mean is None else mean / 1000
+        out["match_s_ci"] = None if ci is None else [ci[0] / 1000, ci[1] / 1000]
+        n = self.match_ms.n
+        out["cap_share"] = self.capped / n if n else None
+        out["cap_share_ci"] = self.stats.wilson_or_none(self.capped, n)
+        mean, ci = self.score2.mean_ci()
+        out["seat_gap"] = None if mean is None else mean / 2 - 0.5
+        out["seat_gap_ci"] = None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]
+        return {"targets": out}
+
+
+NAMES: Tuple[str, ...] = (*RATIOS[:2], "match_s", "cap_share", "seat_gap", *RATIOS[2:])
+
+TARGET_PRECISION: Dict[str, Tuple[str, str]] = {
+    name: (f"targets.{name}", f"targets.{name}_ci") for name in NAMES
+}
+"""``{metric: (value path, interval path)}`` in the summary: the lab's
+``PRECISION_METRICS`` hook (``simulate --precision``, ``tune``'s targets)."""
+
+TARGET_METRICS: Dict[str, Tuple[str, str, str]] = {
+    "line_share": (
+        "rounds ended by a line",
+        "share",
+        "rounds that ended in a line of set marks (R10, a double line too), not by the clock "
+        "(R20); interval over matches. The seed: most rounds end in a line",
+    ),
+    "line_round_s": (
+        "length of a round ended by a line (mean)",
+        "s",
+        "game time from a round's start to its line (R10), over the rounds a line ended; "
+        "the seed: well before the clock (round_ms)",
+    ),
+    "match_s": (
+        "match length (mean, target)",
+        "s",
+        "game time of a whole match, the sum of its rounds (R21, R22); the seed: a few minutes",
+    ),
+    "cap_share": (
+        "matches that reached the round cap",
+        "share",
+        "matches that played every round max_rounds allows (R22)",
+    ),
+    "seat_gap": (
+        "seat gap: X's match score - 1/2",
+        "pp",
+        "X's mean match score (win 1, draw 1/2) minus 1/2: 0 is an even seat with the same "
+        "player in both seats; with two players, the mean of the gap of both seat orders",
+    ),
+    **{
+        f"{k}_uses": (
+            f"{k} claims a round (target)",
+            "claims",
+            f"{k} powerups claimed a round, both seats (R15); interval over matches. Whether "
+            "a kind matters is its ablation (simulate --ablate)",
+        )
+        for k in KINDS
+    },
+}
+"""name -> (label, unit, explanation), the ``METRICS`` hook's shape."""
+
+
+def target_rows(summary: Dict[str, Any], add: Any) -> None:
+    """Add the target metrics as rows: ``add(name, value, (lo, hi))``."""
+    t = summary["targets"]
+    for name in NAMES:
+        add(name, t[name], t[f"{name}_ci"])
+
+
+def target_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
+    """Per-match ``(numerator, denominator, scale)`` of the target metrics (the lab's
+    ``match_values`` hook, for the A/B and the ablation, paired by seed). ``cap_share``
+    is left out: the columns do not say ``max_rounds``."""
+    rounds = cols["rounds"].astype(np.int64)
+    one = np.ones_like(rounds)
+    ratios = _per_match(cols)
+    # line_share and match_s are there as the older decisiveness (which leaves out the
+    # rare double lines) and match_length_s: not repeated
+    out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
+        name: (a, b, 1e-3 if name.endswith("_s") else 1.0)
+        for name, (a, b) in ratios.items()
+        if name != "line_share"
+    }
+    out["seat_gap"] = (_x_score2(cols) - 1, 2 * one, 1.0)  # (2·score - 1) / 2 = score - 1/2
+    return out
