@@ -40,13 +40,22 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+TARGETS = "targets"
+"""The designer's target metrics (issue 24), a documented addition to Blitz's summary: a
+new section, checked against the golden numbers it is derived from, then dropped, so every
+number of before is still compared as it was."""
+
+
 def outcome(summary):
     """The summary through JSON (as the golden file holds it), run fields dropped, and
-    the added ``game`` checked and dropped."""
+    the added ``game`` and ``targets`` checked and dropped."""
     assert {k: summary[k] for k in ADDED} == ADDED
-    return json.loads(
-        json.dumps({k: v for k, v in summary.items() if k not in RUN_FIELDS and k not in ADDED})
-    )
+    targets = summary[TARGETS]
+    # A round ends by a line or at the clock (R20), so the line share is
+    # the complement of the golden timeout share, to rounding.
+    assert targets["line_share"] == pytest.approx(1 - summary["timeout_share"], abs=1e-12)
+    dropped = set(RUN_FIELDS) | set(ADDED) | {TARGETS}
+    return json.loads(json.dumps({k: v for k, v in summary.items() if k not in dropped}))
 
 
 @pytest.mark.parametrize(
@@ -136,6 +145,11 @@ def test_tournament_and_sweep_give_the_numbers_of_before_the_move():
     assert json.loads(json.dumps(result)) == golden
     s = GOLDEN["sweep"]
     res = sweep(s["grid"], matches=s["matches"], x=s["x"], o=s["o"], seed=s["seed"], workers=1)
-    rows = [r for r in res.rows if r["metric"] != "matches_per_s"]
+    # the target metrics (issue 24) are added rows, one a point each; the rows of before
+    # are compared as they were
+    added = [r for r in res.rows if r["metric"] in res.summaries[0][TARGETS]]
+    assert {"line_share", "match_s"} <= {r["metric"] for r in added}
+    assert len(added) == len(res.summaries) * len({r["metric"] for r in added})
+    rows = [r for r in res.rows if r["metric"] != "matches_per_s" and r not in added]
     assert json.loads(json.dumps(rows)) == s["rows"]
     assert [outcome(x) for x in res.summaries] == s["summaries"]
