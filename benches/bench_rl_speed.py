@@ -111,9 +111,9 @@ def threads(
     configs = ("1", "2", "default")
     out: Dict[str, Dict[str, float]] = {}
     env = dict(os.environ)
-    for neighbour in ("idle", "busy neighbour"):
+    for neighbour in ("no neighbour", "one busy neighbour"):
         spinner = None
-        if neighbour != "idle":
+        if neighbour != "no neighbour":
             spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
         try:
             runs: Dict[str, List[float]] = {c: [] for c in configs}
