@@ -524,6 +524,7 @@ class BatchedMatches:
         of a batch with other options (size, rules, observation)."""
         mine, theirs = dict(self._options), dict(state["options"])
         mine.pop("num_threads"), theirs.pop("num_threads")
+        theirs.setdefault("observe", (0, 1))  # a snapshot from before the option
         if mine != theirs:
             diff = sorted(k for k in mine if mine[k] != theirs.get(k))
             raise ValueError(f"the snapshot is of a batch with other options: {', '.join(diff)}")
