@@ -50,8 +50,9 @@ def test_same_step_gives_the_final_observation_and_info():
         assert (info_s["_final_obs"] == term_n).all() and (info_s["_final_info"] == term_n).all()
         final = info_s["final_info"]
         for i in ended:
-            assert (info_s["final_obs"][i]["planes"] == obs_n["planes"][i]).all()
-            assert (info_s["final_obs"][i]["scalars"] == obs_n["scalars"][i]).all()
+            assert (info_s["final_obs"]["planes"][i] == obs_n["planes"][i]).all()
+            assert (info_s["final_obs"]["scalars"][i] == obs_n["scalars"][i]).all()
+            assert info_s["final_obs"]["_planes"][i]
             for key in STEP_KEYS:
                 assert np.array_equal(final[key][i], info_n[key][i]), key
                 assert final["_" + key][i]
@@ -101,7 +102,9 @@ def test_observation_spaces_are_bounded(obs):
             assert np.isfinite(sub.low).all() and np.isfinite(sub.high).all(), key
             if key in ("planes", "scalars"):
                 assert (sub.low == 0).all() and (sub.high == 1).all()
-    assert isinstance(space["action_mask"], gymnasium.spaces.MultiBinary)
+    mask = space["action_mask"]  # one mask space on every game's faces: Box int8 0/1
+    assert isinstance(mask, gymnasium.spaces.Box) and mask.dtype == np.int8
+    assert mask.low.min() == 0 and mask.high.max() == 1
     first, _ = env.reset(seed=0)
     for o, *_ in _play(env, 30):
         assert env.observation_space.contains(o)

@@ -112,8 +112,12 @@ class SB3VecEnv(VecEnv):
         if self._mode == AutoresetMode.SAME_STEP:
             finals = info.get("final_obs")
             ended = np.flatnonzero(info.get("_final_obs", dones))
-            for i in ended:
-                infos[i]["terminal_observation"] = self._row(finals[i])
+            for i in ended:  # Gymnasium's final_obs: a dict of rows (Dict spaces) or per row
+                if isinstance(finals, dict):
+                    row = {k: finals[k][i] for k in self.keys}
+                else:
+                    row = finals[i]
+                infos[i]["terminal_observation"] = self._row(row)
         elif len(ended):
             for i in ended:
                 infos[i]["terminal_observation"] = self._row({k: obs[k][i] for k in self.keys})

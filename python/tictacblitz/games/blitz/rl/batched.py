@@ -103,11 +103,7 @@ def as_rules(rules: Union[None, Rules, Dict[str, Any]]) -> Rules:
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, dict):
-        fields = Rules.__dataclass_fields__
-        unknown = sorted(set(rules) - set(fields))
-        if unknown:
-            raise ValueError(f"unknown rules field(s) {', '.join(map(repr, unknown))}")
-        return Rules(**rules)
+        return Rules.from_dict(rules)  # names an unknown rule
     raise TypeError(f"rules must be a Rules, a dict of its fields or None, not {rules!r}")
 
 
@@ -125,7 +121,8 @@ def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> s
         "scalars": spaces.Box(0.0, 1.0, (N_SCALARS,), np.float32),
     }
     if mask:
-        fields["action_mask"] = spaces.MultiBinary(n_actions)
+        # One mask space on every game's faces (issue 28): int8 0/1, as the other games'
+        fields["action_mask"] = spaces.Box(0, 1, (n_actions,), np.int8)
     return spaces.Dict(fields)
 
 

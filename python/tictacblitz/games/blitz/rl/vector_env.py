@@ -300,16 +300,19 @@ class BlitzVectorEnv(VectorEnv):
             reward = reward + self._shaping.bonus(self._obs_all(obs), done, fresh)
         self._was_done = term | trunc
         if "final_ended" in info and info["final_ended"].any():
+            # Gymnasium's layout for a Dict space (SyncVectorEnv's _add_info): a dict of
+            # arrays over rows, each key with its `_key` mask of the ended rows
             ended = self._per_env(info["final_ended"])
-            final = np.full(self.num_envs, None, dtype=object)
             mode = self.batch.obs_mode
-            fobs = self._rows(info["final_" + mode])
-            fsc = self._rows(info["final_scalars"])
-            for i in np.flatnonzero(ended):
-                final[i] = {mode: fobs[i].copy(), "scalars": fsc[i].copy()}
-                if not self.mask_in_info:
-                    final[i]["action_mask"] = self._terminal_mask.copy()  # nothing but wait
-            infos["final_obs"] = final
+            final: Dict[str, np.ndarray] = {
+                mode: self._rows(info["final_" + mode]).copy(),
+                "scalars": self._rows(info["final_scalars"]).copy(),
+            }
+            if not self.mask_in_info:  # an ended row: nothing but wait
+                final["action_mask"] = np.broadcast_to(
+                    self._terminal_mask, (self.num_envs, self.batch.n_actions)
+                ).copy()
+            infos["final_obs"] = with_key_masks(final, ended)
             infos["_final_obs"] = ended
             infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
             infos["_final_info"] = ended
