@@ -422,7 +422,10 @@ def test_vector_env_same_step_final_obs():
     for _ in range(5):
         obs, r, term, trunc, info = env.step(np.zeros(2, dtype=np.int64))
     assert trunc.all() and info["_final_obs"].all()
-    assert info["final_obs"][0] in env.single_observation_space
+    final = info["final_obs"]  # Gymnasium's Dict-space layout: arrays over rows (issue 28)
+    assert final["_planes"].all()
+    row = {k: v[0] for k, v in final.items() if not k.startswith("_")}
+    assert row in env.single_observation_space
 
 
 # -- search helpers ------------------------------------------------------------------------

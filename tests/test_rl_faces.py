@@ -5,10 +5,7 @@ tests; the vector env's info has the shared keys with their ``_key`` masks; ever
 autoreset mode behaves as Gymnasium specifies; snapshots restore the exact stream;
 masks are never empty; observations stay in their space's bounds; ``rules=`` takes a
 dict or a rules object; seeded runs are deterministic; callable opponents and self-play
-rows work. Parametrised by the registry, never by a game's name.
-
-Blitz's vector env is being reworked on branch h-rlspeed: the rules it breaks today are
-marked xfail(strict=True) for it (the marks go once that branch is merged)."""
+rows work. Parametrised by the registry, never by a game's name."""
 
 from __future__ import annotations
 
@@ -31,23 +28,6 @@ from tictacblitz.games.native_options import INFO_KEYS, NOOP_ACTION  # noqa: E40
 GAMES = available_games()
 N = 4
 LIMIT = 6  # max_steps: episodes end within a short test
-
-
-def _pending(game: str, face: str) -> list:
-    """The rules Blitz's vector env breaks until h-rlspeed's rework is merged."""
-    blitz_pending = {
-        "info": "Blitz's vector info lacks `steps` and the `_key` masks: fixed on h-rlspeed",
-        "same_step": "Blitz's SAME_STEP final_info is {}: fixed on h-rlspeed",
-        "rules_dict": "Blitz's make_vector_env takes only a Rules object: fixed on h-rlspeed",
-        "mask_space": "Blitz's mask space is MultiBinary, the others' Box int8: h-rlspeed",
-    }
-    if game == "blitz" and face in blitz_pending:
-        return [pytest.mark.xfail(strict=True, reason=blitz_pending[face])]
-    return []
-
-
-def _case(face: str):
-    return [pytest.param(game, marks=_pending(game, face)) for game in GAMES]
 
 
 def first_legal(masks: np.ndarray) -> np.ndarray:
@@ -84,7 +64,7 @@ def test_the_pettingzoo_faces_pass_the_api_tests(game):
     assert par.state_space.contains(par.state())
 
 
-@pytest.mark.parametrize("game", _case("mask_space"))
+@pytest.mark.parametrize("game", GAMES)
 def test_one_mask_space_type_on_every_face(game):
     single = envs.make_env(game).observation_space["action_mask"]
     rows = vector(game).single_observation_space["action_mask"]
@@ -93,7 +73,7 @@ def test_one_mask_space_type_on_every_face(game):
         assert space.low.min() == 0 and space.high.max() == 1
 
 
-@pytest.mark.parametrize("game", _case("info"))
+@pytest.mark.parametrize("game", GAMES)
 def test_the_vector_info_has_the_shared_keys_and_their_masks(game):
     env = vector(game)
     _, info = env.reset(seed=0)
@@ -121,7 +101,7 @@ def test_next_step_restarts_an_ended_env_at_the_next_step(game):
     assert (rewards[ended] == 0).all() and not (term | trunc)[ended].any()
 
 
-@pytest.mark.parametrize("game", _case("same_step"))
+@pytest.mark.parametrize("game", GAMES)
 def test_same_step_restarts_at_once_with_the_final_obs_and_info(game):
     env = vector(game, autoreset_mode="same_step")
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
@@ -212,7 +192,7 @@ def test_masks_are_never_empty_and_bounds_hold_on_random_play(game):
     assert ends > 0
 
 
-@pytest.mark.parametrize("game", _case("rules_dict"))
+@pytest.mark.parametrize("game", GAMES)
 def test_rules_are_a_dict_or_a_rules_object(game):
     rules = load_game(game).rules
     by_object = vector(game, 2, rules=rules, seed=0)

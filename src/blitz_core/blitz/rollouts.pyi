@@ -23,12 +23,21 @@ SEED_SALTS: Dict[str, int]
 
 @disjoint_base
 class BatchStepper:
+    # None at construction: measured (one thread or every usable core, whichever steps
+    # faster; common/autothreads.pxd); setting it fixes the count.
     num_threads: int
+    @property
+    def threads_auto(self) -> bool: ...
+    @property
+    def thread_means(self) -> Tuple[int, int]: ...
+    @property
+    def observe(self) -> Tuple[int, ...]: ...
     @property
     def n(self) -> int: ...
     @property
     def rules(self) -> Rules: ...
-    # The step buffers, written in place, indexed [env, seat, ...]. planes/bits: the one
+    # The step buffers, written in place, indexed [env, seat, ...] (the observation and
+    # mask buffers [env, k, ...] for the k-th seat of ``observe``). planes/bits: the one
     # of them the obs mode names; masks: None without masks; final_*: only with the
     # SAME_STEP autoreset.
     @property
@@ -76,6 +85,7 @@ class BatchStepper:
         num_threads: Optional[int] = None,
         random_powerups: bool = True,
         stream: int = 2,
+        observe: Tuple[int, ...] = (0, 1),
     ) -> None: ...
     @property
     def n_actions(self) -> int: ...
@@ -93,7 +103,7 @@ class BatchStepper:
     def set_state(self, state: Dict[str, Any]) -> None: ...
     def step(self, actions: Optional[npt.NDArray[np.integer]] = None) -> Any: ...
     def sample_actions(
-        self, out: Optional[npt.NDArray[np.integer]] = None
+        self, out: Optional[npt.NDArray[np.integer]] = None, external_only: bool = False
     ) -> npt.NDArray[np.integer]: ...
     def rejections(self) -> Any: ...
     def info_arrays(self) -> Dict[str, npt.NDArray[Any]]: ...

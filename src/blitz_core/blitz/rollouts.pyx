@@ -23,6 +23,9 @@ from cython.parallel cimport prange
 from blitz_core.blitz.bitboard cimport popcount, lowest
 from blitz_core.blitz.seeds cimport seat_salt, reset_salt, sample_salt
 from blitz_core.common.rng cimport rng_next
+from blitz_core.common.autothreads cimport (
+    AutoThreads, auto_init, auto_threads, auto_record, clock_ns,
+)
 from blitz_core.blitz.engine cimport (
     MatchState, RulesC, DEFAULT_STREAM, state_new_match, state_next_round, state_next_event_t,
     state_advance_to, state_act, state_act_both, state_charge_full, state_charge_ready_t,
@@ -111,6 +114,8 @@ ctypedef struct Config:
     Policy pol[2]                 # POLICY_NATIVE: the bot's parameters (its rng is the slot's)
     int obs_mode
     bint write_masks
+    int n_obs                     # the seats whose observation and mask are written ...
+    int obs_seat[2]               # ... in this order: buffers are (N, n_obs, ...)
     int cells
     int n_actions                 # 1 + 2 * cells
     double inv_round_ms           # reciprocals for the scalars (multiplies, not divides)
@@ -128,10 +133,10 @@ ctypedef struct Out:              # the NumPy buffers, written in place; NULL = 
     int8_t* round_result          # (N,) RESULT_* of a round that ended in the step, else -1
     int8_t* match_result          # (N,)
     int8_t* reasons               # (N, 2) -1 no action, 0 accepted, else the R7 code
-    float* planes                 # (N, 2, 12, cells)
-    uint64_t* bits                # (N, 2, 11)
-    float* scalars                # (N, 2, 14)
-    uint8_t* masks                # (N, 2, n_actions)
+    float* planes                 # (N, n_obs, 12, cells)
+    uint64_t* bits                # (N, n_obs, 11)
+    float* scalars                # (N, n_obs, 14)
+    uint8_t* masks                # (N, n_obs, n_actions)
     float* final_planes           # SAME_STEP: the observation an episode ended on
     uint64_t* final_bits
     float* final_scalars
@@ -265,20 +270,23 @@ cdef void write_obs(const Slot* sl, const RulesC* r, const Config* cf, float* pl
                     uint64_t* bits, float* scalars, uint8_t* masks, Py_ssize_t i) noexcept nogil:
     cdef const MatchState* s = &sl.st
     cdef PlayerFacts f[2]
-    cdef int p
+    cdef int p, j
+    cdef Py_ssize_t row
     cdef Py_ssize_t plane_len = N_PLANES * cf.cells
     cdef float clock = <float>(s.t * cf.inv_round_ms)
     cdef float round_ = <float>(s.round * cf.inv_max_rounds)
     player_facts(s, r, cf, 0, &f[0])
     player_facts(s, r, cf, 1, &f[1])
-    for p in range(2):
-        write_scalars(scalars + (2 * i + p) * N_SCALARS, &f[p], &f[1 - p], clock, round_)
+    for j in range(cf.n_obs):        # only the observed seats (a learner's alone: half the work)
+        p = cf.obs_seat[j]
+        row = cf.n_obs * i + j
+        write_scalars(scalars + row * N_SCALARS, &f[p], &f[1 - p], clock, round_)
         if planes != NULL:
-            write_planes(s, r, p, &f[p], &f[1 - p], planes + (2 * i + p) * plane_len)
+            write_planes(s, r, p, &f[p], &f[1 - p], planes + row * plane_len)
         if bits != NULL:
-            write_bits(s, p, &f[p], &f[1 - p], bits + (2 * i + p) * N_BITS)
+            write_bits(s, p, &f[p], &f[1 - p], bits + row * N_BITS)
         if masks != NULL:
-            write_mask(s, r, p, masks + (2 * i + p) * cf.n_actions)
+            write_mask(s, r, p, masks + row * cf.n_actions)
 
 
 # -- one env ---------------------------------------------------------------------------------
@@ -428,11 +436,14 @@ cdef void step_env(Slot* sl, const RulesC* r, const Config* cf, const BotTables*
     write_obs(sl, r, cf, o.planes, o.bits, o.scalars, o.masks, i)
 
 
-cdef void sample_env(Slot* sl, const RulesC* r, int64_t* out, Py_ssize_t i) noexcept nogil:
-    """A uniformly random legal action code per seat (wait when nothing is legal)."""
+cdef void sample_env(Slot* sl, const RulesC* r, int64_t* out, Py_ssize_t i,
+                     const bint* seats) noexcept nogil:
+    """A uniformly random legal action code per seat in ``seats`` (wait when nothing is
+    legal; the other seats get 0 and draw nothing)."""
     cdef int p, kind = 0, cell = 0
     for p in range(2):
-        if sl.done == LIVE and random_action(&sl.st, r, p, &sl.sample_rng, &kind, &cell):
+        if (seats[p] and sl.done == LIVE
+                and random_action(&sl.st, r, p, &sl.sample_rng, &kind, &cell)):
             out[2 * i + p] = 1 + cell + (r.geo.cells if kind == ACT_KNOCKOUT else 0)
         else:
             out[2 * i + p] = 0
@@ -518,9 +529,16 @@ cdef tuple _native_spec(Policy* pol, object policy, bint spread=True):
     return spec
 
 
+cdef int _usable_cores():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:        # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 cdef int _threads(object num_threads) except -1:
     if num_threads is None:
-        return max(1, os.cpu_count() or 1)
+        return _usable_cores()
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
     return num_threads
@@ -568,7 +586,7 @@ cdef class BatchStepper:
     cdef BotTables tb
     cdef object _specs
     cdef Out out
-    cdef public int num_threads
+    cdef AutoThreads at
     cdef readonly object rules
     cdef readonly object rewards, terminated, truncated, round_result, match_result, reasons
     cdef readonly object planes, bits, scalars, masks
@@ -585,7 +603,8 @@ cdef class BatchStepper:
                  int autoreset=AUTORESET_NEXT_STEP,
                  bint round_episodes=False, double round_reward=1.0, double match_reward=1.0,
                  policies=(None, None), obs="planes", bint masks=True, int max_steps=0,
-                 num_threads=None, bint random_powerups=True, int stream=DEFAULT_STREAM):
+                 num_threads=None, bint random_powerups=True, int stream=DEFAULT_STREAM,
+                 observe=(0, 1)):
         cdef int p
         if rules is None:
             rules = default_rules()
@@ -605,7 +624,14 @@ cdef class BatchStepper:
             raise ValueError(f"policies must name one policy per seat (X, O), not {policies!r}")
         self.rules = rules
         self.n = n
-        self.num_threads = _threads(num_threads)
+        auto_init(&self.at, 0 if num_threads is None else _threads(num_threads), _usable_cores())
+        observe = tuple(observe)
+        if observe not in ((0, 1), (1, 0), (0,), (1,)):
+            raise ValueError(f"observe must be the seats to observe, (0, 1), (0,) or (1,), "
+                             f"not {observe!r}")
+        self.cf.n_obs = len(observe)
+        for p in range(self.cf.n_obs):
+            self.cf.obs_seat[p] = observe[p]
         self.cf.interval = interval_ms
         self.cf.max_steps = max_steps
         self.cf.autoreset = autoreset
@@ -638,18 +664,19 @@ cdef class BatchStepper:
         self.round_result = np.full(n, -1, dtype=np.int8)
         self.match_result = np.full(n, -1, dtype=np.int8)
         self.reasons = np.full((n, 2), -1, dtype=np.int8)
-        self.scalars = np.zeros((n, 2, N_SCALARS), dtype=np.float32)
-        self.masks = np.zeros((n, 2, self.cf.n_actions), dtype=np.bool_) if masks else None
+        k = self.cf.n_obs
+        self.scalars = np.zeros((n, k, N_SCALARS), dtype=np.float32)
+        self.masks = np.zeros((n, k, self.cf.n_actions), dtype=np.bool_) if masks else None
         self._no_actions = np.zeros((n, 2), dtype=np.int64)
         same = autoreset == AUTORESET_SAME_STEP
         self.planes = self.bits = self.final_planes = self.final_bits = None
         self.final_scalars = self.final_ended = None
         if self.cf.obs_mode == OBS_PLANES:
-            self.planes = np.zeros((n, 2, N_PLANES, size, size), dtype=np.float32)
+            self.planes = np.zeros((n, k, N_PLANES, size, size), dtype=np.float32)
             if same:
                 self.final_planes = np.zeros_like(self.planes)
         else:
-            self.bits = np.zeros((n, 2, N_BITS), dtype=np.uint64)
+            self.bits = np.zeros((n, k, N_BITS), dtype=np.uint64)
             if same:
                 self.final_bits = np.zeros_like(self.bits)
         if same:
@@ -682,6 +709,32 @@ cdef class BatchStepper:
     @property
     def n_actions(self):
         return self.cf.n_actions
+
+    @property
+    def observe(self):
+        """The seats whose observation and mask are written, in buffer order."""
+        return tuple(self.cf.obs_seat[p] for p in range(self.cf.n_obs))
+
+    @property
+    def num_threads(self):
+        """The threads of the next step: the fixed count, or the measured choice
+        (``threads_auto``: one thread or every usable core, whichever steps faster;
+        common/autothreads.pxd). Setting it fixes the count."""
+        return auto_threads(&self.at)
+
+    @num_threads.setter
+    def num_threads(self, value):
+        self.at.fixed = _threads(value)
+
+    @property
+    def threads_auto(self):
+        """Whether the thread count is measured (``num_threads=None``, the default)."""
+        return self.at.fixed == 0
+
+    @property
+    def thread_means(self):
+        """The measured ns per step of one thread and of every core (0: not yet)."""
+        return (self.at.mean[0], self.at.mean[1])
 
     @property
     def interval_ms(self):
@@ -792,8 +845,8 @@ cdef class BatchStepper:
         """
         cdef const int64_t[:, ::1] av
         cdef Py_ssize_t i, bad = -1, n = self.n
-        cdef int nt = self.num_threads, p
-        cdef int64_t code, top = self.cf.n_actions
+        cdef int nt = auto_threads(&self.at), p
+        cdef int64_t code, top = self.cf.n_actions, start
         if actions is None:
             if self.cf.policy[0] == POLICY_EXTERNAL or self.cf.policy[1] == POLICY_EXTERNAL:
                 raise ValueError("step needs actions: a seat takes its actions from the caller")
@@ -813,31 +866,43 @@ cdef class BatchStepper:
         if bad >= 0:
             raise ValueError(f"env {bad}: action codes {list(actions[bad])} out of range: "
                              f"0 wait, 1..{top - 1} (1 + cell place, 1 + cells + cell knock out)")
-        if nt <= 1 or n < SERIAL_BELOW:
+        if n < SERIAL_BELOW:
+            with nogil:
+                for i in range(n):
+                    step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
+            return
+        start = clock_ns()
+        if nt <= 1:
             with nogil:
                 for i in range(n):
                     step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
+        auto_record(&self.at, clock_ns() - start)
 
-    def sample_actions(self, out=None):
+    def sample_actions(self, out=None, bint external_only=False):
         """A uniformly random legal action code per env and seat (each env's own stream),
-        into ``out`` (int64 (N, 2)) or a new array."""
+        into ``out`` (int64 (N, 2)) or a new array. ``external_only``: only for the
+        seats whose actions the caller passes (the others get 0 and draw nothing: a
+        learner against a native bot samples half as much)."""
+        cdef bint seats[2]
+        for p in range(2):
+            seats[p] = not external_only or self.cf.policy[p] == POLICY_EXTERNAL
         if out is None:
             out = np.empty((self.n, 2), dtype=np.int64)
         cdef int64_t[:, ::1] ov = out
         cdef Py_ssize_t i, n = self.n
-        cdef int nt = self.num_threads
+        cdef int nt = auto_threads(&self.at)
         if ov.shape[0] != n or ov.shape[1] != 2:
             raise ValueError(f"out must have shape ({n}, 2)")
         if nt <= 1 or n < SERIAL_BELOW:
             with nogil:
                 for i in range(n):
-                    sample_env(&self.slots[i], &self.rc, &ov[0, 0], i)
+                    sample_env(&self.slots[i], &self.rc, &ov[0, 0], i, seats)
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
-                sample_env(&self.slots[i], &self.rc, &ov[0, 0], i)
+                sample_env(&self.slots[i], &self.rc, &ov[0, 0], i, seats)
         return out
 
     def rejections(self):

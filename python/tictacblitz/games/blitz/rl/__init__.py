@@ -12,6 +12,8 @@ such a hook gets the generic protocol environments of ``tictacblitz.envs``.
 - :class:`BlitzVectorEnv`: a Gymnasium ``VectorEnv`` over it (one seat vs a bot, or a
   callable; ``set_opponent`` between episodes);
 - :class:`BlitzSelfPlayVectorEnv`: both seats of M matches are the learner's (2 M rows);
+- :class:`LearnerBatch`: the learner's lean path against a native bot (its seat's
+  buffers in place, torch dtypes, zero-copy tensors); :class:`LearnerPool`: send/recv;
 - :class:`BlitzEnv`: one match against a bot (``gymnasium.make("tictacblitz/Blitz-v0")``);
   ``gymnasium.make_vec("tictacblitz/Blitz-v0", num_envs=N,
   vectorization_mode="vector_entry_point")`` gives the native :class:`BlitzVectorEnv`;
@@ -44,6 +46,7 @@ from .batched import (
     unpack_bits,
 )
 from .gym_env import BlitzEnv
+from .learner import LearnerBatch, LearnerPool
 from .render import board_rgb
 from .vector_env import BlitzSelfPlayVectorEnv, BlitzVectorEnv, marks_potential
 
@@ -52,6 +55,8 @@ __all__ = [
     "BlitzEnv",
     "BlitzSelfPlayVectorEnv",
     "BlitzVectorEnv",
+    "LearnerBatch",
+    "LearnerPool",
     "N_BITS",
     "N_PLANES",
     "N_SCALARS",

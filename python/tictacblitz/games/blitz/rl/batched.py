@@ -93,6 +93,20 @@ _AUTORESET = {
 _NATIVE_POLICIES = ("random", "wait")
 
 
+def as_rules(rules: Union[None, Rules, Dict[str, Any]]) -> Rules:
+    """``rules=`` as every face takes it: None (the defaults), a :class:`Rules`, or a
+    dict of its fields (``gymnasium.make(..., rules={"size": 4})``).
+
+    :raises ValueError: naming a field that is not one, or a value out of range."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)  # names an unknown rule
+    raise TypeError(f"rules must be a Rules, a dict of its fields or None, not {rules!r}")
+
+
 def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> spaces.Dict:
     """The observation space of one seat of one env (``mask=False``: without
     ``action_mask``, when the mask travels in the info)."""
@@ -107,7 +121,8 @@ def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> s
         "scalars": spaces.Box(0.0, 1.0, (N_SCALARS,), np.float32),
     }
     if mask:
-        fields["action_mask"] = spaces.MultiBinary(n_actions)
+        # One mask space on every game's faces (issue 28): int8 0/1, as the other games'
+        fields["action_mask"] = spaces.Box(0, 1, (n_actions,), np.int8)
     return spaces.Dict(fields)
 
 
@@ -152,7 +167,7 @@ class BatchedMatches:
     """N matches of one rules configuration, stepped together natively (docs/rl.md).
 
     :param num_envs: N.
-    :param rules: a :class:`Rules` (default rules if None).
+    :param rules: a :class:`Rules` or a dict of its fields (default rules if None).
     :param seed: seeds the first :meth:`reset` (done here): env i plays seed + i.
     :param interval_ms: game time per step (default 50 ms).
     :param autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default), ``SAME_STEP`` or
@@ -171,7 +186,13 @@ class BatchedMatches:
         (N, 2, 11) bitboards; cheaper, no setting-progress plane).
     :param masks: write the legal-action masks (N, 2, 1 + 2 * cells) every step.
     :param max_steps: truncate an episode after this many steps (None: never).
-    :param num_threads: OpenMP threads (default: every core). Results never depend on it.
+    :param num_threads: OpenMP threads. None (the default): measured, one thread or every
+        usable core, whichever steps faster now (docs/rl.md, Threads); never the
+        collapse of every core on a shared machine. Results never depend on it.
+    :param observe: the seats whose observation and mask are written, in buffer order:
+        ``(0, 1)`` (default, buffers (N, 2, ...)), or one seat, ``(0,)`` or ``(1,)``
+        (buffers (N, 1, ...): a learner against a native bot, half the work). A
+        callable policy's seat must be observed.
     :raises ValueError: for an option out of range.
     """
 
@@ -179,7 +200,7 @@ class BatchedMatches:
         self,
         num_envs: int,
         *,
-        rules: Optional[Rules] = None,
+        rules: Union[None, Rules, Dict[str, Any]] = None,
         seed: Optional[int] = None,
         interval_ms: int = 50,
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
@@ -192,14 +213,16 @@ class BatchedMatches:
         max_steps: Optional[int] = None,
         num_threads: Optional[int] = None,
         random_powerups: bool = True,
+        observe: Sequence[int] = (0, 1),
     ) -> None:
         check_count(num_envs, "num_envs")
+        check_count(num_threads, "num_threads", optional=True)
         if episode not in ("match", "round"):
             raise ValueError(f"episode must be 'match' or 'round', not {episode!r}")
         check_count(max_steps, "max_steps", optional=True)
         if len(policies) != 2:
             raise ValueError(f"policies must give one per seat (X, O), not {policies!r}")
-        self.rules = rules if rules is not None else Rules()
+        self.rules = as_rules(rules)
         self._options = dict(  # noqa: C408
             num_envs=num_envs,
             rules=self.rules,
@@ -213,6 +236,7 @@ class BatchedMatches:
             max_steps=max_steps,
             num_threads=num_threads,
             random_powerups=random_powerups,
+            observe=tuple(observe),
         )
         self.autoreset_mode = next(
             k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode)
@@ -233,7 +257,9 @@ class BatchedMatches:
             max_steps=max_steps or 0,
             num_threads=num_threads,
             random_powerups=random_powerups,
+            observe=tuple(observe),
         )
+        self.observe: Tuple[int, ...] = self._native.observe
         self.num_envs = num_envs
         self.n_actions = self._native.n_actions
         self._actions = np.zeros((num_envs, 2), dtype=np.int64)
@@ -263,6 +289,11 @@ class BatchedMatches:
         resolved = _resolve_policy(policy)
         self._callables.pop(seat, None)
         if callable(resolved):
+            if seat not in self.observe:
+                raise ValueError(
+                    f"a callable policy needs its seat observed: seat {seat} is not in "
+                    f"observe={self.observe}"
+                )
             self._callables[seat] = resolved
             self._native.set_policy(seat, None)  # the native step reads the action buffer
         else:
@@ -314,7 +345,8 @@ class BatchedMatches:
     @property
     def observation(self) -> Dict[str, np.ndarray]:
         """The in-place buffers, by name: ``planes`` or ``bits``, ``scalars``,
-        ``action_mask`` (if masks are on). Indexed [env, seat, ...]."""
+        ``action_mask`` (if masks are on). Indexed [env, k, ...] for the k-th seat of
+        ``observe`` (by default both: [env, seat, ...])."""
         out = {self.obs_mode: getattr(self._native, self.obs_mode), "scalars": self._native.scalars}
         if self._native.masks is not None:
             out["action_mask"] = self._native.masks
@@ -439,8 +471,9 @@ class BatchedMatches:
         )
 
     def _call(self, seat: int, fn: Callable) -> np.ndarray:
-        obs = {k: v[:, seat] for k, v in self.observation.items() if k != "action_mask"}
-        mask = self._native.masks[:, seat] if self._native.masks is not None else None
+        row = self.observe.index(seat)
+        obs = {k: v[:, row] for k, v in self.observation.items() if k != "action_mask"}
+        mask = self._native.masks[:, row] if self._native.masks is not None else None
         out = np.asarray(fn(obs, mask))
         if out.shape != (self.num_envs,) or out.dtype.kind not in "iu":
             raise ValueError(
@@ -488,6 +521,7 @@ class BatchedMatches:
         of a batch with other options (size, rules, observation)."""
         mine, theirs = dict(self._options), dict(state["options"])
         mine.pop("num_threads"), theirs.pop("num_threads")
+        theirs.setdefault("observe", (0, 1))  # a snapshot from before the option
         if mine != theirs:
             diff = sorted(k for k in mine if mine[k] != theirs.get(k))
             raise ValueError(f"the snapshot is of a batch with other options: {', '.join(diff)}")

@@ -39,7 +39,7 @@ class BlitzEnv(gymnasium.Env):
         ``BotSpec``, ``"wait"`` (all native), or a callable ``fn(obs, mask) -> actions``
         over a batch of one.
     :param seat: the agent's seat, ``"X"`` or ``"O"``.
-    :param rules: a :class:`Rules` (default rules if None).
+    :param rules: a :class:`Rules` or a dict of its fields (default rules if None).
     :param interval_ms: game time per step (default 50).
     :param episode: ``"match"`` (default) or ``"round"``.
     :param round_reward / match_reward: see docs/rl.md (default 1 and 1).
@@ -58,7 +58,7 @@ class BlitzEnv(gymnasium.Env):
         *,
         opponent: Any = "random",
         seat: Union[str, int, Player] = "X",
-        rules: Optional[Rules] = None,
+        rules: Union[None, Rules, Dict[str, Any]] = None,
         interval_ms: int = 50,
         episode: str = "match",
         round_reward: float = 1.0,

@@ -15,7 +15,7 @@ the action dict waits.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -56,7 +56,7 @@ class BlitzParallelEnv(ParallelEnv):
     def __init__(
         self,
         *,
-        rules: Optional[Rules] = None,
+        rules: Union[None, Rules, Dict[str, Any]] = None,
         interval_ms: int = 50,
         round_reward: float = 1.0,
         match_reward: float = 1.0,

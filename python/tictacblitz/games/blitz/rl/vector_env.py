@@ -33,6 +33,31 @@ def _seat(seat: Union[str, int, Player]) -> int:
     return int(Player.parse(seat))
 
 
+def with_key_masks(info: Dict[str, Any], present: np.ndarray) -> Dict[str, Any]:
+    """Gymnasium's vector info convention: next to every key ``k`` a bool ``_k`` saying
+    which rows have it (here ``present``: every row, or the rows an episode ended in)."""
+    for key in list(info):
+        if not key.startswith("_"):
+            info["_" + key] = present
+    return info
+
+
+def final_step_info(batch: BatchedMatches, seats: Sequence[int]) -> Dict[str, Any]:
+    """SAME_STEP's ``final_info``: the info keys of the step an episode ended on. The
+    step's own keys (``reason``, ``round_result``, ...) are the step's buffers; the
+    state's (``round``, ``t``, ``round_wins``) are read back from the final scalars
+    (their exact fractions of ``round_ms``, ``max_rounds`` and ``rounds_to_win``)."""
+    out = step_info(batch, seats)
+    rules = batch.rules
+    sc = batch.buffer("final_scalars")
+    rows = np.stack([sc[:, batch.observe.index(s)] for s in seats], axis=1)
+    rows = rows.reshape(batch.num_envs * len(seats), -1).astype(np.float64)
+    out["t"] = np.rint(rows[:, 8] * rules.round_ms).astype(np.int64)
+    out["round"] = np.rint(rows[:, 11] * rules.max_rounds).astype(np.int64)
+    out["round_wins"] = np.rint(rows[:, 9:11] * rules.rounds_to_win).astype(np.int64)
+    return out
+
+
 def step_info(
     batch: BatchedMatches, seats: Sequence[int], mask_in_info: bool = False
 ) -> Dict[str, Any]:
@@ -166,6 +191,8 @@ class BlitzVectorEnv(VectorEnv):
         self._shaping = _Shaping(shaping, shaping_gamma) if shaping is not None else None
         self._was_done = np.zeros(self.num_envs, dtype=bool)
         self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
+        self._every_row = np.ones(self.num_envs, dtype=bool)
+        self._every_row.flags.writeable = False  # shared by every step's `_key` masks
 
     # -- views over the agent rows ------------------------------------------------------------
     def _rows(self, arr: np.ndarray) -> np.ndarray:
@@ -240,7 +267,8 @@ class BlitzVectorEnv(VectorEnv):
             self._was_done[rows] = False
         if self._shaping is not None:
             self._shaping.start(self._obs_all(obs), rows)
-        return out, step_info(self.batch, self._seats, self.mask_in_info)
+        info = step_info(self.batch, self._seats, self.mask_in_info)
+        return out, with_key_masks(info, self._every_row)
 
     def _obs_all(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         return {k: self._rows(v) for k, v in obs.items()}
@@ -255,7 +283,9 @@ class BlitzVectorEnv(VectorEnv):
             self._full_actions.reshape(self.num_envs)[:] = arr
             actions = self._full_actions
         obs, rewards, terminated, truncated, info = self.batch.step(actions)
-        infos = step_info(self.batch, self._seats, self.mask_in_info)
+        infos = with_key_masks(
+            step_info(self.batch, self._seats, self.mask_in_info), self._every_row
+        )
         reward = self._rows(rewards).astype(np.float64)
         term, trunc = self._per_env(terminated), self._per_env(truncated)
         if self._shaping is not None:
@@ -270,18 +300,21 @@ class BlitzVectorEnv(VectorEnv):
             reward = reward + self._shaping.bonus(self._obs_all(obs), done, fresh)
         self._was_done = term | trunc
         if "final_ended" in info and info["final_ended"].any():
+            # Gymnasium's layout for a Dict space (SyncVectorEnv's _add_info): a dict of
+            # arrays over rows, each key with its `_key` mask of the ended rows
             ended = self._per_env(info["final_ended"])
-            final = np.full(self.num_envs, None, dtype=object)
             mode = self.batch.obs_mode
-            fobs = self._rows(info["final_" + mode])
-            fsc = self._rows(info["final_scalars"])
-            for i in np.flatnonzero(ended):
-                final[i] = {mode: fobs[i].copy(), "scalars": fsc[i].copy()}
-                if not self.mask_in_info:
-                    final[i]["action_mask"] = self._terminal_mask.copy()  # nothing but wait
-            infos["final_obs"] = final
+            final: Dict[str, np.ndarray] = {
+                mode: self._rows(info["final_" + mode]).copy(),
+                "scalars": self._rows(info["final_scalars"]).copy(),
+            }
+            if not self.mask_in_info:  # an ended row: nothing but wait
+                final["action_mask"] = np.broadcast_to(
+                    self._terminal_mask, (self.num_envs, self.batch.n_actions)
+                ).copy()
+            infos["final_obs"] = with_key_masks(final, ended)
             infos["_final_obs"] = ended
-            infos["final_info"] = {}
+            infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
             infos["_final_info"] = ended
         return self._obs(obs), reward, term, trunc, infos
 
