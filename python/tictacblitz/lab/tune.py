@@ -69,7 +69,7 @@ def _sampler(plan: TunePlan, seed: Optional[int]) -> Any:
     import optuna
 
     def constraints(trial: Any) -> Sequence[float]:
-        return trial.user_attrs.get("constraint", [0.0] * len(plan.targets))
+        return trial.user_attrs.get("tune", {}).get("constraint", [0.0] * len(plan.targets))
 
     uses_constraints = bool(plan.objectives and plan.targets) and not _own_constraints()
     func = constraints if uses_constraints else None
@@ -96,13 +96,19 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         got = plan.lab.measure(
             rules, plan.matches, plan.seed, on_chunk=lambda i, c: advance(len(c["winner"]))
         )
-        trial.set_user_attr("metrics", {k: [e.value, e.low, e.high] for k, e in got.items()})
         changes = changes_from(rules, plan.defaults)
-        trial.set_user_attr("changes", changes)
         short = [target_shortfall(t, got[t.metric].value, got[t.metric].unit) for t in plan.targets]
-        trial.set_user_attr("shortfall", sum(short))
+        # One attribute, one write: each is a transaction of the storage (benches/bench_tune.py)
+        trial.set_user_attr(
+            "tune",
+            {
+                "metrics": {k: [e.value, e.low, e.high] for k, e in got.items()},
+                "changes": changes,
+                "shortfall": sum(short),
+                "constraint": short,
+            },
+        )
         if plan.objectives and plan.targets:  # targets as constraints: > 0 is infeasible
-            trial.set_user_attr("constraint", short)
             if _own_constraints():
                 for t, excess in zip(plan.targets, short, strict=True):
                     trial.set_constraint(t.text, excess)
@@ -163,7 +169,7 @@ def run_plan(
         chosen = pick_finalists(
             study,
             plan.confirm,
-            lambda t: t.user_attrs.get("shortfall", 0.0),
+            lambda t: t.user_attrs.get("tune", {}).get("shortfall", 0.0),
             lambda t: changes_from(t.params, plan.defaults) == 0,  # the base: re-played anyway
         )
         confirm_seed = plan.seed + CONFIRM_SEED_OFFSET
