@@ -321,3 +321,22 @@ def test_doctests():
 
     for module in (targets, importlib.import_module("tictacblitz.lab.tune")):
         assert doctest.testmod(module).failed == 0
+
+
+def test_rule_sets_the_rules_refuse_together_are_skipped_not_fatal():
+    # Each end is legal against the other's default (2,500 / 4,500 ms), but a minimum
+    # above the maximum is not: such candidates are pruned, the search goes on.
+    r = _search("blitz", ["spawn_min_ms=1000..4400", "spawn_max_ms=2600..4500"],
+                "decisiveness >= 0.05", trials=8, matches=4, confirm=1,
+                confirm_matches=4)  # fmt: skip
+    assert r.refused > 0 and r.trials + r.refused == 8
+
+
+def test_a_candidate_that_seats_more_players_counts_two_seat_metrics_as_missing():
+    r = _search("doh", ["players=2..3"], "x_win_rate >= 0.4", trials=3, matches=6,
+                confirm=1, confirm_matches=6)  # fmt: skip
+    three = [f for f in r.finalists if f.rules.get("players") == 3]
+    assert three  # the search tried three players and re-played it
+    for f in three:
+        assert f.estimates["x_win_rate"].value is None
+        assert f.verdicts["x_win_rate >= 0.4"] == "unknown"

@@ -33,7 +33,7 @@ import math
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..games.protocol import Game
-from .candidates import Number
+from .candidates import Number, missing
 from .runner import progress_bar
 from .targets import seen
 from .targets import shortfall as target_shortfall
@@ -96,6 +96,8 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         got = plan.lab.measure(
             rules, plan.matches, plan.seed, on_chunk=lambda i, c: advance(len(c["winner"]))
         )
+        for name in {t.metric for t in plan.targets} | {o.metric for o in plan.objectives}:
+            got.setdefault(name, missing(name, plan.lab.game))  # e.g. seats changed
         changes = changes_from(rules, plan.defaults)
         short = [target_shortfall(t, got[t.metric].value, got[t.metric].unit) for t in plan.targets]
         # One attribute, one write: each is a transaction of the storage (benches/bench_tune.py)

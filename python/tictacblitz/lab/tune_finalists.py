@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .candidates import Candidates, Estimate, Number
+from .candidates import Candidates, Estimate, Number, missing
 from .targets import MET, UNSURE, Objective, Target, judge, seen, shortfall, shortfall_range
 
 __all__ = [
@@ -184,17 +184,14 @@ def replay(
     on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
 ) -> List[Finalist]:
     """Each ``(trial, rules)`` re-played with ``matches`` matches on master ``seed``."""
-    return [
-        measured(
-            trial,
-            rules,
-            defaults,
-            lab.measure(rules, matches, seed, on_chunk=on_chunk),
-            targets,
-            objectives,
-        )
-        for trial, rules in chosen
-    ]
+    wanted = {t.metric for t in targets} | {o.metric for o in objectives}
+    out = []
+    for trial, rules in chosen:
+        got = lab.measure(rules, matches, seed, on_chunk=on_chunk)
+        for name in wanted - set(got):  # a metric this rule set has not (its seats changed)
+            got[name] = missing(name, lab.game)
+        out.append(measured(trial, rules, defaults, got, targets, objectives))
+    return out
 
 
 @dataclass
