@@ -29,6 +29,8 @@ from tictacblitz.lab.targets import (
 from tictacblitz.lab.tune import CONFIRM_SEED_OFFSET, tune
 from tictacblitz.lab.tune_finalists import Finalist, rank
 
+tune_module = sys.modules["tictacblitz.lab.tune"]  # the module (lab.tune also names a function)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 METRICS = ["line_share", "match_s", "seat_gap", "game_length"]
 DOH = ["--game", "doh", "--seat", "all=greedy", "--no-progress", "--workers", "1"]
@@ -200,6 +202,7 @@ def test_ctrl_c_keeps_the_finished_trials_and_the_rerun_continues(study, monkeyp
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(candidates.Candidates, "measure", interrupted_on_the_second)
+    monkeypatch.setattr(tune_module, "_played_before", lambda trial, rules: None)
     assert main(["tune", *DOH_SEARCH, *SMALL, "--trials", "3", *where]) == 130
     assert "run the same command again" in capsys.readouterr().err
     states = [t.state for t in _trials(storage, "s")]
@@ -269,7 +272,8 @@ def test_rift_finds_the_idle_gain_that_lengthens_games():
     assert r.base.verdicts["game_length >= 39"] == MISSED
 
 
-def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch):
+def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch, tmp_path):
+    storage = f"sqlite:///{tmp_path / 'c.db'}"
     real = candidates.Candidates.measure
     plays = []
 
@@ -279,10 +283,14 @@ def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch
 
     monkeypatch.setattr(candidates.Candidates, "measure", counted)
     r = _search("doh", ["pieces_per_size=1..4"], "game_length <= 3", trials=4, matches=6,
-                confirm=2, confirm_matches=15, seed=9)  # fmt: skip
+                confirm=2, confirm_matches=15, seed=9, storage=storage)  # fmt: skip
     fresh = 9 + CONFIRM_SEED_OFFSET
-    assert plays[:4] == [(6, 9)] * 4  # every candidate on the same seeds
-    assert plays[4:] == [(15, fresh)] * len(r.finalists)  # the base and the finalists
+    study = optuna.load_study(study_name=r.study, storage=storage)
+    distinct = {tuple(t.params.items()) for t in study.trials}
+    searched = len(plays) - len(r.finalists)
+    assert searched == len(distinct)  # a rule set proposed twice is played once
+    assert plays[:searched] == [(6, 9)] * searched  # every candidate on the same seeds
+    assert plays[searched:] == [(15, fresh)] * len(r.finalists)  # the base and finalists
     assert 2 <= len(r.finalists) <= 3 and r.finalists[0] in r.best
 
 

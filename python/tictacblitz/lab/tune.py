@@ -93,6 +93,15 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         except ValueError as exc:  # e.g. two ranges whose ends the rules refuse together
             trial.set_user_attr("refused", str(exc))
             raise optuna.TrialPruned(str(exc)) from None
+        twin = _played_before(trial, rules)
+        if twin is not None:  # the same rules on the same seeds: the very same matches
+            trial.set_user_attr("tune", {**twin.user_attrs["tune"], "same_as": twin.number})
+            if plan.objectives and plan.targets and _own_constraints():
+                for t, excess in zip(
+                    plan.targets, twin.user_attrs["tune"]["constraint"], strict=True
+                ):
+                    trial.set_constraint(t.text, excess)
+            return twin.values[0] if len(twin.values) == 1 else list(twin.values)
         got = plan.lab.measure(
             rules, plan.matches, plan.seed, on_chunk=lambda i, c: advance(len(c["winner"]))
         )
@@ -125,6 +134,16 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         return values[0] if len(values) == 1 else values
 
     return objective
+
+
+def _played_before(trial: Any, rules: Dict[str, Number]) -> Any:
+    """A finished trial of the study with these very rules, else None: every candidate
+    plays the same seeds, so playing it again would only repeat its matches (Optuna
+    proposes an integer rule's values again and again on a small range)."""
+    import optuna
+
+    done = trial.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    return next((t for t in done if t.params == rules and "tune" in t.user_attrs), None)
 
 
 def check_study(plan: TunePlan) -> None:
