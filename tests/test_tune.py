@@ -348,3 +348,23 @@ def test_a_candidate_that_seats_more_players_counts_two_seat_metrics_as_missing(
     for f in three:
         assert f.estimates["x_win_rate"].value is None
         assert f.verdicts["x_win_rate >= 0.4"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--vary", "set_ms=2000..800", "--target", "decisiveness >= 0.5"], "is empty"),
+        (["--vary", "set_ms=800..2000", "--target", "line_shares >= 0.5"], "unknown metric"),
+        (["--vary", "set_ms=800..2000"], "give at least one --target or --objective"),
+        (["--target", "decisiveness >= 0.5"], "--vary"),
+    ],
+)
+def test_the_command_line_refuses_in_one_line_without_a_traceback(tmp_path, args, words):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "tune", *args],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")),
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+    assert not (tmp_path / "tune.db").exists()  # no storage opened
