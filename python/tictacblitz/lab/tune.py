@@ -96,6 +96,7 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         twin = _played_before(trial, rules)
         if twin is not None:  # the same rules on the same seeds: the very same matches
             trial.set_user_attr("tune", {**twin.user_attrs["tune"], "same_as": twin.number})
+            advance(plan.matches)  # the progress bar counts it as played
             if plan.objectives and plan.targets and _own_constraints():
                 for t, excess in zip(
                     plan.targets, twin.user_attrs["tune"]["constraint"], strict=True
