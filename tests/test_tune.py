@@ -29,6 +29,8 @@ from tictacblitz.lab.targets import (
 from tictacblitz.lab.tune import CONFIRM_SEED_OFFSET, tune
 from tictacblitz.lab.tune_finalists import Finalist, rank
 
+tune_module = sys.modules["tictacblitz.lab.tune"]  # the module (lab.tune also names a function)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 METRICS = ["line_share", "match_s", "seat_gap", "game_length"]
 DOH = ["--game", "doh", "--seat", "all=greedy", "--no-progress", "--workers", "1"]
@@ -200,6 +202,7 @@ def test_ctrl_c_keeps_the_finished_trials_and_the_rerun_continues(study, monkeyp
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(candidates.Candidates, "measure", interrupted_on_the_second)
+    monkeypatch.setattr(tune_module, "_played_before", lambda trial, rules: None)
     assert main(["tune", *DOH_SEARCH, *SMALL, "--trials", "3", *where]) == 130
     assert "run the same command again" in capsys.readouterr().err
     states = [t.state for t in _trials(storage, "s")]
@@ -269,7 +272,8 @@ def test_rift_finds_the_idle_gain_that_lengthens_games():
     assert r.base.verdicts["game_length >= 39"] == MISSED
 
 
-def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch):
+def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch, tmp_path):
+    storage = f"sqlite:///{tmp_path / 'c.db'}"
     real = candidates.Candidates.measure
     plays = []
 
@@ -279,10 +283,14 @@ def test_the_finalists_are_replayed_with_more_matches_on_fresh_seeds(monkeypatch
 
     monkeypatch.setattr(candidates.Candidates, "measure", counted)
     r = _search("doh", ["pieces_per_size=1..4"], "game_length <= 3", trials=4, matches=6,
-                confirm=2, confirm_matches=15, seed=9)  # fmt: skip
+                confirm=2, confirm_matches=15, seed=9, storage=storage)  # fmt: skip
     fresh = 9 + CONFIRM_SEED_OFFSET
-    assert plays[:4] == [(6, 9)] * 4  # every candidate on the same seeds
-    assert plays[4:] == [(15, fresh)] * len(r.finalists)  # the base and the finalists
+    study = optuna.load_study(study_name=r.study, storage=storage)
+    distinct = {tuple(t.params.items()) for t in study.trials}
+    searched = len(plays) - len(r.finalists)
+    assert searched == len(distinct)  # a rule set proposed twice is played once
+    assert plays[:searched] == [(6, 9)] * searched  # every candidate on the same seeds
+    assert plays[searched:] == [(15, fresh)] * len(r.finalists)  # the base and finalists
     assert 2 <= len(r.finalists) <= 3 and r.finalists[0] in r.best
 
 
@@ -321,3 +329,42 @@ def test_doctests():
 
     for module in (targets, importlib.import_module("tictacblitz.lab.tune")):
         assert doctest.testmod(module).failed == 0
+
+
+def test_rule_sets_the_rules_refuse_together_are_skipped_not_fatal():
+    # Each end is legal against the other's default (2,500 / 4,500 ms), but a minimum
+    # above the maximum is not: such candidates are pruned, the search goes on.
+    r = _search("blitz", ["spawn_min_ms=1000..4400", "spawn_max_ms=2600..4500"],
+                "decisiveness >= 0.05", trials=8, matches=4, confirm=1,
+                confirm_matches=4)  # fmt: skip
+    assert r.refused > 0 and r.trials + r.refused == 8
+
+
+def test_a_candidate_that_seats_more_players_counts_two_seat_metrics_as_missing():
+    r = _search("doh", ["players=2..3"], "x_win_rate >= 0.4", trials=3, matches=6,
+                confirm=1, confirm_matches=6)  # fmt: skip
+    three = [f for f in r.finalists if f.rules.get("players") == 3]
+    assert three  # the search tried three players and re-played it
+    for f in three:
+        assert f.estimates["x_win_rate"].value is None
+        assert f.verdicts["x_win_rate >= 0.4"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--vary", "set_ms=2000..800", "--target", "decisiveness >= 0.5"], "is empty"),
+        (["--vary", "set_ms=800..2000", "--target", "line_shares >= 0.5"], "unknown metric"),
+        (["--vary", "set_ms=800..2000"], "give at least one --target or --objective"),
+        (["--target", "decisiveness >= 0.5"], "--vary"),
+    ],
+)
+def test_the_command_line_refuses_in_one_line_without_a_traceback(tmp_path, args, words):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tictacblitz", "tune", *args],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")),
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+    assert not (tmp_path / "tune.db").exists()  # no storage opened

@@ -74,3 +74,12 @@ def test_doctests():
     from tictacblitz.lab import candidates
 
     assert doctest.testmod(candidates).failed == 0
+
+
+def test_seats_take_player_models_and_presets():
+    lab = Candidates("blitz", seats=["1=greedy:reaction=450ms,error=15%", "2=casual"], workers=1)
+    assert lab.bots(lab.base) == ["greedy:reaction=450ms,error=15%", "casual"]
+    got = lab.measure({"set_ms": 1000}, matches=4, seed=1)
+    assert got["decisiveness"].known
+    with pytest.raises(ValueError, match="reaction"):
+        Candidates("blitz", seats=["1=greedy:reaction=fast"])

@@ -45,6 +45,6 @@ def test_the_cluster_gives_the_answer_of_a_local_run(client):
     assert on_cluster.study == local.study
     assert a == b
     assert a["best"][0]["rules"] == {"pieces_per_size": 1}
-    # At least a chunk a run went through the cluster: 4 candidates, then the re-plays
-    # (the base is one of the finalists).
-    assert len(stream.data) >= 4 + len(on_cluster.finalists)
+    # At least a chunk a run went through the cluster: a search candidate or more (one
+    # proposed twice is played once), then the re-plays (the base is a finalist).
+    assert len(stream.data) >= 1 + len(on_cluster.finalists)

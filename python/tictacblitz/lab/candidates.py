@@ -36,7 +36,16 @@ from .seating import EVERY, parse_seat, point_seats, seat_choices, summary_keys
 from .simulator import simulate
 from .units import label, unit
 
-__all__ = ["Estimate", "RuleSpec", "Candidates", "tunable_rules", "measure", "Number"]
+__all__ = [
+    "Estimate",
+    "RuleSpec",
+    "Candidates",
+    "tunable_rules",
+    "measure",
+    "estimates",
+    "missing",
+    "Number",
+]
 
 Number = Union[int, float]
 
@@ -223,6 +232,12 @@ class Candidates:
             on_chunk=on_chunk,
         )
         return estimates(summary, self.game), summary
+
+
+def missing(name: str, game: str) -> Estimate:
+    """The :class:`Estimate` of a metric a run does not report (e.g. X's win rate when a
+    candidate seats three players): no value, no interval."""
+    return Estimate(None, None, None, unit(name, game), label(name, game))
 
 
 def estimates(summary: Dict[str, Any], game: str) -> Dict[str, Estimate]:

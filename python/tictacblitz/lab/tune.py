@@ -33,7 +33,7 @@ import math
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..games.protocol import Game
-from .candidates import Number
+from .candidates import Number, missing
 from .runner import progress_bar
 from .targets import seen
 from .targets import shortfall as target_shortfall
@@ -69,7 +69,7 @@ def _sampler(plan: TunePlan, seed: Optional[int]) -> Any:
     import optuna
 
     def constraints(trial: Any) -> Sequence[float]:
-        return trial.user_attrs.get("constraint", [0.0] * len(plan.targets))
+        return trial.user_attrs.get("tune", {}).get("constraint", [0.0] * len(plan.targets))
 
     uses_constraints = bool(plan.objectives and plan.targets) and not _own_constraints()
     func = constraints if uses_constraints else None
@@ -93,16 +93,34 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         except ValueError as exc:  # e.g. two ranges whose ends the rules refuse together
             trial.set_user_attr("refused", str(exc))
             raise optuna.TrialPruned(str(exc)) from None
+        twin = _played_before(trial, rules)
+        if twin is not None:  # the same rules on the same seeds: the very same matches
+            trial.set_user_attr("tune", {**twin.user_attrs["tune"], "same_as": twin.number})
+            advance(plan.matches)  # the progress bar counts it as played
+            if plan.objectives and plan.targets and _own_constraints():
+                for t, excess in zip(
+                    plan.targets, twin.user_attrs["tune"]["constraint"], strict=True
+                ):
+                    trial.set_constraint(t.text, excess)
+            return twin.values[0] if len(twin.values) == 1 else list(twin.values)
         got = plan.lab.measure(
             rules, plan.matches, plan.seed, on_chunk=lambda i, c: advance(len(c["winner"]))
         )
-        trial.set_user_attr("metrics", {k: [e.value, e.low, e.high] for k, e in got.items()})
+        for name in {t.metric for t in plan.targets} | {o.metric for o in plan.objectives}:
+            got.setdefault(name, missing(name, plan.lab.game))  # e.g. seats changed
         changes = changes_from(rules, plan.defaults)
-        trial.set_user_attr("changes", changes)
         short = [target_shortfall(t, got[t.metric].value, got[t.metric].unit) for t in plan.targets]
-        trial.set_user_attr("shortfall", sum(short))
+        # One attribute, one write: each is a transaction of the storage (benches/bench_tune.py)
+        trial.set_user_attr(
+            "tune",
+            {
+                "metrics": {k: [e.value, e.low, e.high] for k, e in got.items()},
+                "changes": changes,
+                "shortfall": sum(short),
+                "constraint": short,
+            },
+        )
         if plan.objectives and plan.targets:  # targets as constraints: > 0 is infeasible
-            trial.set_user_attr("constraint", short)
             if _own_constraints():
                 for t, excess in zip(plan.targets, short, strict=True):
                     trial.set_constraint(t.text, excess)
@@ -117,6 +135,16 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         return values[0] if len(values) == 1 else values
 
     return objective
+
+
+def _played_before(trial: Any, rules: Dict[str, Number]) -> Any:
+    """A finished trial of the study with these very rules, else None: every candidate
+    plays the same seeds, so playing it again would only repeat its matches (Optuna
+    proposes an integer rule's values again and again on a small range)."""
+    import optuna
+
+    done = trial.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    return next((t for t in done if t.params == rules and "tune" in t.user_attrs), None)
 
 
 def check_study(plan: TunePlan) -> None:
@@ -163,7 +191,7 @@ def run_plan(
         chosen = pick_finalists(
             study,
             plan.confirm,
-            lambda t: t.user_attrs.get("shortfall", 0.0),
+            lambda t: t.user_attrs.get("tune", {}).get("shortfall", 0.0),
             lambda t: changes_from(t.params, plan.defaults) == 0,  # the base: re-played anyway
         )
         confirm_seed = plan.seed + CONFIRM_SEED_OFFSET

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .candidates import Candidates, Estimate, Number
+from .candidates import Candidates, Estimate, Number, missing
 from .targets import MET, UNSURE, Objective, Target, judge, seen, shortfall, shortfall_range
 
 __all__ = [
@@ -96,17 +96,25 @@ def pick_finalists(
 ) -> List[Any]:
     """Up to ``count`` complete trials with distinct rule sets, none that ``skip``
     rejects (the base rules, re-played anyway): for one objective the best by its value;
-    for several the Pareto front first, each group by ``score`` (lower first: the
-    trials' total shortfall)."""
+    for several the Pareto front, spread evenly along its first objective when it has
+    more, then the others by ``score`` (lower first: the trials' total shortfall)."""
     import optuna
 
     done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     if len(study.directions) == 1:
         sign = -1.0 if study.direction == optuna.study.StudyDirection.MAXIMIZE else 1.0
         ordered = sorted(done, key=lambda t: (sign * t.values[0], t.number))
-    else:
-        front = {t.number for t in study.best_trials}
-        ordered = sorted(done, key=lambda t: (t.number not in front, score(t), t.number))
+    else:  # the front, spread along its first objective, then the rest by score
+        front = sorted(
+            (t for t in study.best_trials if not skip(t)), key=lambda t: (t.values[0], t.number)
+        )
+        if len(front) > count:
+            step = (len(front) - 1) / max(1, count - 1)
+            front = [front[round(i * step)] for i in range(count)]
+        chosen = {t.number for t in front}
+        ordered = front + sorted(
+            (t for t in done if t.number not in chosen), key=lambda t: (score(t), t.number)
+        )
     picked: List[Any] = []
     seen_rules: List[Dict[str, Any]] = []
     for t in ordered:
@@ -176,17 +184,14 @@ def replay(
     on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
 ) -> List[Finalist]:
     """Each ``(trial, rules)`` re-played with ``matches`` matches on master ``seed``."""
-    return [
-        measured(
-            trial,
-            rules,
-            defaults,
-            lab.measure(rules, matches, seed, on_chunk=on_chunk),
-            targets,
-            objectives,
-        )
-        for trial, rules in chosen
-    ]
+    wanted = {t.metric for t in targets} | {o.metric for o in objectives}
+    out = []
+    for trial, rules in chosen:
+        got = lab.measure(rules, matches, seed, on_chunk=on_chunk)
+        for name in wanted - set(got):  # a metric this rule set has not (its seats changed)
+            got[name] = missing(name, lab.game)
+        out.append(measured(trial, rules, defaults, got, targets, objectives))
+    return out
 
 
 @dataclass

@@ -116,8 +116,9 @@ def format_tune(result: "TuneResult") -> str:
     ]
     if result.tie:
         head.append(
-            f"best: {len(result.best)} rule sets tie: their intervals cannot tell them "
-            "apart; fewest rule changes first"
+            f"best: {len(result.best)} rule sets tie: no interval separates one above "
+            "another (equal within the noise, or each better on some objective: a "
+            "trade-off); fewest rule changes first"
         )
     else:
         head.append("best: one rule set, separated from every other finalist by its intervals")

@@ -62,7 +62,10 @@ def make_storage(url: str) -> Any:
             kwargs["engine_kwargs"] = {"connect_args": {"timeout": SQLITE_WAIT_S}}
         for attempt in range(CREATE_ATTEMPTS):
             try:
-                return optuna.storages.RDBStorage(url, **kwargs)
+                storage = optuna.storages.RDBStorage(url, **kwargs)
+                if url.startswith("sqlite:///") and ":memory:" not in url:  # a file
+                    _quick_sqlite(storage)
+                return storage
             except Exception:
                 # Workers started together on a new database race to create its tables:
                 # the loser finds them made a moment later.
@@ -75,6 +78,23 @@ def make_storage(url: str) -> Any:
     except Exception as exc:  # SQLAlchemy's and Redis's errors: one line naming the URL
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"--storage {url!r}: cannot open it: {first}") from None
+
+
+def _quick_sqlite(storage: Any) -> None:
+    """Write-ahead logging, synced at checkpoints (``synchronous=NORMAL``): a study
+    survives a crash of the process (a power cut may lose its last trials), and a trial's
+    dozen small transactions no longer wait for the disk each (benches/bench_tune.py:
+    about 17 ms each on the loaded test machine, a quarter of a 1,000-match candidate)."""
+    from sqlalchemy import event
+
+    def pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    event.listen(storage.engine, "connect", pragmas)
+    storage.engine.dispose()  # the connections made so far: reopened with the pragmas
 
 
 def fingerprint(**spec: Any) -> Dict[str, Any]:
