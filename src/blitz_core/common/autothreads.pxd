@@ -22,10 +22,11 @@ cdef enum:
     RECENT = 8                    # the arm in use is judged on its last RECENT steps
     PROBE_STEPS = 6               # steps of a probe; the first one only warms the arm
     EXPLOIT_WARM = 4              # steps of the current arm before it can be compared
-    PROBE_MIN_MS = 250            # 0.25 s between probes after a switch ...
-    PROBE_MAX_MS = 8000           # ... doubling to 8 s while the other arm loses: a
-                                  # collapsing arm (one step of 15-50 ms measured at a
-                                  # load of 12) then costs under 1 % of the time
+    # 0.25 s between probes after a switch, doubling to 8 s while the other arm loses:
+    # a collapsing arm (one step of 15-50 ms measured at a load of 12) then costs under
+    # 1 % of the time
+    PROBE_MIN_MS = 250
+    PROBE_MAX_MS = 8000
 
 
 ctypedef struct AutoThreads:
