@@ -177,7 +177,7 @@ async function start(msg) {
     const conn = await connection();
     conn.forget();
     return conn.send(msg);
-  } catch (e) {
+  } catch {
     menuError("Cannot reach the server.");
     return null;
   }

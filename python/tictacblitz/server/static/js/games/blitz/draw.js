@@ -109,7 +109,7 @@ export function drawBolt(ctx, cx, cy, r, color) {
   ctx.fillStyle = color; ctx.strokeStyle = "#000"; ctx.lineWidth = 1;
   ctx.beginPath();
   const pts = [[0.15, -1], [-0.55, 0.12], [-0.05, 0.12], [-0.2, 1], [0.55, -0.15], [0.05, -0.15], [0.3, -1]];
-  pts.forEach(([x, y], i) => (i ? ctx.lineTo(cx + x * r, cy + y * r) : ctx.moveTo(cx + x * r, cy + y * r)));
+  pts.forEach(([x, y], i) => { if (i) ctx.lineTo(cx + x * r, cy + y * r); else ctx.moveTo(cx + x * r, cy + y * r); });
   ctx.closePath(); ctx.fill(); ctx.stroke();
   ctx.restore();
 }
@@ -265,7 +265,7 @@ export function drawGame(ctx, view, lay, ui = {}) {
   }
 
   lay.labels = { X: [], O: [] };       // where the panels' words went (the phone test reads them)
-  for (const p of ["X", "O"]) drawPanel(ctx, view.players[p], lay.panels[p], now, lay.labels[p]);
+  for (const p of ["X", "O"]) drawPanel(ctx, view.players[p], lay.panels[p], lay.labels[p]);
 }
 
 function drawTimer(ctx, view, lay) {
@@ -297,7 +297,7 @@ function fitText(ctx, text, x, y, align, box, size, weight, boxes) {
   if (boxes) boxes.push({ text: shown, x: left, y: y - fs * 0.6, w, h: fs * 1.2 });
 }
 
-export function drawPanel(ctx, pl, box, now, boxes = null) {
+export function drawPanel(ctx, pl, box, boxes = null) {
   if (!pl || !box) return;
   const { x, y, w, h } = box;
   ctx.save();
@@ -332,7 +332,7 @@ export function drawPanel(ctx, pl, box, now, boxes = null) {
     fitText(ctx, pl.symbol, tx, ty, align, box, fs, "bold ", boxes);
     ctx.fillStyle = COLORS.dim;
     const words = compact ? ["waiting for", "a player"] : ["waiting for a player"];
-    words.forEach((line, i) => fitText(ctx, line, tx, ty + fs * (1.3 + 1.1 * i), align, box, fs * 0.85, "", boxes));
+    words.forEach((line, i) => { fitText(ctx, line, tx, ty + fs * (1.3 + 1.1 * i), align, box, fs * 0.85, "", boxes); });
     ctx.restore();
     return;
   }

@@ -17,7 +17,6 @@ const MOVES = {
   w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
 };
 const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-const WASD = new Set(["w", "a", "s", "d"]);
 
 /** Which seat a key drives, and what it does: pure, so tests can check the key map.
  *  `seats`: {mouse, keyboard} (local) or {mouse: seat, keyboard: seat} equal (alone). */

@@ -10,7 +10,7 @@
 // causes), energy and lock, the ability buttons with cost and cooldown, the objectives.
 
 import { ANIM_MS, abilityUsable, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
-import { ABILITIES, cellRect, sectorRect } from "./layout.js";
+import { cellRect, sectorRect } from "./layout.js";
 import { roundRect } from "../../view_common.js";
 
 export { layout } from "./layout.js";
@@ -94,7 +94,7 @@ export function drawGame(ctx, view0, lay, ui = {}) {
   ctx.fillRect(0, 0, lay.w, lay.h);
   const acting = actingSeat(view, ui.cursors);
   drawBoard(ctx, view, lay, ui, acting);
-  drawPanel(ctx, view, lay, acting, ui);
+  drawPanel(ctx, view, lay, acting);
 }
 
 const ease = (q) => (q <= 0 ? 0 : q >= 1 ? 1 : q * q * (3 - 2 * q));
@@ -256,7 +256,7 @@ function text(ctx, str, x, y, { px = 13, weight = 400, color = COLORS.text, alig
   ctx.fillText(str, x, y, max);
 }
 
-function drawPanel(ctx, view, lay, acting, ui) {
+function drawPanel(ctx, view, lay, acting) {
   const local = view.mine.length === 2;
   // The view switch (local), or the turn.
   if (local) {

@@ -61,7 +61,7 @@ export function layout(w, h, seatNames = ["X", "O"], rows = 3) {
     const parts = panelParts(x + s + pad, pad, pw, seatNames, rows, compact, null);
     if (parts.end <= h - pad) {
       const full = panelParts(x + s + pad, pad, pw, seatNames, rows, compact, h - pad);
-      return finish({ w, h, board: { x, y: pad + 6, s }, panel: { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad }, ...full }, pad, seatNames, false);
+      return finish({ w, h, board: { x, y: pad + 6, s }, panel: { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad }, ...full }, seatNames, false);
     }
   }
   // Stacked: the panel below the board takes its natural height; the board what is left.
@@ -71,10 +71,10 @@ export function layout(w, h, seatNames = ["X", "O"], rows = 3) {
   const board = { x: (w - s) / 2, y: pad, s };
   const top = 2 * pad + s + CAPTION;
   const parts = panelParts(pad, top, pw, seatNames, rows, true, null);
-  return finish({ w, h, board, panel: { x: pad, y: top, w: pw, h: parts.end - top }, ...parts }, pad, seatNames, true);
+  return finish({ w, h, board, panel: { x: pad, y: top, w: pw, h: parts.end - top }, ...parts }, seatNames, true);
 }
 
-function finish(lay, pad, seatNames, stacked) {
+function finish(lay, seatNames, stacked) {
   const b = lay.board;
   b.gap = b.s * 0.022;
   b.cell = (b.s - 2 * b.gap) / 9;
