@@ -104,6 +104,7 @@ def test_every_workload_is_listed(capsys):
 # -- the real thing: callgrind sees a deliberately slowed workload -------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_gate_fails_a_workload_slowed_by_ten_percent():
     runs = [["--empty"], ["kernels", "--reps", "10"], ["kernels", "--reps", "10", "--slow"]]
