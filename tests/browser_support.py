@@ -28,10 +28,17 @@ WAIT = 30_000  # ms: generous, for a loaded 2-core machine
 
 def require_browser(*modules: str) -> None:
     """Skip the calling test module without the server's dependencies, Playwright, any of
-    ``modules`` (a game's native core) or chromium. Call it at module level."""
+    ``modules`` (a game's native core) or chromium; a failure instead under CI=true, where
+    .ci/run installs them all (as the Redis and Node tests do). Call it at module level."""
+    strict = os.environ.get("CI", "").lower() == "true"
     for module in ("starlette", "uvicorn", "playwright.sync_api", *modules):
-        pytest.importorskip(module)
+        if strict:
+            __import__(module)
+        else:
+            pytest.importorskip(module)
     if not CHROMIUM:
+        if strict:
+            pytest.fail("CI=true and no chromium on PATH: .ci/run installs it", pytrace=False)
         pytest.skip("no chromium on PATH (apt-get install chromium)", allow_module_level=True)
 
 

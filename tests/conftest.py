@@ -3,9 +3,17 @@ cluster_support.py)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
+
+
+def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
+    """The files with a slow test first (in their own order, then the rest in theirs): with
+    pytest-xdist handing out whole files (--dist loadfile), a slow file started last would
+    keep one core busy while the other waits (issue 27, CI item)."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
 
 
 @pytest.fixture(scope="module")

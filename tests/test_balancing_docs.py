@@ -92,6 +92,7 @@ def needed(code):
         pytest.importorskip("distributed")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", DOCS)
 def test_shell_blocks_run(page, tmp_path):
     ran = 0

@@ -44,6 +44,7 @@ def server():
 LIVE = "() => window.__blitz.view && window.__blitz.view.phase === 'live' && !window.__blitz.view.roundEnd"  # noqa: E501
 
 
+@pytest.mark.slow
 def test_bot_match_place_knockout_recharge_round_end(server, browser):
     p = Page(browser, "bot")
     page = p.page
@@ -128,6 +129,7 @@ def test_bot_match_place_knockout_recharge_round_end(server, browser):
     p.close()
 
 
+@pytest.mark.slow
 def test_online_match_through_a_room_code_and_its_replay(server, browser):
     a = Page(browser, "online_a")
     b = Page(browser, "online_b")

@@ -7,6 +7,8 @@ Redis (tests/cluster_support.py), Debian's chromium through Playwright."""
 
 from __future__ import annotations
 
+import pytest
+
 from browser_support import Page, require_browser, x_builds_row_0
 from cluster_support import LocalCluster, require_redis
 
@@ -27,6 +29,7 @@ def create_online_room(page: Page, url: str) -> str:
     return page.page.inner_text("#room-code-show").replace("-", "")
 
 
+@pytest.mark.slow
 def test_a_match_through_the_second_entry_point_of_three_processes(browser):
     with LocalCluster(3, SERVE) as cluster:
         one, two, three = cluster.urls
@@ -70,6 +73,7 @@ def test_a_match_through_the_second_entry_point_of_three_processes(browser):
             p.close()
 
 
+@pytest.mark.slow
 def test_a_page_whose_room_process_dies_is_told_the_room_is_lost(browser):
     with LocalCluster(2, SERVE + ["--rule", "round_ms=60000"]) as cluster:
         one, two = cluster.urls

@@ -150,6 +150,7 @@ def test_local_mouse_and_keyboard_stack_and_nest(server, browser) -> None:
         p.close()
 
 
+@pytest.mark.slow
 def test_online_room_link_spectator_replay_and_rematch(server, browser) -> None:
     a, b, s = Page(browser, "host"), Page(browser, "guest"), Page(browser, "spectator")
     try:

@@ -59,6 +59,7 @@ def _check_seats(view, names) -> None:
     assert view["seatNames"] == names and list(view["players"]) == names
 
 
+@pytest.mark.slow
 def test_a_three_player_online_room_played_to_the_end_and_its_replay(server3, browser) -> None:
     a, b, c = Page(browser, "host"), Page(browser, "guest"), Page(browser, "third")
     try:

@@ -134,6 +134,7 @@ def check_phone(p: Page, game: str, size) -> None:
     p.page.evaluate("() => window.scrollTo(0, 0)")
 
 
+@pytest.mark.slow
 def test_every_game_whole_on_a_phone_upright_and_on_its_side(game_server, browser) -> None:
     game, url = game_server
     for size in SIZES:

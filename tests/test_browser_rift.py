@@ -83,6 +83,7 @@ def _lock(p: Page, seat: str, rng: random.Random, aim: bool = False) -> int:
     return cell
 
 
+@pytest.mark.slow
 def test_against_a_bot_level_and_seat(server, browser) -> None:
     p = Page(browser, "bot")
     try:
@@ -225,6 +226,7 @@ def test_local_view_switch_hides_the_other_move_and_resolves_when_both_lock(
         p.close()
 
 
+@pytest.mark.slow
 def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> None:
     a, b, s = Page(browser, "host"), Page(browser, "guest"), Page(browser, "spectator")
     try:

@@ -152,6 +152,7 @@ def check_invariants(match):
 SLOW = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SLOW
 @given(script_strategy())
 def test_native_matches_reference(script):
@@ -177,6 +178,7 @@ def advance_by_single_ms(match, ms):
     return events
 
 
+@pytest.mark.slow
 @SLOW
 @given(script_strategy())
 def test_one_ms_steps_equal_event_steps(script):
@@ -201,6 +203,7 @@ def test_one_ms_steps_equal_event_steps(script):
         assert snapshot(jumping) == snapshot(stepping)
 
 
+@pytest.mark.slow
 @SLOW
 @given(script_strategy())
 def test_set_marks_are_never_knocked_out(script):

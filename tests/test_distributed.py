@@ -67,6 +67,7 @@ def test_cluster_run_equals_local_run(client):
     assert remote.summary["scheduler"] == client.scheduler.address
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path):
     n = 3000
     local = simulate(n, "greedy", "greedy", seed=5, workers=2)

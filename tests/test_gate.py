@@ -68,6 +68,7 @@ def test_table_shows_each_workload_and_its_change():
 
 
 def test_slow_variant_adds_about_ten_percent():
+    assert gate.slow_reps(40) == 44
     assert gate.slow_reps(20) == 22
     assert gate.slow_reps(10) == 11
     assert gate.slow_reps(3) == 4
@@ -104,19 +105,24 @@ def test_every_workload_is_listed(capsys):
 # -- the real thing: callgrind sees a deliberately slowed workload -------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_gate_fails_a_workload_slowed_by_ten_percent():
-    runs = [["--empty"], ["kernels", "--reps", "10"], ["kernels", "--reps", "10", "--slow"]]
+    # 40 reps against 44, not 10 against 11: the reps after the first cost a little more
+    # than the mean (garbage collection is off, so memory grows), and that excess weighs
+    # less over more reps: +11.05 % measured at 40/44 (67.0 M instructions, then 74.4 M),
+    # where a fresh clone once measured +12.26 % at 10/11 (issue 27). The reps are cheap
+    # beside the process's setup, which the empty run takes away.
+    runs = [["--empty"], ["kernels", "--reps", "40"], ["kernels", "--reps", "40", "--slow"]]
     with ThreadPoolExecutor(max_workers=2) as pool:
         empty, normal, slow = pool.map(gate.count_instructions, runs)
     normal -= empty
     slow -= empty
     assert normal > 1_000_000  # the measured region is there
     growth = slow / normal - 1
-    # 11 reps instead of 10. Not exactly +10 %: each rep plays other seeds, so the 11th rep
-    # need not cost the mean of the first ten, and a fresh clone on the same kind of machine
-    # measured +12.26 % once (issue 27). What matters is that the growth is far above the
-    # gate's 3 % bound and about the size made, so the bounds are wide on purpose.
+    # 44 reps instead of 40: +10 % of the same work (each rep runs the same kernels on the
+    # same boards), give or take the excess above. What matters is that the growth is far
+    # above the gate's 3 % bound and about the size made: the bounds are wide on purpose.
     assert 0.06 < growth < 0.20, growth
     assert gate.compare({"kernels": normal}, {"kernels": slow}) != []
     assert gate.compare({"kernels": normal}, {"kernels": normal}) == []

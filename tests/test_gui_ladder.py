@@ -39,6 +39,7 @@ def test_blitz_top_level_is_measured_against_raw_greedy():
     assert ("hard", "greedy") in ladder.ladder_pairs("blitz")
 
 
+@pytest.mark.slow
 def test_each_level_beats_the_one_below_in_both_seats(rungs):
     measured = {(r.game, r.first, r.second) for r in rungs}
     for game in available_games():

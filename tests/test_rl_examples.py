@@ -56,6 +56,7 @@ def test_the_numpy_baseline_runs_and_writes_its_curve(tmp_path):
     assert p == 0.3 and abs(lo - 0.2189) < 1e-3 and abs(hi - 0.3958) < 1e-3
 
 
+@pytest.mark.slow
 def test_the_maskable_ppo_example():
     pytest.importorskip("sb3_contrib")
     example = _load("maskable_ppo")

@@ -70,19 +70,34 @@ def test_scenario_through_the_runner(path, engine):
     assert result_diff(scenario, result) is None, result_diff(scenario, result)
 
 
+def replay_in_process(path, engine, capsys):
+    """``tictacblitz replay --engine ENGINE PATH`` through the command line's own ``main``,
+    in this process: (exit status, stdout, stderr). One subprocess per scenario cost ~1 s
+    each of interpreter start and imports, 110 of them the slowest part of the suite's
+    scenario tests (issue 27, CI item); ``python -m tictacblitz replay`` itself is run as
+    a subprocess below (unreadable files) and by the shared checker's test."""
+    from tictacblitz.cli import main
+
+    capsys.readouterr()
+    try:
+        status = main(["replay", "--engine", engine, str(path)])
+    except SystemExit as exc:  # argparse's own refusals
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", FILES, ids=file_id)
-def test_scenario_through_the_command_line(path, engine):
+def test_scenario_through_the_command_line(path, engine, capsys):
     scenario = read(path)
-    proc = replay(path, engine)
+    status, out, err = replay_in_process(path, engine, capsys)
     if expects_error(scenario):
-        assert proc.returncode == 2 and proc.stdout == ""
-        assert (
-            proc.stderr.startswith("tictacblitz replay: error: ") and proc.stderr.count("\n") == 1
-        )
+        assert status == 2 and out == ""
+        assert err.startswith("tictacblitz replay: error: ") and err.count("\n") == 1
         return
-    assert proc.returncode == 0, proc.stderr
-    diff = result_diff(scenario, json.loads(proc.stdout))
+    assert status == 0, err
+    diff = result_diff(scenario, json.loads(out))
     assert diff is None, diff
 
 

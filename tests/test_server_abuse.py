@@ -73,7 +73,10 @@ def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
         proc.terminate()
         proc.wait(timeout=10)
     assert refused.value.code == 422 and body["error"] == "too_much_work", body
-    assert took < 8.0, took  # the CPU budget is 2 s (at nice 10, on shared cores)
+    # Refused at the CPU budget (2 s) or, on a loaded machine where the nice-10 worker
+    # gets little CPU, at the wall budget (10 s); never after the 6.3 s of work with
+    # its answer. The margin is for the request's own way through a loaded machine.
+    assert took < Settings().work_max_wall_s + 20, took
     assert peak - before < 100 * 1024, (before, peak)  # KiB: under 100 MiB more, not 370
 
 
@@ -155,13 +158,12 @@ def test_the_budget_stops_work_that_never_checks_it() -> None:
     anyway (its worker process runs under RLIMIT_CPU), and an answer over the bytes
     budget is refused."""
 
-    async def go() -> float:
-        started = time.monotonic()
-        with pytest.raises(BudgetExceeded):
-            await run_budgeted(f"{__name__}:spin", (), WorkBudget(max_cpu_s=0.2, max_wall_s=30))
-        return time.monotonic() - started
-
-    assert asyncio.run(go()) < 15.0  # RLIMIT_CPU: 2 s of CPU at nice 10, on shared cores
+    # What stopped it is counted, not timed: the kernel's RLIMIT_CPU (2 s of CPU; the
+    # answer says "CPU time"), never the wall budget, which is made too long to matter (at
+    # nice 10 on a loaded 2-core machine, 2 s of CPU took over 30 s once: issue 27).
+    budget = WorkBudget(max_cpu_s=0.2, max_wall_s=600)
+    with pytest.raises(BudgetExceeded, match=r"^more than 0\.2 s of CPU time$"):
+        asyncio.run(run_budgeted(f"{__name__}:spin", (), budget))
     with pytest.raises(BudgetExceeded):
         asyncio.run(run_budgeted(f"{__name__}:big", (), WorkBudget(max_bytes=100_000)))
 

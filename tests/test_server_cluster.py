@@ -280,7 +280,9 @@ def test_sigterm_drains_a_process_and_its_new_rooms_go_elsewhere() -> None:
             closing = await player.until("error")
             assert closing["code"] == "server_closing"
             assert cluster.procs[0].wait(timeout=30) == 0
-            assert time.monotonic() - started < 25
+            # It went when its match ended, not at drain_s (60 s): the bound sits between
+            # the two, wide for a loaded machine (issue 27: count, or widen with a reason).
+            assert time.monotonic() - started < 50
             await newcomer.close()
             await player.close()
 

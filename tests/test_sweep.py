@@ -107,6 +107,7 @@ def test_sweep_weights():
     assert res.summaries[1]["rules"]["powerup_weights"]["bomb"] == 4
 
 
+@pytest.mark.slow
 def test_cli_writes_table_plots_and_a_self_contained_report(capsys, tmp_path):
     out = tmp_path / "report"
     status, stdout, err = run_cli(

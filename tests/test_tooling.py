@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECKS = ("ruff", "format", "mypy", "cython-lint", "stubs", "docs")
+TEST_COMMAND = "python -m pytest -n auto --dist loadfile"
+CHECKS = ("ruff", "format", "mypy", "cython-lint", "stubs", "js", "docs")
 
 
 def test_ci_runs_every_check_before_the_tests():
@@ -25,7 +26,7 @@ def test_ci_runs_every_check_before_the_tests():
     ]
     install = lines.index('pip install ".[test]"')
     check = lines.index("scripts/check.sh")
-    tests = lines.index("python -m pytest")
+    tests = lines.index(TEST_COMMAND)
     assert install < check < tests
     script = (ROOT / "scripts" / "check.sh").read_text()
     default = re.search(r"checks=\(([^)]*)\)\n", script.split("[ ${#checks[@]} -gt 0 ]")[1])
@@ -46,9 +47,17 @@ def test_pre_commit_runs_the_same_checks():
         "mypy",
         "cython-lint",
         "check_stubs.sh",
+        "check.sh js",
         "check.sh docs",
     ):
         assert tool in entries, tool
+
+
+def test_ci_and_the_readme_run_the_suite_the_same_way():
+    """One command, on every core (pytest-xdist, whole files to a worker): .ci/run runs
+    the README's."""
+    readme = (ROOT / "README.md").read_text()
+    assert f'pip install ".[test]" && {TEST_COMMAND}\n' in readme
 
 
 def test_every_guide_is_a_page_of_the_site():

@@ -1,7 +1,8 @@
 """The ladder of Rift's bots (issue 13; issue 23, item 4; docs/rift.md, "The ladder"):
-the GUI's levels are strictly ordered, easy < medium < hard, each beating the one below
-in more than half of the decided games with the lower end of the 95 % Wilson interval
-above 50 %, in both seats; ``greedy`` beats ``random``. A small run of the measurement
+the GUI's levels are the ladder's (their order, easy < medium < hard, each beating the
+one below in more than half of the decided games with the lower end of the 95 % Wilson
+interval above 50 %, in both seats, is tests/test_gui_ladder.py's); ``greedy`` beats
+``random`` so. A small run of the measurement
 ``python -m tictacblitz.games.rift.ladder`` makes (it writes docs/rift.md's table), in
 the native batch loop, both seat orders on two threads."""
 
@@ -18,10 +19,10 @@ from tictacblitz.games.rift.bots import HARD_SIMULATIONS, PRESETS
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "rift.md")
 
 
-@pytest.mark.parametrize(
-    ("stronger", "weaker", "games"),
-    [("medium", "easy", 400), ("hard", "medium", 60), ("greedy", "random", 300)],
-)
+# The GUI levels' rungs (medium vs easy, hard vs medium) are measured once, with every
+# game's, in tests/test_gui_ladder.py (the same bound, 400 games a seat); measuring them
+# here again cost ~15 s of CPU a run and asserted nothing more (issue 27, CI item).
+@pytest.mark.parametrize(("stronger", "weaker", "games"), [("greedy", "random", 300)])
 def test_each_level_beats_the_one_below_in_both_seats(stronger, weaker, games):
     pairing = ladder.both_seats(f"{stronger} vs {weaker}", stronger, weaker, games, seed=10_000)
     assert pairing.above_half(), pairing

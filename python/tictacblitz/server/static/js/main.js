@@ -18,9 +18,9 @@ const ctx = canvas.getContext("2d");
 const app = {
   screen: "menu",
   conn: null,
-  game: null,       // welcome.game: name, seats, view, and the game's vocabulary
-  rules: null,      // welcome.rules: the rules every room of this server plays
-  ui: null,         // the game's view module
+  game: null, // welcome.game: name, seats, view, and the game's vocabulary
+  rules: null, // welcome.rules: the rules every room of this server plays
+  ui: null, // the game's view module
   model: null,
   input: null,
   replay: null,
@@ -31,16 +31,19 @@ const app = {
   statusUntil: 0,
   errors: [],
   seat: new SeatStore(null, null), // the seat this tab keeps (welcome names the game)
-  resumeRef: null,  // the ref of the `resume` of a kept seat, until it is answered
+  resumeRef: null, // the ref of the `resume` of a kept seat, until it is answered
 };
 window.__blitz = app; // for the browser tests and for curious players
 // The page coordinates of a cell's centre (the tests click there).
 app.cellCenter = (cell) => app.ui.cellCenter(app.lay, canvas.getBoundingClientRect(), cell);
 
 let viewLoaded;
-const viewReady = new Promise((resolve) => { viewLoaded = resolve; });
+const viewReady = new Promise((resolve) => {
+  viewLoaded = resolve;
+});
 /** The names a sentence lists: "a", "a and b", "a, b and c". */
-const listed = (names) => names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+const listed = (names) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 const newModel = (rules) => app.ui.createModel(rules || app.rules, app.game);
 
 // -- screens ------------------------------------------------------------------------------
@@ -52,12 +55,21 @@ function show(screen) {
   $("game").hidden = screen === "menu";
   $("btn-menu").hidden = screen === "menu";
   $("replay-box").hidden = screen !== "replay";
-  if (screen !== "menu") { requestAnimationFrame(resize); canvas.focus({ preventScroll: true }); }
+  if (screen !== "menu") {
+    requestAnimationFrame(resize);
+    canvas.focus({ preventScroll: true });
+  }
 }
 
-function menuError(text) { $("menu-error").textContent = text || ""; }
+function menuError(text) {
+  $("menu-error").textContent = text || "";
+}
 
-function say(text, ms = 2500) { app.status = text; app.statusUntil = performance.now() + ms; app.statusReason = null; }
+function say(text, ms = 2500) {
+  app.status = text;
+  app.statusUntil = performance.now() + ms;
+  app.statusReason = null;
+}
 
 // -- the connection -----------------------------------------------------------------------
 
@@ -71,7 +83,10 @@ async function connection() {
 }
 
 function onStatus(s, code) {
-  if (s === "redirect_failed") { showError("The servers keep sending this room elsewhere: try again later.", true); return; }
+  if (s === "redirect_failed") {
+    showError("The servers keep sending this room elsewhere: try again later.", true);
+    return;
+  }
   if (app.screen !== "game") return;
   if (s === "moving") say("Moving to the room's server…");
   else if (s !== "closed") return;
@@ -101,7 +116,10 @@ function onMessage(msg) {
 }
 
 async function handle(msg) {
-  if (msg.type === "welcome") { await welcome(msg); return; }
+  if (msg.type === "welcome") {
+    await welcome(msg);
+    return;
+  }
   await viewReady;
   const m = app.model;
   switch (msg.type) {
@@ -116,23 +134,35 @@ async function handle(msg) {
       break;
     case "error":
       if (msg.ref != null && msg.ref === app.resumeRef) {
-        if (ROOM_GONE.includes(msg.code)) { keptSeatGone(msg); break; }
-        app.resumeRef = null; showRejoin();  // kept: "Rejoin your match" may try again
+        if (ROOM_GONE.includes(msg.code)) {
+          keptSeatGone(msg);
+          break;
+        }
+        app.resumeRef = null;
+        showRejoin(); // kept: "Rejoin your match" may try again
       }
       // `server_closing` also refuses a rematch vote: the room stays until the server
       // closes it (docs/protocol.md, "More than one process"), so that is only words.
-      showError(msg.message || msg.code,
-        ROOM_GONE.includes(msg.code) && !(msg.ref != null && msg.ref === app.rematchRef));
+      showError(
+        msg.message || msg.code,
+        ROOM_GONE.includes(msg.code) && !(msg.ref != null && msg.ref === app.rematchRef),
+      );
       break;
     case "rejected":
       say(app.ui.REASONS[msg.reason] || msg.reason, 1500);
       app.statusReason = { reason: msg.reason, seat: msg.seat };
       m.apply(msg);
       break;
-    case "state": m.applyState(msg); break;
-    default: m.apply(msg);
+    case "state":
+      m.applyState(msg);
+      break;
+    default:
+      m.apply(msg);
   }
-  if (m.needSync && app.conn) { m.needSync = false; app.conn.send({ type: "sync" }); }
+  if (m.needSync && app.conn) {
+    m.needSync = false;
+    app.conn.send({ type: "sync" });
+  }
 }
 
 function showRoom(msg) {
@@ -146,7 +176,10 @@ function showRoom(msg) {
 /** The server's game: its rules, its vocabulary and its view module (once per page). */
 async function welcome(msg) {
   app.rules = msg.rules;
-  if (app.ui) { app.model.setRules(msg.rules); return; }
+  if (app.ui) {
+    app.model.setRules(msg.rules);
+    return;
+  }
   app.game = msg.game;
   app.ui = await import(msg.game.view);
   app.mouseSeat = app.game.seats[0];
@@ -177,7 +210,7 @@ async function start(msg) {
     const conn = await connection();
     conn.forget();
     return conn.send(msg);
-  } catch (e) {
+  } catch {
     menuError("Cannot reach the server.");
     return null;
   }
@@ -186,7 +219,11 @@ async function start(msg) {
 // -- a kept seat (js/seat.js; issue 26, item 7) ---------------------------------------------
 
 function tabStorage() {
-  try { return window.sessionStorage; } catch { return null; }  // storage disabled: keep nothing
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  } // storage disabled: keep nothing
 }
 
 /** The menu's "Rejoin your match", shown while this tab keeps a seat. */
@@ -199,7 +236,10 @@ function showRejoin(words) {
 /** Take the kept seat back: `resume` with its token and its room's code. */
 async function rejoin() {
   const seat = app.seat.load();
-  if (!seat) { showRejoin(); return; }
+  if (!seat) {
+    showRejoin();
+    return;
+  }
   showRejoin(`Rejoining ${describeSeat(seat)}…`);
   app.mouseSeat = seat.mouseSeat || seat.seats[0];
   app.resumeRef = null;
@@ -209,7 +249,7 @@ async function rejoin() {
 /** The kept seat's `resume` was refused (its grace ran out, its room is gone): forget it. */
 function keptSeatGone(msg) {
   app.resumeRef = null;
-  roomGone(`Your match could not be taken back: ${msg.message || msg.code}.`);  // and forgotten
+  roomGone(`Your match could not be taken back: ${msg.message || msg.code}.`); // and forgotten
 }
 
 function leaveToMenu() {
@@ -227,10 +267,13 @@ function roomGone(text) {
 
 function toMenu() {
   if (app.conn) app.conn.forget();
-  app.seat.clear();  // left, or the room is gone: nothing to take back
+  app.seat.clear(); // left, or the room is gone: nothing to take back
   showRejoin();
   app.replay = null;
-  if (app.ui) { app.model = newModel(); app.input.configure([]); }
+  if (app.ui) {
+    app.model = newModel();
+    app.input.configure([]);
+  }
   show("menu");
 }
 
@@ -256,21 +299,31 @@ $("form-online").addEventListener("submit", (e) => {
 });
 function roomCode() {
   const code = $("room-code").value.trim();
-  if (!code) { menuError("Type the room code first."); return null; }
+  if (!code) {
+    menuError("Type the room code first.");
+    return null;
+  }
   return code;
 }
 $("join-room").addEventListener("click", () => {
-  const code = roomCode(); if (!code) return;
+  const code = roomCode();
+  if (!code) return;
   const msg = { type: "join", code };
   if ($("online-name").value.trim()) msg.name = $("online-name").value.trim();
   start(msg);
 });
 $("rejoin").addEventListener("click", rejoin);
-$("watch-room").addEventListener("click", () => { const code = roomCode(); if (code) start({ type: "watch", code }); });
+$("watch-room").addEventListener("click", () => {
+  const code = roomCode();
+  if (code) start({ type: "watch", code });
+});
 $("form-replay").addEventListener("submit", async (e) => {
   e.preventDefault();
   const id = $("replay-id").value.trim();
-  if (!id) { menuError("Type a replay id, or open a file."); return; }
+  if (!id) {
+    menuError("Type a replay id, or open a file.");
+    return;
+  }
   openReplay(() => fetchReplay(id));
 });
 $("replay-file").addEventListener("change", async (e) => {
@@ -300,55 +353,94 @@ $("btn-leave").addEventListener("click", leaveToMenu);
 $("btn-menu").addEventListener("click", leaveToMenu);
 $("btn-rematch").addEventListener("click", rematch);
 $("start-bots").addEventListener("click", () => {
-  if (app.conn) app.conn.send({ type: "start", bot: $("bot-level").value });  // the bot card's level
+  if (app.conn) app.conn.send({ type: "start", bot: $("bot-level").value }); // the bot card's level
 });
 $("copy-link").addEventListener("click", async () => {
   const link = $("room-link").value;
-  try { await navigator.clipboard.writeText(link); say("Link copied."); } catch { $("room-link").select(); say("Select and copy the link."); }
+  try {
+    await navigator.clipboard.writeText(link);
+    say("Link copied.");
+  } catch {
+    $("room-link").select();
+    say("Select and copy the link.");
+  }
 });
 $("btn-help").addEventListener("click", () => $("help").showModal());
 
 function rematch() {
-  if (app.replay) { app.replay.seek(0); app.replay.playing = true; syncReplayButtons(); return; }
+  if (app.replay) {
+    app.replay.seek(0);
+    app.replay.playing = true;
+    syncReplayButtons();
+    return;
+  }
   if (app.conn && app.model.phase === "over" && app.model.role === "player") {
     app.rematchRef = app.conn.send({ type: "rematch", agree: true });
     say(`Rematch asked: waiting for the other player${app.game.seats.length > 2 ? "s" : ""}.`);
   }
 }
 
-$("rp-play").addEventListener("click", () => { app.replay.toggle(); syncReplayButtons(); });
-$("rp-step").addEventListener("click", () => { app.replay.playing = false; app.replay.step(); syncReplayButtons(); });
-$("rp-back").addEventListener("click", () => { app.replay.playing = false; app.replay.back(); syncReplayButtons(); });
+$("rp-play").addEventListener("click", () => {
+  app.replay.toggle();
+  syncReplayButtons();
+});
+$("rp-step").addEventListener("click", () => {
+  app.replay.playing = false;
+  app.replay.step();
+  syncReplayButtons();
+});
+$("rp-back").addEventListener("click", () => {
+  app.replay.playing = false;
+  app.replay.back();
+  syncReplayButtons();
+});
 for (const b of document.querySelectorAll(".speed")) {
   b.addEventListener("click", () => {
     app.replay.setSpeed(Number(b.dataset.speed));
-    for (const o of document.querySelectorAll(".speed")) { o.classList.toggle("on", o === b); o.setAttribute("aria-pressed", String(o === b)); }
+    for (const o of document.querySelectorAll(".speed")) {
+      o.classList.toggle("on", o === b);
+      o.setAttribute("aria-pressed", String(o === b));
+    }
   });
 }
 function syncReplayButtons() {
   if (!app.replay) return;
   const word = app.replay.playing ? "Pause" : "Play";
-  $("rp-play").querySelector("use").setAttribute("href", app.replay.playing ? "#i-pause" : "#i-play");
+  $("rp-play")
+    .querySelector("use")
+    .setAttribute("href", app.replay.playing ? "#i-pause" : "#i-play");
   $("rp-play").querySelector("span").textContent = word;
   $("rp-play").setAttribute("aria-label", word);
 }
 
 const isTyping = () => {
   const a = document.activeElement;
-  return a && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA") || $("help").open;
+  return (a && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA")) || $("help").open;
 };
 
 window.addEventListener("keydown", (e) => {
   if (isTyping() || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === "h" || e.key === "?") { $("help").showModal(); e.preventDefault(); }
-  else if (e.key === "r" && app.screen !== "menu") rematch();
-  else if (app.replay && (e.key === "p" || e.key === "k")) { app.replay.toggle(); syncReplayButtons(); }
-  else if (app.replay && e.key === ".") { app.replay.playing = false; app.replay.step(); syncReplayButtons(); }
-  else if (app.replay && e.key === ",") { app.replay.playing = false; app.replay.back(); syncReplayButtons(); }
+  if (e.key === "h" || e.key === "?") {
+    $("help").showModal();
+    e.preventDefault();
+  } else if (e.key === "r" && app.screen !== "menu") rematch();
+  else if (app.replay && (e.key === "p" || e.key === "k")) {
+    app.replay.toggle();
+    syncReplayButtons();
+  } else if (app.replay && e.key === ".") {
+    app.replay.playing = false;
+    app.replay.step();
+    syncReplayButtons();
+  } else if (app.replay && e.key === ",") {
+    app.replay.playing = false;
+    app.replay.back();
+    syncReplayButtons();
+  }
 });
 
 function keysHelp() {
-  const html = app.replay ? "<b>Replay</b>: P pause/play, “.” step forward, “,” step back."
+  const html = app.replay
+    ? "<b>Replay</b>: P pause/play, “.” step forward, “,” step back."
     : app.ui.controlsHelp(app.input.seats);
   $("keys-help").innerHTML = `<div>${html}</div>`;
 }
@@ -364,9 +456,11 @@ function resize() {
   const want = column && app.view && app.ui.stageHeight ? app.ui.stageHeight(stage.clientWidth, avail, app.view) : 0;
   stage.style.height = want ? `${Math.round(want)}px` : "";
   const dpr = window.devicePixelRatio || 1;
-  const w = stage.clientWidth, h = stage.clientHeight;
+  const w = stage.clientWidth,
+    h = stage.clientHeight;
   if (!w || !h) return;
-  canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   if (app.view) app.lay = app.ui.layoutFor(w, h, app.view);
 }
@@ -374,8 +468,18 @@ window.addEventListener("resize", resize);
 
 let lastFrame = performance.now();
 const dom = {};
-function setText(id, text) { if (dom[id] !== text) { dom[id] = text; $(id).textContent = text; } }
-function setHTML(id, html) { if (dom[id + "#"] !== html) { dom[id + "#"] = html; $(id).innerHTML = html; } }
+function setText(id, text) {
+  if (dom[id] !== text) {
+    dom[id] = text;
+    $(id).textContent = text;
+  }
+}
+function setHTML(id, html) {
+  if (dom[id + "#"] !== html) {
+    dom[id + "#"] = html;
+    $(id).innerHTML = html;
+  }
+}
 
 function frame(now) {
   const dt = Math.min(250, now - lastFrame);
@@ -401,7 +505,11 @@ function frame(now) {
 }
 
 function banner(view, model) {
-  if (view.result) return [app.ui.describeMatch(view.result), app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : ""];
+  if (view.result)
+    return [
+      app.ui.describeMatch(view.result),
+      app.replay ? "Replay over · R to watch again" : model.role === "player" ? "Rematch? (R)" : "",
+    ];
   if (view.phase === "waiting") {
     const free = model.freeSeats().length;
     return [free > 1 ? `Waiting for ${free} players` : "Waiting for a friend", "Share the room code or link"];
@@ -410,7 +518,8 @@ function banner(view, model) {
     const next = view.countdown !== null ? `Round ${view.round + 1} in ${Math.ceil(view.countdown)} s` : "";
     return [app.ui.describeRound(view.roundEnd), next];
   }
-  if (view.phase === "countdown" && view.countdown !== null) return [`Get ready: ${Math.max(1, Math.ceil(view.countdown))}`, mineText(view)];
+  if (view.phase === "countdown" && view.countdown !== null)
+    return [`Get ready: ${Math.max(1, Math.ceil(view.countdown))}`, mineText(view)];
   return null;
 }
 
@@ -462,7 +571,8 @@ function updateDom(view, model) {
     app.statusReason = null;
   }
   if (performance.now() < app.statusUntil) status = app.status;
-  else if (app.replay && app.ui.replayStatus) status = app.ui.replayStatus(view, { step: app.replay.next, steps: app.replay.frames.length });
+  else if (app.replay && app.ui.replayStatus)
+    status = app.ui.replayStatus(view, { step: app.replay.next, steps: app.replay.frames.length });
   else if (app.replay) status = `Replay · round ${view.round} · ${(view.t / 1000).toFixed(1)} s`;
   else status = graceText(model) || `${mineText(view)}${view.spectators ? ` · ${view.spectators} watching` : ""}`;
   setText("status-line", status);
@@ -470,7 +580,10 @@ function updateDom(view, model) {
 }
 
 function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  return String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
+  );
 }
 
 // -- boot ---------------------------------------------------------------------------------
@@ -485,7 +598,13 @@ function escapeHtml(s) {
     $("room-code").value = decodeURIComponent(room[1]);
     $("join-room").focus();
   }
-  try { await connection(); } catch { menuError("Cannot reach the server."); requestAnimationFrame(frame); return; }
+  try {
+    await connection();
+  } catch {
+    menuError("Cannot reach the server.");
+    requestAnimationFrame(frame);
+    return;
+  }
   requestAnimationFrame(frame);
   await viewReady;
   if (params.get("replay")) openReplay(() => fetchReplay(params.get("replay")));

@@ -6,39 +6,52 @@ const $ = (id) => document.getElementById(id);
 
 /** The game's words and choices in the page: title, help, legend, bot levels, seats. */
 export function buildMenu(ui, game, welcome) {
-  const seats = game.seats, rules = welcome.rules;
+  const seats = game.seats,
+    rules = welcome.rules;
   document.title = game.long_name;
   $("title").innerHTML = ui.TITLE_HTML;
   $("tagline").textContent = ui.tagline(rules);
   $("help-body").innerHTML = ui.helpHtml(rules);
   const levels = $("bot-level");
-  levels.replaceChildren(...welcome.bots.map((level) => {
-    const o = document.createElement("option");
-    o.value = level; o.textContent = level[0].toUpperCase() + level.slice(1);
-    o.selected = level === ui.DEFAULT_BOT;
-    return o;
-  }));
+  levels.replaceChildren(
+    ...welcome.bots.map((level) => {
+      const o = document.createElement("option");
+      o.value = level;
+      o.textContent = level[0].toUpperCase() + level.slice(1);
+      o.selected = level === ui.DEFAULT_BOT;
+      return o;
+    }),
+  );
   for (const box of document.querySelectorAll("fieldset.symbols[data-name]")) {
     const legend = box.querySelector("legend");
-    box.replaceChildren(legend, ...seats.map((seat, i) => {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "radio"; input.name = box.dataset.name; input.value = seat; input.checked = i === 0;
-      label.append(input, " " + ui.seatLabel(seat, box.dataset.long !== undefined));
-      return label;
-    }));
+    box.replaceChildren(
+      legend,
+      ...seats.map((seat, i) => {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "radio";
+        input.name = box.dataset.name;
+        input.value = seat;
+        input.checked = i === 0;
+        label.append(input, " " + ui.seatLabel(seat, box.dataset.long !== undefined));
+        return label;
+      }),
+    );
   }
   const list = $("legend-list");
-  list.replaceChildren(...ui.legend(rules).map((item) => {
-    const li = document.createElement("li");
-    const icon = document.createElement("canvas");
-    icon.width = 34; icon.height = 34;
-    const text = document.createElement("span");
-    text.innerHTML = item.html;
-    li.append(icon, text);
-    ui.drawLegendIcon(icon, item.icon);
-    return li;
-  }));
+  list.replaceChildren(
+    ...ui.legend(rules).map((item) => {
+      const li = document.createElement("li");
+      const icon = document.createElement("canvas");
+      icon.width = 34;
+      icon.height = 34;
+      const text = document.createElement("span");
+      text.innerHTML = item.html;
+      li.append(icon, text);
+      ui.drawLegendIcon(icon, item.icon);
+      return li;
+    }),
+  );
   $("legend-note").textContent = ui.LEGEND_NOTE || "";
   // A game whose local play is not "mouse and keyboard" says how it is (optional).
   if (ui.LOCAL_NOTE) $("local-note").textContent = ui.LOCAL_NOTE;

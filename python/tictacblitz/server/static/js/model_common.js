@@ -11,7 +11,7 @@
 /** The seats of `welcome.game` (as many as the rules' players: issue 25), or `fallback`
  *  when it names none. */
 export function seatNamesOf(game, fallback) {
-  return (game && Array.isArray(game.seats) && game.seats.length >= 2) ? game.seats : fallback;
+  return game && Array.isArray(game.seats) && game.seats.length >= 2 ? game.seats : fallback;
 }
 
 /** Whole seconds left until `untilMs` at `nowMs` (server clock ms), never below 0: a
@@ -23,30 +23,57 @@ export function secondsLeft(untilMs, nowMs) {
 export class ModelBase {
   /** The room and seat fields, as before any message. */
   resetRoom() {
-    this.room = null; this.link = null; this.mode = null; this.matchId = null;
-    this.phase = "waiting"; this.seq = 0; this.round = 1; this.t = 0;
-    this.resumeAt = null; this.role = "spectator"; this.seats = []; this.host = false;
+    this.room = null;
+    this.link = null;
+    this.mode = null;
+    this.matchId = null;
+    this.phase = "waiting";
+    this.seq = 0;
+    this.round = 1;
+    this.t = 0;
+    this.resumeAt = null;
+    this.role = "spectator";
+    this.seats = [];
+    this.host = false;
   }
 
   /** Dispatch one server message; returns true when the screen should change. */
   apply(msg) {
     switch (msg.type) {
-      case "welcome": if (msg.rules) this.setRules(msg.rules); return true;
-      case "joined": return this.applyJoined(msg);
-      case "state": return this.applyState(msg);
-      case "events": return this.applyEvents(msg);
-      case "round_break": this.phase = msg.round === 0 ? "countdown" : "break"; this.resumeAt = msg.resume_at; return true;
-      case "match_end": return this.applyMatchEnd(msg);
-      case "presence": return this.applyPresence(msg);
-      case "rematch": this.rematch = { ...this.rematch, ...msg.votes }; return true;
-      case "rejected": return this.applyRejected(msg);
-      default: return false;
+      case "welcome":
+        if (msg.rules) this.setRules(msg.rules);
+        return true;
+      case "joined":
+        return this.applyJoined(msg);
+      case "state":
+        return this.applyState(msg);
+      case "events":
+        return this.applyEvents(msg);
+      case "round_break":
+        this.phase = msg.round === 0 ? "countdown" : "break";
+        this.resumeAt = msg.resume_at;
+        return true;
+      case "match_end":
+        return this.applyMatchEnd(msg);
+      case "presence":
+        return this.applyPresence(msg);
+      case "rematch":
+        this.rematch = { ...this.rematch, ...msg.votes };
+        return true;
+      case "rejected":
+        return this.applyRejected(msg);
+      default:
+        return false;
     }
   }
 
   applyJoined(msg) {
-    this.room = msg.room; this.link = msg.link; this.mode = msg.mode;
-    this.role = msg.role; this.seats = msg.seats || []; this.matchId = msg.match_id;
+    this.room = msg.room;
+    this.link = msg.link;
+    this.mode = msg.mode;
+    this.role = msg.role;
+    this.seats = msg.seats || [];
+    this.matchId = msg.match_id;
     return true;
   }
 
@@ -62,10 +89,19 @@ export class ModelBase {
     const keep = { room: this.room, link: this.link };
     if (msg.rules) this.setRules(msg.rules);
     this.reset();
-    this.room = msg.room || keep.room; this.link = keep.link;
-    this.mode = msg.mode; this.matchId = msg.match_id; this.phase = msg.phase;
-    this.seq = msg.seq || 0; this.t = msg.t || 0; this.resumeAt = msg.resume_at ?? null;
-    if (msg.you) { this.role = msg.you.role; this.seats = msg.you.seats || []; this.host = !!msg.you.host; }
+    this.room = msg.room || keep.room;
+    this.link = keep.link;
+    this.mode = msg.mode;
+    this.matchId = msg.match_id;
+    this.phase = msg.phase;
+    this.seq = msg.seq || 0;
+    this.t = msg.t || 0;
+    this.resumeAt = msg.resume_at ?? null;
+    if (msg.you) {
+      this.role = msg.you.role;
+      this.seats = msg.you.seats || [];
+      this.host = !!msg.you.host;
+    }
   }
 
   /** The end of a `state` snapshot: the match result, rematch votes, spectators. */
@@ -82,7 +118,7 @@ export class ModelBase {
   takeSeq(msg) {
     if (msg.match_id && this.matchId && msg.match_id !== this.matchId) return false;
     if (msg.seq !== undefined) {
-      if (msg.seq <= this.seq) return false;            // already in a snapshot
+      if (msg.seq <= this.seq) return false; // already in a snapshot
       if (this.seq && msg.seq !== this.seq + 1) this.needSync = true; // a lost message
       this.seq = msg.seq;
     }
@@ -94,7 +130,8 @@ export class ModelBase {
   }
 
   applyMatchEnd(msg) {
-    this.result = msg; this.phase = "over";
+    this.result = msg;
+    this.phase = "over";
     this.rematch = {};
     return true;
   }
@@ -106,8 +143,12 @@ export class ModelBase {
   }
 
   /** Which seats this screen plays. */
-  mySeats() { return this.role === "player" ? this.seats : []; }
+  mySeats() {
+    return this.role === "player" ? this.seats : [];
+  }
 
   /** The seats nobody holds yet (an online room still filling: issue 25). */
-  freeSeats() { return this.seatNames.filter((s) => this.players[s] && !this.players[s].kind); }
+  freeSeats() {
+    return this.seatNames.filter((s) => this.players[s] && !this.players[s].kind);
+  }
 }

@@ -19,20 +19,20 @@ const FAILED_OPENS_TO_HOME = 2;
 export class Connection {
   constructor(onMessage, { url = null, onStatus = () => {} } = {}) {
     this.onMessage = onMessage;
-    this.onStatus = onStatus;   // ("open") ("closed", code) ("moving") ("redirect_failed")
+    this.onStatus = onStatus; // ("open") ("closed", code) ("moving") ("redirect_failed")
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    this.home = url || `${proto}//${location.host}/ws`;  // the entry point: the page's server
-    this.url = this.home;       // the current socket's: the room's process after a redirect
+    this.home = url || `${proto}//${location.host}/ws`; // the entry point: the page's server
+    this.url = this.home; // the current socket's: the room's process after a redirect
     this.clock = new ClockSync();
     this.ref = 0;
     this.pings = new Map();
-    this.token = null;          // the seat token from `joined` (bearer secret)
-    this.code = null;           // the room's code from `joined`, sent with `resume`
-    this.pending = null;        // the create/join/watch/resume not answered yet
-    this.redirects = 0;         // redirects followed in a row
-    this.failedOpens = 0;       // sockets in a row that never opened
+    this.token = null; // the seat token from `joined` (bearer secret)
+    this.code = null; // the room's code from `joined`, sent with `resume`
+    this.pending = null; // the create/join/watch/resume not answered yet
+    this.redirects = 0; // redirects followed in a row
+    this.failedOpens = 0; // sockets in a row that never opened
     this.ws = null;
-    this.closedByUs = false;    // close() was called: this connection is over
+    this.closedByUs = false; // close() was called: this connection is over
     this.retry = 0;
     this.queue = [];
     this.welcome = null;
@@ -53,10 +53,17 @@ export class Connection {
         resolve();
       };
       ws.onmessage = (e) => {
-        if (ws !== this.ws) return;  // a socket left behind by a redirect
+        if (ws !== this.ws) return; // a socket left behind by a redirect
         let msg;
-        try { msg = JSON.parse(e.data); } catch { return; }
-        if (msg.type === "redirect") { this.follow(msg); return; }
+        try {
+          msg = JSON.parse(e.data);
+        } catch {
+          return;
+        }
+        if (msg.type === "redirect") {
+          this.follow(msg);
+          return;
+        }
         if (msg.type === "pong") this.onPong(msg);
         if (msg.type === "welcome") this.welcome = msg;
         if (msg.type === "joined") {
@@ -72,7 +79,7 @@ export class Connection {
         this.onMessage(msg);
       };
       ws.onclose = (e) => {
-        if (ws !== this.ws) return;  // left behind by a redirect: closed by us
+        if (ws !== this.ws) return; // left behind by a redirect: closed by us
         this.onStatus("closed", e.code);
         if (this.closedByUs || FINAL_CLOSES.includes(e.code)) return;
         // The room's process does not even answer: go back to the entry point, which
@@ -107,7 +114,7 @@ export class Connection {
    *  there, on a new socket: the page keeps one socket, to the room's process. */
   follow(msg) {
     const again = this.pending;
-    if (!again || (msg.ref != null && msg.ref !== again.ref)) return;  // answers nothing in flight
+    if (!again || (msg.ref != null && msg.ref !== again.ref)) return; // answers nothing in flight
     if (++this.redirects > MAX_REDIRECTS || !/^wss?:\/\//.test(msg.url)) {
       this.pending = null;
       this.redirects = 0;
@@ -116,7 +123,7 @@ export class Connection {
     }
     this.onStatus("moving");
     const old = this.ws;
-    this.ws = null;  // its events are ignored from now on: its close is ours
+    this.ws = null; // its events are ignored from now on: its close is ours
     old.close(1000);
     this.moveTo(msg.url);
     this.openWith(again);
@@ -126,7 +133,7 @@ export class Connection {
     if (url === this.url) return;
     this.url = url;
     this.failedOpens = 0;
-    this.clock = new ClockSync();  // another process, maybe another machine's clock
+    this.clock = new ClockSync(); // another process, maybe another machine's clock
     this.pings.clear();
   }
 
@@ -165,7 +172,9 @@ export class Connection {
     this.clock.sample(sent, Date.now(), msg.server_ms);
   }
 
-  serverNow() { return this.clock.serverNow(Date.now()); }
+  serverNow() {
+    return this.clock.serverNow(Date.now());
+  }
 
   close() {
     this.closedByUs = true;

@@ -5,22 +5,49 @@
 export const VERSION = 1;
 
 export const CLIENT_MESSAGES = [
-  "create", "join", "start", "watch", "resume", "act", "rematch", "sync", "ping", "leave",
+  "create",
+  "join",
+  "start",
+  "watch",
+  "resume",
+  "act",
+  "rematch",
+  "sync",
+  "ping",
+  "leave",
 ];
 
 export const SERVER_MESSAGES = [
-  "welcome", "joined", "state", "events", "rejected", "round_break", "match_end",
-  "presence", "rematch", "pong", "error", "redirect",
+  "welcome",
+  "joined",
+  "state",
+  "events",
+  "rejected",
+  "round_break",
+  "match_end",
+  "presence",
+  "rematch",
+  "pong",
+  "error",
+  "redirect",
 ];
 
 export const CLOSE_CODES = {
-  normal: 1000, flood: 1008, too_big: 1009, too_slow: 1013, seat_taken_over: 4001, room_closed: 4002,
+  normal: 1000,
+  flood: 1008,
+  too_big: 1009,
+  too_slow: 1013,
+  seat_taken_over: 4001,
+  room_closed: 4002,
   server_closing: 4003,
 };
 
 /** Close codes after which the page does not reconnect by itself. */
 export const FINAL_CLOSES = [
-  CLOSE_CODES.seat_taken_over, CLOSE_CODES.room_closed, CLOSE_CODES.server_closing, CLOSE_CODES.flood,
+  CLOSE_CODES.seat_taken_over,
+  CLOSE_CODES.room_closed,
+  CLOSE_CODES.server_closing,
+  CLOSE_CODES.flood,
 ];
 
 /** The `resume` that takes a seat back: its token, and the room's code when known (with

@@ -35,19 +35,29 @@ export class ReplayPlayer {
 
   applyNext() {
     const f = this.frames[this.next++];
-    if (f.round !== this.round) { this.round = f.round; this.t = 0; }
+    if (f.round !== this.round) {
+      this.round = f.round;
+      this.t = 0;
+    }
     this.model.applyEvents(f);
     this.t = Math.max(this.t, f.t);
   }
 
   finishIfDone() {
     if (this.next >= this.frames.length && this.data.match && !this.model.result) {
-      this.model.result = { result: this.data.match, by: "rounds", round_wins: this.data.round_wins, rounds: this.data.rounds };
+      this.model.result = {
+        result: this.data.match,
+        by: "rounds",
+        round_wins: this.data.round_wins,
+        rounds: this.data.rounds,
+      };
       this.model.phase = "over";
     }
   }
 
-  get done() { return this.next >= this.frames.length; }
+  get done() {
+    return this.next >= this.frames.length;
+  }
 
   /** Advance the clock by `dtReal` real ms (at the speed), applying due frames. */
   tick(dtReal) {
@@ -58,27 +68,55 @@ export class ReplayPlayer {
       if (f.round !== this.round) {
         // The round is over: hold the final board a moment, then the next round.
         const wait = BREAK_MS - this.hold;
-        if (dt < wait) { this.hold += dt; return; }
-        dt -= wait; this.hold = 0;
+        if (dt < wait) {
+          this.hold += dt;
+          return;
+        }
+        dt -= wait;
+        this.hold = 0;
         this.applyNext();
         continue;
       }
       const roundEnded = !!this.model.roundEnd;
-      if (roundEnded) { this.applyNext(); continue; }
-      if (this.t + dt < f.t) { this.t += dt; return; }
+      if (roundEnded) {
+        this.applyNext();
+        continue;
+      }
+      if (this.t + dt < f.t) {
+        this.t += dt;
+        return;
+      }
       dt -= f.t - this.t;
       this.applyNext();
     }
     this.finishIfDone();
   }
 
-  step() { if (!this.done) { this.applyNext(); this.hold = 0; } this.finishIfDone(); }
-  back() { this.seek(this.next - 1); }
-  toggle() { this.playing = !this.playing; }
-  setSpeed(s) { this.speed = s; }
-  nowT() { return this.model.roundEnd ? this.model.roundEnd.t : this.t; }
-  view() { return this.model.view(this.nowT()); }
-  progress() { return this.frames.length ? this.next / this.frames.length : 1; }
+  step() {
+    if (!this.done) {
+      this.applyNext();
+      this.hold = 0;
+    }
+    this.finishIfDone();
+  }
+  back() {
+    this.seek(this.next - 1);
+  }
+  toggle() {
+    this.playing = !this.playing;
+  }
+  setSpeed(s) {
+    this.speed = s;
+  }
+  nowT() {
+    return this.model.roundEnd ? this.model.roundEnd.t : this.t;
+  }
+  view() {
+    return this.model.view(this.nowT());
+  }
+  progress() {
+    return this.frames.length ? this.next / this.frames.length : 1;
+  }
 }
 
 export async function fetchReplay(id) {
@@ -88,7 +126,11 @@ export async function fetchReplay(id) {
 }
 
 export async function replayFromFile(text) {
-  const r = await fetch("/api/replay-events", { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
+  const r = await fetch("/api/replay-events", {
+    method: "POST",
+    body: text,
+    headers: { "Content-Type": "application/json" },
+  });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(body.message || body.error || `the server said ${r.status}`);
   return body;

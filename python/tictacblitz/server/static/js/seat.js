@@ -23,28 +23,59 @@ export class SeatStore {
   save(joined, mouseSeat) {
     if (!joined || !joined.token || !joined.room) return false;
     const seat = {
-      game: this.game, code: joined.room, token: joined.token, mode: joined.mode,
-      seats: joined.seats || [], mouseSeat: mouseSeat || null,
+      game: this.game,
+      code: joined.room,
+      token: joined.token,
+      mode: joined.mode,
+      seats: joined.seats || [],
+      mouseSeat: mouseSeat || null,
     };
-    try { this.storage.setItem(KEY, JSON.stringify(seat)); return true; } catch { return false; }
+    try {
+      this.storage.setItem(KEY, JSON.stringify(seat));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The kept seat, or null (none, another game's, or not one this page wrote: dropped). */
   load() {
-    let raw, seat = null;
-    try { raw = this.storage.getItem(KEY); } catch { return null; }
+    let raw,
+      seat = null;
+    try {
+      raw = this.storage.getItem(KEY);
+    } catch {
+      return null;
+    }
     if (raw === null || raw === undefined) return null;
-    try { seat = JSON.parse(raw); } catch { /* not ours: dropped below */ }
-    const ok = seat && typeof seat === "object" && seat.game === this.game
-      && typeof seat.code === "string" && seat.code.length > 0
-      && typeof seat.token === "string" && seat.token.length > 0
-      && MODES.includes(seat.mode) && Array.isArray(seat.seats);
-    if (!ok) { this.clear(); return null; }
+    try {
+      seat = JSON.parse(raw);
+    } catch {
+      /* not ours: dropped below */
+    }
+    const ok =
+      seat &&
+      typeof seat === "object" &&
+      seat.game === this.game &&
+      typeof seat.code === "string" &&
+      seat.code.length > 0 &&
+      typeof seat.token === "string" &&
+      seat.token.length > 0 &&
+      MODES.includes(seat.mode) &&
+      Array.isArray(seat.seats);
+    if (!ok) {
+      this.clear();
+      return null;
+    }
     return seat;
   }
 
   clear() {
-    try { this.storage.removeItem(KEY); } catch { /* nothing was kept */ }
+    try {
+      this.storage.removeItem(KEY);
+    } catch {
+      /* nothing was kept */
+    }
   }
 }
 

@@ -28,7 +28,9 @@ export function cellCenter(lay, rect, cell) {
 }
 
 /** The page coordinates of the centre of a layout's box ({x, y, w, h}); rect: the canvas's. */
-export function boxCenter(rect, b) { return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 }; }
+export function boxCenter(rect, b) {
+  return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 };
+}
 
 /** A cursor [row, col] moved by [dr, dc], kept on a size×size board. */
 export function moveCursor(cell, move, size) {
@@ -45,7 +47,11 @@ export function canvasPoint(canvas, e) {
  *  kept as `cellAt(e)` (null when the pointer leaves), `onKey(e)` on a key. */
 export function listen(input, canvas) {
   canvas.addEventListener("pointerdown", (e) => input.onPointer(e));
-  canvas.addEventListener("pointermove", (e) => { input.hover = input.cellAt(e); });
-  canvas.addEventListener("pointerleave", () => { input.hover = null; });
+  canvas.addEventListener("pointermove", (e) => {
+    input.hover = input.cellAt(e);
+  });
+  canvas.addEventListener("pointerleave", () => {
+    input.hover = null;
+  });
   window.addEventListener("keydown", (e) => input.onKey(e));
 }

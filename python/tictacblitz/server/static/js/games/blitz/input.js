@@ -13,11 +13,16 @@ import { cellFromPoint } from "./draw.js";
 import { canvasPoint, listen, moveCursor } from "../../view_common.js";
 
 const MOVES = {
-  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
-  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  w: [-1, 0],
+  s: [1, 0],
+  a: [0, -1],
+  d: [0, 1],
 };
 const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-const WASD = new Set(["w", "a", "s", "d"]);
 
 /** Which seat a key drives, and what it does: pure, so tests can check the key map.
  *  `seats`: {mouse, keyboard} (local) or {mouse: seat, keyboard: seat} equal (alone). */
@@ -40,8 +45,8 @@ export class Input {
   constructor(opts) {
     this.opts = opts;
     this.seats = { mouse: null, keyboard: null };
-    this.cursors = {};        // seat -> [row, col]
-    this.showCursor = {};     // seat -> bool (after its first key)
+    this.cursors = {}; // seat -> [row, col]
+    this.showCursor = {}; // seat -> bool (after its first key)
     this.hover = null;
     listen(this, opts.canvas);
   }
@@ -82,7 +87,7 @@ export class Input {
     const a = keyAction(e.key, this.seats);
     if (!a || !a.seat) return;
     const view = this.opts.getView();
-    if (!view) return;          // nothing on screen yet: no board, no size
+    if (!view) return; // nothing on screen yet: no board, no size
     e.preventDefault();
     const size = view.size;
     const cur = this.cursors[a.seat] || [0, 0];

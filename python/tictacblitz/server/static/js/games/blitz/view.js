@@ -30,19 +30,51 @@ export const TITLE_HTML = '<span class="x">✕</span> Tic Tac Blitz <span class=
 
 // Words with the server's numbers in them: the page says what the rules of this server
 // are (`welcome.rules`), so a server run with --rule set_ms=1200 explains 1.2 s.
-const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-  "eleven", "twelve"];
-const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-  "ninth", "tenth", "eleventh", "twelfth", "thirteenth"];
+const WORDS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
+const ORDINALS = [
+  "zeroth",
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+  "tenth",
+  "eleventh",
+  "twelfth",
+  "thirteenth",
+];
 const word = (n) => WORDS[n] || String(n);
-const Word = (n) => { const w = word(n); return w[0].toUpperCase() + w.slice(1); };
+const Word = (n) => {
+  const w = word(n);
+  return w[0].toUpperCase() + w.slice(1);
+};
 const ordinal = (n) => ORDINALS[n] || `${n}th`;
 const sec = (ms) => `${+(ms / 1000).toFixed(2)} s`;
 const times = (f) => (f === 2 ? "twice" : `${f}×`);
 
 export function tagline(R) {
-  return `${Word(R.line_length)} in a row on a ${R.size}×${R.size} board — no turns. Place whenever your ` +
-    `charge is full; new marks take ${sec(R.set_ms)} to set and can be knocked out until then.`;
+  return (
+    `${Word(R.line_length)} in a row on a ${R.size}×${R.size} board — no turns. Place whenever your ` +
+    `charge is full; new marks take ${sec(R.set_ms)} to set and can be knocked out until then.`
+  );
 }
 
 // R7's reasons in words (tests/test_server_ties.py checks they are exactly Reason's values).
@@ -65,16 +97,23 @@ export function reasonOver(reason, view, seat) {
 export function legend(R) {
   return [
     { icon: "bomb", html: "<b>Bomb</b> removes every opponent mark touching it — set or not." },
-    { icon: "freeze", html: `<b>Freeze</b>: your opponent recharges ${R.freeze_factor}× slower for ${sec(R.freeze_ms)}.` },
+    {
+      icon: "freeze",
+      html: `<b>Freeze</b>: your opponent recharges ${R.freeze_factor}× slower for ${sec(R.freeze_ms)}.`,
+    },
     { icon: "haste", html: `<b>Haste</b>: you recharge ${times(R.haste_factor)} as fast for ${sec(R.haste_ms)}.` },
-    { icon: "swap", html: `<b>Swap</b> steals up to ${word(R.swap_max)} touching opponent marks (set first); they set again.` },
+    {
+      icon: "swap",
+      html: `<b>Swap</b> steals up to ${word(R.swap_max)} touching opponent marks (set first); they set again.`,
+    },
     { icon: "setting", html: `Setting mark: the ring fills over ${sec(R.set_ms)}.` },
     { icon: "target", html: "Target: an opponent's setting mark — select it to knock it out." },
     { icon: "crater", html: `Crater: nobody can place here for ${sec(R.crater_ms)}.` },
     { icon: "faded", html: `Faded: the oldest mark, gone at the next one (${R.mark_limit}-mark limit).` },
   ];
 }
-export const LEGEND_NOTE = "A glowing square is a powerup; the ring around it shows how long before it " +
+export const LEGEND_NOTE =
+  "A glowing square is a powerup; the ring around it shows how long before it " +
   "burns out. Claim it by placing a mark on it.";
 
 export function helpHtml(R) {
@@ -97,10 +136,14 @@ export function helpHtml(R) {
   </ul>`;
 }
 
-export function createModel(rules, game) { return new GameModel(rules, game); }
+export function createModel(rules, game) {
+  return new GameModel(rules, game);
+}
 
 /** Where everything goes on a w×h canvas for this view (a new layout when the size changes). */
-export function layoutFor(w, h, view) { return layout(w, h, view.size); }
+export function layoutFor(w, h, view) {
+  return layout(w, h, view.size);
+}
 
 export const draw = drawGame;
 
@@ -110,8 +153,10 @@ export { cellCenter } from "../../view_common.js";
 /** The key help beside the board, for the input's seats ({mouse, keyboard}). */
 export function controlsHelp(s) {
   if (s.mouse && s.mouse !== s.keyboard) {
-    return `<b>${s.mouse}</b> (mouse/touch, or WASD + F) · <b>${s.keyboard}</b> (arrows + Enter or Space). ` +
-      "Select a free square to place, a setting mark with a target to knock it out.";
+    return (
+      `<b>${s.mouse}</b> (mouse/touch, or WASD + F) · <b>${s.keyboard}</b> (arrows + Enter or Space). ` +
+      "Select a free square to place, a setting mark with a target to knock it out."
+    );
   }
   if (s.mouse) {
     return "Click a free square to place; click a mark with a target to knock it out. Keyboard: arrows/WASD + Space or Enter.";

@@ -14,8 +14,14 @@ import { cellFromPoint, pieceFromPoint } from "./draw.js";
 import { canvasPoint, listen, moveCursor } from "../../view_common.js";
 
 const MOVES = {
-  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
-  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  w: [-1, 0],
+  s: [1, 0],
+  a: [0, -1],
+  d: [0, 1],
 };
 const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 const PIECE_KEYS = { 1: "S", 2: "M", 3: "L", 7: "S", 8: "M", 9: "L" };
@@ -57,9 +63,9 @@ export class Input {
   constructor(opts) {
     this.opts = opts;
     this.seats = { mouse: null, keyboard: null };
-    this.cursors = {};        // seat -> [row, col]
+    this.cursors = {}; // seat -> [row, col]
     this.showCursor = {};
-    this.hands = {};          // seat -> "S" | "M" | "L": the piece in hand
+    this.hands = {}; // seat -> "S" | "M" | "L": the piece in hand
     this.hover = null;
     listen(this, opts.canvas);
   }
@@ -83,7 +89,10 @@ export class Input {
     }
     // The piece in hand starts large: the solver values a first medium as a loss for the
     // first player and small or large as draws; large is the easier one to hold (docs/doh.md).
-    for (const s of seats) { if (!this.cursors[s]) this.cursors[s] = [2, 2]; if (!this.hands[s]) this.hands[s] = DEFAULT_HAND; }
+    for (const s of seats) {
+      if (!this.cursors[s]) this.cursors[s] = [2, 2];
+      if (!this.hands[s]) this.hands[s] = DEFAULT_HAND;
+    }
   }
 
   /** The piece in hand of `seat`, kept playable (a size used up is put down). */
@@ -95,9 +104,13 @@ export class Input {
     return this.hands[seat];
   }
 
-  select(seat, piece) { if (seat && PIECES.includes(piece)) this.hands[seat] = piece; }
+  select(seat, piece) {
+    if (seat && PIECES.includes(piece)) this.hands[seat] = piece;
+  }
 
-  point(e) { return canvasPoint(this.opts.canvas, e); }
+  point(e) {
+    return canvasPoint(this.opts.canvas, e);
+  }
 
   cellAt(e) {
     const lay = this.opts.getLayout();
@@ -119,7 +132,11 @@ export class Input {
     if (!lay) return;
     const [x, y] = this.point(e);
     const piece = pieceFromPoint(lay, x, y);
-    if (piece) { e.preventDefault(); this.select(seat, piece); return; }
+    if (piece) {
+      e.preventDefault();
+      this.select(seat, piece);
+      return;
+    }
     const cell = cellFromPoint(lay, x, y);
     if (!cell) return;
     e.preventDefault();
@@ -135,12 +152,18 @@ export class Input {
     const view = this.opts.getView();
     if (!view) return;
     e.preventDefault();
-    if (a.piece) { this.select(a.seat, a.piece); return; }
+    if (a.piece) {
+      this.select(a.seat, a.piece);
+      return;
+    }
     if (a.cycle) {
       const i = PIECES.indexOf(this.hand(a.seat));
       for (let k = 1; k <= 3; k++) {
         const p = PIECES[(i + k) % 3];
-        if (view.stash[p] > 0) { this.select(a.seat, p); break; }
+        if (view.stash[p] > 0) {
+          this.select(a.seat, p);
+          break;
+        }
       }
       return;
     }
@@ -168,8 +191,12 @@ export class Input {
     const local = seats.mouse && seats.mouse !== seats.keyboard;
     for (const seat of new Set([seats.mouse, seats.keyboard])) {
       if (!seat) continue;
-      out.push({ seat, cell: this.showCursor[seat] ? this.cursors[seat] : null,
-        label: local ? (seat === this.seats.keyboard ? "keys" : "mouse") : "", hand: this.hand(seat) });
+      out.push({
+        seat,
+        cell: this.showCursor[seat] ? this.cursors[seat] : null,
+        label: local ? (seat === this.seats.keyboard ? "keys" : "mouse") : "",
+        hand: this.hand(seat),
+      });
     }
     return out;
   }

@@ -16,8 +16,21 @@ export const PIECES = ["S", "M", "L"]; // the draw order (welcome.game.pieces sa
  *  them): a game of `players` N plays the first N. */
 export const SEATS = ["first", "second", "third", "fourth"];
 
-const PICTURE_KEYS = ["size", "squares", "stash", "pieces_per_size", "to_move", "ply", "legal",
-  "box", "lines", "result", "by", "last", "out"];
+const PICTURE_KEYS = [
+  "size",
+  "squares",
+  "stash",
+  "pieces_per_size",
+  "to_move",
+  "ply",
+  "legal",
+  "box",
+  "lines",
+  "result",
+  "by",
+  "last",
+  "out",
+];
 
 /** The seats of a game of these rules: the first `players` of SEATS (D10), else the
  *  server's (`welcome.game.seats`). A replay of a 4-player game names its own. */
@@ -30,8 +43,19 @@ export function seatsOf(rules, game) {
 function emptyPicture(rules, game) {
   const n = rules && rules.pieces_per_size ? rules.pieces_per_size : 0;
   return {
-    size: game && game.display, squares: [], stash: { S: n, M: n, L: n }, pieces_per_size: n, to_move: null, ply: 0,
-    legal: { S: [], M: [], L: [] }, box: null, lines: [], result: null, by: null, last: null, out: [],
+    size: game && game.display,
+    squares: [],
+    stash: { S: n, M: n, L: n },
+    pieces_per_size: n,
+    to_move: null,
+    ply: 0,
+    legal: { S: [], M: [], L: [] },
+    box: null,
+    lines: [],
+    result: null,
+    by: null,
+    last: null,
+    out: [],
   };
 }
 
@@ -54,21 +78,25 @@ export class GameModel extends ModelBase {
     this.resetRoom();
     this.pic = emptyPicture(this.rules, this.game);
     this.players = {};
-    this.seatNames.forEach((s, i) => { this.players[s] = emptyPlayer(i); });
-    this.roundEnd = null;      // Doh has one round: never set (the shell's banner reads it)
-    this.result = null;        // the match_end body
-    this.end = null;           // the game's end event {result, by, lines}
+    this.seatNames.forEach((s, i) => {
+      this.players[s] = emptyPlayer(i);
+    });
+    this.roundEnd = null; // Doh has one round: never set (the shell's banner reads it)
+    this.result = null; // the match_end body
+    this.end = null; // the game's end event {result, by, lines}
     this.rematch = {};
     this.spectators = 0;
-    this.moves = [];           // move events of this game
+    this.moves = []; // move events of this game
     this.lastRejected = null;
     this.needSync = false;
   }
 
   setRules(rules) {
     if (!rules) return;
-    const changed = rules.pieces_per_size !== this.rules.pieces_per_size || rules.grid !== this.rules.grid
-      || rules.players !== this.rules.players;
+    const changed =
+      rules.pieces_per_size !== this.rules.pieces_per_size ||
+      rules.grid !== this.rules.grid ||
+      rules.players !== this.rules.players;
     this.rules = { ...rules };
     this.seatNames = seatsOf(this.rules, this.game);
     if (changed) this.reset();
@@ -84,7 +112,8 @@ export class GameModel extends ModelBase {
     this.takePicture(msg);
     this.moves = (msg.moves || []).slice();
     if (msg.players) this.updatePlayers(msg.players);
-    if (this.pic.result) this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines, out: this.pic.out };
+    if (this.pic.result)
+      this.end = { kind: "end", result: this.pic.result, by: this.pic.by, lines: this.pic.lines, out: this.pic.out };
     return this.endState(msg);
   }
 
@@ -97,7 +126,10 @@ export class GameModel extends ModelBase {
     for (const ev of msg.events || []) {
       if (ev.kind === "move") this.moves.push(ev);
       else if (ev.kind === "end") this.end = ev;
-      else if (ev.kind === "started") { this.moves = []; this.end = null; }
+      else if (ev.kind === "started") {
+        this.moves = [];
+        this.end = null;
+      }
     }
     if (msg.players) this.updatePlayers(msg.players);
     for (const s of this.seatNames) this.players[s].to_move = this.pic.to_move === s;
@@ -105,7 +137,9 @@ export class GameModel extends ModelBase {
   }
 
   /** Nothing is timed in Doh: "now" is the last move's (ms of the replay viewer's clock). */
-  nowT() { return this.t; }
+  nowT() {
+    return this.t;
+  }
 
   /** Everything to draw. */
   view(nowT = this.t, serverNow = null) {
@@ -116,11 +150,18 @@ export class GameModel extends ModelBase {
     this.seatNames.forEach((s, i) => {
       const p = this.players[s];
       players[s] = {
-        seat: s, index: i, name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s), kind: p.kind,
-        level: p.level, connected: p.connected, graceUntil: p.grace_until,
-        toMove: pic.to_move === s && !this.result && this.phase !== "waiting",  // not while seats are free
-        mine: mine.includes(s), rematch: !!this.rematch[s],
-        out: out.includes(s), free: p.kind === null,  // D9: out of the game; a seat nobody holds yet
+        seat: s,
+        index: i,
+        name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s),
+        kind: p.kind,
+        level: p.level,
+        connected: p.connected,
+        graceUntil: p.grace_until,
+        toMove: pic.to_move === s && !this.result && this.phase !== "waiting", // not while seats are free
+        mine: mine.includes(s),
+        rematch: !!this.rematch[s],
+        out: out.includes(s),
+        free: p.kind === null, // D9: out of the game; a seat nobody holds yet
       };
     });
     let countdown = null;
@@ -130,12 +171,33 @@ export class GameModel extends ModelBase {
     const live = this.phase === "live" && !this.result;
     const myTurn = live && mine.includes(pic.to_move);
     return {
-      size: pic.size || this.game.display || 5, round: 1, t: nowT, phase: this.phase, mode: this.mode, room: this.room,
-      squares: pic.squares, stash: pic.stash, perSize: pic.pieces_per_size || this.rules.pieces_per_size,
-      toMove: live ? pic.to_move : null, ply: pic.ply, legal: myTurn ? pic.legal : { S: [], M: [], L: [] },
-      box: pic.box, lines: (this.end && this.end.lines) || pic.lines || [], last: pic.last,
-      end: this.end, players, seatNames: this.seatNames, out, result: this.result, roundEnd: null,
-      rounds: [], countdown, mine, myTurn, spectators: this.spectators, moves: this.moves,
+      size: pic.size || this.game.display || 5,
+      round: 1,
+      t: nowT,
+      phase: this.phase,
+      mode: this.mode,
+      room: this.room,
+      squares: pic.squares,
+      stash: pic.stash,
+      perSize: pic.pieces_per_size || this.rules.pieces_per_size,
+      toMove: live ? pic.to_move : null,
+      ply: pic.ply,
+      legal: myTurn ? pic.legal : { S: [], M: [], L: [] },
+      box: pic.box,
+      lines: (this.end && this.end.lines) || pic.lines || [],
+      last: pic.last,
+      end: this.end,
+      players,
+      seatNames: this.seatNames,
+      out,
+      result: this.result,
+      roundEnd: null,
+      rounds: [],
+      countdown,
+      mine,
+      myTurn,
+      spectators: this.spectators,
+      moves: this.moves,
     };
   }
 }
@@ -186,12 +248,15 @@ export function describeEnd(end) {
   if (end.result === "draw") return `Draw${why}`;
   const who = end.result[0].toUpperCase() + end.result.slice(1);
   if (end.by !== "no_move") return `${who} wins${why}`;
-  const others = (end.out || []).length > 1 ? "the others are out: no legal move" : "the other player has no legal move";
+  const others =
+    (end.out || []).length > 1 ? "the others are out: no legal move" : "the other player has no legal move";
   return `${who} wins: ${others}`;
 }
 
 /** Words for a round's end: Doh has one round (the shell asks anyway). */
-export function describeRound(rec) { return rec ? describeEnd(rec) : ""; }
+export function describeRound(rec) {
+  return rec ? describeEnd(rec) : "";
+}
 
 /** Words for the match end. */
 export function describeMatch(res) {

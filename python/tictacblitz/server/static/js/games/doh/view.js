@@ -32,13 +32,15 @@ export const TITLE_HTML = '<span style="color:#E0453A">▲</span> Tic Tac Doh <s
 const WORDS = ["zero", "one", "two", "three", "four", "five", "six"];
 const word = (n) => WORDS[n] || String(n);
 
-const others = (R) => (R.players || 2) > 2 ? `${word(R.players)} players` : "";
+const others = (R) => ((R.players || 2) > 2 ? `${word(R.players)} players` : "");
 
 export function tagline(R) {
   const many = others(R);
-  return `${many ? `For ${many}: t` : "T"}ic-tac-toe with one shared stash of pyramids — ${word(R.pieces_per_size)} small, ` +
+  return (
+    `${many ? `For ${many}: t` : "T"}ic-tac-toe with one shared stash of pyramids — ${word(R.pieces_per_size)} small, ` +
     `${word(R.pieces_per_size)} medium and ${word(R.pieces_per_size)} large — on a ${R.grid}×${R.grid} ` +
-    "grid the pieces themselves define. Nobody owns a piece: whoever completes a line wins.";
+    "grid the pieces themselves define. Nobody owns a piece: whoever completes a line wins."
+  );
 }
 
 // D6's reasons in words, and the server's own (not your turn, the game is over).
@@ -63,7 +65,8 @@ export function legend(R) {
     { icon: "line", html: "Gold stroke: the winning line." },
   ];
 }
-export const LEGEND_NOTE = "The chips under a square show what it counts as: coloured sizes count, grey ones are hidden in a nest.";
+export const LEGEND_NOTE =
+  "The chips under a square show what it counts as: coloured sizes count, grey ones are hidden in a nest.";
 
 export function helpHtml(R) {
   const n = R.pieces_per_size;
@@ -73,26 +76,39 @@ export function helpHtml(R) {
     <li><b>An imaginary ${R.grid}×${R.grid} grid.</b> The first piece goes anywhere: the board is drawn around it, so a click on any square of the empty board puts it at the centre. After that a new square must touch an occupied one (diagonals count), and all pieces must always fit in some ${R.grid}×${R.grid} box.</li>
     <li><b>Stack or nest.</b> Instead of a new square, you may <em>stack</em> a piece one size smaller on a single piece or a stack (large ← medium ← small), or <em>nest</em> a piece one size larger over a single piece or a nest (small → medium → large). A square is a stack or a nest, never both.</li>
     <li><b>What a square counts as.</b> A single piece: its size. A stack: every size in it. A nest: only its outer, largest piece.</li>
-    <li><b>Win</b> by completing three squares in a row, column or diagonal that all count as one common size. If the stash runs out, it is a draw. If the player to move has pieces but no legal move, ${others(R)
-    ? "they are out, and so is every player after them (nobody else has a move either): the player who moved last wins. Turns go round in seat order, first to " + SEATS[R.players - 1] : "the other player wins"}.</li>
+    <li><b>Win</b> by completing three squares in a row, column or diagonal that all count as one common size. If the stash runs out, it is a draw. If the player to move has pieces but no legal move, ${
+      others(R)
+        ? "they are out, and so is every player after them (nobody else has a move either): the player who moved last wins. Turns go round in seat order, first to " +
+          SEATS[R.players - 1]
+        : "the other player wins"
+    }.</li>
   </ul>
   <h3>Controls</h3>
   <ul>
     <li>Choose the piece in hand with the stash buttons (or keys 1 2 3: small, medium, large); the squares it may go on are dashed. Click a square to put it there.</li>
-    <li>Keyboard: arrows (or WASD) move the cursor, Space or Enter (or F) puts the piece in hand there. ${others(R)
-    ? "In local play whoever is to move plays, with the mouse or the keys." : "In local play the keyboard player uses 1 2 3, the arrows and Enter; the mouse player the mouse (or 7 8 9, WASD and F)."}</li>
+    <li>Keyboard: arrows (or WASD) move the cursor, Space or Enter (or F) puts the piece in hand there. ${
+      others(R)
+        ? "In local play whoever is to move plays, with the mouse or the keys."
+        : "In local play the keyboard player uses 1 2 3, the arrows and Enter; the mouse player the mouse (or 7 8 9, WASD and F)."
+    }</li>
     <li>R: rematch after a game. H: this help. Esc: close.</li>
   </ul>`;
 }
 
-export function createModel(rules, game) { return new GameModel(rules, game); }
+export function createModel(rules, game) {
+  return new GameModel(rules, game);
+}
 
 /** Where everything goes on a w×h canvas for this view. */
-export function layoutFor(w, h, view) { return layout(w, h, view.size, seatCountOf(view)); }
+export function layoutFor(w, h, view) {
+  return layout(w, h, view.size, seatCountOf(view));
+}
 
 /** Whether a layout still fits a view (the shell lays out again when not): a replay of a
  *  4-player game after a 2-player match needs four seat rows. */
-export function layoutFits(lay, view) { return lay.seatCount === seatCountOf(view); }
+export function layoutFits(lay, view) {
+  return lay.seatCount === seatCountOf(view);
+}
 
 /** The canvas height a phone's page gives this view `w` wide (the shell asks when the
  *  side column is under the board): the board inside `avail`, the whole panel below. */
@@ -105,12 +121,17 @@ export { cellCenter } from "../../view_common.js";
 
 /** The page coordinates of a stash button's centre (the piece in hand). */
 export function pieceCenter(lay, rect, piece) {
-  return boxCenter(rect, lay.stash.find((s) => s.piece === piece));
+  return boxCenter(
+    rect,
+    lay.stash.find((s) => s.piece === piece),
+  );
 }
 
 /** The status line of a replay (the shell's default is Blitz-like: a round and a clock):
  *  Doh has moves, not time. `at`: {step, steps}, the frames applied and in all. */
-export function replayStatus(view, at) { return `Replay · move ${view.ply} of ${at.steps}`; }
+export function replayStatus(view, at) {
+  return `Replay · move ${view.ply} of ${at.steps}`;
+}
 
 /** The local card's words and whether it offers the mouse's seat: with three or four
  *  players the screen is passed round (input.js, "taking turns"). */
@@ -122,11 +143,15 @@ export function localNote(game) {
 /** The key help beside the board, for the input's seats ({mouse, keyboard}, or {turns}
  *  when the players take turns on one screen). */
 export function controlsHelp(s) {
-  if (s.turns) return `<b>${s.turns.map((seat) => seatLabel(seat)).join(", ")}</b> take turns: whoever is to move picks a piece (or 1 2 3) and a dashed square (or arrows/WASD + Space or Enter).`;
+  if (s.turns)
+    return `<b>${s.turns.map((seat) => seatLabel(seat)).join(", ")}</b> take turns: whoever is to move picks a piece (or 1 2 3) and a dashed square (or arrows/WASD + Space or Enter).`;
   if (s.mouse && s.mouse !== s.keyboard) {
-    return `<b>${seatLabel(s.mouse)}</b>: mouse — a stash button, then a square (or 7 8 9, WASD + F). ` +
-      `<b>${seatLabel(s.keyboard)}</b>: keys 1 2 3 for the piece, arrows, Enter or Space.`;
+    return (
+      `<b>${seatLabel(s.mouse)}</b>: mouse — a stash button, then a square (or 7 8 9, WASD + F). ` +
+      `<b>${seatLabel(s.keyboard)}</b>: keys 1 2 3 for the piece, arrows, Enter or Space.`
+    );
   }
-  if (s.mouse) return "Pick a piece in the stash (or 1 2 3), then click a dashed square. Keyboard: arrows/WASD + Space or Enter.";
+  if (s.mouse)
+    return "Pick a piece in the stash (or 1 2 3), then click a dashed square. Keyboard: arrows/WASD + Space or Enter.";
   return "Spectating.";
 }

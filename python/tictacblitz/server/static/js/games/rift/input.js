@@ -15,8 +15,14 @@ import { abilityFromPoint, cellFromPoint, tabFromPoint } from "./layout.js";
 import { canvasPoint, listen } from "../../view_common.js";
 
 const MOVES = {
-  ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
-  w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  w: [-1, 0],
+  s: [1, 0],
+  a: [0, -1],
+  d: [0, 1],
 };
 export const ABILITY_KEYS = { 1: "none", 2: "shield", 3: "swap", 4: "reveal" };
 const REFUSED_MS = 1200; // how long a greyed button clicked stays framed
@@ -41,27 +47,29 @@ export class Input {
   constructor(opts) {
     this.opts = opts;
     this.seats = { mouse: null, keyboard: null };
-    this.all = [];            // this screen's seats
-    this.viewing = null;      // the seat shown and acting (local: the view switch)
-    this.cursor = [4, 4];     // grid [row, col]
+    this.all = []; // this screen's seats
+    this.viewing = null; // the seat shown and acting (local: the view switch)
+    this.cursor = [4, 4]; // grid [row, col]
     this.showCursor = false;
-    this.picked = {};         // seat -> the ability in hand
-    this.sent = {};           // seat -> [{cell, ability, turn}] sent this turn, in order
+    this.picked = {}; // seat -> the ability in hand
+    this.sent = {}; // seat -> [{cell, ability, turn}] sent this turn, in order
     this.hover = null;
-    this.refused = null;      // {seat, ability, at}: a greyed ability clicked
+    this.refused = null; // {seat, ability, at}: a greyed ability clicked
     listen(this, opts.canvas);
   }
 
   /** This screen's seats: local → both (the mouse seat is viewed first); alone → one. */
   configure(seats, mouseSeat = null) {
     this.all = seats.slice();
-    this.viewing = seats.includes(mouseSeat) ? mouseSeat : (seats[0] || null);
+    this.viewing = seats.includes(mouseSeat) ? mouseSeat : seats[0] || null;
     this.seats = { mouse: this.viewing, keyboard: this.viewing };
     this.sent = {};
     for (const s of seats) this.picked[s] = "none";
   }
 
-  get local() { return this.all.length === 2; }
+  get local() {
+    return this.all.length === 2;
+  }
 
   setViewing(seat) {
     if (!this.all.includes(seat)) return;
@@ -81,7 +89,9 @@ export class Input {
     this.picked[seat] = ability;
   }
 
-  point(e) { return canvasPoint(this.opts.canvas, e); }
+  point(e) {
+    return canvasPoint(this.opts.canvas, e);
+  }
 
   cellAt(e) {
     const lay = this.opts.getLayout();
@@ -95,9 +105,17 @@ export class Input {
     if (!lay || !this.viewing) return;
     const [x, y] = this.point(e);
     const tab = this.local ? tabFromPoint(lay, x, y) : null;
-    if (tab) { e.preventDefault(); this.setViewing(tab); return; }
+    if (tab) {
+      e.preventDefault();
+      this.setViewing(tab);
+      return;
+    }
     const ability = abilityFromPoint(lay, x, y);
-    if (ability) { e.preventDefault(); this.pick(this.viewing, ability); return; }
+    if (ability) {
+      e.preventDefault();
+      this.pick(this.viewing, ability);
+      return;
+    }
     const cell = cellFromPoint(lay, x, y);
     if (cell === null) return;
     e.preventDefault();
@@ -110,8 +128,14 @@ export class Input {
     const a = keyAction(e.key);
     if (!a) return;
     e.preventDefault();
-    if (a.switchView) { if (this.local) this.setViewing(this.all.find((s) => s !== this.viewing)); return; }
-    if (a.ability) { this.pick(this.viewing, a.ability); return; }
+    if (a.switchView) {
+      if (this.local) this.setViewing(this.all.find((s) => s !== this.viewing));
+      return;
+    }
+    if (a.ability) {
+      this.pick(this.viewing, a.ability);
+      return;
+    }
     if (a.move) {
       if (this.showCursor) this.cursor = moveCursor(this.cursor, a.move);
       this.showCursor = true;
@@ -136,7 +160,10 @@ export class Input {
     // the hover box, which sat on the cell just chosen (issue 26) until the pointer moves.
     if (this.local) {
       const other = this.all.find((s) => s !== seat);
-      if (!view.locked[other]) { this.setViewing(other); this.hover = null; }
+      if (!view.locked[other]) {
+        this.setViewing(other);
+        this.hover = null;
+      }
     }
   }
 
@@ -145,8 +172,10 @@ export class Input {
    *  server's own copy (after a reconnect). */
   programmed(seat, view) {
     if (!view || !view.locked[seat]) return null;
-    const refused = (m) => view.rejected.some((r) => r.seat === seat && r.turn === m.turn
-      && r.cell === m.cell && (r.ability || "none") === m.ability);
+    const refused = (m) =>
+      view.rejected.some(
+        (r) => r.seat === seat && r.turn === m.turn && r.cell === m.cell && (r.ability || "none") === m.ability,
+      );
     const mine = (this.sent[seat] || []).filter((m) => m.turn === view.turn && !refused(m));
     if (mine.length) return mine[mine.length - 1];
     return view.players[seat] && view.players[seat].move;
@@ -156,8 +185,11 @@ export class Input {
   cursorList() {
     const view = this.opts.getView();
     return this.all.map((seat) => ({
-      seat, viewing: seat === this.viewing, ability: this.picked[seat] || "none",
-      move: this.programmed(seat, view), label: this.local ? `Player ${seat}` : "",
+      seat,
+      viewing: seat === this.viewing,
+      ability: this.picked[seat] || "none",
+      move: this.programmed(seat, view),
+      label: this.local ? `Player ${seat}` : "",
       cell: seat === this.viewing && this.showCursor ? this.cursor : null,
       refused: this.refused && this.refused.seat === seat && now() - this.refused.at < REFUSED_MS ? this.refused : null,
     }));

@@ -11,9 +11,9 @@ import { SIDE, cellAt, gridRowCol } from "./model.js";
 
 export const ABILITIES = ["none", "shield", "swap", "reveal"]; // welcome.game.abilities says the same
 
-const CAPTION = 28;             // a resolved turn's caption: a strip under the board, never over it
-const LOG_H = 27 + 5 * 16;      // the score log's title and five scorings
-const SPLIT_W = 480;            // a panel this wide has the objectives and the log side by side
+const CAPTION = 28; // a resolved turn's caption: a strip under the board, never over it
+const LOG_H = 27 + 5 * 16; // the score log's title and five scorings
+const SPLIT_W = 480; // a panel this wide has the objectives and the log side by side
 
 /** The objectives box's height for `rows` objectives a seat (both seats, a title each). */
 const objectivesH = (rows) => 12 + 2 * (16 + rows * 15 + 4);
@@ -23,10 +23,12 @@ const objectivesH = (rows) => 12 + 2 * (16 + rows * 15 + 4);
  *  the objectives in a wide panel). `bottom`: where the log may grow to (desktop), or
  *  null (its natural height). */
 function panelParts(x, y, w, seatNames, rows, compact, bottom) {
-  const tw = (w - 6) / 2, th = compact ? 26 : 30;
+  const tw = (w - 6) / 2,
+    th = compact ? 26 : 30;
   const tabs = seatNames.map((seat, i) => ({ seat, x: x + i * (tw + 6), y, w: tw, h: th }));
   let yy = y + th + 6;
-  const cw = (w - 8) / 2, ch = compact ? 72 : 96;
+  const cw = (w - 8) / 2,
+    ch = compact ? 72 : 96;
   const cards = seatNames.map((seat, i) => ({ seat, x: x + i * (cw + 8), y: yy, w: cw, h: ch, compact }));
   yy += ch + 6;
   const bw = (w - 3 * 6) / 4;
@@ -61,7 +63,11 @@ export function layout(w, h, seatNames = ["X", "O"], rows = 3) {
     const parts = panelParts(x + s + pad, pad, pw, seatNames, rows, compact, null);
     if (parts.end <= h - pad) {
       const full = panelParts(x + s + pad, pad, pw, seatNames, rows, compact, h - pad);
-      return finish({ w, h, board: { x, y: pad + 6, s }, panel: { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad }, ...full }, pad, seatNames, false);
+      return finish(
+        { w, h, board: { x, y: pad + 6, s }, panel: { x: x + s + pad, y: pad, w: pw, h: h - 2 * pad }, ...full },
+        seatNames,
+        false,
+      );
     }
   }
   // Stacked: the panel below the board takes its natural height; the board what is left.
@@ -71,10 +77,10 @@ export function layout(w, h, seatNames = ["X", "O"], rows = 3) {
   const board = { x: (w - s) / 2, y: pad, s };
   const top = 2 * pad + s + CAPTION;
   const parts = panelParts(pad, top, pw, seatNames, rows, true, null);
-  return finish({ w, h, board, panel: { x: pad, y: top, w: pw, h: parts.end - top }, ...parts }, pad, seatNames, true);
+  return finish({ w, h, board, panel: { x: pad, y: top, w: pw, h: parts.end - top }, ...parts }, seatNames, true);
 }
 
-function finish(lay, pad, seatNames, stacked) {
+function finish(lay, seatNames, stacked) {
   const b = lay.board;
   b.gap = b.s * 0.022;
   b.cell = (b.s - 2 * b.gap) / 9;
@@ -97,24 +103,31 @@ export function stageHeight(w, avail, seatNames = ["X", "O"], rows = 3) {
 export function cellRect(lay, cell) {
   const b = lay.board;
   const [r, c] = gridRowCol(cell);
-  return { x: b.x + c * b.cell + Math.floor(c / 3) * b.gap, y: b.y + r * b.cell + Math.floor(r / 3) * b.gap, s: b.cell };
+  return {
+    x: b.x + c * b.cell + Math.floor(c / 3) * b.gap,
+    y: b.y + r * b.cell + Math.floor(r / 3) * b.gap,
+    s: b.cell,
+  };
 }
 
 export function sectorRect(lay, s) {
-  const b = lay.board, span = 3 * b.cell + b.gap;
+  const b = lay.board,
+    span = 3 * b.cell + b.gap;
   return { x: b.x + (s % 3) * span, y: b.y + Math.floor(s / 3) * span, s: 3 * b.cell };
 }
 
 function axis(rel, b) {
   const span = 3 * b.cell + b.gap;
-  const sc = Math.floor(rel / span), inside = rel - sc * span;
+  const sc = Math.floor(rel / span),
+    inside = rel - sc * span;
   if (rel < 0 || sc > 2 || inside >= 3 * b.cell) return null;
   return 3 * sc + Math.floor(inside / b.cell);
 }
 
 /** The cell id under a point, or null (the gaps between sectors are nobody's). */
 export function cellFromPoint(lay, px, py) {
-  const r = axis(py - lay.board.y, lay.board), c = axis(px - lay.board.x, lay.board);
+  const r = axis(py - lay.board.y, lay.board),
+    c = axis(px - lay.board.x, lay.board);
   return r === null || c === null ? null : cellAt(r, c);
 }
 

@@ -15,15 +15,34 @@ import { ModelBase, seatNamesOf } from "../../model_common.js";
 export const ANIM_MS = 1600; // the resolution's animation (ghosts, swap, collision, landing)
 export const SIDE = 9; // cells per side of the board (G1)
 
-const PICTURE_KEYS = ["turn", "cells", "sectors", "active", "targets", "score", "energy", "abilities",
-  "objectives", "locked", "result"];
+const PICTURE_KEYS = [
+  "turn",
+  "cells",
+  "sectors",
+  "active",
+  "targets",
+  "score",
+  "energy",
+  "abilities",
+  "objectives",
+  "locked",
+  "result",
+];
 
 function emptyPicture(seats) {
   const per = (v) => Object.fromEntries(seats.map((s) => [s, typeof v === "function" ? v() : v]));
   return {
-    turn: 1, cells: ".".repeat(81), sectors: Array(9).fill("open"), active: null, targets: [],
-    score: per(0), energy: per(0), abilities: per(() => ({})), objectives: per(() => ({ known: [], hidden: 0 })),
-    locked: per(false), result: null,
+    turn: 1,
+    cells: ".".repeat(81),
+    sectors: Array(9).fill("open"),
+    active: null,
+    targets: [],
+    score: per(0),
+    energy: per(0),
+    abilities: per(() => ({})),
+    objectives: per(() => ({ known: [], hidden: 0 })),
+    locked: per(false),
+    result: null,
   };
 }
 
@@ -36,7 +55,8 @@ export const sectorOf = (cell) => Math.floor(cell / 9);
 export const positionOf = (cell) => cell % 9;
 /** G1: where a cell id sits on the 9×9 grid: [row, col]. */
 export function gridRowCol(cell) {
-  const s = sectorOf(cell), p = positionOf(cell);
+  const s = sectorOf(cell),
+    p = positionOf(cell);
   return [3 * Math.floor(s / 3) + Math.floor(p / 3), 3 * (s % 3) + (p % 3)];
 }
 /** The cell id at grid [row, col]. */
@@ -60,16 +80,16 @@ export class GameModel extends ModelBase {
     this.pic = emptyPicture(this.seatNames);
     this.players = {};
     for (const s of this.seatNames) this.players[s] = emptyPlayer();
-    this.roundEnd = null;     // one round: never set (the shell's banner reads it)
-    this.result = null;       // the match_end body
-    this.end = null;          // the game's end event
+    this.roundEnd = null; // one round: never set (the shell's banner reads it)
+    this.result = null; // the match_end body
+    this.end = null; // the game's end event
     this.rematch = {};
     this.spectators = 0;
-    this.turns = [];          // resolved turns' reports (G6)
-    this.priv = {};           // seat -> {objectives, move}: this screen's own seats only
-    this.hands = null;        // a replay's both hands (the game is over: nothing is secret)
-    this.anim = null;         // {report, start}: the last resolution, animated from `start`
-    this.rejected = [];       // this turn's rejections of this screen's moves
+    this.turns = []; // resolved turns' reports (G6)
+    this.priv = {}; // seat -> {objectives, move}: this screen's own seats only
+    this.hands = null; // a replay's both hands (the game is over: nothing is secret)
+    this.anim = null; // {report, start}: the last resolution, animated from `start`
+    this.rejected = []; // this turn's rejections of this screen's moves
     this.lastRejected = null;
     this.needSync = false;
   }
@@ -102,11 +122,18 @@ export class GameModel extends ModelBase {
     this.takePicture(msg);
     if (msg.t !== undefined) this.t = Math.max(this.t, msg.t);
     for (const ev of msg.events || []) {
-      if (ev.kind === "started") { this.turns = []; this.end = null; this.anim = null; this.rejected = []; }
-      else if (ev.kind === "turn") { this.turns.push(ev); this.anim = { report: ev, start: null }; }
-      else if (ev.kind === "end") this.end = ev;
+      if (ev.kind === "started") {
+        this.turns = [];
+        this.end = null;
+        this.anim = null;
+        this.rejected = [];
+      } else if (ev.kind === "turn") {
+        this.turns.push(ev);
+        this.anim = { report: ev, start: null };
+      } else if (ev.kind === "end") this.end = ev;
     }
-    if (this.pic.turn !== turnBefore) {          // a new turn: no programmed move yet (G3)
+    if (this.pic.turn !== turnBefore) {
+      // a new turn: no programmed move yet (G3)
       this.rejected = [];
       for (const s of Object.keys(this.priv)) this.priv[s] = { ...this.priv[s], move: null };
     }
@@ -115,13 +142,16 @@ export class GameModel extends ModelBase {
   }
 
   applyRejected(msg) {
-    this.lastRejected = msg; this.rejected.push(msg);
+    this.lastRejected = msg;
+    this.rejected.push(msg);
     return true;
   }
 
   /** Nothing is timed in Rift but the animation: live, "now" is the server clock;
    *  a replay's player passes its own clock to view(). */
-  nowT(serverNow) { return serverNow ?? this.t; }
+  nowT(serverNow) {
+    return serverNow ?? this.t;
+  }
 
   /** `seat`'s hand as this screen may know it: its own (private) or a replay's, with
    *  the public flags; else only the public part. */
@@ -143,7 +173,8 @@ export class GameModel extends ModelBase {
   causes() {
     const out = [];
     for (const r of this.turns) {
-      for (const s of this.seatNames) for (const p of (r.points && r.points[s]) || []) out.push({ turn: r.turn, seat: s, ...p });
+      for (const s of this.seatNames)
+        for (const p of (r.points && r.points[s]) || []) out.push({ turn: r.turn, seat: s, ...p });
     }
     return out.reverse();
   }
@@ -167,10 +198,21 @@ export class GameModel extends ModelBase {
     this.seatNames.forEach((s, i) => {
       const p = this.players[s];
       players[s] = {
-        seat: s, index: i, name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s), kind: p.kind,
-        level: p.level, connected: p.connected, graceUntil: p.grace_until, locked: !!pic.locked[s],
-        mine: mine.includes(s), rematch: !!this.rematch[s], score: pic.score[s] ?? 0, energy: pic.energy[s] ?? 0,
-        abilities: pic.abilities[s] || {}, hand: this.hand(s), publicHand: this.publicHand(s),
+        seat: s,
+        index: i,
+        name: p.name || (p.kind === "bot" ? `bot (${p.level})` : s),
+        kind: p.kind,
+        level: p.level,
+        connected: p.connected,
+        graceUntil: p.grace_until,
+        locked: !!pic.locked[s],
+        mine: mine.includes(s),
+        rematch: !!this.rematch[s],
+        score: pic.score[s] ?? 0,
+        energy: pic.energy[s] ?? 0,
+        abilities: pic.abilities[s] || {},
+        hand: this.hand(s),
+        publicHand: this.publicHand(s),
         move: (this.priv[s] && this.priv[s].move) || null,
       };
     });
@@ -188,13 +230,38 @@ export class GameModel extends ModelBase {
     const free = pic.active === null || pic.active === undefined;
     const open = pic.sectors.map((r, i) => (r === "open" ? i : -1)).filter((i) => i >= 0);
     return {
-      size: SIDE, round: 1, t: nowT, phase: this.phase, mode: this.mode, room: this.room,
-      turn: pic.turn, cells: pic.cells, sectors: pic.sectors, active: free ? null : pic.active, free,
-      highlighted: live ? (free ? open : [pic.active]) : [], targets: live ? pic.targets : [],
-      locked: { ...pic.locked }, players, seatNames: this.seatNames, result: this.result, gameResult: pic.result,
-      end: this.end, roundEnd: null, rounds: [], countdown, mine, live, spectators: this.spectators,
-      causes: this.causes(), totals: this.totals(), anim, turns: this.turns.length,
-      rejected: this.rejected.slice(), energyMax: this.rules.energy_max, perPlayer: this.rules.objectives_per_player,
+      size: SIDE,
+      round: 1,
+      t: nowT,
+      phase: this.phase,
+      mode: this.mode,
+      room: this.room,
+      turn: pic.turn,
+      cells: pic.cells,
+      sectors: pic.sectors,
+      active: free ? null : pic.active,
+      free,
+      highlighted: live ? (free ? open : [pic.active]) : [],
+      targets: live ? pic.targets : [],
+      locked: { ...pic.locked },
+      players,
+      seatNames: this.seatNames,
+      result: this.result,
+      gameResult: pic.result,
+      end: this.end,
+      roundEnd: null,
+      rounds: [],
+      countdown,
+      mine,
+      live,
+      spectators: this.spectators,
+      causes: this.causes(),
+      totals: this.totals(),
+      anim,
+      turns: this.turns.length,
+      rejected: this.rejected.slice(),
+      energyMax: this.rules.energy_max,
+      perPlayer: this.rules.objectives_per_player,
     };
   }
 }
@@ -255,13 +322,17 @@ export function describeTurn(r) {
   for (const s of Object.keys(r.revealed || {})) if (r.revealed[s]) parts.push(`${s} saw an objective`);
   if (r.collision) {
     const winner = Object.keys(r.cells).find((s) => r.cells[s] !== null && r.cells[s] === r.targets[s]);
-    parts.push(r.grey !== null ? `collision on cell ${r.grey}: it turns grey` : `collision: ${winner}'s shield takes the cell`);
+    parts.push(
+      r.grey !== null ? `collision on cell ${r.grey}: it turns grey` : `collision: ${winner}'s shield takes the cell`,
+    );
   }
   return `Turn ${r.turn}: ${parts.length ? parts.join("; ") : "both placed"}`;
 }
 
 /** Words for a round's end: Rift has one round (the shell asks anyway). */
-export function describeRound(rec) { return rec ? describeTurn(rec) : ""; }
+export function describeRound(rec) {
+  return rec ? describeTurn(rec) : "";
+}
 
 /** Words for the match end. */
 export function describeMatch(res) {

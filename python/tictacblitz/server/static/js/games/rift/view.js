@@ -32,10 +32,12 @@ export function seatLabel(seat, long = false) {
 export const TITLE_HTML = '<span class="x">✕</span> Rift &amp; Grid <span class="o">◯</span>';
 
 export function tagline(R) {
-  return "Ultimate tic-tac-toe with simultaneous turns: both players program a move in secret and " +
+  return (
+    "Ultimate tic-tac-toe with simultaneous turns: both players program a move in secret and " +
     "the two resolve together. Pick the same cell and it is a collision. Shield, swap and reveal " +
     `cost energy (${R.energy_start} to start, at most ${R.energy_max}), and each player holds ` +
-    `${R.objectives_per_player} secret objectives worth bonus points.`;
+    `${R.objectives_per_player} secret objectives worth bonus points.`
+  );
 }
 
 // G5's reasons in words (the server's order), and the server's own (the game is over;
@@ -59,15 +61,26 @@ export function legend(R) {
     { icon: "grey", html: "Grey cell: a collision nobody won; it belongs to nobody" },
     { icon: "tie", html: "Hatched sector: tied (a large faint symbol: won)" },
     { icon: "ghost", html: "Dashed symbol: your programmed move, hidden from the other player" },
-    { icon: "shield", html: `<b>Shield</b> (${R.shield_cost} energy, cooldown ${R.shield_cooldown}): wins a collision` },
-    { icon: "swap", html: `<b>Swap</b> (${R.swap_cost} energy, cooldown ${R.swap_cooldown}): exchanges the two targets` },
-    { icon: "reveal", html: `<b>Reveal</b> (${R.reveal_cost} energy, cooldown ${R.reveal_cooldown}): shows one of the opponent's objectives` },
+    {
+      icon: "shield",
+      html: `<b>Shield</b> (${R.shield_cost} energy, cooldown ${R.shield_cooldown}): wins a collision`,
+    },
+    {
+      icon: "swap",
+      html: `<b>Swap</b> (${R.swap_cost} energy, cooldown ${R.swap_cooldown}): exchanges the two targets`,
+    },
+    {
+      icon: "reveal",
+      html: `<b>Reveal</b> (${R.reveal_cost} energy, cooldown ${R.reveal_cooldown}): shows one of the opponent's objectives`,
+    },
   ];
 }
-export const LOCAL_NOTE = "Two players take turns at one screen: the “Player X” / “Player O” switch shows one " +
+export const LOCAL_NOTE =
+  "Two players take turns at one screen: the “Player X” / “Player O” switch shows one " +
   "player's view at a time, so neither sees the other's programmed move or objectives.";
 export const LOCAL_SEAT = "The first view is";
-export const LEGEND_NOTE = "Moves are secret until both players have locked in; then the turn resolves and is animated.";
+export const LEGEND_NOTE =
+  "Moves are secret until both players have locked in; then the turn resolves and is animated.";
 
 export function helpHtml(R) {
   return `
@@ -88,18 +101,26 @@ export function helpHtml(R) {
   </ul>`;
 }
 
-export function createModel(rules, game) { return new GameModel(rules, game); }
+export function createModel(rules, game) {
+  return new GameModel(rules, game);
+}
 
 /** Where everything goes on a w×h canvas for this view. */
-export function layoutFor(w, h, view) { return layout(w, h, view.seatNames, view.perPlayer); }
+export function layoutFor(w, h, view) {
+  return layout(w, h, view.seatNames, view.perPlayer);
+}
 
 /** The canvas height a phone's page gives this view `w` wide (the page scrolls; the board
  *  stays inside `avail`, the height visible under the header): the shell asks when the
  *  side column is under the board. */
-export function stageHeight(w, avail, view) { return stageHeightOf(w, avail, view.seatNames, view.perPlayer); }
+export function stageHeight(w, avail, view) {
+  return stageHeightOf(w, avail, view.seatNames, view.perPlayer);
+}
 
 /** The status line of a replay: turns, not a real-time round and clock. */
-export function replayStatus(view, at) { return `Replay · ${view.turns} of ${Math.max(0, at.steps - 1)} turns`; }
+export function replayStatus(view, at) {
+  return `Replay · ${view.turns} of ${Math.max(0, at.steps - 1)} turns`;
+}
 
 export const draw = drawGame;
 
@@ -110,13 +131,25 @@ export function cellCenter(lay, rect, cell) {
 }
 
 /** The page coordinates of an ability button's centre. */
-export function abilityCenter(lay, rect, ability) { return boxCenter(rect, lay.buttons.find((b) => b.ability === ability)); }
+export function abilityCenter(lay, rect, ability) {
+  return boxCenter(
+    rect,
+    lay.buttons.find((b) => b.ability === ability),
+  );
+}
 /** The page coordinates of a view-switch tab's centre (local). */
-export function tabCenter(lay, rect, seat) { return boxCenter(rect, lay.tabs.find((t) => t.seat === seat)); }
+export function tabCenter(lay, rect, seat) {
+  return boxCenter(
+    rect,
+    lay.tabs.find((t) => t.seat === seat),
+  );
+}
 
 /** The key help beside the board, for the input's seats. */
 export function controlsHelp(s) {
   if (!s.mouse) return "Spectating: each turn shows when both players have locked in.";
-  return "Pick an ability (buttons or 1–4), then click a cell to lock in; click again to change your move " +
-    "until the other player locks in. Keys: arrows/WASD + Space or Enter. Local: V or Tab switches the view.";
+  return (
+    "Pick an ability (buttons or 1–4), then click a cell to lock in; click again to change your move " +
+    "until the other player locks in. Keys: arrows/WASD + Space or Enter. Local: V or Tab switches the view."
+  );
 }
