@@ -104,3 +104,13 @@ def test_without_cvxpy_psro_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "cvxpy", None)  # import cvxpy fails
     with pytest.raises(ImportError, match=r"cvxpy.*tictacblitz\[openspiel\]"):
         PSRO(pyspiel.load_game("tictacblitz_doh", TINY_DOH))
+
+
+def test_nash_without_ecos_says_what_to_install(monkeypatch):
+    """open_spiel's lp_solver fixes cvxpy's ECOS solver, which cvxpy >= 1.6 no longer
+    installs: without it the run refuses at once instead of failing mid-iteration."""
+    import cvxpy
+
+    monkeypatch.setattr(cvxpy, "installed_solvers", lambda: ["CLARABEL", "SCS"])
+    with pytest.raises(ValueError, match="nash.*pip install ecos"):
+        PSRO(pyspiel.load_game("tictacblitz_doh", TINY_DOH), meta_strategy="nash")
