@@ -14,7 +14,8 @@ OpenSpiel's algorithms (CFR, MCCFR, exploitability, PSRO, ...) run on the real r
 
 Tic Tac Blitz is not registered: it is played in real time (``TimeModel.REAL_TIME``),
 and an OpenSpiel game is a tree of discrete decisions (docs/openspiel.md says what a
-Blitz game would need). Needs the ``openspiel`` extra (``open_spiel``).
+Blitz game would need). Needs the ``openspiel`` extra (``open_spiel``; PSRO,
+:mod:`.openspiel_psro`, needs its ``cvxpy`` too).
 """
 
 from __future__ import annotations
