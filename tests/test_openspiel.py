@@ -99,6 +99,20 @@ def test_serialisation_and_pickle_round_trips(name):
     assert str(pickle.loads(pickle.dumps(finished))) == str(finished)
 
 
+@pytest.mark.parametrize("opening", ["12,18,39", "12;18;39"])
+def test_a_doh_game_with_an_opening_of_several_moves_round_trips(opening):
+    # a comma-separated opening once went into the game's name as it was given, and
+    # deserialising read "18" as the next parameter's name (SpielError)
+    game = pyspiel.load_game("tictacblitz_doh", {"pieces_per_size": 3, "opening": opening})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    game2, state2 = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(game2) == str(game) and "opening=12;18;39" in str(game2)
+    assert str(state2) == str(state) and state2.history() == state.history()
+
+
 def test_returns_are_the_protocols():
     for name, engine in (("tictacblitz_doh", "doh"), ("tictacblitz_rift", "rift")):
         for seed in range(3):

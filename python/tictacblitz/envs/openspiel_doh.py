@@ -24,7 +24,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..games import game_type
-from .openspiel_base import Held, load_rules_game, rule_parameters, wants_information_state
+from .openspiel_base import _SEP, Held, load_rules_game, rule_parameters, wants_information_state
 
 __all__ = ["NAME", "GAME_TYPE", "DohSpielGame", "DohSpielState", "parse_opening"]
 
@@ -50,9 +50,10 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def parse_opening(text: str) -> List[int]:
-    """``"37,43"`` as action codes. :raises ValueError: naming a part that is not one."""
+    """``"37;43"`` (or ``"37,43"``) as action codes. :raises ValueError: naming a part
+    that is not one."""
     codes = []
-    for part in (p.strip() for p in str(text).split(",")):
+    for part in (p.strip() for p in str(text).replace(",", _SEP).split(_SEP)):
         if not part:
             continue
         try:
@@ -74,6 +75,9 @@ class DohSpielGame(pyspiel.Game):
             if root.is_over() or root.apply(root.to_move()[0], code) is not None:
                 raise ValueError(f"opening move {code} is not legal where it is played")
         self._root = root
+        # kept with ";": serialisation writes the parameters into the game's name, where a
+        # comma would end the parameter (a comma-separated opening failed to deserialise)
+        params["opening"] = _SEP.join(str(code) for code in self.opening)
         players = self.engine_game.num_players
         rules = self.engine_game.rules
         info = pyspiel.GameInfo(
