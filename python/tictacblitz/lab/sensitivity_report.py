@@ -21,7 +21,7 @@ import shutil
 from typing import Any, Dict, List
 
 from .sensitivity_design import point_key
-from .units import is_share, label, unit
+from .units import POINTS, is_share, label, plot_scale, unit
 
 __all__ = [
     "format_result",
@@ -34,8 +34,9 @@ __all__ = [
 
 
 def effect_text(value: float, conf: float, unit_name: str) -> str:
-    """``12.3 pp ± 2.1`` for a share, ``1.53 s ± 0.20`` otherwise."""
-    if is_share(unit_name):
+    """``12.3 pp ± 2.1`` for a share or a difference of shares (``pp``: stored as a
+    fraction, e.g. seat_gap), ``1.53 s ± 0.20`` otherwise."""
+    if is_share(unit_name) or unit_name == POINTS:
         return f"{100 * value:.1f} pp ± {100 * conf:.1f}"
     tail = f" {unit_name}" if unit_name else ""
     return f"{_number(value)}{tail} ± {_number(conf)}"
@@ -147,7 +148,7 @@ def tornado_png(result: Any, metric: str, rows: int = 20) -> bytes:
     import matplotlib.pyplot as plt
 
     game = result.game
-    scale = 100.0 if is_share(unit(metric, game)) else 1.0
+    scale, _ = plot_scale(metric, game)
     axis_unit = "pp" if scale == 100.0 else unit(metric, game)
     effects = list(reversed(result.morris[metric][:rows]))
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(effects) + 1.6))
