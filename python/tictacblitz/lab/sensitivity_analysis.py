@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+from typing import Any, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from .sensitivity_design import MORRIS_LEVELS, Design
+from .stats import Z95
 
 __all__ = [
     "MorrisEffect",
@@ -41,10 +42,7 @@ __all__ = [
     "morris_noise_floor",
     "analyze_morris",
     "analyze_sobol",
-    "Z95",
 ]
-
-Z95 = 1.959963984540054
 
 
 class MorrisEffect(NamedTuple):
@@ -165,11 +163,3 @@ def analyze_sobol(
         for i, name in enumerate(design.problem()["names"])
     ]
     return sorted(indices, key=lambda s: -s.st)
-
-
-def summary_of(values: Dict[str, np.ndarray]) -> Dict[str, Dict[str, float]]:
-    """Mean, min and max of each metric over the design (the table's context)."""
-    return {
-        m: {"mean": float(np.mean(v)), "min": float(np.min(v)), "max": float(np.max(v))}
-        for m, v in values.items()
-    }

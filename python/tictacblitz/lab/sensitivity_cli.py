@@ -22,10 +22,11 @@ from .command import (
     report_error,
     seat_arguments,
 )
-from .cost import announce, pilot_seeds, pilot_size, run_pilot
+from .cost import announce
 from .edges import guarded, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers
+from .search_pilot import base_pilot
 from .sensitivity_ranges import parse_vary
 
 __all__ = ["register", "main"]
@@ -127,10 +128,7 @@ def _varied(texts: List[str]) -> Dict[str, Tuple[float, float]]:
 
 def estimate(p: Any, args: argparse.Namespace, threads: Optional[int]) -> bool:
     """The pilot at the base rules (on seeds the run never plays) and the estimate."""
-    lab = p.lab
-    bots = [lab.hooks.resolve_bot(b)[0] for b in lab.bots(lab.base)]
-    size = min(pilot_size(any(lab.hooks.slow_bot(b) for b in bots)), p.matches)
-    pilot = run_pilot(lab.hooks, lab.base.rules, bots, pilot_seeds(p.seed, size), lab.options)
+    pilot = base_pilot(p.lab, p.seed, p.matches)
     morris, sobol = p.points()
     detail = f"{morris} Morris rule sets" + (f" + up to {sobol} Sobol" if sobol else "")
     detail += f" x {p.matches:,}"
@@ -148,11 +146,10 @@ def main(args: argparse.Namespace) -> int:
     client = None
     try:
         kwargs = job_arguments(args, seated=False)
-        seat_arguments(args, hooks_for(kwargs["game"]))  # checked as simulate checks them
-        seats = [f"{k}={b}" for k, b in (("1", args.x), ("2", args.o)) if b] + list(args.seat)
+        chosen = seat_arguments(args, hooks_for(kwargs["game"]))  # checked as simulate's
         p = plan(
             kwargs["game"],
-            seats=seats,
+            seats={k: bot for k, (bot, _) in chosen.items()},
             rules=kwargs["rules"],
             vary=_varied(args.vary),
             only=None if args.only is None else _names([args.only]),

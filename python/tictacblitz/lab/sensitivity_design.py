@@ -22,9 +22,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
-from .grid import apply_point
-from .hooks import GameHooks
-from .sensitivity_ranges import RuleRange
+from .sensitivity_ranges import RuleRange, accepted_by, point_key
 
 __all__ = [
     "Design",
@@ -77,32 +75,12 @@ def unit_problem(ranges: Sequence[RuleRange]) -> Dict[str, Any]:
     }
 
 
-def point_key(point: Point) -> Tuple[Any, ...]:
-    return tuple(sorted(point.items()))
-
-
 def played_point(ranges: Sequence[RuleRange], row: np.ndarray) -> Point:
     out: Point = {}
     for r, u in zip(ranges, row, strict=True):
         value = r.value(float(u))
         out[r.name] = int(value) if r.integer else round(value, 9)
     return out
-
-
-def accepted_by(hooks: GameHooks, base: Any) -> Callable[[Point], bool]:
-    cache: Dict[Tuple[Any, ...], bool] = {}
-
-    def accepted(point: Point) -> bool:
-        key = point_key(point)
-        if key not in cache:
-            try:
-                hooks.check_rules(apply_point(base, point).rules)
-                cache[key] = True
-            except (TypeError, ValueError):
-                cache[key] = False
-        return cache[key]
-
-    return accepted
 
 
 def _blocks(

@@ -24,6 +24,7 @@ import itertools
 import math
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from .candidates import _value_at  # the one outer.inner lookup (review 24, finding 5)
 from .grid import apply_point
 from .hooks import GameHooks
 
@@ -34,7 +35,8 @@ __all__ = [
     "default_range",
     "rule_ranges",
     "check_names",
-    "rule_value",
+    "accepted_by",
+    "point_key",
 ]
 
 
@@ -93,19 +95,25 @@ def parse_vary(text: str) -> Tuple[str, float, float]:
     return name, bounds[0], bounds[1]
 
 
-def rule_value(rules: Dict[str, Any], name: str) -> Any:
-    """The value of ``name`` (``outer.inner`` for a nested number) in ``rules.to_dict()``."""
-    outer, dot, inner = name.partition(".")
-    return rules[outer][inner] if dot else rules[outer]
+def point_key(point: Dict[str, Any]) -> Tuple[Any, ...]:
+    """A rule set ``{name: value}`` as a hashable key (order-free)."""
+    return tuple(sorted(point.items()))
 
 
-def _accepted(hooks: GameHooks, base: Any) -> Callable[[Dict[str, Any]], bool]:
+def accepted_by(hooks: GameHooks, base: Any) -> Callable[[Dict[str, Any]], bool]:
+    """Whether the game accepts ``base`` with a rule set's values (its ``check_rules``);
+    each rule set is asked once."""
+    cache: Dict[Tuple[Any, ...], bool] = {}
+
     def accepted(point: Dict[str, Any]) -> bool:
-        try:
-            hooks.check_rules(apply_point(base, point).rules)
-        except (TypeError, ValueError):
-            return False
-        return True
+        key = point_key(point)
+        if key not in cache:
+            try:
+                hooks.check_rules(apply_point(base, point).rules)
+                cache[key] = True
+            except (TypeError, ValueError):
+                cache[key] = False
+        return cache[key]
 
     return accepted
 
@@ -191,11 +199,11 @@ def rule_ranges(
     check_names(hooks, chosen, "--vary" if names is None else "--only")
     kinds = hooks.sweepable()
     values = base.rules.to_dict()
-    ok = _accepted(hooks, base)
+    ok = accepted_by(hooks, base)
     ranges: List[RuleRange] = []
     for name in chosen:
         integer = kinds[name] is int
-        default = float(rule_value(values, name))
+        default = float(_value_at(values, name))
         if name in vary:
             low, high = vary[name]
             if high <= low:

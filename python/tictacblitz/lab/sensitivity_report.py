@@ -13,15 +13,13 @@ absolute change of the metric when the rule moves by 2/3 of its range
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
-import shutil
 from typing import Any, Dict, List
 
 from .sensitivity_design import point_key
-from .units import is_share, label, unit
+from .units import POINTS, is_share, label, plot_scale, unit
 
 __all__ = [
     "format_result",
@@ -34,8 +32,9 @@ __all__ = [
 
 
 def effect_text(value: float, conf: float, unit_name: str) -> str:
-    """``12.3 pp ± 2.1`` for a share, ``1.53 s ± 0.20`` otherwise."""
-    if is_share(unit_name):
+    """``12.3 pp ± 2.1`` for a share or a difference of shares (``pp``: stored as a
+    fraction, e.g. seat_gap), ``1.53 s ± 0.20`` otherwise."""
+    if is_share(unit_name) or unit_name == POINTS:
         return f"{100 * value:.1f} pp ± {100 * conf:.1f}"
     tail = f" {unit_name}" if unit_name else ""
     return f"{_number(value)}{tail} ± {_number(conf)}"
@@ -147,7 +146,7 @@ def tornado_png(result: Any, metric: str, rows: int = 20) -> bytes:
     import matplotlib.pyplot as plt
 
     game = result.game
-    scale = 100.0 if is_share(unit(metric, game)) else 1.0
+    scale, _ = plot_scale(metric, game)
     axis_unit = "pp" if scale == 100.0 else unit(metric, game)
     effects = list(reversed(result.morris[metric][:rows]))
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(effects) + 1.6))
@@ -221,32 +220,15 @@ def _point_rows(result: Any) -> List[Dict[str, Any]]:
     return out
 
 
-def _write_csv(path: str, rows: List[Dict[str, Any]]) -> None:
-    columns: List[str] = []
-    for row in rows:
-        columns += [c for c in row if c not in columns]
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns)
-        w.writeheader()
-        for row in rows:
-            w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
-
-
 def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
     """Write the files (see the module doc) into ``out_dir`` in one rename."""
-    from .sweep_files import check_out_dir
+    from .sweep_files import write_csv, written_folder
 
-    check_out_dir(out_dir, overwrite)
-    target = os.path.abspath(out_dir)
-    tmp = f"{target}.tmp-{os.getpid()}"
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp)
-    os.mkdir(tmp)
     files: Dict[str, str] = {}
-    try:
+    with written_folder(out_dir, overwrite) as tmp:
         stats, points = stat_rows(result), _point_rows(result)
-        _write_csv(os.path.join(tmp, "sensitivity.csv"), stats)
-        _write_csv(os.path.join(tmp, "points.csv"), points)
+        write_csv(os.path.join(tmp, "sensitivity.csv"), stats)
+        write_csv(os.path.join(tmp, "points.csv"), points)
         files.update(csv="sensitivity.csv", points="points.csv")
         document = {
             "meta": result.meta,
@@ -262,14 +244,4 @@ def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict
             with open(os.path.join(tmp, name), "wb") as fh:
                 fh.write(tornado_png(result, metric))
             files[f"png:{metric}"] = name
-        old = None
-        if os.path.exists(target):
-            old = f"{target}.old-{os.getpid()}"
-            os.rename(target, old)
-        os.rename(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return files

@@ -1,16 +1,19 @@
 """A sweep's files and console table: the output folder's checks
-(:func:`check_out_dir`, before any match is played), :func:`write_outputs` (the tidy
-table as CSV and Parquet, the JSON, the plots and the HTML page, written into a
-temporary folder renamed in one step), and :func:`format_sweep`, the table the command
-prints (percentages with intervals, rows sorted by the swept values).
+(:func:`check_out_dir`, before any match is played), :func:`written_folder` (a
+temporary folder renamed in one step, for any command's files), :func:`write_outputs`
+(the tidy table as CSV and Parquet, the JSON, the plots and the HTML page), and
+:func:`format_sweep`, the table the command prints (percentages with intervals, rows
+sorted by the swept values).
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
-from typing import Any, Dict, List, Optional
+from contextlib import contextmanager
+from typing import Any, Dict, Iterator, List, Optional
 
 from ..games.registry import DEFAULT_GAME
 from .hooks import hooks_for
@@ -20,7 +23,14 @@ from .report import column_metrics
 from .seating import bots_text, same_bots
 from .units import label, legend, metrics_of, show, unit
 
-__all__ = ["check_metrics", "check_out_dir", "write_outputs", "format_sweep"]
+__all__ = [
+    "check_metrics",
+    "check_out_dir",
+    "written_folder",
+    "write_csv",
+    "write_outputs",
+    "format_sweep",
+]
 
 
 def check_metrics(game: str, metrics: Optional[List[str]]) -> None:
@@ -61,27 +71,58 @@ def plot_file_name(param: str) -> str:
     return f"sweep_{param.replace('.', '_')}.png"
 
 
-def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
-    """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
-    which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
-    file names written, by kind."""
-    import csv
+@contextmanager
+def written_folder(out_dir: str, overwrite: bool) -> Iterator[str]:
+    """Yield a temporary folder beside ``out_dir`` to write into; when the block ends
+    without error it replaces ``out_dir`` in one rename (nothing half-written), else it
+    is removed and ``out_dir`` is left as it was. Checks ``out_dir`` first
+    (:func:`check_out_dir`).
 
+    :raises ValueError: as :func:`check_out_dir`.
+    """
     check_out_dir(out_dir, overwrite)
     target = os.path.abspath(out_dir)
     tmp = f"{target}.tmp-{os.getpid()}"
     if os.path.exists(tmp):
         shutil.rmtree(tmp)
     os.mkdir(tmp)
-    files: Dict[str, str] = {}
     try:
+        yield tmp
+        old = None
+        if os.path.exists(target):
+            old = f"{target}.old-{os.getpid()}"
+            os.rename(target, old)
+        os.rename(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def write_csv(path: str, rows: List[Dict[str, Any]], columns: Optional[List[str]] = None) -> None:
+    """``rows`` as CSV, None as a blank cell; ``columns`` by default every key in the
+    order first seen."""
+    if columns is None:
+        columns = []
+        for row in rows:
+            columns += [c for c in row if c not in columns]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns)
+        w.writeheader()
+        for row in rows:
+            w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
+
+
+def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict[str, str]:
+    """Write the sweep's files into ``out_dir``: all into a temporary folder beside it,
+    which then replaces ``out_dir`` in one rename (nothing half-written). Returns the
+    file names written, by kind."""
+    files: Dict[str, str] = {}
+    with written_folder(out_dir, overwrite) as tmp:
         params = result.meta["params"]
         columns = ["point", *params, "metric", "value", "lo", "hi"]
-        with open(os.path.join(tmp, "sweep.csv"), "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=columns)
-            w.writeheader()
-            for row in result.rows:
-                w.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
+        write_csv(os.path.join(tmp, "sweep.csv"), result.rows, columns)
         files["csv"] = "sweep.csv"
         try:
             import pyarrow.parquet as pq
@@ -110,16 +151,6 @@ def write_outputs(result: Any, out_dir: str, *, overwrite: bool = False) -> Dict
         with open(os.path.join(tmp, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(sweep_html(result.meta, result.rows, params, images))
         files["html"] = "report.html"
-        old = None
-        if os.path.exists(target):
-            old = f"{target}.old-{os.getpid()}"
-            os.rename(target, old)
-        os.rename(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return files
 
 

@@ -329,7 +329,7 @@ class Metrics:
         # Paired, per kind: decided rounds where one seat claimed more of that kind than
         # the other [such rounds, of which the seat with more claims won].
         self.more_claims = np.zeros((k, 2), np.int64)
-        self.targets = TargetCounts(rules.max_rounds, stats)  # issue 24
+        self.targets = TargetCounts(stats)  # issue 24
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (:func:`play_matches`)."""
@@ -496,7 +496,8 @@ class Metrics:
             },
             "powerups": powerups,
             "seats": seat,
-            **self.targets.to_dict(),
+            # R22: rounds_hist's last bin counts the matches that reached max_rounds
+            **self.targets.to_dict(self.match_ms, int(self.rounds_hist[-1])),
         }
 
 

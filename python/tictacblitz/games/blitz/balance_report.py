@@ -48,6 +48,12 @@ METRICS: Dict[str, Tuple[str, str, str]] = {
         "s",
         "game time of a round, from its start to its line or to round_ms (R1, R10, R20)",
     ),
+    "round_length_ms": (
+        "round length (mean)",
+        "ms",
+        "round_length_s in milliseconds, the name sensitivity and tune read "
+        "(PRECISION_METRICS); not a row of sweep's table",
+    ),
     "match_rounds": (
         "rounds a match (mean)",
         "rounds",

@@ -91,13 +91,10 @@ class TargetCounts:
     """The exact integer sums behind the target metrics (order-free, mergeable).
     ``stats``: the lab's statistics module (Wilson, Moments), handed down."""
 
-    def __init__(self, max_rounds: int, stats: Any) -> None:
+    def __init__(self, stats: Any) -> None:
         self.stats = stats
-        self.max_rounds = max_rounds
         self.sums = {name: [0] * SUMS for name in RATIOS}
-        self.match_ms = stats.Moments()
         self.score2 = stats.Moments()
-        self.capped = 0
 
     def add(self, cols: Dict[str, Any]) -> None:
         for name, (a, b) in _per_match(cols).items():
@@ -105,31 +102,27 @@ class TargetCounts:
             for i, v in enumerate((a.size, a.sum(), b.sum(), (a * a).sum(), (b * b).sum())):
                 s[i] += int(v)
             s[5] += int((a * b).sum())
-        rounds = cols["rounds"].astype(np.int64)
-        played = np.arange(cols["round_end_t"].shape[1])[None, :] < rounds[:, None]
-        self.match_ms.add(np.where(played, cols["round_end_t"], 0).astype(np.int64).sum(axis=1))
         self.score2.add(_x_score2(cols))
-        self.capped += int((rounds >= self.max_rounds).sum())
 
     def merge(self, other: "TargetCounts") -> None:
         for name, s in other.sums.items():
             self.sums[name] = [u + v for u, v in zip(self.sums[name], s, strict=True)]
-        self.match_ms.merge(other.match_ms)
         self.score2.merge(other.score2)
-        self.capped += other.capped
 
-    def to_dict(self) -> Dict[str, Any]:
-        """``{name: value, name_ci: [lo, hi]}`` of every target metric (None when empty)."""
+    def to_dict(self, match_ms: Any, capped: int) -> Dict[str, Any]:
+        """``{name: value, name_ci: [lo, hi]}`` of every target metric (None when empty).
+        ``match_ms`` (the Moments of match lengths, ms) and ``capped`` (the matches that
+        played max_rounds rounds) are the Metrics' own, not counted twice here."""
         out: Dict[str, Any] = {}
         for name, s in self.sums.items():
             value, ci = ratio_ci(s, 1e-3 if name.endswith("_s") else 1.0)
             out[name], out[f"{name}_ci"] = value, ci
-        mean, ci = self.match_ms.mean_ci()
+        mean, ci = match_ms.mean_ci()
         out["match_s"] = None if mean is None else mean / 1000
         out["match_s_ci"] = None if ci is None else [ci[0] / 1000, ci[1] / 1000]
-        n = self.match_ms.n
-        out["cap_share"] = self.capped / n if n else None
-        out["cap_share_ci"] = self.stats.wilson_or_none(self.capped, n)
+        n = match_ms.n
+        out["cap_share"] = capped / n if n else None
+        out["cap_share_ci"] = self.stats.wilson_or_none(capped, n)
         mean, ci = self.score2.mean_ci()
         out["seat_gap"] = None if mean is None else mean / 2 - 0.5
         out["seat_gap_ci"] = None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]
