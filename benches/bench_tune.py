@@ -1,14 +1,21 @@
 """The cost of ``tictacblitz tune`` beyond the matches it plays, and its candidates per
 minute (issue 24, benchmarks; docs/tune.md records the figures).
 
-*Overhead*: a search of Blitz with greedy players (``set_ms`` and
-``recharge_knockout_ms`` varied, one target) is timed whole, and the time spent inside
-the lab's runner (each candidate's :func:`~tictacblitz.lab.simulator.simulate` call:
-the matches themselves) is summed by wrapping that call; what is left (Optuna's
-sampling, the SQLite study, building and checking rule sets, the summaries'
-intervals, the ranking) is tune's overhead, as a share of the wall time. As a check,
-the same rule sets are then played again directly with ``simulate`` (no Optuna, no
-study) and timed. CPU time is given beside wall time: the machine is shared.
+*Overhead* (the issue's definition): a search of Blitz with greedy players (``set_ms``
+and ``recharge_knockout_ms`` varied, one target) is timed whole, then the very matches
+it played (each candidate's rule set, seeds and count, recorded by wrapping the lab's
+runner) are played again directly with :func:`~tictacblitz.lab.simulator.simulate` (no
+Optuna, no study) and timed; the overhead is ``(tune's wall time - the direct wall
+time) / tune's wall time``. The machine is shared, so ``--rounds`` repeats the pair
+(tune, then direct) and both are summed over the rounds: the two see the same load.
+The time inside the runner during the search is also given (the search loop's
+overhead a candidate), and CPU time beside wall time.
+
+*Statements*: the SQL statements the default SQLite study runs a candidate, counted (not
+timed) with an SQLAlchemy event, by thread: those of the ``tune-ask`` thread run while
+a candidate's matches play (:mod:`~tictacblitz.lab.tune_loop`), the main thread's
+between candidates. A candidate's count is the difference between searches of 12 and
+4 candidates, over 8.
 
 As pytest benchmarks (small, for the session table):
 
@@ -17,7 +24,8 @@ As pytest benchmarks (small, for the session table):
 As the measurements of docs/tune.md:
 
     PYTHONPATH=python python benches/bench_tune.py overhead [--trials 8] [--matches 1000]
-        [--storage sqlite|journal]
+        [--storage sqlite|journal] [--rounds 3]
+    PYTHONPATH=python python benches/bench_tune.py statements
 """
 
 from __future__ import annotations
@@ -120,10 +128,44 @@ def measure_overhead(trials: int, matches: int, workers: int, storage: str = "sq
         "once_a_run_s": (wall - inside["wall"]) - (loop - in_loop),
         "direct_wall_s": direct,
         "direct_cpu_s": direct_cpu,
+        "overhead_share_vs_direct": (wall - direct) / wall,
         # Every run plays `matches` matches (the re-plays too: confirm_matches = matches).
         "candidates_per_min": 60 * inside["runs"] / wall,
         "finalists": len(result.finalists),
         "load_1min": os.getloadavg()[0],
+    }
+
+
+def count_statements(few: int = 4, many: int = 12) -> dict:
+    """SQL statements a candidate, by thread (see the module doc)."""
+    import collections
+    import threading
+
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    counts: collections.Counter = collections.Counter()
+
+    def count(*_args) -> None:
+        counts[threading.current_thread().name.split("_")[0]] += 1
+
+    def search(trials: int) -> dict:
+        counts.clear()
+        with tempfile.TemporaryDirectory() as folder:
+            tune("blitz", VARY, TARGET, seats=["all=greedy"], trials=trials, matches=20,
+                 confirm=1, confirm_matches=20, storage=f"sqlite:///{folder}/count.db",
+                 workers=2, sampler_seed=1)  # fmt: skip
+        return dict(counts)
+
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        a, b = search(few), search(many)
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    return {
+        "a_candidate": {k: (b.get(k, 0) - a.get(k, 0)) / (many - few) for k in sorted({*a, *b})},
+        f"search_of_{few}": a,
+        f"search_of_{many}": b,
     }
 
 
@@ -145,14 +187,32 @@ def test_tune_candidates_per_minute_blitz_greedy(benchmark):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["overhead"])
+    parser.add_argument("what", choices=["overhead", "statements"])
     parser.add_argument("--trials", type=int, default=8)
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--storage", choices=["sqlite", "journal"], default="sqlite")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    got = measure_overhead(args.trials, args.matches, args.workers, args.storage)
-    print(json.dumps(got, indent=1))
+    if args.what == "statements":
+        print(json.dumps(count_statements(), indent=1))
+        return
+    runs = []
+    for _ in range(args.rounds):  # tune then direct, again and again: the same load for both
+        runs.append(measure_overhead(args.trials, args.matches, args.workers, args.storage))
+        print(json.dumps(runs[-1]), flush=True)
+    tune_wall = sum(r["tune_wall_s"] for r in runs)
+    direct_wall = sum(r["direct_wall_s"] for r in runs)
+    total = {
+        "rounds": args.rounds,
+        "tune_wall_s": tune_wall,
+        "direct_wall_s": direct_wall,
+        "overhead_share_vs_direct": (tune_wall - direct_wall) / tune_wall,
+        "overhead_s_a_candidate_in_loop": sorted(r["overhead_s_a_candidate"] for r in runs),
+        "candidates_per_min": 60 * sum(r["runs"] for r in runs) / tune_wall,
+        "load_1min": [r["load_1min"] for r in runs],
+    }
+    print(json.dumps(total, indent=1))
 
 
 if __name__ == "__main__":

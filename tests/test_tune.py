@@ -202,15 +202,17 @@ def test_ctrl_c_keeps_the_finished_trials_and_the_rerun_continues(study, monkeyp
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(candidates.Candidates, "measure", interrupted_on_the_second)
-    monkeypatch.setattr(tune_module, "_played_before", lambda trial, rules: None)
+    monkeypatch.setattr(tune_module, "_played_before", lambda trial, rules, played: None)
     assert main(["tune", *DOH_SEARCH, *SMALL, "--trials", "3", *where]) == 130
     assert "run the same command again" in capsys.readouterr().err
     states = [t.state for t in _trials(storage, "s")]
-    complete = optuna.trial.TrialState.COMPLETE
-    assert states == [complete] * 3 + [optuna.trial.TrialState.FAIL]
+    complete, fail = optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.FAIL
+    # the interrupted candidate, and the next one, asked while it played (tune_loop) but
+    # never played: both failed, none left running
+    assert states == [complete] * 3 + [fail, fail]
     monkeypatch.setattr(candidates.Candidates, "measure", real)
     assert main(["tune", *DOH_SEARCH, *SMALL, "--trials", "1", *where]) == 0
-    assert [t.number for t in _trials(storage, "s")] == [0, 1, 2, 3, 4]
+    assert [t.number for t in _trials(storage, "s")] == [0, 1, 2, 3, 4, 5]
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "journal"])

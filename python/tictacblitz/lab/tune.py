@@ -30,7 +30,18 @@ Pareto plot, parameter importances) is :mod:`~tictacblitz.lab.tune_report`.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from ..games.protocol import Game
 from .candidates import Number, missing
@@ -38,6 +49,7 @@ from .runner import progress_bar
 from .targets import seen
 from .targets import shortfall as target_shortfall
 from .tune_finalists import TuneResult, changes_from, pick_finalists, rank, replay
+from .tune_loop import can_ask_ahead, run_trials
 from .tune_plan import TunePlan, plan_tune
 from .tune_study import check_existing, make_storage, open_study
 
@@ -80,10 +92,12 @@ def _sampler(plan: TunePlan, seed: Optional[int]) -> Any:
     )
 
 
-def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any], Any]:
+def _objective(
+    plan: TunePlan, advance: Callable[[int], None], played: Dict[Any, Any]
+) -> Callable[[Any, Callable[[], None]], Any]:
     import optuna
 
-    def objective(trial: Any) -> Any:
+    def objective(trial: Any, ask_next: Callable[[], None]) -> Any:
         rules: Dict[str, Number] = {}
         for v in plan.vary:
             suggest = trial.suggest_int if v.type is int else trial.suggest_float
@@ -93,7 +107,7 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         except ValueError as exc:  # e.g. two ranges whose ends the rules refuse together
             trial.set_user_attr("refused", str(exc))
             raise optuna.TrialPruned(str(exc)) from None
-        twin = _played_before(trial, rules)
+        twin = _played_before(trial, rules, played)
         if twin is not None:  # the same rules on the same seeds: the very same matches
             trial.set_user_attr("tune", {**twin.user_attrs["tune"], "same_as": twin.number})
             advance(plan.matches)  # the progress bar counts it as played
@@ -103,6 +117,7 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
                 ):
                     trial.set_constraint(t.text, excess)
             return twin.values[0] if len(twin.values) == 1 else list(twin.values)
+        ask_next()  # the next trial's storage work, beside this one's matches (tune_loop)
         got = plan.lab.measure(
             rules, plan.matches, plan.seed, on_chunk=lambda i, c: advance(len(c["winner"]))
         )
@@ -111,40 +126,70 @@ def _objective(plan: TunePlan, advance: Callable[[int], None]) -> Callable[[Any]
         changes = changes_from(rules, plan.defaults)
         short = [target_shortfall(t, got[t.metric].value, got[t.metric].unit) for t in plan.targets]
         # One attribute, one write: each is a transaction of the storage (benches/bench_tune.py)
-        trial.set_user_attr(
-            "tune",
-            {
-                "metrics": {k: [e.value, e.low, e.high] for k, e in got.items()},
-                "changes": changes,
-                "shortfall": sum(short),
-                "constraint": short,
-            },
-        )
+        tune_attr = {
+            "metrics": {k: [e.value, e.low, e.high] for k, e in got.items()},
+            "changes": changes,
+            "shortfall": sum(short),
+            "constraint": short,
+        }
+        trial.set_user_attr("tune", tune_attr)
         if plan.objectives and plan.targets:  # targets as constraints: > 0 is infeasible
             if _own_constraints():
                 for t, excess in zip(plan.targets, short, strict=True):
                     trial.set_constraint(t.text, excess)
-        values: List[float] = []
-        for o in plan.objectives:
-            value = got[o.metric].value
-            values.append(math.nan if value is None else seen(o, value))
-        if plan.each_target:
-            values += short
-        if not values:
-            values = [sum(short) + plan.change_penalty * changes]
+        values = _values(plan, got, short, changes)
+        if not any(math.isnan(v) for v in values):  # Optuna fails a trial with a NaN value
+            played.setdefault(_key(rules), _Played(trial.number, {"tune": tune_attr}, values))
         return values[0] if len(values) == 1 else values
 
     return objective
 
 
-def _played_before(trial: Any, rules: Dict[str, Number]) -> Any:
-    """A finished trial of the study with these very rules, else None: every candidate
-    plays the same seeds, so playing it again would only repeat its matches (Optuna
-    proposes an integer rule's values again and again on a small range)."""
+def _values(plan: TunePlan, got: Dict[str, Any], short: List[float], changes: int) -> List[float]:
+    values: List[float] = []
+    for o in plan.objectives:
+        value = got[o.metric].value
+        values.append(math.nan if value is None else seen(o, value))
+    if plan.each_target:
+        values += short
+    if not values:
+        values = [sum(short) + plan.change_penalty * changes]
+    return [float(v) for v in values]
+
+
+class _Played(NamedTuple):
+    """A finished trial as a twin needs it (number, ``user_attrs``, values)."""
+
+    number: int
+    user_attrs: Dict[str, Any]
+    values: List[float]
+
+
+def _key(rules: Mapping[str, Number]) -> Tuple[Tuple[str, Number], ...]:
+    return tuple(sorted(rules.items()))
+
+
+def _already_played(study: Any) -> Dict[Any, _Played]:
+    """``{rules: the first finished trial that played them}`` of the study as it is when
+    the run starts; the run adds its own trials as they finish (:func:`_played_before`)."""
     import optuna
 
-    done = trial.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
-    return next((t for t in done if t.params == rules and "tune" in t.user_attrs), None)
+    out: Dict[Any, _Played] = {}
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
+        if "tune" in t.user_attrs:
+            out.setdefault(_key(t.params), _Played(t.number, t.user_attrs, list(t.values)))
+    return out
+
+
+def _played_before(trial: Any, rules: Dict[str, Number], played: Dict[Any, _Played]) -> Any:
+    """The first finished trial with these very rules, else None: every candidate plays
+    the same seeds, so playing it again would only repeat its matches (Optuna proposes an
+    integer rule's values again and again on a small range). Looked up in ``played``
+    (:func:`_already_played`, kept up to date by the run) rather than read from the
+    storage for every candidate: that read was a quarter of tune's cost a candidate
+    (benches/bench_tune.py). A twin another worker finishes during this run is not seen:
+    the candidate is played again, on the same seeds, so to the same numbers."""
+    return played.get(_key(rules))
 
 
 def check_study(plan: TunePlan) -> None:
@@ -187,7 +232,8 @@ def run_plan(
             study.enqueue_trial(start, skip_if_exists=True)
     advance, close = progress_bar(plan.total_matches, progress, "tune")
     try:
-        study.optimize(_objective(plan, advance), n_trials=plan.trials, catch=())
+        objective = _objective(plan, advance, _already_played(study))
+        run_trials(study, objective, plan.trials, ahead=can_ask_ahead(plan.storage))
         chosen = pick_finalists(
             study,
             plan.confirm,
