@@ -42,7 +42,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--target's (and optimise the --objective's): Optuna proposes rule sets (TPE for "
         "one objective, NSGA-II for several), each is played --matches matches on the "
         "same seeds, then the best --confirm are re-played with --confirm-matches "
-        "matches on fresh seeds and ranked on their 95 %% intervals (a tie is said to "
+        "matches on fresh seeds and ranked on their 95 % intervals (a tie is said to "
         "be one). The study is kept in --storage (SQLite by default): run the same "
         "command again to continue it, or in several processes to share the work "
         "(docs/tune.md).",
