@@ -260,3 +260,58 @@ def test_the_platform_imports_without_any_native_build():
     message = out["match"]
     assert message is not None and "\n" not in message
     assert "tictacblitz.Match" in message and "native build 'blitz_core" in message
+
+
+# The RL faces still kept in the game layer: gymnasium classes are their base classes
+# (issue 27 moves them to envs/; until then, named here). No other game module may need
+# gymnasium or pettingzoo.
+RL_FACES = re.compile(r"tictacblitz\.games\.(native_vector|native_single|\w+\.rl(\..+)?)")
+
+_WITHOUT_RL = """
+import importlib, json, sys
+for name in ("gymnasium", "pettingzoo"):
+    sys.modules[name] = None  # any import of them now raises ImportError
+failed = {}
+for name in json.loads(sys.argv[1]):
+    try:
+        importlib.import_module(name)
+    except ImportError as exc:
+        failed[name] = str(exc)
+print(json.dumps(failed))
+"""
+
+
+def test_the_game_layer_imports_without_gymnasium_or_pettingzoo():
+    """Issue 27, item 1: gymnasium was imported under games/ (``native_options.py``, the
+    spaces every RL face shares, at import time). Every module of the games' folders and
+    of the platform imports with both blocked, the RL faces aside."""
+    names = sorted(
+        n
+        for n in MODULES
+        if (layer(n) == "platform" or layer(n).startswith("game:")) and not RL_FACES.fullmatch(n)
+    )
+    assert "tictacblitz.games.native_options" in names and "tictacblitz.games.doh.game" in names
+    proc = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_RL, json.dumps(names)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE.parent)},
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout) == {}
+
+
+def test_no_game_module_is_handed_a_module():
+    """Issue 27, item 1: the lab handed games whole modules (``Metrics(rules, stats)``,
+    ``record_fields(pa)``). A game's hooks now take plain values: no parameter of a
+    balance module's function is named after a module it used to be handed."""
+    handed = {"stats", "pa", "pyarrow", "np", "numpy"}
+    found = []
+    for name, path in MODULES.items():
+        if not (layer(name).startswith("game:") and ".balance" in name):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found += [f"{name}.{node.name}({a.arg})" for a in node.args.args if a.arg in handed]
+    assert found == []

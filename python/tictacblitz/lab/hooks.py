@@ -27,17 +27,20 @@ Optional (default in brackets):
   chunks for it [False]; ``DEFAULT_BOT`` [the first of ``game.bot_names``];
   ``TOURNAMENT_BOTS`` [all of ``game.bot_names``];
 - ``check_rules(rules)``: refuse rules the runner cannot record (``ValueError``) [none];
-- ``record_fields(pa) -> [(name, arrow type)]`` and ``record_columns(cols, pa) ->
-  {name: arrow array}``: the record's columns after ``match``, ``seed``, ``winner``
+- ``record_fields() -> [(name, arrow type)]`` and ``record_columns(cols) ->
+  {name: arrow array}`` (importing pyarrow themselves): the record's columns after
+  ``match``, ``seed``, ``winner``
   [every per-game column of the runner: 1-D as is, ``(n, 2)`` as ``<name>_x`` and
   ``<name>_o``, other shapes as lists];
-- ``Metrics(rules, stats)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
-  summary metrics, deep-merged into the lab's summary; ``stats`` is
-  :mod:`tictacblitz.lab.stats` (Wilson, moments, quantiles), handed down so that a game
-  imports nothing of the lab [the mean of every integer runner column];
+- ``Metrics(rules)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
+  summary metrics, deep-merged into the lab's summary; a game counts with the
+  platform's :mod:`tictacblitz.games.stats` (Wilson, moments, quantiles), so that it
+  imports nothing of the lab and is handed no module [the mean of every integer runner
+  column];
   ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
-  ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
+  ``summary_lines(summary, pct, num)``: how reports show them (``pct`` and ``num``: the
+  lab's formatters of a share and of a number, each with its interval) [nothing more];
 - ``GUI_LEVELS`` (the GUI's bot levels, weakest first) and ``LADDER_BASELINES``
   ((level, bot) pairs the level must also beat): the GUI ladder of
   :mod:`tictacblitz.lab.ladder` [no ladder; no baselines];
@@ -72,8 +75,6 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-import tictacblitz.lab.stats as lab_stats
-
 from ..games.players import player_model
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
@@ -99,7 +100,6 @@ FUNCTION, MAPPING, SEQUENCE, TEXT = "a callable", "a mapping", "a tuple or list"
 
 HOOKS: Dict[str, str] = {
     RUNNER: FUNCTION,
-    # bots
     "resolve_bot": FUNCTION,
     "describe_bot": FUNCTION,
     "slow_bot": FUNCTION,
@@ -107,13 +107,11 @@ HOOKS: Dict[str, str] = {
     "TOURNAMENT_BOTS": SEQUENCE,
     "GUI_LEVELS": SEQUENCE,
     "LADDER_BASELINES": SEQUENCE,
-    # rules and runner options
     "check_rules": FUNCTION,
     "sweepable": FUNCTION,
     "rule_ranges": FUNCTION,
     "RUNNER_OPTIONS": MAPPING,
     "check_options": FUNCTION,
-    # records, metrics and reports
     "record_fields": FUNCTION,
     "record_columns": FUNCTION,
     "CODE_COLUMNS": MAPPING,
@@ -143,14 +141,12 @@ class HookError(ValueError):
     """A game's balance module misspells a hook, or gives one of the wrong kind."""
 
 
-def _is_kind(value: Any, kind: str) -> bool:
-    if kind == FUNCTION:
-        return callable(value)
-    if kind == MAPPING:
-        return isinstance(value, Mapping)
-    if kind == SEQUENCE:
-        return isinstance(value, (tuple, list))
-    return isinstance(value, str)
+_IS_KIND: Dict[str, Callable[[Any], bool]] = {
+    FUNCTION: callable,
+    MAPPING: lambda value: isinstance(value, Mapping),
+    SEQUENCE: lambda value: isinstance(value, (tuple, list)),
+    TEXT: lambda value: isinstance(value, str),
+}
 
 
 def _edits(a: str, b: str) -> int:
@@ -177,11 +173,9 @@ def check_hook_module(module: ModuleType) -> None:
     for name, value in sorted(vars(module).items()):
         if name.startswith("_") or isinstance(value, ModuleType):
             continue
-        if type(value).__module__ == "__future__":  # `from __future__ import annotations`
-            continue
         kind = HOOKS.get(name)
         if kind is not None:
-            if not _is_kind(value, kind):
+            if not _IS_KIND[kind](value):
                 problems.append(f"hook {name} is a {type(value).__name__}, expected {kind}")
             continue
         near = [h for h in HOOKS if _edits(_folded(name), _folded(h)) <= NEAR_MISS_EDITS]
@@ -315,9 +309,9 @@ class GameHooks:
 
     # -- summaries and reports -----------------------------------------------------------------
     def new_metrics(self, rules: Any) -> Optional[Any]:
-        """The game's ``Metrics(rules, stats)``, or None without the hook."""
+        """The game's ``Metrics(rules)``, or None without the hook."""
         cls = self.get("Metrics")
-        return cls(rules, lab_stats) if cls is not None else None
+        return cls(rules) if cls is not None else None
 
     @property
     def runner_options(self) -> Dict[str, Tuple[str, str]]:

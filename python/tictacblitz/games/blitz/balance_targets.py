@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..stats import Moments, wilson_or_none
 from .types import PowerupKind, RoundEnd
 
 __all__ = [
@@ -88,15 +89,13 @@ def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
 
 
 class TargetCounts:
-    """The exact integer sums behind the target metrics (order-free, mergeable).
-    ``stats``: the lab's statistics module (Wilson, Moments), handed down."""
+    """The exact integer sums behind the target metrics (order-free, mergeable)."""
 
-    def __init__(self, max_rounds: int, stats: Any) -> None:
-        self.stats = stats
+    def __init__(self, max_rounds: int) -> None:
         self.max_rounds = max_rounds
         self.sums = {name: [0] * SUMS for name in RATIOS}
-        self.match_ms = stats.Moments()
-        self.score2 = stats.Moments()
+        self.match_ms = Moments()
+        self.score2 = Moments()
         self.capped = 0
 
     def add(self, cols: Dict[str, Any]) -> None:
@@ -129,7 +128,7 @@ class TargetCounts:
         out["match_s_ci"] = None if ci is None else [ci[0] / 1000, ci[1] / 1000]
         n = self.match_ms.n
         out["cap_share"] = self.capped / n if n else None
-        out["cap_share_ci"] = self.stats.wilson_or_none(self.capped, n)
+        out["cap_share_ci"] = wilson_or_none(self.capped, n)
         mean, ci = self.score2.mean_ci()
         out["seat_gap"] = None if mean is None else mean / 2 - 0.5
         out["seat_gap_ci"] = None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]
