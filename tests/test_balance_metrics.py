@@ -16,7 +16,6 @@ from tictacblitz.games.blitz.balance import Metrics, play_matches
 from tictacblitz.games.blitz.balance_targets import NAMES, ratio_ci
 from tictacblitz.games.blitz.rules import Rules
 from tictacblitz.games.rift.balance import PRECISION_METRICS as RIFT_PRECISION
-from tictacblitz.lab import stats
 from tictacblitz.lab.cost import metric_interval
 from tictacblitz.lab.simulator import simulate
 from tictacblitz.lab.units import label, unit
@@ -56,7 +55,7 @@ def test_blitz_targets_have_intervals_units_and_precision_paths(club):
 
 def test_blitz_line_round_length_counts_only_rounds_ended_by_a_line():
     cols = play_matches(None, ("club", "club"), np.arange(40, dtype=np.uint64))
-    m = Metrics(Rules(), stats)
+    m = Metrics(Rules())
     m.add(cols)
     t = m.to_dict()["targets"]
     played = np.arange(cols["round_by"].shape[1])[None, :] < cols["rounds"][:, None]
@@ -68,7 +67,7 @@ def test_blitz_line_round_length_counts_only_rounds_ended_by_a_line():
 def test_blitz_targets_merge_in_any_order():
     cols = play_matches(None, ("casual", "club"), np.arange(60, dtype=np.uint64))
     half = {k: v[:25] for k, v in cols.items()}, {k: v[25:] for k, v in cols.items()}
-    whole, first, second = (Metrics(Rules(), stats) for _ in range(3))
+    whole, first, second = (Metrics(Rules()) for _ in range(3))
     whole.add(cols)
     first.add(half[1])
     second.add(half[0])

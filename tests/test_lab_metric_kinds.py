@@ -30,7 +30,7 @@ def dictionary_columns(game: str):
     of a code column independent of the ``CODE_COLUMNS`` declaration."""
     fields = lab_hooks.hooks_for(game).get("record_fields")
     out = []
-    for name, kind in fields(pa) if fields else []:
+    for name, kind in fields() if fields else []:
         if pa.types.is_list(kind):  # a code a round (Blitz's round_result)
             kind = kind.value_type
         if pa.types.is_dictionary(kind):

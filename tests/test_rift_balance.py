@@ -11,7 +11,6 @@ import pytest
 from tictacblitz.games.rift import balance
 from tictacblitz.games.rift.rules import RiftRules
 from tictacblitz.games.rift.types import OBJECTIVE_IDS
-from tictacblitz.lab import stats
 from tictacblitz.lab.hooks import hooks_for
 
 
@@ -21,7 +20,7 @@ def _cols(n=600, x="greedy", o="random", rules=None):
 
 def test_metrics_agree_with_the_columns():
     cols = _cols()
-    m = balance.Metrics(None, stats)
+    m = balance.Metrics(None)
     m.add(cols)
     d = m.to_dict()
     n = len(cols["winner"])
@@ -53,7 +52,7 @@ def test_metrics_agree_with_the_columns():
 def test_metrics_merge_like_one_run():
     cols = _cols(400)
     half = {k: v[:150] for k, v in cols.items()}, {k: v[150:] for k, v in cols.items()}
-    one, a, b = (balance.Metrics(None, stats) for _ in range(3))
+    one, a, b = (balance.Metrics(None) for _ in range(3))
     one.add(cols)
     b.add(half[1])
     a.add(half[0])
@@ -62,7 +61,7 @@ def test_metrics_merge_like_one_run():
 
 
 def test_rows_and_lines_name_every_metric():
-    m = balance.Metrics(None, stats)
+    m = balance.Metrics(None)
     m.add(_cols(200))
     summary = m.to_dict()
     names = []
@@ -126,7 +125,7 @@ def test_simulate_and_sweep_print_and_plot(tmp_path, capsys):
 
 def test_match_values_agree_with_the_metrics_and_ablations_switch_features_off():
     cols = _cols(300)
-    m = balance.Metrics(None, stats)
+    m = balance.Metrics(None)
     m.add(cols)
     rows = {}
     balance.metric_rows(

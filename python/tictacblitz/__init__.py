@@ -16,27 +16,31 @@ vocabulary, rules, reference engine, replay format and bots), :mod:`tictacblitz.
 adapters), :mod:`tictacblitz.server` (the game server) and :mod:`tictacblitz.cli`.
 """
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .games import available_games, load_game
-from .games.blitz import (
-    STATE_BYTES,
-    Action,
-    ActionKind,
-    Cell,
-    Event,
-    EventKind,
-    Match,
-    Player,
-    PlayerStatus,
-    PowerupKind,
-    Reason,
-    RoundEnd,
-    RoundRecord,
-    Rules,
-    cell_index,
-    index_cell,
-)
+
+if TYPE_CHECKING:  # for type checkers only: at run time __getattr__ imports them on use
+    from .games.blitz import (
+        STATE_BYTES,
+        Action,
+        ActionKind,
+        Cell,
+        Event,
+        EventKind,
+        Match,
+        Player,
+        PlayerStatus,
+        PowerupKind,
+        Reason,
+        RoundEnd,
+        RoundRecord,
+        Rules,
+        cell_index,
+        index_cell,
+    )
+    from .lab.simulation import simulate
 
 __all__ = [
     "Action",
@@ -60,12 +64,29 @@ __all__ = [
     "index_cell",
 ]
 
+BLITZ_NAMES = frozenset(__all__) - {"available_games", "load_game", "simulate"}
+"""The README's names of Tic Tac Blitz, imported on first use (PEP 562) so that the
+platform layer imports without Blitz's native build (issue 27, item 2)."""
+
+NATIVE_PACKAGE = "blitz_core"
+
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
     if name == "simulate":  # the balancing job (pyarrow is loaded on use)
-        from .lab.simulation import simulate
-
-        return simulate
+        return import_module(".lab.simulation", __name__).simulate
+    if name in BLITZ_NAMES:
+        try:
+            blitz = import_module(".games.blitz", __name__)
+        except ImportError as exc:
+            if not (exc.name or "").startswith(NATIVE_PACKAGE):
+                raise
+            raise ImportError(
+                f"tictacblitz.{name} needs the native build {exc.name!r}, which is not "
+                "importable: build it (pip install ., or scripts/dev_build.sh)"
+            ) from None
+        value = getattr(blitz, name)
+        globals()[name] = value  # the next lookup finds it without this hook
+        return value
     raise AttributeError(f"module 'tictacblitz' has no attribute {name!r}")

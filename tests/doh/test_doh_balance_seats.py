@@ -16,7 +16,6 @@ from tictacblitz.games.doh import balance
 from tictacblitz.games.doh.bots import END_NAMES
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.registry import load_game
-from tictacblitz.lab import stats
 from tictacblitz.lab.simulation import simulate
 
 LINE, STASH, STUCK = (END_NAMES.index(e) for e in ("line", "stash_empty", "no_move"))
@@ -33,10 +32,10 @@ def test_the_metrics_are_a_recount_of_the_games(players):
     assert cols["players"].tolist() == [players] * len(cols["winner"])
     w, end, king = cols["winner"].astype(int), cols["end"].astype(int), cols["kingmade"]
     assert {LINE, STASH, STUCK} <= set(end.tolist())  # every way of ending happens
-    metrics = balance.Metrics(rules, stats)
+    metrics = balance.Metrics(rules)
     half = len(w) // 2  # folded in two chunks and merged: the same as one
     for part in (slice(0, half), slice(half, None)):
-        other = balance.Metrics(rules, stats)
+        other = balance.Metrics(rules)
         other.add({k: v[part] for k, v in cols.items()})
         metrics.merge(other)
     d = metrics.to_dict()
@@ -81,7 +80,7 @@ def test_who_went_out_is_the_protocol_s_out():
 
 def test_match_values_agree_with_the_metric_rows():
     rules, cols = _cols(4, ("easy", "random", "greedy", "random"), n=800)
-    m = balance.Metrics(rules, stats)
+    m = balance.Metrics(rules)
     m.add(cols)
     rows = {}
     balance.metric_rows(m.to_dict(), lambda name, value, ci=None: rows.update({name: value}))

@@ -3,19 +3,20 @@
 :mod:`tictacblitz.envs` (the protocol environments): the info of a step, the observation
 and mask spaces, ``rules=``, ``seat=``, ``opponent=`` (bot names or callables) and
 ``autoreset_mode=``, and :data:`NOOP_ACTION`.
+
+gymnasium is imported by the two functions that build its objects, not by this module:
+the game layer imports without the rl extra (issue 27, item 1).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-try:
+if TYPE_CHECKING:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
-except ImportError as exc:  # pragma: no cover - the rl extra is missing
-    raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
 __all__ = [
     "RowOutputs",
@@ -67,8 +68,9 @@ def observation_space(
     (without it for ``mask=False``: the mask then travels in the info). ``bounds``:
     ``(low, high)``, scalars or arrays of ``shape``, the values the tensor can take (a
     game's rl hook's ``observation_bounds``); None: unbounded."""
+    spaces = _gymnasium().spaces
     low, high = (-np.inf, np.inf) if bounds is None else bounds
-    fields: Dict[str, spaces.Space] = {
+    fields: Dict[str, Any] = {
         "observation": spaces.Box(
             np.broadcast_to(np.asarray(low, np.float32), tuple(shape)),
             np.broadcast_to(np.asarray(high, np.float32), tuple(shape)),
@@ -141,7 +143,15 @@ def opponents_of(
     return names
 
 
-_AUTORESET_NAMES = {mode.name.lower(): mode for mode in AutoresetMode}
+def _gymnasium() -> Any:
+    try:
+        import gymnasium
+        import gymnasium.vector
+    except ImportError as exc:  # pragma: no cover - the rl extra is missing
+        raise ImportError(
+            "the RL environments need gymnasium (pip install 'tictacblitz[rl]')"
+        ) from exc
+    return gymnasium
 
 
 def autoreset_of(mode: Union[str, AutoresetMode]) -> AutoresetMode:
@@ -149,10 +159,12 @@ def autoreset_of(mode: Union[str, AutoresetMode]) -> AutoresetMode:
     (``"next_step"``, ``"same_step"``, ``"disabled"``).
 
     :raises ValueError: naming the bad value."""
-    if isinstance(mode, AutoresetMode):
+    modes = _gymnasium().vector.AutoresetMode
+    if isinstance(mode, modes):
         return mode
-    if isinstance(mode, str) and mode.lower() in _AUTORESET_NAMES:
-        return _AUTORESET_NAMES[mode.lower()]
+    names = {m.name.lower(): m for m in modes}
+    if isinstance(mode, str) and mode.lower() in names:
+        return names[mode.lower()]
     raise ValueError(f"unknown autoreset mode {mode!r}: next_step, same_step or disabled")
 
 

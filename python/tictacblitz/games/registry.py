@@ -5,15 +5,15 @@ A game is a sub-package ``tictacblitz.games.<name>`` whose ``game`` module defin
 folder's name) and ``make_game(rules=None)``. Adding such a folder registers the game:
 the registry finds it, and every consumer (the lab, envs, server, replay, the
 conformance suite) then serves it. Games are imported on first use, so loading one
-does not import the others.
+does not import the others, and listing them imports none.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import pkgutil
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple
 
 from .protocol import Game, GameType
@@ -28,8 +28,13 @@ def available_games() -> Tuple[str, ...]:
     """The registered games' names, sorted (the default game first)."""
     from . import __path__ as games_path
 
-    names = [m.name for m in pkgutil.iter_modules(games_path) if m.ispkg]
-    found = [n for n in names if importlib.util.find_spec(f"{__package__}.{n}.game")]
+    # Listed by folder, never imported: a game's package may need its native build, and
+    # the platform layer imports without any (issue 27, item 2).
+    found = [
+        m.name
+        for m in pkgutil.iter_modules(games_path)
+        if m.ispkg and (Path(getattr(m.module_finder, "path", "")) / m.name / "game.py").is_file()
+    ]
     return tuple(sorted(found, key=lambda n: (n != DEFAULT_GAME, n)))
 
 

@@ -41,7 +41,7 @@ def code_columns(hooks: GameHooks) -> Dict[str, Tuple[str, ...]]:
             import pyarrow as pa
         except ImportError:  # no records without pyarrow: the hook alone then
             return out
-        for name, kind in fields(pa):
+        for name, kind in fields():
             if pa.types.is_dictionary(kind) and name not in out:
                 out[name] = ()
     return out

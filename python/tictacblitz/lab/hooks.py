@@ -27,17 +27,20 @@ Optional (default in brackets):
   chunks for it [False]; ``DEFAULT_BOT`` [the first of ``game.bot_names``];
   ``TOURNAMENT_BOTS`` [all of ``game.bot_names``];
 - ``check_rules(rules)``: refuse rules the runner cannot record (``ValueError``) [none];
-- ``record_fields(pa) -> [(name, arrow type)]`` and ``record_columns(cols, pa) ->
-  {name: arrow array}``: the record's columns after ``match``, ``seed``, ``winner``
+- ``record_fields() -> [(name, arrow type)]`` and ``record_columns(cols) ->
+  {name: arrow array}`` (importing pyarrow themselves): the record's columns after
+  ``match``, ``seed``, ``winner``
   [every per-game column of the runner: 1-D as is, ``(n, 2)`` as ``<name>_x`` and
   ``<name>_o``, other shapes as lists];
-- ``Metrics(rules, stats)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
-  summary metrics, deep-merged into the lab's summary; ``stats`` is
-  :mod:`tictacblitz.lab.stats` (Wilson, moments, quantiles), handed down so that a game
-  imports nothing of the lab [the mean of every integer runner column];
+- ``Metrics(rules)`` with ``add(cols)``, ``merge(other)``, ``to_dict()``: extra
+  summary metrics, deep-merged into the lab's summary; a game counts with the
+  platform's :mod:`tictacblitz.games.stats` (Wilson, moments, quantiles), so that it
+  imports nothing of the lab and is handed no module [the mean of every integer runner
+  column];
   ``metric_rows(summary, add)``,
   ``METRICS``, ``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``,
-  ``summary_lines(summary, pct, num)``: how reports show them [nothing more];
+  ``summary_lines(summary, pct, num)``: how reports show them (``pct`` and ``num``: the
+  lab's formatters of a share and of a number, each with its interval) [nothing more];
 - ``GUI_LEVELS`` (the GUI's bot levels, weakest first) and ``LADDER_BASELINES``
   ((level, bot) pairs the level must also beat): the GUI ladder of
   :mod:`tictacblitz.lab.ladder` [no ladder; no baselines];
@@ -53,6 +56,12 @@ Optional (default in brackets):
   numbers as ``outer.inner``]; ``PAIR_MEANS`` ``{report key: column}``: per-pair means
   in a tournament [none].
 
+The names and kinds of all these hooks are declared once, in :data:`HOOKS`. A balance
+module whose public name is within :data:`NEAR_MISS_EDITS` edits of a hook (a
+misspelling: ``PAIR_MEAN``, ``record_field``, ``Summary_Lines``), or whose hook is of the
+wrong kind, is refused with one error when the game's hooks load (issue 27, item 1:
+such a hook used to fall back to its default silently).
+
 The lab switches on :class:`~tictacblitz.games.protocol.GameType` facts only, never on
 a game's name.
 """
@@ -61,23 +70,121 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Callable, Dict, Optional, Tuple
-
-import tictacblitz.lab.stats as lab_stats
+from types import ModuleType
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..games.players import player_model
 from ..games.protocol import Game, GameType
 from ..games.registry import available_games, game_type, load_game
 from .seating import seat_keys
 
-__all__ = ["GameHooks", "hooks_for", "HOOK_MODULES", "RUNNER"]
+__all__ = [
+    "GameHooks",
+    "hooks_for",
+    "HOOK_MODULES",
+    "RUNNER",
+    "HOOKS",
+    "HookError",
+    "check_hook_module",
+]
 
 HOOK_MODULES = ("balance", "game")
 """Where a game's hooks are looked up: ``tictacblitz.games.<name>.balance`` for every
 hook, then ``tictacblitz.games.<name>.game`` for :data:`RUNNER` only."""
 
 RUNNER = "play_matches"
+
+FUNCTION, MAPPING, SEQUENCE, TEXT = "a callable", "a mapping", "a tuple or list", "a string"
+
+HOOKS: Dict[str, str] = {
+    RUNNER: FUNCTION,
+    "resolve_bot": FUNCTION,
+    "describe_bot": FUNCTION,
+    "slow_bot": FUNCTION,
+    "DEFAULT_BOT": TEXT,
+    "TOURNAMENT_BOTS": SEQUENCE,
+    "GUI_LEVELS": SEQUENCE,
+    "LADDER_BASELINES": SEQUENCE,
+    "check_rules": FUNCTION,
+    "sweepable": FUNCTION,
+    "rule_ranges": FUNCTION,
+    "RUNNER_OPTIONS": MAPPING,
+    "check_options": FUNCTION,
+    "record_fields": FUNCTION,
+    "record_columns": FUNCTION,
+    "CODE_COLUMNS": MAPPING,
+    "Metrics": FUNCTION,
+    "metric_rows": FUNCTION,
+    "summary_lines": FUNCTION,
+    "match_values": FUNCTION,
+    "METRICS": MAPPING,
+    "PANELS": SEQUENCE,
+    "SWEEP_COLUMNS": SEQUENCE,
+    "REPORT_COLUMNS": SEQUENCE,
+    "PRECISION_METRICS": MAPPING,
+    "EFFECT_METRICS": SEQUENCE,
+    "PAIR_MEANS": MAPPING,
+    "ablations": FUNCTION,
+    "ABLATION_NOTE": TEXT,
+}
+"""Every hook the lab reads of a game's ``balance`` module, and the kind of value it is:
+the one list of them (:meth:`GameHooks.get` refuses any other name)."""
+
+NEAR_MISS_EDITS = 2
+"""A public name this many edits or fewer from a hook (ignoring case and underscores) is
+taken for a misspelling of it."""
+
+
+class HookError(ValueError):
+    """A game's balance module misspells a hook, or gives one of the wrong kind."""
+
+
+_IS_KIND: Dict[str, Callable[[Any], bool]] = {
+    FUNCTION: callable,
+    MAPPING: lambda value: isinstance(value, Mapping),
+    SEQUENCE: lambda value: isinstance(value, (tuple, list)),
+    TEXT: lambda value: isinstance(value, str),
+}
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein's distance: the fewest one-letter insertions, deletions and changes
+    that turn ``a`` into ``b``."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (ca != cb))
+    return row[-1]
+
+
+def _folded(name: str) -> str:
+    return name.replace("_", "").casefold()
+
+
+def check_hook_module(module: ModuleType) -> None:
+    """Refuse a balance module with a misspelled hook or a hook of the wrong kind.
+
+    :raises HookError: one line naming every such name (and the hook it misses).
+    """
+    problems: List[str] = []
+    for name, value in sorted(vars(module).items()):
+        if name.startswith("_") or isinstance(value, ModuleType):
+            continue
+        kind = HOOKS.get(name)
+        if kind is not None:
+            if not _IS_KIND[kind](value):
+                problems.append(f"hook {name} is a {type(value).__name__}, expected {kind}")
+            continue
+        near = [h for h in HOOKS if _edits(_folded(name), _folded(h)) <= NEAR_MISS_EDITS]
+        if near:
+            problems.append(f"{name} is no hook (did you mean {' or '.join(near)}?)")
+    if problems:
+        raise HookError(
+            f"{module.__name__}: {'; '.join(problems)} (the hooks: tictacblitz.lab.hooks.HOOKS)"
+        )
 
 
 class GameHooks:
@@ -91,11 +198,16 @@ class GameHooks:
             path = f"tictacblitz.games.{name}.{module}"
             if importlib.util.find_spec(path) is not None:
                 self.modules[module] = importlib.import_module(path)
+        if HOOK_MODULES[0] in self.modules:  # a misspelled hook fails here, not silently later
+            check_hook_module(self.modules[HOOK_MODULES[0]])
         self.default_game: Game = load_game(name)
 
     def get(self, attr: str, default: Any = None) -> Any:
         """The hook ``attr`` of the game's ``balance`` module (``play_matches`` also of its
-        ``game`` module), else ``default``."""
+        ``game`` module), else ``default``. :raises KeyError: for a name not in
+        :data:`HOOKS` (a misspelling in the lab)."""
+        if attr not in HOOKS:
+            raise KeyError(f"{attr!r} is no lab hook: declare it in tictacblitz.lab.hooks.HOOKS")
         for module in HOOK_MODULES if attr == RUNNER else HOOK_MODULES[:1]:
             if module in self.modules and hasattr(self.modules[module], attr):
                 return getattr(self.modules[module], attr)
@@ -197,9 +309,9 @@ class GameHooks:
 
     # -- summaries and reports -----------------------------------------------------------------
     def new_metrics(self, rules: Any) -> Optional[Any]:
-        """The game's ``Metrics(rules, stats)``, or None without the hook."""
+        """The game's ``Metrics(rules)``, or None without the hook."""
         cls = self.get("Metrics")
-        return cls(rules, lab_stats) if cls is not None else None
+        return cls(rules) if cls is not None else None
 
     @property
     def runner_options(self) -> Dict[str, Tuple[str, str]]:

@@ -83,7 +83,7 @@ def record_schema(game: str = DEFAULT_GAME, cols: Optional[Dict[str, Any]] = Non
     fields = _lab_fields(pa)
     hook = hooks.get("record_fields")
     if hook is not None:
-        fields += list(hook(pa))
+        fields += list(hook())
     elif cols is not None:
         fields += [(name, arr.type) for name, arr in _generic_columns(cols, pa).items()]
     return pa.schema(fields)
@@ -105,7 +105,7 @@ def chunk_table(cols: Dict[str, Any], game: str = DEFAULT_GAME, players: int = 2
         "winner": pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int8()), pa.array(names)),
     }
     hook = hooks.get("record_columns")
-    data.update(hook(cols, pa) if hook is not None else _generic_columns(cols, pa))
+    data.update(hook(cols) if hook is not None else _generic_columns(cols, pa))
     return pa.Table.from_pydict(data, schema=record_schema(game, cols))
 
 

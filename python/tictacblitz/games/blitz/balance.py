@@ -6,9 +6,10 @@ balance hooks"): the native batch runner :func:`play_matches`, the per-match rec
 columns (:func:`record_fields`, :func:`record_columns`), the extra summary metrics
 (:class:`Metrics`) and how reports show them (:func:`metric_rows`, :data:`METRICS`,
 :data:`PANELS`, :func:`summary_lines`), the sweepable rule numbers, bot lookup and
-validation. The lab hands :class:`Metrics` its statistics module (Wilson intervals,
-exact moments, histogram quantiles), so this module imports nothing of the lab (a game
-looks only downward). Every Blitz fact here comes from its one source: powerup kinds from
+validation. :class:`Metrics` counts with the platform's :mod:`tictacblitz.games.stats`
+(Wilson intervals, exact moments, histogram quantiles), so this module imports nothing of
+the lab (a game looks only downward) and is handed no module (issue 27, item 1). Every
+Blitz fact here comes from its one source: powerup kinds from
 :class:`~.types.PowerupKind`, seats from :class:`~.types.Player`, round ends from
 :class:`~.types.RoundEnd`, per-seat counters from the native ``SEAT_COUNT_FIELDS``.
 
@@ -25,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..stats import Moments, nice_width, quantiles, wilson_or_none
 from .balance_targets import TARGET_PRECISION, TargetCounts, target_values
 from .bots import GUI_LEVELS, BotSpec, resolve
 from .rules import Rules
@@ -213,9 +215,11 @@ EFFECT_METRICS = (
 # -- records ---------------------------------------------------------------------------------------
 
 
-def record_fields(pa: Any) -> List[Tuple[str, Any]]:
+def record_fields() -> List[Tuple[str, Any]]:
     """The record's columns after the lab's ``match``, ``seed`` and ``winner``
-    (docs/simulate.md, "Records")."""
+    (docs/simulate.md, "Records"). Needs pyarrow, which the lab checks for first."""
+    import pyarrow as pa
+
     code = pa.dictionary(pa.int8(), pa.string())
     fields = [
         ("rounds", pa.int8()),
@@ -238,8 +242,10 @@ def record_fields(pa: Any) -> List[Tuple[str, Any]]:
     return fields
 
 
-def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
+def record_columns(cols: Dict[str, Any]) -> Dict[str, Any]:
     """A chunk's columns (:func:`play_matches`) as the Arrow arrays of :func:`record_fields`."""
+    import pyarrow as pa
+
     n = len(cols["winner"])
     rounds = cols["rounds"].astype(np.int32)
     offsets = np.zeros(n + 1, dtype=np.int32)
@@ -286,8 +292,7 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
 class Metrics:
     """Blitz's part of a simulation summary (docs/simulate.md): rounds, how they end,
     lengths, knock-outs, seats' counters and powerup impact, folded in chunk by chunk
-    from exact integer counters (order-independent) and mergeable. ``stats`` is the lab's
-    statistics module (``tictacblitz.lab.stats``), handed down by the lab."""
+    from exact integer counters (order-independent) and mergeable."""
 
     _ARRAYS = (
         "rounds_hist",
@@ -304,9 +309,7 @@ class Metrics:
     )
     _MOMENTS = ("round_ms", "match_ms", "match_rounds", "round_kos")
 
-    def __init__(self, rules: Rules, stats: Any) -> None:
-        self.stats = stats
-        Moments, nice_width = stats.Moments, stats.nice_width
+    def __init__(self, rules: Rules) -> None:
         k = len(KINDS)
         self.rounds_hist = np.zeros(rules.max_rounds + 1, np.int64)  # rounds per match
         self.round_outcomes = np.zeros((3, 3), np.int64)  # [by, result]
@@ -329,7 +332,7 @@ class Metrics:
         # Paired, per kind: decided rounds where one seat claimed more of that kind than
         # the other [such rounds, of which the seat with more claims won].
         self.more_claims = np.zeros((k, 2), np.int64)
-        self.targets = TargetCounts(stats)  # issue 24
+        self.targets = TargetCounts()  # issue 24
 
     def add(self, cols: Dict[str, Any]) -> None:
         """Fold in a chunk's columns (:func:`play_matches`)."""
@@ -397,7 +400,6 @@ class Metrics:
         by = self.round_outcomes.sum(axis=1)  # line, double_line, timeout
         res = self.round_outcomes.sum(axis=0)  # X, O, draw
         r_decided = int(res[0] + res[1])
-        quantiles, wilson_or_none = self.stats.quantiles, self.stats.wilson_or_none
         round_share = res[0] / r_decided if r_decided else None
 
         def share(count: Any) -> Optional[float]:

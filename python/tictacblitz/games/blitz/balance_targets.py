@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..stats import Moments, wilson_or_none
 from .types import PowerupKind, RoundEnd
 
 __all__ = [
@@ -88,13 +89,11 @@ def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
 
 
 class TargetCounts:
-    """The exact integer sums behind the target metrics (order-free, mergeable).
-    ``stats``: the lab's statistics module (Wilson, Moments), handed down."""
+    """The exact integer sums behind the target metrics (order-free, mergeable)."""
 
-    def __init__(self, stats: Any) -> None:
-        self.stats = stats
+    def __init__(self) -> None:
         self.sums = {name: [0] * SUMS for name in RATIOS}
-        self.score2 = stats.Moments()
+        self.score2 = Moments()
 
     def add(self, cols: Dict[str, Any]) -> None:
         for name, (a, b) in _per_match(cols).items():
@@ -122,7 +121,7 @@ class TargetCounts:
         out["match_s_ci"] = None if ci is None else [ci[0] / 1000, ci[1] / 1000]
         n = match_ms.n
         out["cap_share"] = capped / n if n else None
-        out["cap_share_ci"] = self.stats.wilson_or_none(capped, n)
+        out["cap_share_ci"] = wilson_or_none(capped, n)
         mean, ci = self.score2.mean_ci()
         out["seat_gap"] = None if mean is None else mean / 2 - 0.5
         out["seat_gap_ci"] = None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]

@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..stats import Moments, quantiles, wilson_or_none
 from . import bots as _bots
 from .balance_report import (
     METRICS,
@@ -97,14 +98,18 @@ def _result_codes(winner: Any) -> np.ndarray:
 # -- records -------------------------------------------------------------------------------------
 
 
-def record_fields(pa: Any) -> List[Tuple[str, Any]]:
-    """The record's columns after the lab's ``match``, ``seed`` and ``winner``."""
+def record_fields() -> List[Tuple[str, Any]]:
+    """The record's columns after the lab's ``match``, ``seed`` and ``winner`` (needs
+    pyarrow, which the lab checks for first)."""
+    import pyarrow as pa
+
     code = pa.dictionary(pa.int8(), pa.string())
     return [("moves", pa.int8()), ("first_piece", code), ("end", code)]
 
 
-def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
+def record_columns(cols: Dict[str, Any]) -> Dict[str, Any]:
     """A chunk's columns (:func:`play_matches`) as the Arrow arrays of :func:`record_fields`."""
+    import pyarrow as pa
 
     def coded(values: Any, names: Tuple[str, ...]) -> Any:
         return pa.DictionaryArray.from_arrays(
@@ -121,28 +126,26 @@ def record_columns(cols: Dict[str, Any], pa: Any) -> Dict[str, Any]:
 # -- the summary ---------------------------------------------------------------------------------
 
 
-def Metrics(rules: Any, stats: Any) -> Any:
+def Metrics(rules: Any) -> Any:
     """Doh's extra summary metrics for ``rules``: :class:`TwoSeatMetrics` with two
     players, :class:`~.balance_seats.SeatMetrics` with three or four (D10)."""
     rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
     players = int(getattr(rules, "players", 2))
-    return TwoSeatMetrics(rules, stats) if players == 2 else SeatMetrics(players, stats)
+    return TwoSeatMetrics(rules) if players == 2 else SeatMetrics(players)
 
 
 class TwoSeatMetrics:
     """Doh's extra summary metrics, from exact integer counters (order-free, mergeable).
 
     :param rules: the rules played (a :class:`DohRules`, a mapping, or None).
-    :param stats: :mod:`tictacblitz.lab.stats` (Wilson, Moments, quantiles).
     """
 
     _ARRAYS = ("length_hist", "by_piece", "by_end")
 
-    def __init__(self, rules: Any, stats: Any) -> None:
+    def __init__(self, rules: Any) -> None:
         self.rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
-        self.stats = stats
-        self.length = stats.Moments()
-        self.score2 = stats.Moments()  # the first player's score, doubled (0, 1, 2)
+        self.length = Moments()
+        self.score2 = Moments()  # the first player's score, doubled (0, 1, 2)
         # a game lasts at most 3 x pieces_per_size plies (D8); one bin more (as before)
         self.max_plies = 3 * self.rules.pieces_per_size + 1
         self.length_hist = np.zeros(self.max_plies + 1, np.int64)
@@ -176,11 +179,11 @@ class TwoSeatMetrics:
     def to_dict(self) -> Dict[str, Any]:
         """The metrics, merged by the lab into its summary (``seat_advantage`` gains the
         first player's score)."""
-        wilson = self.stats.wilson_or_none
+        wilson = wilson_or_none
         n = int(self.by_piece.sum())
         score, score_ci = self.score2.mean_ci()
         length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = self.stats.quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
+        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         pieces = {}
         for k, name in enumerate(PIECES):
             fw, sw, dr = (int(v) for v in self.by_piece[k])

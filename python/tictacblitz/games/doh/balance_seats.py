@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
+from ..stats import Moments, quantiles, wilson_or_none
 from .bots import END_NAMES
 from .types import SEATS
 
@@ -56,11 +57,10 @@ class SeatMetrics:
 
     _ARRAYS = ("wins", "length_hist", "by_end", "out", "kingmade", "kingmaker", "line_wins")
 
-    def __init__(self, players: int, stats: Any) -> None:
+    def __init__(self, players: int) -> None:
         self.players = players
-        self.stats = stats
-        self.length = stats.Moments()
-        self.scores = [stats.Moments() for _ in range(players)]  # N x score: win N, draw 1
+        self.length = Moments()
+        self.scores = [Moments() for _ in range(players)]  # N x score: win N, draw 1
         self.wins = np.zeros(players + 1, np.int64)  # each seat's wins, then draws
         self.length_hist = np.zeros(MAX_PLIES + 1, np.int64)
         self.by_end = np.zeros(len(ENDS), np.int64)
@@ -98,7 +98,7 @@ class SeatMetrics:
 
     def to_dict(self) -> Dict[str, Any]:
         """The metrics, merged by the lab into its summary."""
-        wilson = self.stats.wilson_or_none
+        wilson = wilson_or_none
         n, games = self.players, int(self.length.n)
         keys = [s.lower() for s in SEATS[:n]]
         seats: Dict[str, Any] = {}
@@ -113,7 +113,7 @@ class SeatMetrics:
                 "kingmaker": int(self.kingmaker[k]),
             }
         length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = self.stats.quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
+        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         ends = {
             name: {
                 "rule": RULE_OF_END[name],

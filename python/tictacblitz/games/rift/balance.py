@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..stats import Moments, quantiles, wilson_or_none
 from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
@@ -131,7 +132,6 @@ class Metrics:
     """Rift's extra summary metrics, from exact integer counters (order-free, mergeable).
 
     :param rules: the rules played (a :class:`RiftRules`, a mapping, or None).
-    :param stats: :mod:`tictacblitz.lab.stats` (Wilson, Moments, quantiles).
     """
 
     _ARRAYS = (
@@ -149,15 +149,14 @@ class Metrics:
     )
     _MOMENTS = ("length", "score2", "uses_game", "shield_wins", "swaps")
 
-    def __init__(self, rules: Any, stats: Any) -> None:
+    def __init__(self, rules: Any) -> None:
         self.rules = rules if isinstance(rules, RiftRules) else RiftRules.from_dict(rules or {})
-        self.stats = stats
         k, c = len(ABILITIES), len(OBJECTIVE_IDS)
-        self.length = stats.Moments()  # turns a game
-        self.score2 = stats.Moments()  # X's score doubled (loss 0, draw 1, win 2)
-        self.uses_game = [stats.Moments() for _ in ABILITIES]  # both seats, a game
-        self.shield_wins = stats.Moments()  # collisions won by a lone shield, a game
-        self.swaps = stats.Moments()  # lone swaps, a game
+        self.length = Moments()  # turns a game
+        self.score2 = Moments()  # X's score doubled (loss 0, draw 1, win 2)
+        self.uses_game = [Moments() for _ in ABILITIES]  # both seats, a game
+        self.shield_wins = Moments()  # collisions won by a lone shield, a game
+        self.swaps = Moments()  # lone swaps, a game
         self.length_hist = np.zeros(MAX_TURNS + 1, np.int64)
         self.turn_counts = np.zeros(3, np.int64)  # turns, collisions, greys
         self.uses = np.zeros((2, k), np.int64)  # by seat, by ability
@@ -238,10 +237,10 @@ class Metrics:
     def to_dict(self) -> Dict[str, Any]:
         """The metrics, merged by the lab into its summary (``seat_advantage`` gains X's
         score)."""
-        wilson = self.stats.wilson_or_none
+        wilson = wilson_or_none
         score, score_ci = self.score2.mean_ci()
         length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = self.stats.quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
+        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         turns, collisions, greys = (int(v) for v in self.turn_counts)
         games = self.length.n
         abilities = {}
