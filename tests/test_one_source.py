@@ -212,3 +212,57 @@ def test_the_doh_view_names_the_seats_of_d10_each_in_a_colour_of_its_own():
         assert math.dist(_rgb(a), _rgb(b)) >= 100, (a, b)
         for matrix in (deuteranopia, protanopia):
             assert math.dist(_simulated(_rgb(a), matrix), _simulated(_rgb(b), matrix)) >= 40, (a, b)
+
+
+SEED_VALUES = (
+    0,
+    7,
+    2**64 - 1,
+    np.uint64(2**64 - 1),
+    -1,
+    2**64,
+    True,
+    np.bool_(True),
+    "1",
+    1.5,
+    None,
+)
+
+
+def test_the_native_seed_check_is_the_python_one():
+    # The native package imports nothing from tictacblitz, so blitz_core.common.seed_check
+    # repeats tictacblitz.games.rng.check_seed (issue 27, item 3): the same values taken,
+    # the same line for each refused one.
+    from blitz_core.common import seed_check
+    from tictacblitz.games import rng
+
+    def outcome(check, value):
+        try:
+            return check(value, "seed")
+        except ValueError as err:
+            return (type(err).__mro__[1:3], str(err))
+
+    for value in SEED_VALUES:
+        assert outcome(seed_check.check_seed, value) == outcome(rng.check_seed, value), value
+
+
+def test_the_native_boundaries_refuse_a_bad_seed_with_the_python_line():
+    from blitz_core.doh import engine as doh_engine
+    from blitz_core.rift.engine import Core
+    from tictacblitz.games.blitz.bots import resolve
+    from tictacblitz.games.rift.rules import RiftRules
+    from tictacblitz.games.rng import check_seed
+
+    calls = {
+        "blitz Match": lambda s: engine.Match(seed=s),
+        "blitz NativePolicy": lambda s: native_bots.NativePolicy(resolve("random").native(), s),
+        "doh random_games": lambda s: doh_engine.random_games(n=1, seed=s),
+        "rift Core": lambda s: Core(RiftRules().native(), s),
+    }
+    for name, call in calls.items():
+        for value in (-1, 2**64, "1"):
+            with pytest.raises(ValueError) as got:
+                call(value)
+            with pytest.raises(ValueError) as want:
+                check_seed(value)
+            assert str(got.value) == str(want.value), name

@@ -16,6 +16,8 @@ import zlib
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 # The vocabulary as plain strings (the Python package checks its own tables against
 # these at import: one source of truth per side, tied by a test-at-import).
 CONTENTS = ("", "S", "M", "L", "LM", "LMS", "MS", "SM", "SML", "ML")
@@ -298,9 +300,7 @@ def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
     cdef int seats = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
     cdef int g = _int_arg(grid, "grid", 1, 3)
     cdef long long count = _int_arg(n, "n", 0, 2_000_000_000)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
-    cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t s = <uint64_t>check_seed(seed)
     cdef long long wins[5]
     wins[0] = wins[1] = wins[2] = wins[3] = wins[4] = 0
     cdef long long moves

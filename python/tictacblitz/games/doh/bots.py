@@ -29,6 +29,7 @@ from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from ..players import PlayerModel, player_model
+from ..rng import check_seed
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 from .types import SEATS, SIZES
@@ -94,9 +95,7 @@ def opening_code(opening: object) -> int:
 
 
 def _seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a bot seed is an integer, not {seed!r}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
+    return check_seed(seed)
 
 
 class DohBot:
