@@ -12,6 +12,8 @@ import os
 import sys
 from typing import Any, List, Optional
 
+from .games.options import report_error
+
 __all__ = ["main", "build_parser"]
 
 
@@ -67,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return args.handler(args)
     except CommandError as exc:
-        print(f"tictacblitz {args.command}: error: {exc}", file=sys.stderr)
+        report_error(args.command, str(exc))
         return exc.status
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly, as other tools do, and

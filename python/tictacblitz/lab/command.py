@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Any, Dict, Optional, Tuple
 
-from ..games.options import add_game_arguments, game_from_arguments
+from ..games.options import add_game_arguments, game_from_arguments, report_error
 from ..games.players import player_model
 from ..games.registry import DEFAULT_GAME
 from .edges import whole_number
@@ -190,12 +190,6 @@ def connect(address: Optional[str]) -> Any:
         return Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise ArgumentProblem(f"--scheduler {address!r}: cannot connect: {exc}") from None
-
-
-def report_error(command: str, message: str) -> int:
-    """Print ``tictacblitz COMMAND: error: MESSAGE`` on stderr; the exit status 2."""
-    print(f"tictacblitz {command}: error: {message}", file=sys.stderr)
-    return 2
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:

@@ -19,6 +19,8 @@ import argparse
 import sys
 from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
 
+from ..games.options import report_error
+
 __all__ = ["whole_number", "one_line_errors", "guarded", "Interrupted", "INTERRUPTED"]
 
 INTERRUPTED = 130
@@ -48,8 +50,7 @@ def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.A
     def error(message: str) -> NoReturn:
         text = message[len("argument ") :] if message.startswith("argument ") else message
         where = f"tictacblitz {command}" if command else "tictacblitz"
-        print(f"{where}: error: {text} (see {where} --help)", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(report_error(command, f"{text} (see {where} --help)"))
 
     parser.error = error  # type: ignore[method-assign]
     parse_known = parser.parse_known_args
