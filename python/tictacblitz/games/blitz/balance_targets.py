@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..base import first_seat_score2
 from .types import PowerupKind, RoundEnd
 
 __all__ = [
@@ -83,8 +84,7 @@ def _per_match(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray]]
 
 def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
     """X's match score doubled: a win 2, a draw 1, a loss 0 (``winner`` 0, -1, 1)."""
-    w = np.asarray(cols["winner"]).astype(np.int64)
-    return np.where(w == 0, 2, np.where(w < 0, 1, 0))
+    return first_seat_score2(cols["winner"])
 
 
 class TargetCounts:

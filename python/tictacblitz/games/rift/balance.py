@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..base import first_seat_score2
 from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
@@ -181,7 +182,7 @@ class Metrics:
         turns = np.asarray(cols["turns"]).astype(np.int64)
         self.length.add(turns)
         self.length_hist += np.bincount(np.minimum(turns, MAX_TURNS), minlength=MAX_TURNS + 1)
-        self.score2.add(np.where(winner == 0, 2, np.where(winner == 1, 0, 1)))
+        self.score2.add(first_seat_score2(winner))
         self.turn_counts += (
             int(turns.sum()),
             int(np.asarray(cols["collisions"]).sum()),
@@ -361,8 +362,8 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     total = (np.asarray(cols["score_x"]) + np.asarray(cols["score_o"])).astype(np.int64)
     objective = (np.asarray(cols["points_x"]) + np.asarray(cols["points_o"])).astype(np.int64)
     out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
-        "x_score": (2 * (w == 0) + (w < 0), 2 * one, 1.0),
-        "seat_gap": (2 * (w == 0) + (w < 0) - 1, 2 * one, 1.0),  # (2·score - 1) / 2
+        "x_score": (first_seat_score2(w), 2 * one, 1.0),
+        "seat_gap": (first_seat_score2(w) - 1, 2 * one, 1.0),  # (2·score - 1) / 2
         "game_length": (turns, one, 1.0),
         "collision_rate": (np.asarray(cols["collisions"]).astype(np.int64), turns, 1.0),
         "grey_rate": (np.asarray(cols["greys"]).astype(np.int64), turns, 1.0),
