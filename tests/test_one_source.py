@@ -266,3 +266,64 @@ def test_the_native_boundaries_refuse_a_bad_seed_with_the_python_line():
             with pytest.raises(ValueError) as want:
                 check_seed(value)
             assert str(got.value) == str(want.value), name
+
+
+def _js_list(path, name: str) -> list:
+    import json
+    import re
+
+    found = re.search(rf"export const {name}\s*=\s*(\[[^\]]*\])", path.read_text(encoding="utf-8"))
+    assert found, f"{path.name} no longer declares {name}"
+    return json.loads(found.group(1).replace("'", '"'))
+
+
+@pytest.mark.parametrize("game", ["blitz", "rift"])
+def test_every_view_names_the_seats_of_its_game(game):
+    """Issue 27, item 3: a view's SEATS (which the shell never reads: it takes the seats
+    of the welcome message) is written in JavaScript too; tied to the game type's seat
+    names and the server adapter's (Doh's model.js is tied above)."""
+    import importlib
+    from pathlib import Path
+
+    views = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games"
+    seats = list(load_game(game).type.seat_names)
+    assert _js_list(views / game / "view.js", "SEATS") == seats
+    assert list(importlib.import_module(f"tictacblitz.server.games.{game}").SEATS) == seats
+    balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
+    assert list(balance.SEATS) == [s.lower() for s in seats]  # the columns' suffixes
+
+
+def test_the_rift_view_names_the_abilities_of_g3():
+    """Rift's abilities are written in JavaScript (layout.js ABILITIES): tied to G3's
+    vocabulary, which the balance and the server picture derive theirs from."""
+    from pathlib import Path
+
+    from tictacblitz.games.rift import balance
+    from tictacblitz.games.rift.types import MAX_TURNS, Ability
+    from tictacblitz.server.games import rift_picture
+
+    keys = [a.key for a in Ability]
+    rift = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games/rift"
+    assert _js_list(rift / "layout.js", "ABILITIES") == keys
+    assert list(rift_picture.ABILITIES) == keys and list(balance.ABILITIES) == keys[1:]
+    assert MAX_TURNS == 81  # G16: 81 cells, each turn fills one at least
+
+
+def test_the_bounds_typed_once_follow_the_native_modules():
+    """Doh's longest game (MAX_PLIES, the balance's length histogram) from the native
+    engine's largest stash; Blitz's powerup keys from R14's enum, in one place."""
+    from blitz_core.doh.engine import MAX_PIECES_PER_SIZE
+    from tictacblitz.games.blitz import balance, balance_report, balance_targets
+    from tictacblitz.games.blitz.types import POWERUP_KEYS
+    from tictacblitz.games.doh import balance_seats
+    from tictacblitz.games.doh.rules import MAX_PLIES
+
+    assert MAX_PLIES == balance_seats.MAX_PLIES == 3 * MAX_PIECES_PER_SIZE
+    assert POWERUP_KEYS == tuple(k.name.lower() for k in PowerupKind) == tuple(codes_in_order())
+    for module in (balance, balance_report, balance_targets):
+        assert module.KINDS is POWERUP_KEYS
+
+
+def codes_in_order():
+    codes = engine.NATIVE_CODES["PowerupKind"]
+    return [name.lower() for name, _ in sorted(codes.items(), key=lambda kv: kv[1])]

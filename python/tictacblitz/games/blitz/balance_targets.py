@@ -31,7 +31,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ..base import first_seat_score2
-from .types import PowerupKind, RoundEnd
+from .types import POWERUP_KEYS as KINDS  # R14, in code order
+from .types import RoundEnd
 
 __all__ = [
     "TargetCounts",
@@ -42,7 +43,6 @@ __all__ = [
     "ratio_ci",
 ]
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
 ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
 CLOCK = ENDS.index(RoundEnd.TIMEOUT.value)  # R20: the only end that is not a line
 Z95 = 1.959963984540054

@@ -36,7 +36,7 @@ from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
 from .rules import RiftRules
-from .types import OBJECTIVE_IDS
+from .types import MAX_TURNS, OBJECTIVE_IDS, Ability, Player
 
 __all__ = [
     "GUI_LEVELS",
@@ -69,9 +69,8 @@ TOURNAMENT_BOTS: Tuple[str, ...] = BOT_NAMES
 PAIR_MEANS: Dict[str, str] = {"mean_turns": "turns", "mean_collisions": "collisions"}
 """Per-match columns a tournament reports the mean of, per pair."""
 
-ABILITIES: Tuple[str, ...] = ("shield", "swap", "reveal")  # G14, in code order (1, 2, 3)
-SEATS: Tuple[str, ...] = ("x", "o")
-MAX_TURNS = 81  # G16: a game lasts at most 81 turns
+ABILITIES: Tuple[str, ...] = tuple(a.key for a in Ability if a)  # G14, codes 1, 2, 3
+SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)  # "x", "o": column suffixes
 Z95 = 1.959963984540054
 PLOTTED_OBJECTIVES = ("full_energy", "centre_cells", "centre", "diagonal_win", "shield_win")
 """The objectives a sweep plot draws (every one is in the table and the JSON)."""
