@@ -288,6 +288,8 @@ def test_every_view_names_the_seats_of_its_game(game):
     views = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games"
     seats = list(load_game(game).type.seat_names)
     assert _js_list(views / game / "view.js", "SEATS") == seats
+    if game == "blitz":  # the model's seats, drawn as a cross and a ring
+        assert _js_list(views / game / "model.js", "PLAYERS") == seats
     assert list(importlib.import_module(f"tictacblitz.server.games.{game}").SEATS) == seats
     balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
     assert list(balance.SEATS) == [s.lower() for s in seats]  # the columns' suffixes
