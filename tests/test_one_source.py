@@ -329,3 +329,28 @@ def test_the_bounds_typed_once_follow_the_native_modules():
 def codes_in_order():
     codes = engine.NATIVE_CODES["PowerupKind"]
     return [name.lower() for name, _ in sorted(codes.items(), key=lambda kv: kv[1])]
+
+
+@pytest.mark.parametrize("pieces", [3, 7, 8, 10])
+def test_doh_observation_keys_read_the_native_key_layout(pieces):
+    """Issue 27, item 3: exploitability's observation_keys rebuilt engine.pxd's pos_key
+    layout by hand (3 bits a stash count, 4 from 8 pieces a size, from bit 36); it now
+    reads the layout from the engine, and here the two agree at both widths."""
+    from blitz_core.doh import engine as doh_engine
+    from tictacblitz.games.doh.exploitability import observation_keys
+    from tictacblitz.games.doh.rules import DohRules
+
+    assert doh_engine.key_stash_bits(pieces) == (3 if pieces <= 7 else 4)
+    rules = DohRules(pieces_per_size=pieces)
+    game = load_game("doh").with_rules({"pieces_per_size": pieces})
+    rng = np.random.default_rng(pieces)
+    checked = 0
+    for _ in range(5):
+        state = game.new_state()
+        while not state.is_over():
+            obs = np.stack([state.observation(seat) for seat in (0, 1)])
+            assert observation_keys(obs, rules).tolist() == [state.position.key()] * 2
+            checked += 1
+            mover = state.to_move()[0]
+            state.apply(mover, int(rng.choice(np.flatnonzero(state.legal_mask(mover)))))
+    assert checked >= 5  # one position a game at least

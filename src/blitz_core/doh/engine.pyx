@@ -27,6 +27,7 @@ NUM_ACTIONS = DOH_ACTIONS
 ONGOING = DOH_ONGOING
 DRAW = DOH_DRAW
 
+KEY_STASH_SHIFT = DOH_KEY_STASH_SHIFT  # pos_key's layout (engine.pxd), for key_stash_bits's readers
 MAX_PIECES_PER_SIZE = 10             # D10: "at least 1 to 10"; a count fits pos_key's 4 bits
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4                       # D10
@@ -291,6 +292,12 @@ cdef long long random_games_c(int pieces, int grid, int players, long long n, ui
         moves += p.ply
         wins[p.winner + 1] += 1
     return moves
+
+
+def key_stash_bits(pieces_per_size):
+    """The width in bits of one stash count in a position key under ``pieces_per_size``
+    (engine.pxd's stash_bits: the counts sit at KEY_STASH_SHIFT, one such field a size)."""
+    return stash_bits(_int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE))
 
 
 def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
