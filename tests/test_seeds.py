@@ -22,6 +22,8 @@ from tictacblitz.games.blitz.bots import play_match as blitz_play_match
 from tictacblitz.games.blitz.bots import play_matches as blitz_play_matches
 from tictacblitz.games.blitz.reference import ReferenceMatch
 from tictacblitz.games.blitz.rl import BatchedMatches
+from tictacblitz.games.doh.bots import play_matches as doh_play_matches
+from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.rift.bots import RiftBot
 from tictacblitz.games.rift.game import play_matches as rift_play_matches
 from tictacblitz.games.rng import SeedError, check_seed, check_seeds
@@ -85,11 +87,12 @@ def test_a_seed_out_of_range_is_refused_with_the_one_line(place, seed):
     [
         lambda seeds: blitz_play_matches(None, "random", "random", seeds),
         lambda seeds: rift_play_matches(None, "random", "random", seeds),
+        lambda seeds: doh_play_matches(DohRules(), ("random", "random"), seeds),
     ],
-    ids=["blitz", "rift"],
+    ids=["blitz", "rift", "doh"],
 )
 def test_play_matches_refuses_a_negative_seed_by_its_place(play):
-    # Both wrapped -1 to 2**64 - 1 before (rift/game.py, blitz/bots.py).
+    # Each wrapped -1 to 2**64 - 1 before (rift/game.py, blitz/bots.py, doh/bots.py).
     with pytest.raises(ValueError) as info:
         play([5, -1])
     assert str(info.value) == line(-1, "seeds[1]")

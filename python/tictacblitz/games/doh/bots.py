@@ -29,7 +29,7 @@ from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from ..players import PlayerModel, player_model
-from ..rng import check_seed
+from ..rng import check_seed, check_seeds
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 from .types import SEATS, SIZES
@@ -154,9 +154,7 @@ def play_matches(
     """
     if not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
-    seeds = np.asarray(seeds)
-    if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
-        raise TypeError("seeds must be a 1-d array of integers")
+    seeds = check_seeds(seeds)
     if isinstance(seat_bots, str) or len(seat_bots) != rules.players:
         raise ValueError(
             f"one bot per seat: {rules.players} names for players={rules.players}, "
