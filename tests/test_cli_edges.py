@@ -152,7 +152,12 @@ def test_an_existing_file_needs_overwrite(tmp_path):
         (["tournament", "--matches", "ten"], "--matches"),
         (["simulate", "--no-such-option"], "unrecognized arguments"),
         (["sweep"], "--grid"),
-        (["demo", "--seed", "x"], "--seed: invalid int value: 'x'"),
+        (["demo", "--seed", "x"], "--seed: 'x' is not a whole number"),
+        # issue 27, item 3: a seed out of range is refused before any command runs (demo
+        # and tournament printed a traceback: the seed check sat below their parsers)
+        (["demo", "--seed", "-1"], "--seed: seed must be an integer in [0, 2**64), not -1"),
+        (["tournament", "--seed", "-1"], "--seed: seed must be an integer in [0, 2**64)"),
+        (["simulate", "--seed", str(2**64)], "--seed: seed must be an integer in [0, 2**64)"),
         (["serve", "--port", "abc"], "--port: invalid int value: 'abc'"),
         (["replay"], "FILE"),
     ],

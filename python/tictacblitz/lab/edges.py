@@ -20,8 +20,16 @@ import sys
 from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
 
 from ..games.options import report_error
+from ..games.rng import check_seed
 
-__all__ = ["whole_number", "one_line_errors", "guarded", "Interrupted", "INTERRUPTED"]
+__all__ = [
+    "whole_number",
+    "seed_number",
+    "one_line_errors",
+    "guarded",
+    "Interrupted",
+    "INTERRUPTED",
+]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -41,6 +49,22 @@ def whole_number(minimum: Optional[int] = None) -> Callable[[str], int]:
 
     parse.__name__ = "whole number"
     return parse
+
+
+def seed_number(text: str) -> int:
+    """An argparse ``type`` for ``--seed``: a whole number :func:`check_seed` takes, else
+    its one line (a negative seed, refused everywhere, never reaches a command)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    try:
+        return check_seed(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+seed_number.__name__ = "seed"
 
 
 def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

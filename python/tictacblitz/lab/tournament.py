@@ -30,7 +30,7 @@ from ..games.registry import DEFAULT_GAME
 from ..games.rng import check_seed
 from .command import add_yes_argument, progress_wanted, report_error
 from .cost import announce
-from .edges import Interrupted, guarded, one_line_errors, whole_number
+from .edges import Interrupted, guarded, one_line_errors, seed_number, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, resolve_game
 from .policy_players import run_pilot, with_policies
@@ -270,7 +270,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="matches per pair (default: 100)",
     )
     parser.add_argument(
-        "--seed", type=whole_number(), default=0, metavar="S", help="tournament seed (default: 0)"
+        "--seed", type=seed_number, default=0, metavar="S", help="tournament seed (default: 0)"
     )
     parser.add_argument(
         "--jobs",
