@@ -115,3 +115,31 @@ def test_precision_takes_a_target_name():
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "match_s" in proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "bots", "metric"),
+    [("doh", ("random", "random"), "first_score"), ("rift", ("random", "random"), "x_score")],
+)
+def test_the_first_seats_score_is_the_platforms_one(game, bots, metric):
+    # issue 27, item 3: Doh's first_score and Rift's x_score were each computed twice in
+    # their balance.py (the summary and the per-match values), by two formulas; both
+    # now read games/base.py's first_seat_score2, so the summary, the per-match values
+    # and the platform agree on the same matches (draws included).
+    import importlib
+
+    from tictacblitz.games import load_game
+    from tictacblitz.games.base import first_seat_score2
+
+    balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
+    rules = load_game(game).rules
+    cols = balance.play_matches(rules, bots, np.arange(1, 201, dtype=np.uint64))
+    doubled = first_seat_score2(cols["winner"])
+    assert set(np.unique(doubled)) <= {0, 1, 2} and 0 < doubled.sum() < 2 * len(doubled)
+    num, den, scale = balance.match_values(cols)[metric]
+    assert np.array_equal(num, doubled) and np.array_equal(den, 2 * np.ones_like(doubled))
+    metrics = balance.Metrics(rules)
+    metrics.add(cols)
+    summary = metrics.to_dict()["seat_advantage"][metric]
+    assert summary == pytest.approx(doubled.mean() / 2)
+    assert first_seat_score2([0, 1, -1, -1]).tolist() == [2, 0, 1, 1]

@@ -152,7 +152,12 @@ def test_an_existing_file_needs_overwrite(tmp_path):
         (["tournament", "--matches", "ten"], "--matches"),
         (["simulate", "--no-such-option"], "unrecognized arguments"),
         (["sweep"], "--grid"),
-        (["demo", "--seed", "x"], "--seed: invalid int value: 'x'"),
+        (["demo", "--seed", "x"], "--seed: 'x' is not a whole number"),
+        # issue 27, item 3: a seed out of range is refused before any command runs (demo
+        # and tournament printed a traceback: the seed check sat below their parsers)
+        (["demo", "--seed", "-1"], "--seed: seed must be an integer in [0, 2**64), not -1"),
+        (["tournament", "--seed", "-1"], "--seed: seed must be an integer in [0, 2**64)"),
+        (["simulate", "--seed", str(2**64)], "--seed: seed must be an integer in [0, 2**64)"),
         (["serve", "--port", "abc"], "--port: invalid int value: 'abc'"),
         (["replay"], "FILE"),
     ],
@@ -171,3 +176,33 @@ def test_no_help_shows_a_literal_double_percent(command):
     assert "%%" not in proc.stdout
     if command in ("simulate", "tournament"):
         assert "95 %" in proc.stdout
+
+
+def test_the_one_line_error_format_is_written_once():
+    # issue 27, item 3: `tictacblitz COMMAND: error: MESSAGE` was spelled out in cli.py,
+    # server/__init__.py (serve), lab/command.py and lab/edges.py (the parsers' errors);
+    # every one now prints through games/options.py's report_error.
+    import re
+    from pathlib import Path
+
+    from tictacblitz.games.options import report_error
+
+    package = Path(ROOT) / "python" / "tictacblitz"
+    spelled = re.compile(r"""print\(\s*f?["'][^"']*: error: """)
+    writers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if spelled.search(path.read_text(encoding="utf-8"))
+    )
+    assert writers == ["games/options.py"]
+    assert report_error("serve", "bad") == 2
+
+
+def test_report_error_is_one_line_on_stderr(capsys):
+    from tictacblitz.games.options import report_error
+
+    assert report_error("", "no command") == 2
+    assert report_error("sweep", "--grid x") == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "tictacblitz: error: no command\ntictacblitz sweep: error: --grid x\n"

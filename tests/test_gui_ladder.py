@@ -71,7 +71,7 @@ def test_the_command_rewrites_only_the_docs_table(tmp_path, capsys):
     ("argv", "named"),
     [
         (["--games", "0"], "--games=0"),
-        (["--seed", "-1"], "--seed=-1"),
+        (["--seed", "-1"], "--seed must be an integer in [0, 2**64), not -1"),
         (["--games", "many"], "'many'"),
         (["--bogus"], "--bogus"),
         (["--write", "/nonexistent/bots.md"], "/nonexistent"),

@@ -212,3 +212,145 @@ def test_the_doh_view_names_the_seats_of_d10_each_in_a_colour_of_its_own():
         assert math.dist(_rgb(a), _rgb(b)) >= 100, (a, b)
         for matrix in (deuteranopia, protanopia):
             assert math.dist(_simulated(_rgb(a), matrix), _simulated(_rgb(b), matrix)) >= 40, (a, b)
+
+
+SEED_VALUES = (
+    0,
+    7,
+    2**64 - 1,
+    np.uint64(2**64 - 1),
+    -1,
+    2**64,
+    True,
+    np.bool_(True),
+    "1",
+    1.5,
+    None,
+)
+
+
+def test_the_native_seed_check_is_the_python_one():
+    # The native package imports nothing from tictacblitz, so blitz_core.common.seed_check
+    # repeats tictacblitz.games.rng.check_seed (issue 27, item 3): the same values taken,
+    # the same line for each refused one.
+    from blitz_core.common import seed_check
+    from tictacblitz.games import rng
+
+    def outcome(check, value):
+        try:
+            return check(value, "seed")
+        except ValueError as err:
+            return (type(err).__mro__[1:3], str(err))
+
+    for value in SEED_VALUES:
+        assert outcome(seed_check.check_seed, value) == outcome(rng.check_seed, value), value
+
+
+def test_the_native_boundaries_refuse_a_bad_seed_with_the_python_line():
+    from blitz_core.doh import engine as doh_engine
+    from blitz_core.rift.engine import Core
+    from tictacblitz.games.blitz.bots import resolve
+    from tictacblitz.games.rift.rules import RiftRules
+    from tictacblitz.games.rng import check_seed
+
+    calls = {
+        "blitz Match": lambda s: engine.Match(seed=s),
+        "blitz NativePolicy": lambda s: native_bots.NativePolicy(resolve("random").native(), s),
+        "doh random_games": lambda s: doh_engine.random_games(n=1, seed=s),
+        "rift Core": lambda s: Core(RiftRules().native(), s),
+    }
+    for name, call in calls.items():
+        for value in (-1, 2**64, "1"):
+            with pytest.raises(ValueError) as got:
+                call(value)
+            with pytest.raises(ValueError) as want:
+                check_seed(value)
+            assert str(got.value) == str(want.value), name
+
+
+def _js_list(path, name: str) -> list:
+    import json
+    import re
+
+    found = re.search(rf"export const {name}\s*=\s*(\[[^\]]*\])", path.read_text(encoding="utf-8"))
+    assert found, f"{path.name} no longer declares {name}"
+    return json.loads(found.group(1).replace("'", '"'))
+
+
+@pytest.mark.parametrize("game", ["blitz", "rift"])
+def test_every_view_names_the_seats_of_its_game(game):
+    """Issue 27, item 3: a view's SEATS (which the shell never reads: it takes the seats
+    of the welcome message) is written in JavaScript too; tied to the game type's seat
+    names and the server adapter's (Doh's model.js is tied above)."""
+    import importlib
+    from pathlib import Path
+
+    views = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games"
+    seats = list(load_game(game).type.seat_names)
+    assert _js_list(views / game / "view.js", "SEATS") == seats
+    if game == "blitz":  # the model's seats, drawn as a cross and a ring
+        assert _js_list(views / game / "model.js", "PLAYERS") == seats
+    assert list(importlib.import_module(f"tictacblitz.server.games.{game}").SEATS) == seats
+    balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
+    assert list(balance.SEATS) == [s.lower() for s in seats]  # the columns' suffixes
+
+
+def test_the_rift_view_names_the_abilities_of_g3():
+    """Rift's abilities are written in JavaScript (layout.js ABILITIES): tied to G3's
+    vocabulary, which the balance and the server picture derive theirs from."""
+    from pathlib import Path
+
+    from tictacblitz.games.rift import balance
+    from tictacblitz.games.rift.types import MAX_TURNS, Ability
+    from tictacblitz.server.games import rift_picture
+
+    keys = [a.key for a in Ability]
+    rift = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games/rift"
+    assert _js_list(rift / "layout.js", "ABILITIES") == keys
+    assert list(rift_picture.ABILITIES) == keys and list(balance.ABILITIES) == keys[1:]
+    assert MAX_TURNS == 81  # G16: 81 cells, each turn fills one at least
+
+
+def test_the_bounds_typed_once_follow_the_native_modules():
+    """Doh's longest game (MAX_PLIES, the balance's length histogram) from the native
+    engine's largest stash; Blitz's powerup keys from R14's enum, in one place."""
+    from blitz_core.doh.engine import MAX_PIECES_PER_SIZE
+    from tictacblitz.games.blitz import balance, balance_report, balance_targets
+    from tictacblitz.games.blitz.types import POWERUP_KEYS
+    from tictacblitz.games.doh import balance_seats
+    from tictacblitz.games.doh.rules import MAX_PLIES
+
+    assert MAX_PLIES == balance_seats.MAX_PLIES == 3 * MAX_PIECES_PER_SIZE
+    assert POWERUP_KEYS == tuple(k.name.lower() for k in PowerupKind) == tuple(codes_in_order())
+    for module in (balance, balance_report, balance_targets):
+        assert module.KINDS is POWERUP_KEYS
+
+
+def codes_in_order():
+    codes = engine.NATIVE_CODES["PowerupKind"]
+    return [name.lower() for name, _ in sorted(codes.items(), key=lambda kv: kv[1])]
+
+
+@pytest.mark.parametrize("pieces", [3, 7, 8, 10])
+def test_doh_observation_keys_read_the_native_key_layout(pieces):
+    """Issue 27, item 3: exploitability's observation_keys rebuilt engine.pxd's pos_key
+    layout by hand (3 bits a stash count, 4 from 8 pieces a size, from bit 36); it now
+    reads the layout from the engine, and here the two agree at both widths."""
+    from blitz_core.doh import engine as doh_engine
+    from tictacblitz.games.doh.exploitability import observation_keys
+    from tictacblitz.games.doh.rules import DohRules
+
+    assert doh_engine.key_stash_bits(pieces) == (3 if pieces <= 7 else 4)
+    rules = DohRules(pieces_per_size=pieces)
+    game = load_game("doh").with_rules({"pieces_per_size": pieces})
+    rng = np.random.default_rng(pieces)
+    checked = 0
+    for _ in range(5):
+        state = game.new_state()
+        while not state.is_over():
+            obs = np.stack([state.observation(seat) for seat in (0, 1)])
+            assert observation_keys(obs, rules).tolist() == [state.position.key()] * 2
+            checked += 1
+            mover = state.to_move()[0]
+            state.apply(mover, int(rng.choice(np.flatnonzero(state.legal_mask(mover)))))
+    assert checked >= 5  # one position a game at least

@@ -148,3 +148,23 @@ def test_a_bad_entry_is_one_line_and_exit_2(command, rule, message, capsys, tmp_
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err, err
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(
+    "pairs", [["nope"], ["swap_cooldown=[1"], ["objective_points.nope.x=1"], ["shield_cost.x=1"]]
+)
+def test_rift_reads_a_rule_with_the_one_parser_and_its_words(pairs):
+    # issue 27, item 3: rift/rules.py once held a copy of the --rule parser whose wording
+    # had drifted; RiftRules.from_assignments is the shared parser, word for word.
+    from tictacblitz.games.rift.rules import RiftRules
+
+    with pytest.raises(ValueError) as ours:
+        RiftRules.from_assignments(pairs)
+    try:
+        shared = RiftRules.from_dict(parse_rule_assignments(pairs, RiftRules().to_dict()))
+    except ValueError as err:
+        assert str(ours.value) == str(err)
+    else:  # the parser took it and the rules refused it: the same refusal
+        pytest.fail(f"{pairs} gave {shared}")
+    if pairs == ["nope"]:
+        assert str(ours.value) == "rule 'nope': expected NAME=VALUE or NAME.KEY=VALUE"

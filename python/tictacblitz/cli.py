@@ -12,6 +12,8 @@ import os
 import sys
 from typing import Any, List, Optional
 
+from .games.options import report_error
+
 __all__ = ["main", "build_parser"]
 
 
@@ -67,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return args.handler(args)
     except CommandError as exc:
-        print(f"tictacblitz {args.command}: error: {exc}", file=sys.stderr)
+        report_error(args.command, str(exc))
         return exc.status
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly, as other tools do, and
@@ -81,6 +83,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _add_demo(commands: Any) -> None:
     from .games.options import add_game_arguments
+    from .lab.edges import seed_number
 
     parser = commands.add_parser(
         "demo",
@@ -101,7 +104,9 @@ def _add_demo(commands: Any) -> None:
         help="the bot of one seat, by the game's seat name or number (--seat third=greedy), "
         "as in simulate; repeatable; seats nobody names: greedy first, random after",
     )
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed (default: 1)")
+    parser.add_argument(
+        "--seed", type=seed_number, default=1, metavar="S", help="match seed (default: 1)"
+    )
     add_game_arguments(parser)
     parser.add_argument(
         "--quiet", action="store_true", help="print only the ends of rounds and of the match"

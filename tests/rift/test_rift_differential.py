@@ -109,7 +109,7 @@ def play(rules_, seed, setup, with_deal, rng, attempts=300):
 )
 @given(
     rules(),
-    st.integers(min_value=-(2**63), max_value=2**64 - 1),
+    st.integers(min_value=0, max_value=2**64 - 1),  # a seed (games/rng.check_seed)
     setups,
     st.booleans(),
     st.randoms(use_true_random=False),

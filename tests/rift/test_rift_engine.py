@@ -49,7 +49,7 @@ def test_line_table_matches_lines():
         assert table[mask] == expected
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 12345, 2**64 - 1, -5])
+@pytest.mark.parametrize("seed", [0, 1, 2, 12345, 2**64 - 1])
 def test_deal_g12_seeded_distinct_and_shared_by_engines(seed):
     rules = RiftRules()
     x, o = deal_objectives(rules, seed)
@@ -57,6 +57,21 @@ def test_deal_g12_seeded_distinct_and_shared_by_engines(seed):
     assert deal_objectives(rules, seed) == (x, o)
     native = NativeRift(rules, seed).summary()["objectives"]
     assert [h["id"] for h in native["X"]] == list(x) and [h["id"] for h in native["O"]] == list(o)
+
+
+@pytest.mark.parametrize("seed", [-5, 2**64])
+def test_both_engines_refuse_a_seed_out_of_range_with_the_one_line(seed):
+    # issue 27, item 3: -5 was wrapped modulo 2**64 (the same deal in both engines);
+    # every place a seed enters now refuses it with games/rng.py's line.
+    line = f"seed must be an integer in [0, 2**64), not {seed}"
+    for make in (
+        lambda: deal_objectives(RiftRules(), seed),
+        lambda: ReferenceRift(RiftRules(), seed),
+        lambda: NativeRift(RiftRules(), seed),
+    ):
+        with pytest.raises(ValueError) as info:
+            make()
+        assert str(info.value) == line
 
 
 def test_deal_uses_the_whole_catalogue_and_only_it():

@@ -49,6 +49,7 @@ from .native_options import (
 )
 from .native_single import NativeSingleEnv
 from .native_snapshots import NativeSnapshots
+from .rng import check_seed, check_seeds
 
 __all__ = [
     "NativeVectorEnv",
@@ -314,8 +315,10 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
             mask = np.asarray(games, dtype=bool)
         idx = np.arange(self.num_games) if mask is None else np.flatnonzero(mask)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            self._rng = np.random.default_rng(int(seed))
-            seeds = np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF) + idx.astype(np.uint64)
+            base = check_seed(seed)
+            self._rng = np.random.default_rng(base)
+            with np.errstate(over="ignore"):  # game i plays s + i, modulo 2**64
+                seeds = np.uint64(base) + idx.astype(np.uint64)
         elif seed is None:
             seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
         else:
@@ -324,7 +327,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
                 raise ValueError(
                     f"seed must be an int, None or {self.num_games} integers, not {seed!r}"
                 )
-            seeds = all_seeds.astype(np.uint64)[idx]
+            seeds = check_seeds(all_seeds, "seed")[idx]
         if len(idx):
             self._restart(idx, seeds)
         self._out = self._collect()

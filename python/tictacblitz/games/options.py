@@ -26,7 +26,19 @@ __all__ = [
     "game_from_arguments",
     "parse_rule_assignments",
     "replaced_mapping_notes",
+    "report_error",
 ]
+
+
+def report_error(command: str, message: str) -> int:
+    """Print the command line's one-line error, ``tictacblitz COMMAND: error: MESSAGE``
+    (``tictacblitz: error: MESSAGE`` for the top level, ``command`` empty), on stderr
+    and return the exit status 2: the one format of every command's bad input (issue
+    27: it was written out in cli.py, the serve command, lab/command.py and the
+    parsers' errors, lab/edges.py)."""
+    where = f"tictacblitz {command}" if command else "tictacblitz"
+    print(f"{where}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _split(pairs: Iterable[str]) -> List[Tuple[str, Optional[str], Any, str]]:

@@ -4,6 +4,8 @@ The bottom layer every game and the lab import (it imports nothing from the pack
 
 - :class:`SplitMix64`: a game's seeded stream (Blitz's R23 draws, docs/engine.md "The
   random stream"; the Python playouts) with exactly uniform integer draws;
+- :func:`check_seed`: the one rule for a seed a caller gives (an integer in
+  ``[0, 2**64)``), used wherever a seed enters the package;
 - :func:`mix64`: one SplitMix64 step as a hash of a 64-bit word (how the lab derives
   match seeds from a master seed), and :func:`mix64_array`, the same over a NumPy
   ``uint64`` array.
@@ -20,14 +22,88 @@ test vector below ties them.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
 
-__all__ = ["SplitMix64", "mix64", "mix64_array", "sum_in_order", "GOLDEN_GAMMA", "MASK64"]
+__all__ = [
+    "SplitMix64",
+    "SeedError",
+    "check_seed",
+    "check_seeds",
+    "mix64",
+    "mix64_array",
+    "sum_in_order",
+    "GOLDEN_GAMMA",
+    "MASK64",
+]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
+
+
+class SeedError(ValueError, TypeError):
+    """A seed that is not an integer in ``[0, 2**64)``.
+
+    A ValueError (what the command line turns into its one-line error) and, for callers
+    that caught a non-integer seed's TypeError before the check was shared, a TypeError
+    too (as NumPy's ``AxisError`` is both a ValueError and an IndexError).
+    """
+
+
+def check_seed(value: Any, name: str = "seed") -> int:
+    """``value`` as a seed: an integer (a NumPy integer too, never a bool) in
+    ``[0, 2**64)``, the words the native streams hold (issue 27: one rule, where a
+    negative seed was refused in one place and wrapped modulo 2**64 in others). The
+    native modules repeat this check at their boundary, word for word
+    (tests/test_one_source.py ties them).
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    tictacblitz.games.rng.SeedError: seed must be an integer in [0, 2**64), not -1
+
+    :raises SeedError: naming ``name`` and the value.
+    """
+    if not isinstance(value, bool):  # NumPy's bool has no __index__: refused below
+        try:
+            seed = operator.index(value)
+        except TypeError:
+            pass
+        else:
+            if 0 <= seed <= MASK64:
+                return seed
+    raise SeedError(f"{name} must be an integer in [0, 2**64), not {value!r}")
+
+
+def check_seeds(values: Any, name: str = "seeds") -> Any:
+    """``values`` (a sequence or 1-D NumPy array of integers) as a ``uint64`` array, each
+    checked by :func:`check_seed` (a bad one named ``name[i]``).
+
+    >>> check_seeds([3, -4])
+    Traceback (most recent call last):
+    ...
+    tictacblitz.games.rng.SeedError: seeds[1] must be an integer in [0, 2**64), not -4
+    """
+    import numpy as np
+
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1 or (values.size and values.dtype.kind not in "iu"):
+            raise SeedError(
+                f"{name} must be a 1-D array of integers, not {values.dtype} of shape "
+                f"{values.shape}"
+            )
+        if values.dtype.kind == "i" and (values < 0).any():
+            first = int(np.flatnonzero(values < 0)[0])
+            check_seed(values[first], f"{name}[{first}]")
+        return values.astype(np.uint64)
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise SeedError(f"{name} must be a sequence of integers, not {values!r}")
+    checked = [check_seed(value, f"{name}[{i}]") for i, value in enumerate(values)]
+    return np.array(checked, dtype=np.uint64)
 
 
 def mix64(z: int) -> int:

@@ -13,10 +13,10 @@ import argparse
 import sys
 from typing import Any, Dict, Optional, Tuple
 
-from ..games.options import add_game_arguments, game_from_arguments
+from ..games.options import add_game_arguments, game_from_arguments, report_error
 from ..games.players import player_model
 from ..games.registry import DEFAULT_GAME
-from .edges import whole_number
+from .edges import seed_number, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, prepare
 from .seating import num_players, parse_seat, seat_bots, seat_choices
@@ -73,7 +73,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, matches: int) -> No
     )
     parser.add_argument(
         "--seed",
-        type=whole_number(),
+        type=seed_number,
         default=0,
         metavar="S",
         help="master seed; match i's seed is derived from S and i (default: 0)",
@@ -190,12 +190,6 @@ def connect(address: Optional[str]) -> Any:
         return Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise ArgumentProblem(f"--scheduler {address!r}: cannot connect: {exc}") from None
-
-
-def report_error(command: str, message: str) -> int:
-    """Print ``tictacblitz COMMAND: error: MESSAGE`` on stderr; the exit status 2."""
-    print(f"tictacblitz {command}: error: {message}", file=sys.stderr)
-    return 2
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:

@@ -19,7 +19,17 @@ import argparse
 import sys
 from typing import Callable, List, NoReturn, Optional, Sequence, Tuple
 
-__all__ = ["whole_number", "one_line_errors", "guarded", "Interrupted", "INTERRUPTED"]
+from ..games.options import report_error
+from ..games.rng import check_seed
+
+__all__ = [
+    "whole_number",
+    "seed_number",
+    "one_line_errors",
+    "guarded",
+    "Interrupted",
+    "INTERRUPTED",
+]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -41,6 +51,22 @@ def whole_number(minimum: Optional[int] = None) -> Callable[[str], int]:
     return parse
 
 
+def seed_number(text: str) -> int:
+    """An argparse ``type`` for ``--seed``: a whole number :func:`check_seed` takes, else
+    its one line (a negative seed, refused everywhere, never reaches a command)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    try:
+        return check_seed(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+seed_number.__name__ = "seed"
+
+
 def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     """Make ``parser``'s own errors (an unknown option, a missing or malformed value)
     one line like the command's others: ``tictacblitz COMMAND: error: MESSAGE``, exit 2."""
@@ -48,8 +74,7 @@ def one_line_errors(parser: argparse.ArgumentParser, command: str) -> argparse.A
     def error(message: str) -> NoReturn:
         text = message[len("argument ") :] if message.startswith("argument ") else message
         where = f"tictacblitz {command}" if command else "tictacblitz"
-        print(f"{where}: error: {text} (see {where} --help)", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(report_error(command, f"{text} (see {where} --help)"))
 
     parser.error = error  # type: ignore[method-assign]
     parse_known = parser.parse_known_args

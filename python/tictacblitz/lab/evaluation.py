@@ -24,7 +24,7 @@ import numpy as np
 
 from ..games.registry import DEFAULT_GAME
 from .command import report_error
-from .edges import guarded, one_line_errors, whole_number
+from .edges import guarded, one_line_errors, seed_number, whole_number
 from .hooks import hooks_for
 from .policies import Policy, load_policy
 from .stats import holm, normal_p, wilson
@@ -181,7 +181,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--matches", type=whole_number(), default=100, metavar="N",
                         help="games per seat and bot (default: 100)")  # fmt: skip
     parser.add_argument(
-        "--seed", type=whole_number(), default=0, metavar="S", help="seed (default: 0)"
+        "--seed", type=seed_number, default=0, metavar="S", help="seed (default: 0)"
     )
     parser.add_argument("--rules", default=None, metavar="JSON",
                         help='rule overrides as JSON, e.g. \'{"pieces_per_size": 3}\'')  # fmt: skip

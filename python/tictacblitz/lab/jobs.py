@@ -18,6 +18,7 @@ import numpy as np
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME, load_game
+from ..games.rng import check_seed
 from .hooks import GameHooks, hooks_for
 from .seating import num_players, seat_keys
 from .seeds import match_seeds
@@ -200,8 +201,7 @@ def prepare(
     """
     matches = int_arg("matches", matches, 1)
     workers = int_arg("workers", workers, 1)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, not {seed!r}")
+    seed = check_seed(seed)
     hooks, the_game = resolve_game(game, rules)
     hooks.check_rules(the_game.rules)
     keys = seat_keys(the_game.type.seat_names, num_players(the_game))

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..games.ladder import Pairing, both_seats, pct, rewrite_block
 from ..games.registry import available_games
+from ..games.rng import check_seed
 from .hooks import GameHooks
 
 __all__ = ["BEGIN", "END", "Rung", "ladder_pairs", "measure", "render", "main"]
@@ -113,8 +114,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.games < 1:
         print(f"--games={args.games}: must be >= 1", file=sys.stderr)
         return 2
-    if args.seed < 0:
-        print(f"--seed={args.seed}: must be >= 0", file=sys.stderr)
+    try:
+        check_seed(args.seed, "--seed")
+    except ValueError as err:
+        print(err, file=sys.stderr)
         return 2
     if args.write:
         try:

@@ -84,7 +84,7 @@ class PolicyHooks:
                 return {"winner": np.zeros(0, dtype=np.int8)}
             result = play_seat(
                 _policy(seating[seat]), game, seating[1 - seat], seat,
-                len(seeds), seeds.astype(np.int64), {"rules": rules},
+                len(seeds), seeds, {"rules": rules},
             )  # fmt: skip
             winner = np.where(result > 0, seat, np.where(result < 0, 1 - seat, -1))
             return {"winner": winner.astype(np.int8)}

@@ -27,9 +27,10 @@ from ..games.options import add_game_arguments, game_from_arguments
 from ..games.players import split_specs
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
+from ..games.rng import check_seed
 from .command import add_yes_argument, progress_wanted, report_error
 from .cost import announce
-from .edges import Interrupted, guarded, one_line_errors, whole_number
+from .edges import Interrupted, guarded, one_line_errors, seed_number, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers, resolve_game
 from .policy_players import run_pilot, with_policies
@@ -81,8 +82,7 @@ def run_tournament(
         raise ValueError("a tournament needs at least two bots")
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise ValueError(f"matches must be an integer >= 1, not {matches!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, not {seed!r}")
+    seed = check_seed(seed)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, not {jobs}")
     hooks.check_rules(the_game.rules)
@@ -270,7 +270,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="matches per pair (default: 100)",
     )
     parser.add_argument(
-        "--seed", type=whole_number(), default=0, metavar="S", help="tournament seed (default: 0)"
+        "--seed", type=seed_number, default=0, metavar="S", help="tournament seed (default: 0)"
     )
     parser.add_argument(
         "--jobs",

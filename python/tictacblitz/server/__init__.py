@@ -165,11 +165,11 @@ def game_from_serve_arguments(args: argparse.Namespace) -> Any:
 def _serve(args: argparse.Namespace) -> int:
     import sys
 
+    from ..games.options import report_error
     from .games import NoAdapter, adapter_for
 
     def fail(message: str) -> int:
-        print(f"tictacblitz serve: error: {message}", file=sys.stderr)
-        return 2
+        return report_error("serve", message)
 
     try:
         game = game_from_serve_arguments(args)

@@ -36,6 +36,8 @@ from blitz_core.blitz.playout cimport random_action
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 from blitz_core.blitz.match import NATIVE_CODES, check_stream_layout
 
 
@@ -971,7 +973,7 @@ cdef class NativePolicy:
     cdef object _tables_for
 
     def __init__(self, spec, seed=0):
-        policy_from(&self.pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        policy_from(&self.pol, spec, <uint64_t>check_seed(seed))
         self._tables_for = None
 
     @property
@@ -1239,7 +1241,7 @@ def time_reactions(spec, int repeats, seed=0):
     cdef timespec t0, t1
     if repeats < 1:
         raise ValueError(f"repeats must be >= 1, not {repeats}")
-    policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    policy_from(&pol, spec, <uint64_t>check_seed(seed))
     with nogil:
         clock_gettime(CLOCK_MONOTONIC, &t0)
         for _i in range(repeats):
@@ -1260,7 +1262,7 @@ def time_decisions(Match match, spec, int seat, int repeats, seed=0):
     _seat(seat)
     if repeats < 1:
         raise ValueError(f"repeats must be >= 1, not {repeats}")
-    policy_from(&pol, spec, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+    policy_from(&pol, spec, <uint64_t>check_seed(seed))
     tables_init(&tb, &match.rc)
     with nogil:
         clock_gettime(CLOCK_MONOTONIC, &t0)

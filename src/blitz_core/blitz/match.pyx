@@ -28,6 +28,8 @@ import zlib
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 # The vocabulary the Python face speaks (Rules, Player, Action, Event, ...) belongs to the
 # package one layer up, tictacblitz.games.blitz. The core imports nothing from it: that
 # package hands its classes down once, when it is imported (bind_vocabulary below), and
@@ -227,8 +229,7 @@ cdef class Match:
         if rules is None:
             rules = default_rules()
         fill_rules(&self.rc, rules)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        seed = check_seed(seed)
         if not isinstance(random_powerups, bool):
             raise TypeError(f"random_powerups must be True or False, not {random_powerups!r}")
         check_stream_layout(stream)
@@ -239,7 +240,7 @@ cdef class Match:
         self._rounds = ()
         self._script = [] if record else None
         self._begin_call()
-        state_new_match(&self.st, &self.rc, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF),
+        state_new_match(&self.st, &self.rc, <uint64_t>seed,
                         bool(random_powerups), setup_x, setup_o, stream, &self.sink)
         self._after_call()
 

@@ -44,6 +44,8 @@ import os
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 
 # -- constants shared with tictacblitz.envs ------------------------------------------------
 cdef enum:
@@ -559,15 +561,15 @@ cdef enum:
 def _seed_array(seeds, Py_ssize_t n):
     """An int or n ints → n uint64 seeds (an int s gives s, s+1, ..., as Gymnasium does)."""
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
-        base = int(seeds)
-        if base < 0:
-            raise ValueError(f"a seed must be >= 0, not {base}")
-        return (np.arange(n, dtype=np.uint64) + np.uint64(base & 0xFFFFFFFFFFFFFFFF))
+        base = check_seed(seeds)
+        with np.errstate(over="ignore"):  # match i plays s + i, modulo 2**64
+            return np.arange(n, dtype=np.uint64) + np.uint64(base)
     arr = np.asarray(seeds)
     if arr.shape != (n,) or arr.dtype.kind not in "iu":
         raise ValueError(f"seeds must be an int or {n} integers, not {seeds!r}")
     if arr.dtype.kind == "i" and (arr < 0).any():
-        raise ValueError("seeds must be >= 0")
+        first = int(np.flatnonzero(arr < 0)[0])
+        check_seed(arr[first], f"seeds[{first}]")
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 

@@ -30,6 +30,7 @@ cdef enum:
     DOH_CENTRE_BIT = 18     # window (2, 2): the anchor, and the first move's square
     DOH_ONGOING = -2        # DohPos.winner while the game goes on
     DOH_DRAW = -1
+    DOH_KEY_STASH_SHIFT = 36  # pos_key: the stash counts above the board's 9 nibbles
 
 # D6's reasons, in D6's order (0: accepted); types.REASONS[code - 1].
 cdef enum:
@@ -307,14 +308,20 @@ cdef inline int pos_out(const DohPos* p, int* seats) noexcept nogil:
     return n
 
 
+cdef inline int stash_bits(int pieces_per_size) noexcept nogil:
+    """The width of one stash count in pos_key: 3 bits up to 7 pieces per size, 4 above."""
+    return 3 if pieces_per_size <= 7 else 4
+
+
 cdef inline uint64_t pos_key(const DohPos* p) noexcept nogil:
-    """The position's 64-bit key: board nibbles and stash counts (translation-free);
-    3 bits a count up to 7 pieces per size, 4 bits above (at most 48 bits in all)."""
-    if p.pieces_per_size <= 7:
-        return p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 39) \
-            | ((<uint64_t>p.stash[2]) << 42)
-    return p.board | ((<uint64_t>p.stash[0]) << 36) | ((<uint64_t>p.stash[1]) << 40) \
-        | ((<uint64_t>p.stash[2]) << 44)
+    """The position's 64-bit key: board nibbles and stash counts (translation-free; at
+    most 48 bits in all). The one definition of the layout: pos_from_key reads it back,
+    engine.KEY_STASH_SHIFT and engine.key_stash_bits hand it to Python (exploitability's
+    observation_keys)."""
+    cdef int w = stash_bits(p.pieces_per_size)
+    return (p.board | ((<uint64_t>p.stash[0]) << DOH_KEY_STASH_SHIFT)
+            | ((<uint64_t>p.stash[1]) << (DOH_KEY_STASH_SHIFT + w))
+            | ((<uint64_t>p.stash[2]) << (DOH_KEY_STASH_SHIFT + 2 * w)))
 
 
 cdef inline void pos_init(DohPos* p, int pieces_per_size, int grid, int players) noexcept nogil:
@@ -370,11 +377,6 @@ cdef inline uint64_t pos_canonical_key(const DohPos* p) noexcept nogil:
     return canonical_board(p.board, p.height, p.width) | (pos_key(p) & ~(<uint64_t>0xFFFFFFFFF))
 
 
-cdef inline int stash_bits(int pieces_per_size) noexcept nogil:
-    """The width of one stash count in pos_key."""
-    return 3 if pieces_per_size <= 7 else 4
-
-
 cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int grid,
                              int players) noexcept nogil:
     """Rebuild a position from its key (everything else follows from it). Returns 0, or
@@ -386,10 +388,10 @@ cdef inline int pos_from_key(DohPos* p, uint64_t key, int pieces_per_size, int g
     cdef int top = 3, left = 3, bottom = -1, right = -1
     cdef int width = stash_bits(pieces_per_size)
     pos_init(p, pieces_per_size, grid, players)
-    if key >> (36 + 3 * width):
+    if key >> (DOH_KEY_STASH_SHIFT + 3 * width):
         return -1
     for s in range(3):
-        p.stash[s] = (key >> (36 + width * s)) & ((1 << width) - 1)
+        p.stash[s] = (key >> (DOH_KEY_STASH_SHIFT + width * s)) & ((1 << width) - 1)
         if p.stash[s] > pieces_per_size:
             return -1
         placed_of[s] = 0

@@ -13,6 +13,7 @@ NUM_ACTIONS: int
 ONGOING: int
 DRAW: int
 MAX_PIECES_PER_SIZE: int
+KEY_STASH_SHIFT: int
 MIN_PLAYERS: int
 MAX_PLAYERS: int
 SERIAL_MAGIC: bytes
@@ -25,6 +26,7 @@ _Square: TypeAlias = Tuple[int, int]  # a stub-only alias
 def rule_tables() -> List[
     Tuple[Tuple[int, ...], Tuple[int, ...], Dict[int, int], Tuple[int, ...]]
 ]: ...
+def key_stash_bits(pieces_per_size: int) -> int: ...
 def random_games(
     pieces_per_size: int = 5, grid: int = 3, n: int = 1000, seed: int = 0, players: int = 2
 ) -> Tuple[int, ...]: ...

@@ -16,6 +16,8 @@ import zlib
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 # The vocabulary as plain strings (the Python package checks its own tables against
 # these at import: one source of truth per side, tied by a test-at-import).
 CONTENTS = ("", "S", "M", "L", "LM", "LMS", "MS", "SM", "SML", "ML")
@@ -25,6 +27,7 @@ NUM_ACTIONS = DOH_ACTIONS
 ONGOING = DOH_ONGOING
 DRAW = DOH_DRAW
 
+KEY_STASH_SHIFT = DOH_KEY_STASH_SHIFT  # pos_key's layout (engine.pxd), for key_stash_bits's readers
 MAX_PIECES_PER_SIZE = 10             # D10: "at least 1 to 10"; a count fits pos_key's 4 bits
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4                       # D10
@@ -291,6 +294,12 @@ cdef long long random_games_c(int pieces, int grid, int players, long long n, ui
     return moves
 
 
+def key_stash_bits(pieces_per_size):
+    """The width in bits of one stash count in a position key under ``pieces_per_size``
+    (engine.pxd's stash_bits: the counts sit at KEY_STASH_SHIFT, one such field a size)."""
+    return stash_bits(_int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE))
+
+
 def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
     """Play `n` uniformly random games without the GIL (game i's stream is seeded
     mix64(seed + i)). Returns (moves played in all, draws, then the wins of each seat)."""
@@ -298,9 +307,7 @@ def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
     cdef int seats = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
     cdef int g = _int_arg(grid, "grid", 1, 3)
     cdef long long count = _int_arg(n, "n", 0, 2_000_000_000)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
-    cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t s = <uint64_t>check_seed(seed)
     cdef long long wins[5]
     wins[0] = wins[1] = wins[2] = wins[3] = wins[4] = 0
     cdef long long moves

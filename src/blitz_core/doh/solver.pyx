@@ -32,6 +32,8 @@ import threading
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 from blitz_core.doh import engine as _engine
 
 cdef enum:
@@ -380,9 +382,7 @@ cdef inline int was_kingmade(const DohPos* before) noexcept nogil:
 
 
 cdef uint64_t _seed(object seed) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a seed is an integer, not {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    return <uint64_t>check_seed(seed)
 
 
 cdef class Solver:

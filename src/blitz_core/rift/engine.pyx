@@ -21,6 +21,8 @@ from blitz_core.common.rng cimport rng_next, rng_below, rng_unit
 
 import numpy as np
 
+from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
+
 RULES_SCALARS = (
     "sector_win_points", "sector_tie_points", "meta_line_points", "objectives_per_player",
     "energy_start", "energy_max", "energy_idle_gain", "energy_sector_gain",
@@ -1221,9 +1223,7 @@ cdef int rift_load_rules(RiftRulesC* r, object rules) except -1:
 
 
 def _seed64(seed):
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a seed is an integer, not {seed!r}")
-    return int(seed) % (1 << 64)
+    return check_seed(seed)
 
 
 cdef class Core:

@@ -31,7 +31,8 @@ from .balance_targets import TARGET_PRECISION, TargetCounts, target_values
 from .bots import GUI_LEVELS, BotSpec, resolve
 from .rules import Rules
 from .streams import DEFAULT_STREAM
-from .types import Player, PowerupKind, RoundEnd
+from .types import POWERUP_KEYS as KINDS  # R14, in code order
+from .types import Player, RoundEnd
 
 LADDER_BASELINES = ((GUI_LEVELS[-1], "greedy"),)
 """The GUI ladder's other pairings (issue 23 item 3): the top level beats raw greedy."""
@@ -70,7 +71,6 @@ MAX_RECORD_ROUNDS = 16
 """Rounds a record keeps per match (``MAX_RECORD_ROUNDS`` of bots.pxd; the second axis
 of the native per-round columns): ``max_rounds`` above it is refused."""
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
 SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)  # "x", "o"
 RESULTS: Tuple[str, ...] = (*(p.name for p in Player), "draw")  # RESULT_* codes 0, 1, 2
 ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any, Dict, List, Tuple
 
 from .balance_targets import TARGET_METRICS, target_rows
-from .types import Player, PowerupKind
+from .types import POWERUP_KEYS as KINDS  # R14, in code order
+from .types import Player
 
 __all__ = ["METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS", "metric_rows", "summary_lines"]
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
     "round_x_share_of_decided": (

@@ -30,8 +30,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..base import first_seat_score2
 from ..stats import Moments, wilson_or_none
-from .types import PowerupKind, RoundEnd
+from .types import POWERUP_KEYS as KINDS  # R14, in code order
+from .types import RoundEnd
 
 __all__ = [
     "TargetCounts",
@@ -42,7 +44,6 @@ __all__ = [
     "ratio_ci",
 ]
 
-KINDS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)  # R14, in code order
 ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
 CLOCK = ENDS.index(RoundEnd.TIMEOUT.value)  # R20: the only end that is not a line
 Z95 = 1.959963984540054
@@ -84,8 +85,7 @@ def _per_match(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray]]
 
 def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
     """X's match score doubled: a win 2, a draw 1, a loss 0 (``winner`` 0, -1, 1)."""
-    w = np.asarray(cols["winner"]).astype(np.int64)
-    return np.where(w == 0, 2, np.where(w < 0, 1, 0))
+    return first_seat_score2(cols["winner"])
 
 
 class TargetCounts:

@@ -21,7 +21,6 @@ describes each rule and the measured strength ladder.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, replace
 from typing import (
     Any,
@@ -38,6 +37,7 @@ from typing import (
 )
 
 from ..players import PlayerModel, player_model
+from ..rng import check_seed, check_seeds
 from . import strong
 from .rules import Rules
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
@@ -220,9 +220,7 @@ class NativeBot:
         self.name = (
             name if name is not None else (spec if isinstance(spec, str) else self.spec.kind)
         )
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._policy = NativePolicy(self.spec.native(), seed)
 
     def __repr__(self) -> str:
@@ -292,15 +290,7 @@ def play_matches(
     ``blitz_core.blitz.bots.play_matches`` for the result."""
     from blitz_core.blitz import bots as nb
 
-    checked = []
-    for s in seeds:
-        if isinstance(s, bool):
-            raise TypeError(f"seeds must be integers, not {s!r}")
-        try:
-            checked.append(operator.index(s) & 0xFFFFFFFFFFFFFFFF)
-        except TypeError:
-            raise TypeError(f"seeds must be integers, not {s!r}") from None
-    seeds = checked
+    seeds = [int(s) for s in check_seeds(list(seeds))]
     return nb.play_matches(
         rules if rules is not None else Rules(),
         resolve(x_bot).native(),
@@ -325,9 +315,8 @@ def play_match(
     per seat (``"X"``, ``"O"``) the counts: decisions, placements, knock-outs,
     retirements, powerups claimed by kind, marks bombed and stolen, simulations, and
     decisions by the rule that chose them."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, not {seed!r}")
-    out = play_matches(rules, x_bot, o_bot, [seed], random_powerups=random_powerups, records=True)
+    seeds = [check_seed(seed)]
+    out = play_matches(rules, x_bot, o_bot, seeds, random_powerups=random_powerups, records=True)
     return out["records"][0]
 
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..rng import SplitMix64 as _SplitMix64
+from ..rng import check_seed
 from .rules import Rules
 from .streams import (
     DEFAULT_STREAM,
@@ -135,8 +136,7 @@ class ReferenceMatch:
             rules = Rules()
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        check_seed(seed)
         if not isinstance(random_powerups, bool):
             raise TypeError(f"random_powerups must be a bool, not {random_powerups!r}")
         check_stream(stream)

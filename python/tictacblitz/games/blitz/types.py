@@ -16,6 +16,7 @@ __all__ = [
     "Player",
     "Cell",
     "PowerupKind",
+    "POWERUP_KEYS",
     "ActionKind",
     "Action",
     "Reason",
@@ -96,6 +97,11 @@ class PowerupKind(enum.IntEnum):
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
             return cls(value)
         raise ValueError(f"unknown powerup kind {value!r}: expected bomb, freeze, haste or swap")
+
+
+POWERUP_KEYS: Tuple[str, ...] = tuple(k.key for k in PowerupKind)
+"""R14: the powerups' keys in code order (``bomb freeze haste swap``), as the balance
+metrics' names and the rules' weights spell them."""
 
 
 class ActionKind(enum.IntEnum):

@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..base import first_seat_score2
 from ..stats import Moments, quantiles, wilson_or_none
 from . import bots as _bots
 from .balance_report import (
@@ -157,7 +158,7 @@ class TwoSeatMetrics:
         result = _result_codes(cols["winner"])
         moves = np.asarray(cols["moves"]).astype(np.int64)
         self.length.add(moves)
-        self.score2.add(np.choose(result, (2, 0, 1)))
+        self.score2.add(first_seat_score2(cols["winner"]))
         top = self.max_plies
         self.length_hist += np.bincount(np.minimum(moves, top), minlength=top + 1)
         piece = np.asarray(cols["first_piece"]).astype(np.int64)
@@ -273,7 +274,7 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     end = np.asarray(cols["end"]).astype(np.int64)
     out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
         # a win 2, a draw 1, a loss 0 over 2 a game: the score as a share
-        "first_score": (np.choose(result, (2, 0, 1)), 2 * one, 1.0),
+        "first_score": (first_seat_score2(cols["winner"]), 2 * one, 1.0),
         "game_length": (np.asarray(cols["moves"]).astype(np.int64), one, 1.0),
     }
     for k, name in enumerate(ENDS):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Tuple
 
 from .balance_seats import ENDS, RULE_OF_END, SEAT_METRICS, seat_metric_rows, seat_summary_lines
-from .types import SEATS, SIZES
+from .types import PIECES, SEATS
 
 __all__ = [
     "METRICS",
@@ -20,7 +20,6 @@ __all__ = [
     "PIECES",
 ]
 
-PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)  # first_piece codes 0, 1, 2
 
 METRICS: Dict[str, Tuple[str, str, str]] = {
     "first_score": (

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..stats import Moments, quantiles, wilson_or_none
 from .bots import END_NAMES
+from .rules import MAX_PLIES
 from .types import SEATS
 
 __all__ = [
@@ -44,7 +45,6 @@ __all__ = [
 
 ENDS: Tuple[str, ...] = tuple(END_NAMES)
 RULE_OF_END = {"line": "D7", "stash_empty": "D8", "no_move": "D9"}
-MAX_PLIES = 3 * 10  # D1 and D8: at most 3 x pieces_per_size plies, pieces_per_size <= 10
 
 
 def _players(cols: Dict[str, Any]) -> int:

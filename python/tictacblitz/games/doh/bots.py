@@ -29,6 +29,7 @@ from blitz_core.doh.engine import Position
 from blitz_core.doh.solver import END_NAMES, KIND_CODES
 
 from ..players import PlayerModel, player_model
+from ..rng import check_seed, check_seeds
 from .rules import DohRules
 from .solver import solver_for, thread_solver
 from .types import SEATS, SIZES
@@ -94,9 +95,7 @@ def opening_code(opening: object) -> int:
 
 
 def _seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a bot seed is an integer, not {seed!r}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
+    return check_seed(seed)
 
 
 class DohBot:
@@ -155,9 +154,7 @@ def play_matches(
     """
     if not isinstance(rules, DohRules):
         rules = DohRules.from_dict(rules or {})
-    seeds = np.asarray(seeds)
-    if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
-        raise TypeError("seeds must be a 1-d array of integers")
+    seeds = check_seeds(seeds)
     if isinstance(seat_bots, str) or len(seat_bots) != rules.players:
         raise ValueError(
             f"one bot per seat: {rules.players} names for players={rules.players}, "

@@ -18,6 +18,7 @@ from blitz_core.doh.engine import Position
 
 from ..base import GameBase, StateBase, check_seat
 from ..protocol import GameType, TimeModel
+from ..rng import check_seed
 from . import bots as _bots
 from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_string, check_action, decode_action
 from .replay import position_lines, position_summary, result_of, run_replay
@@ -59,8 +60,7 @@ class DohGame(GameBase):
 
     def new_state(self, seed: int = 0, *, record: bool = False) -> "DohState":
         """A fresh game (``seed`` is ignored: nothing is random)."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        check_seed(seed)
         position = Position(self._rules.pieces_per_size, self._rules.grid, self._rules.players)
         return DohState(self, position, [] if record else None)
 

@@ -15,7 +15,18 @@ from typing import Any, Dict, Mapping
 
 from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["DohRules", "MAX_PIECES_PER_SIZE", "MAX_GRID", "MIN_PLAYERS", "MAX_PLAYERS"]
+__all__ = [
+    "DohRules",
+    "MAX_PIECES_PER_SIZE",
+    "MAX_PLIES",
+    "MAX_GRID",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+]
+
+MAX_PLIES = 3 * MAX_PIECES_PER_SIZE
+"""D1/D8: the longest game under any rules (a full stash of the largest, from the native
+engine's bound)."""
 
 MAX_GRID = 3
 """D2's supported range is 1..3: the native position packs at most a 3x3 box."""

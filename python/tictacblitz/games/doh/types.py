@@ -12,6 +12,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 __all__ = [
     "Size",
     "SIZES",
+    "PIECES",
     "CONTENTS",
     "CONTENT_CODE",
     "COUNTS_AS",
@@ -38,6 +39,9 @@ class Size(enum.IntEnum):
 
 
 SIZES: Tuple[Size, ...] = (Size.S, Size.M, Size.L)
+PIECES: Tuple[str, ...] = tuple(s.letter for s in SIZES)
+"""The sizes' letters in code order: the runner's ``first_piece`` codes 0, 1, 2, the
+view's stash keys (tests/test_one_source.py ties the client's ``PIECES`` to them)."""
 
 # D4: what a square can hold, pieces listed bottom (stack) or innermost (nest) first.
 # Code 0 is the empty square; codes 1..9 are the nine contents (ten in all).

@@ -31,12 +31,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..base import first_seat_score2
 from ..stats import Moments, quantiles, wilson_or_none
 from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
 from .rules import RiftRules
-from .types import OBJECTIVE_IDS
+from .types import MAX_TURNS, OBJECTIVE_IDS, Ability, Player
 
 __all__ = [
     "GUI_LEVELS",
@@ -69,9 +70,8 @@ TOURNAMENT_BOTS: Tuple[str, ...] = BOT_NAMES
 PAIR_MEANS: Dict[str, str] = {"mean_turns": "turns", "mean_collisions": "collisions"}
 """Per-match columns a tournament reports the mean of, per pair."""
 
-ABILITIES: Tuple[str, ...] = ("shield", "swap", "reveal")  # G14, in code order (1, 2, 3)
-SEATS: Tuple[str, ...] = ("x", "o")
-MAX_TURNS = 81  # G16: a game lasts at most 81 turns
+ABILITIES: Tuple[str, ...] = tuple(a.key for a in Ability if a)  # G14, codes 1, 2, 3
+SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)  # "x", "o": column suffixes
 Z95 = 1.959963984540054
 PLOTTED_OBJECTIVES = ("full_energy", "centre_cells", "centre", "diagonal_win", "shield_win")
 """The objectives a sweep plot draws (every one is in the table and the JSON)."""
@@ -180,7 +180,7 @@ class Metrics:
         turns = np.asarray(cols["turns"]).astype(np.int64)
         self.length.add(turns)
         self.length_hist += np.bincount(np.minimum(turns, MAX_TURNS), minlength=MAX_TURNS + 1)
-        self.score2.add(np.where(winner == 0, 2, np.where(winner == 1, 0, 1)))
+        self.score2.add(first_seat_score2(winner))
         self.turn_counts += (
             int(turns.sum()),
             int(np.asarray(cols["collisions"]).sum()),
@@ -360,8 +360,8 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     total = (np.asarray(cols["score_x"]) + np.asarray(cols["score_o"])).astype(np.int64)
     objective = (np.asarray(cols["points_x"]) + np.asarray(cols["points_o"])).astype(np.int64)
     out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
-        "x_score": (2 * (w == 0) + (w < 0), 2 * one, 1.0),
-        "seat_gap": (2 * (w == 0) + (w < 0) - 1, 2 * one, 1.0),  # (2·score - 1) / 2
+        "x_score": (first_seat_score2(w), 2 * one, 1.0),
+        "seat_gap": (first_seat_score2(w) - 1, 2 * one, 1.0),  # (2·score - 1) / 2
         "game_length": (turns, one, 1.0),
         "collision_rate": (np.asarray(cols["collisions"]).astype(np.int64), turns, 1.0),
         "grey_rate": (np.asarray(cols["greys"]).astype(np.int64), turns, 1.0),

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional, Tuple, cast
 
 from ..players import PlayerModel, player_model
+from ..rng import check_seed
 from .types import Player
 
 __all__ = ["BotSpec", "PRESETS", "BOT_NAMES", "GUI_LEVELS", "RiftBot", "make_bot", "resolve_bot"]
@@ -168,10 +169,8 @@ class RiftBot:
     def __init__(self, name: str, seed: int = 0) -> None:
         self.spec = resolve_bot(name)
         self.name = name if isinstance(name, str) else self.spec.kind
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"a bot seed is an integer, not {seed!r}")
-        self.seed = seed
-        self._rng = seed % 2**64
+        self.seed = check_seed(seed)
+        self._rng = self.seed
 
     def choose(self, state, player: int) -> Optional[int]:
         """The code ``player`` plays now; None when the seat may not act (the game is

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..base import GameBase, StateBase, check_seat
 from ..protocol import GameType, TimeModel
+from ..rng import check_seed, check_seeds
 from .bots import BOT_NAMES, RiftBot, resolve_bot
 from .bots import make_bot as _make_bot
 from .encoding import NUM_ACTIONS, decode
@@ -97,8 +98,7 @@ class RiftGame(GameBase):
         """A fresh game. Beyond the protocol: ``deal`` (``{"X": [ids], "O": [ids]}``)
         replaces G12's seeded deal and ``setup`` (9 grid rows of ``.XO#``) is the
         starting grid, as in replay files."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"a seed is an integer, not {seed!r}")
+        seed = check_seed(seed)
         hands = None if deal is None else check_deal(self._rules, deal)
         cells = None if setup is None else parse_setup(setup)
         engine = NativeRift(self._rules, int(seed), deal=hands, setup=cells)
@@ -424,20 +424,7 @@ def play_matches(rules: Any, x_bot: Any, o_bot: Any, seeds) -> Dict[str, np.ndar
     game = make_game(rules) if not isinstance(rules, RiftGame) else rules
     x_kind, x_error, x_sims = resolve_bot(x_bot).native()
     o_kind, o_error, o_sims = resolve_bot(o_bot).native()
-    if isinstance(seeds, np.ndarray):
-        if seeds.ndim != 1 or (seeds.size and not np.issubdtype(seeds.dtype, np.integer)):
-            raise TypeError(
-                f"seeds must be a 1-D array of integers, not {seeds.dtype} of shape {seeds.shape}"
-            )
-        seeds = seeds.astype(np.uint64, casting="unsafe")
-    else:
-        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
-            raise TypeError(f"seeds must be a sequence of integers, not {seeds!r}")
-        values = list(seeds)
-        for value in values:
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise TypeError(f"a seed is an integer, not {value!r}")
-        seeds = np.array([int(v) % 2**64 for v in values], dtype=np.uint64)
+    seeds = check_seeds(seeds)
     return _engine.play_matches(
         game.rules.native(), x_kind, x_error, o_kind, o_error, seeds, x_sims, o_sims
     )

@@ -43,7 +43,7 @@ import numpy as np
 from .encoding import action_to_string, encode
 from .game import OBSERVATION_SIZE, RiftGame, RiftState
 from .rules import RiftRules
-from .types import CELLS, OBJECTIVE_IDS, Ability, Player
+from .types import CELLS, MAX_TURNS, OBJECTIVE_IDS, Ability, Player
 
 __all__ = [
     "TurnRecord",
@@ -64,7 +64,6 @@ __all__ = [
 ]
 
 CATALOGUE = len(OBJECTIVE_IDS)  # G17; also the largest hand (objectives_per_player)
-MAX_TURNS = CELLS  # G16: every turn fills at least one cell
 MOVE_SIZE = CELLS + len(Ability)
 TURN_SIZE = 2 * MOVE_SIZE + 3 * CATALOGUE
 

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..rng import SplitMix64  # the platform's one Python SplitMix64 (G12's deal)
+from ..rng import SplitMix64, check_seed  # the platform's one Python SplitMix64 (G12's deal)
 from .rules import RiftRules
 from .types import (
     CORNER_SECTORS,
@@ -52,7 +52,7 @@ def deal_objectives(rules: RiftRules, seed: int) -> Tuple[Tuple[str, ...], Tuple
     >>> deal_objectives(RiftRules(objectives_per_player=0), 1)
     ((), ())
     """
-    rng = SplitMix64(seed)
+    rng = SplitMix64(check_seed(seed))
     hands = []
     for _ in Player:
         pool = list(rules.objectives)
@@ -88,7 +88,7 @@ class ReferenceRift:
         setup: Optional[Sequence[str]] = None,
     ) -> None:
         self.rules = rules if rules is not None else RiftRules()
-        self.seed = seed
+        self.seed = check_seed(seed)
         if deal is None:
             deal = deal_objectives(self.rules, seed)
         self.hands: List[List[_Objective]] = [

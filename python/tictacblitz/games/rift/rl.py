@@ -57,7 +57,7 @@ from .encoding import NUM_ACTIONS
 from .game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
 from .native import NativeRift
 from .rules import RiftRules
-from .types import Reason
+from .types import MAX_TURNS, Reason
 
 __all__ = [
     "RiftVectorEnv",
@@ -75,10 +75,6 @@ __all__ = [
 
 REASONS = tuple(r.value for r in Reason)
 SEATS = GAME_TYPE.seat_names
-
-
-MAX_TURNS = 81
-"""G16: a game has at most 81 turns (the ``turn`` scalar counts the next one)."""
 
 
 def observation_bounds(rules: Any = None) -> Tuple[np.ndarray, np.ndarray]:

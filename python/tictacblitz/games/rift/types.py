@@ -31,6 +31,7 @@ __all__ = [
     "Reason",
     "SectorResult",
     "CELLS",
+    "MAX_TURNS",
     "SECTORS",
     "LINES",
     "DIAGONAL_LINES",
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 CELLS = 81
+MAX_TURNS = CELLS  # G16: every turn fills at least one cell, so a game lasts <= 81 turns
 SECTORS = 9
 CENTRE = 4
 ALL_SECTORS = 0x1FF

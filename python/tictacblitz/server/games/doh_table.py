@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ...games.doh.encoding import decode_action, encode_action
 from ...games.doh.replay import load_replay
-from ...games.doh.types import CONTENTS, COUNTS_AS, SEATS, SIZES, Size
+from ...games.doh.types import CONTENTS, COUNTS_AS, PIECES, SEATS, SIZES, Size
 from ...games.protocol import ReplayError
 
 __all__ = ["DohTable", "DISPLAY", "MOVE_MS", "PIECES", "Cell", "replay_frames"]
@@ -24,7 +24,6 @@ DISPLAY = 5  # display squares per side; the first piece at (CENTRE, CENTRE)
 CENTRE = DISPLAY // 2
 MOVE_MS = 1000  # a replay frame's spacing (the viewer's clock)
 MAX_SCRIPT = 10_000  # a replay file's moves the viewer plays at most
-PIECES = tuple(s.letter for s in SIZES)
 Cell = Tuple[int, int]
 
 

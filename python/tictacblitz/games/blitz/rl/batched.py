@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ...base import check_count
+from ...rng import check_seed, check_seeds
 from ..encoding import action_code, decode_action, num_actions
 from ..rules import Rules
 from ..types import Player
@@ -411,15 +412,18 @@ class BatchedMatches:
         if seed is None:
             seeds = self._rng.integers(0, 2**63, size=count, dtype=np.uint64)
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            base = check_seed(seed)
             if idx is None:
-                self._rng = np.random.default_rng(int(seed))
-                seeds = int(seed)
+                self._rng = np.random.default_rng(base)
+                seeds = base
             else:
-                seeds = idx.astype(np.uint64) + np.uint64(int(seed))
+                with np.errstate(over="ignore"):  # env i plays s + i, modulo 2**64
+                    seeds = idx.astype(np.uint64) + np.uint64(base)
         else:
             seeds = np.asarray(seed)
             if seeds.shape != (self.num_envs,):
                 raise ValueError(f"seeds must be an int or {self.num_envs} integers, not {seed!r}")
+            seeds = check_seeds(seeds)
             if idx is not None:
                 seeds = seeds[idx]
         if count:
