@@ -38,7 +38,7 @@ from blitz_core.doh.engine cimport (
 )
 from libc.string cimport memcpy
 from blitz_core.doh.solver cimport (
-    Table, BotSpec, Solver, GreedyCache, GreedyEntry, bot_action, make_spec,
+    Table, BotSpec, Solver, GreedyCache, bot_action, make_spec,
 )
 
 import os
@@ -51,7 +51,6 @@ from blitz_core.doh import engine as _engine
 cdef enum:
     N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
     SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
-    GREEDY_ENTRIES = 1 << 14  # per thread: solver.pxd's GreedyCache, ~2.6 MB
     NOOP_CODE = 0           # the one legal action of a row that cannot act (ignored)
 
 _BUFFERS = ("obs", "masks", "rewards", "terminated", "truncated", "reasons", "steps",
@@ -141,7 +140,7 @@ cdef class DohBatch:
 
     cdef Env* envs
     cdef Table** tables
-    cdef GreedyCache* greedy            # one per thread (solver.pxd)
+    cdef GreedyCache** greedy           # one per thread: its Solver's (solver.pxd)
     cdef public bint autoreset          # False: an ended env waits for reset (DISABLED)
     cdef readonly int num_envs
     cdef readonly int pieces_per_size
@@ -212,19 +211,11 @@ cdef class DohBatch:
     def __dealloc__(self):
         free(self.envs)
         free(self.tables)
-        self._free_greedy()
-
-    cdef void _free_greedy(self) noexcept:
-        cdef int i
-        if self.greedy != NULL:
-            for i in range(self.nt):
-                free(self.greedy[i].entries)
-            free(self.greedy)
-            self.greedy = NULL
+        free(self.greedy)
 
     def set_threads(self, num_threads=None):
         """Threads of the step (default: every core); results never depend on it."""
-        cdef int i, j
+        cdef int i
         n = (os.cpu_count() or 1) if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
@@ -233,23 +224,15 @@ cdef class DohBatch:
         cdef Table** tables = <Table**>calloc(n, sizeof(Table*))
         if tables == NULL:
             raise MemoryError("cannot allocate the tables")
-        for i in range(n):
-            tables[i] = &(<Solver>solvers[i]).table
-        cdef GreedyCache* greedy = <GreedyCache*>calloc(n, sizeof(GreedyCache))
+        cdef GreedyCache** greedy = <GreedyCache**>calloc(n, sizeof(GreedyCache*))
         if greedy == NULL:
             free(tables)
             raise MemoryError("cannot allocate the greedy caches")
         for i in range(n):
-            greedy[i].entries = <GreedyEntry*>calloc(GREEDY_ENTRIES, sizeof(GreedyEntry))
-            greedy[i].mask = GREEDY_ENTRIES - 1
-            if greedy[i].entries == NULL:
-                for j in range(i):
-                    free(greedy[j].entries)
-                free(greedy)
-                free(tables)
-                raise MemoryError("cannot allocate the greedy caches")
+            tables[i] = &(<Solver>solvers[i]).table
+            greedy[i] = &(<Solver>solvers[i]).greedy
         free(self.tables)
-        self._free_greedy()
+        free(self.greedy)
         self.tables = tables
         self.greedy = greedy
         self.solvers = solvers
@@ -315,7 +298,7 @@ cdef class DohBatch:
             for k in range(n):
                 i = iv[k]
                 start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.players,
-                          self.tables[0], &self.greedy[0], &self.bots)
+                          self.tables[0], self.greedy[0], &self.bots)
                 self.mover_v[i] = -1
                 self.move_reason_v[i] = -1
                 self.reward_v[i] = 0.0
@@ -337,11 +320,11 @@ cdef class DohBatch:
         if nt == 1:
             with nogil:
                 for i in range(n):
-                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0], 1)
+                    self._step_one(i, av[i], rv[i], self.tables[0], self.greedy[0], 1)
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 self._step_one(i, av[i], rv[i], self.tables[threadid()],
-                               &self.greedy[threadid()], 1)
+                               self.greedy[threadid()], 1)
 
     def play(self, actions, active, reset_seeds, bint count_step=True):
         """The seat to move plays ``actions[i]`` (int64 (N,)) in every env where
@@ -362,7 +345,7 @@ cdef class DohBatch:
         with nogil:
             for i in range(n):
                 if on[i]:
-                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0],
+                    self._step_one(i, av[i], rv[i], self.tables[0], self.greedy[0],
                                    count_step)
                 else:
                     self.mover_v[i] = -1
