@@ -63,7 +63,10 @@ def play_seat(
     # The game's RL hook, by the convention the envs follow (envs.rl_hook): the lab
     # builds on the games, not on the envs layer.
     hook = importlib.import_module(f"tictacblitz.games.{game}.rl")
-    env = hook.make_vector_env(matches, opponent=bot, seat=seat, **(env_options or {}))
+    # Disabled autoreset: a finished game waits instead of starting games nobody counts
+    # until the slowest one ends (the results are the same: only unfinished rows count).
+    options = {**(env_options or {}), "autoreset_mode": "disabled"}
+    env = hook.make_vector_env(matches, opponent=bot, seat=seat, **options)
     seeds = np.asarray(seed)  # an int (game i: seed + i) or one seed per game
     rng = np.random.default_rng(seeds.astype(np.uint64).ravel()[:1] if seeds.ndim else seed)
     obs, info = env.reset(seed=seed if not seeds.ndim else seeds)
