@@ -27,6 +27,7 @@ __all__ = [
     "seat_of",
     "opponents_of",
     "autoreset_of",
+    "with_key_masks",
 ]
 
 NOOP_ACTION = 0
@@ -166,3 +167,12 @@ class RowOutputs:
         self.obs: Dict[str, np.ndarray] = obs
         self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
         self.reasons, self.steps, self.winners = reasons, steps, winners
+
+
+def with_key_masks(info: Dict[str, Any], present: np.ndarray) -> Dict[str, Any]:
+    """Gymnasium's vector info convention: next to every key ``k`` a bool ``_k`` saying
+    which rows have it (here ``present``: every row, or the rows an episode ended in)."""
+    for key in list(info):
+        if not key.startswith("_"):
+            info["_" + key] = present
+    return info

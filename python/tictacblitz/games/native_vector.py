@@ -46,6 +46,7 @@ from .native_options import (
     rules_of,
     seat_of,
     step_info,
+    with_key_masks,
 )
 from .native_single import NativeSingleEnv
 from .native_snapshots import NativeSnapshots
@@ -141,6 +142,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._rng = np.random.default_rng(seed)
         self._all = np.ones(self.num_envs, dtype=bool)
+        self._all.flags.writeable = False  # shared by every step's `_key` masks
         self._ones = np.ones(self.num_envs, dtype=np.int64)
         self._wins = np.zeros((self.num_envs, len(self.seat_names)), dtype=np.int64)
         self._out: Optional[RowOutputs] = None
@@ -239,7 +241,6 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         each with its ``_key`` mask (every row has every key)."""
         o = self._out
         assert o is not None
-        every = self._all
         reasons = o.reasons.astype(np.int64)
         steps = o.steps.astype(np.int64)
         k = self.rows_per_game
@@ -256,9 +257,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         }
         if self.mask_in_info:
             info["action_mask"] = self._masks().astype(np.int8)
-        for key in list(info):
-            info["_" + key] = every
-        return info
+        return with_key_masks(info, self._all)
 
     def _masks(self) -> np.ndarray:
         if self.mask_in_info or self._out is None:
@@ -373,7 +372,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
             self._restart(games, seeds)
             self._out = self._collect()
             info = self._info()
-            info["final_obs"] = {**final_obs, **{"_" + k: ended for k in final_obs}}
+            info["final_obs"] = with_key_masks(final_obs, ended)
             info["_final_obs"] = ended
             info["final_info"] = final_info
             info["_final_info"] = ended
