@@ -28,6 +28,7 @@ __all__ = [
     "opponents_of",
     "autoreset_of",
     "with_key_masks",
+    "next_game_seed",
 ]
 
 NOOP_ACTION = 0
@@ -176,3 +177,17 @@ def with_key_masks(info: Dict[str, Any], present: np.ndarray) -> Dict[str, Any]:
         if not key.startswith("_"):
             info["_" + key] = present
     return info
+
+
+def next_game_seed(
+    stream: Optional[np.random.Generator], seed: Optional[int]
+) -> Tuple[np.random.Generator, int]:
+    """A reset's game seed and the stream to keep: ``seed``, or (None) a fresh one from
+    ``stream``, seeded by the last seeded reset, or from OS entropy before any (issue 28:
+    the games differ from reset to reset, the secret deal of a hidden-information game
+    included; seeded resets replay)."""
+    if seed is not None:
+        return np.random.default_rng(int(seed)), int(seed)
+    if stream is None:
+        stream = np.random.default_rng()  # never seeded: OS entropy
+    return stream, int(stream.integers(0, 2**63))

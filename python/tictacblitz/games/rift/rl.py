@@ -43,6 +43,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 
 from blitz_core.rift import batch as _native
 
+from ..native_options import next_game_seed
 from ..native_vector import (
     NativeSingleEnv,
     NativeVectorEnv,
@@ -350,12 +351,8 @@ def RiftParallelEnv(
             return observations, rewards, terminations, truncations, infos
 
         def _game_seed(self, seed: Optional[int]) -> int:
-            if seed is not None:
-                self._seeds = np.random.default_rng(int(seed))
-                return int(seed)
-            if self._seeds is None:
-                self._seeds = np.random.default_rng()  # never seeded: OS entropy
-            return int(self._seeds.integers(0, 2**63))
+            self._seeds, game_seed = next_game_seed(self._seeds, seed)
+            return game_seed
 
         def state(self) -> np.ndarray:
             """The true global state (``state_space``, :func:`global_state`): X's
