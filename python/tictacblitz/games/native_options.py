@@ -29,6 +29,7 @@ __all__ = [
     "autoreset_of",
     "with_key_masks",
     "next_game_seed",
+    "reject_self_play_options",
 ]
 
 NOOP_ACTION = 0
@@ -191,3 +192,13 @@ def next_game_seed(
     if stream is None:
         stream = np.random.default_rng()  # never seeded: OS entropy
     return stream, int(stream.integers(0, 2**63))
+
+
+def reject_self_play_options(options: Dict[str, Any], seats: str) -> None:
+    """Self-play has no ``opponent`` or ``seat`` (``seats`` says whose the seats are).
+
+    :raises ValueError: naming the first of them given.
+    """
+    for bad in ("opponent", "seat"):
+        if bad in options:
+            raise ValueError(f"self-play has no {bad}: {seats}")

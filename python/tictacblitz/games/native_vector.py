@@ -86,6 +86,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
     seat_names: Sequence[str] = ()
     num_actions: int = 0
     bot_names: Sequence[str] = ()
+    _row_masks: np.ndarray  # self-play: every row's mask, set by a subclass's _collect
 
     def __init__(
         self,
@@ -265,8 +266,9 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         return self._out.obs["action_mask"]
 
     def _mask_rows(self) -> np.ndarray:
-        """The rows' masks when they travel in the info (self-play overrides this)."""
-        return self.batch.masks
+        """The rows' masks when they travel in the info (self-play: the rows' own, which
+        a subclass's ``_collect`` keeps in ``_row_masks``)."""
+        return self._row_masks if self.self_play else self.batch.masks
 
     def action_masks(self) -> np.ndarray:
         """Every row's legal actions now, bool (num_envs, num_actions), MaskablePPO's

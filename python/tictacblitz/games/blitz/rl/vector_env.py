@@ -18,7 +18,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ...native_options import with_key_masks
+from ...native_options import reject_self_play_options, with_key_masks
 from ..types import Player
 from .batched import BatchedMatches, observation_space
 
@@ -357,7 +357,5 @@ class BlitzSelfPlayVectorEnv(BlitzVectorEnv):
     """
 
     def __init__(self, num_matches: int = 1, **options: Any) -> None:
-        for bad in ("opponent", "seat"):
-            if bad in options:
-                raise ValueError(f"self-play has no {bad}: both seats are the agent's")
+        reject_self_play_options(options, "both seats are the agent's")
         super().__init__(num_matches, seat="both", **options)
