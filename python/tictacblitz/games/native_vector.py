@@ -363,12 +363,14 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         """SAME_STEP: an ended game restarts at once; its rows' final observation and info
         go to ``final_obs``/``final_info`` (Gymnasium's layout: dicts of arrays, with the
         ``_final_obs``/``_final_info`` masks), the step's rewards and flags are kept."""
-        ended = (terminated | truncated).copy()
+        ended = terminated | truncated  # a new array: the restart leaves it as it is
         info = self._info()
         if ended.any():
-            final_obs = {k: v.copy() for k, v in self._obs().items()}
+            assert self._out is not None
+            final_obs = {k: v.copy() for k, v in self._out.obs.items()}
             final_info = dict(info)
-            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+            if not self.copy:  # else step() gave fresh arrays, which the restart keeps
+                rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
             games = np.flatnonzero(ended.reshape(self.num_games, self.rows_per_game).any(axis=1))
             seeds = self._rng.integers(0, 2**63, size=len(games), dtype=np.uint64)
             self._restart(games, seeds)
