@@ -719,12 +719,16 @@ cdef class BatchStepper:
     def num_threads(self):
         """The threads of the next step: the fixed count, or the measured choice
         (``threads_auto``: one thread or every usable core, whichever steps faster;
-        common/autothreads.pxd). Setting it fixes the count."""
+        common/autothreads.pxd). Setting a count fixes it; setting None measures again,
+        from scratch, as at construction."""
         return auto_threads(&self.at)
 
     @num_threads.setter
     def num_threads(self, value):
-        self.at.fixed = _threads(value)
+        if value is None:
+            auto_init(&self.at, 0, _usable_cores())
+        else:
+            self.at.fixed = _threads(value)
 
     @property
     def threads_auto(self):
