@@ -39,8 +39,7 @@ from blitz_core.blitz.bots cimport (
     RULE_NONE,
 )
 from blitz_core.blitz.match import check_stream_layout
-
-import os
+from blitz_core.common.batch_args import usable_cores
 
 import numpy as np
 
@@ -529,16 +528,9 @@ cdef tuple _native_spec(Policy* pol, object policy, bint spread=True):
     return spec
 
 
-cdef int _usable_cores():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:        # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 cdef int _threads(object num_threads) except -1:
     if num_threads is None:
-        return _usable_cores()
+        return usable_cores()
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
     return num_threads
@@ -624,7 +616,7 @@ cdef class BatchStepper:
             raise ValueError(f"policies must name one policy per seat (X, O), not {policies!r}")
         self.rules = rules
         self.n = n
-        auto_init(&self.at, 0 if num_threads is None else _threads(num_threads), _usable_cores())
+        auto_init(&self.at, 0 if num_threads is None else _threads(num_threads), usable_cores())
         observe = tuple(observe)
         if observe not in ((0, 1), (1, 0), (0,), (1,)):
             raise ValueError(f"observe must be the seats to observe, (0, 1), (0,) or (1,), "
@@ -726,7 +718,7 @@ cdef class BatchStepper:
     @num_threads.setter
     def num_threads(self, value):
         if value is None:
-            auto_init(&self.at, 0, _usable_cores())
+            auto_init(&self.at, 0, usable_cores())
         else:
             self.at.fixed = _threads(value)
 

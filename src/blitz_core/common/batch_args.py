@@ -5,11 +5,12 @@ unchecked (no Cython bounds check, no wraparound)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Tuple
 
 import numpy as np
 
-__all__ = ["reset_args", "step_args"]
+__all__ = ["reset_args", "step_args", "usable_cores"]
 
 
 def reset_args(num_envs: int, seeds: Any, idx: Any) -> Tuple[np.ndarray, np.ndarray]:
@@ -41,3 +42,12 @@ def step_args(
     if num_envs and (av.min() < 0 or av.max() >= num_actions):
         raise ValueError(f"actions must be in 0..{num_actions - 1}")
     return av, rv
+
+
+def usable_cores() -> int:
+    """Every core this process may run on (its CPU affinity; the CPU count elsewhere):
+    the steppers' many-thread arm and the lab's default worker count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
