@@ -842,7 +842,8 @@ cdef class BatchStepper:
         cdef const int64_t[:, ::1] av
         cdef Py_ssize_t i, bad = -1, n = self.n
         cdef int nt = auto_threads(&self.at), p
-        cdef int64_t code, top = self.cf.n_actions, start
+        cdef int64_t code, top = self.cf.n_actions, start = 0
+        cdef bint timed = n >= SERIAL_BELOW  # a small batch runs serially: nothing to measure
         if actions is None:
             if self.cf.policy[0] == POLICY_EXTERNAL or self.cf.policy[1] == POLICY_EXTERNAL:
                 raise ValueError("step needs actions: a seat takes its actions from the caller")
@@ -862,20 +863,17 @@ cdef class BatchStepper:
         if bad >= 0:
             raise ValueError(f"env {bad}: action codes {list(actions[bad])} out of range: "
                              f"0 wait, 1..{top - 1} (1 + cell place, 1 + cells + cell knock out)")
-        if n < SERIAL_BELOW:
-            with nogil:
-                for i in range(n):
-                    step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
-            return
-        start = clock_ns()
-        if nt <= 1:
+        if timed:
+            start = clock_ns()
+        if n < SERIAL_BELOW or nt <= 1:
             with nogil:
                 for i in range(n):
                     step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
-        auto_record(&self.at, clock_ns() - start)
+        if timed:
+            auto_record(&self.at, clock_ns() - start)
 
     def sample_actions(self, out=None, bint external_only=False):
         """A uniformly random legal action code per env and seat (each env's own stream),
