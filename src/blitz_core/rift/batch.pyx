@@ -309,21 +309,27 @@ cdef class RiftBatch:
             self.trunc_v[i] = 1
             e.done = 1
 
+    cdef bint _restart_if_done(self, Py_ssize_t i, uint64_t seed) noexcept nogil:
+        """Env i if its episode ended at the last step: NEXT_STEP autoreset starts the
+        game of ``seed``, DISABLED leaves it until reset(); True then (the step does
+        nothing more)."""
+        cdef Env* e = &self.envs[i]
+        if not e.done:
+            return False
+        self.reason_v[i] = -1
+        self.reason2_v[i] = -1
+        if self.autoreset:
+            self._start(e, seed)
+            self.steps_v[i] = 0
+            self._write(i)
+        return True
+
     cdef void _step_one(self, Py_ssize_t i, int64_t action, uint64_t reset_seed,
                         SearchPool* pool) noexcept nogil:
         cdef Env* e = &self.envs[i]
         cdef int why, other = 1 - self.seat, bot
         self._clear(i)
-        if e.done and not self.autoreset:            # DISABLED: nothing until reset
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            return
-        if e.done:                                   # NEXT_STEP autoreset: action ignored
-            self._start(e, reset_seed)
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            self.steps_v[i] = 0
-            self._write(i)
+        if self._restart_if_done(i, reset_seed):     # the action is ignored
             return
         bot = rift_policy(&e.st, &self.r, other, self.kind, self.error, &e.bot_rng,
                           self.sims, pool)
@@ -351,13 +357,7 @@ cdef class RiftBatch:
         cdef int p
         cdef bint rejected = False
         self._clear(i)
-        if e.done and restart:                       # NEXT_STEP autoreset, or DISABLED
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            if self.autoreset:
-                self._start(e, reset_seed)
-                self.steps_v[i] = 0
-                self._write(i)
+        if restart and self._restart_if_done(i, reset_seed):
             return
         act[0] = xa
         act[1] = oa
