@@ -41,7 +41,7 @@ import os
 
 import numpy as np
 
-from blitz_core.common.batch_args import reset_args, step_args
+from blitz_core.common.batch_args import reset_args, restore_state, snapshot_state, step_args
 
 cdef enum:
     OBS_SIZE = 513                # game.OBSERVATION_SIZE (its OBS_* offsets below)
@@ -449,20 +449,13 @@ cdef class RiftBatch:
     def get_state(self):
         """Every env (its state, locks, bot stream, steps, flags) and the last step's
         buffers: set_state on a batch of the same size and rules continues identically."""
-        raw = (<char*>self.envs)[:self.num_envs * sizeof(Env)]
-        buffers = {name: getattr(self, name).copy() for name in _BUFFERS}
-        return {"envs": bytes(raw), "buffers": buffers, "autoreset": bool(self.autoreset)}
+        return snapshot_state(self, (<char*>self.envs)[:self.num_envs * sizeof(Env)], _BUFFERS)
 
     def set_state(self, state):
         """Resume a :meth:`get_state` snapshot (ValueError for another batch's)."""
-        raw = state["envs"]
-        if len(raw) != self.num_envs * sizeof(Env):
-            raise ValueError(f"the snapshot is of a batch of another size, not {self.num_envs}")
-        for name in _BUFFERS:
-            getattr(self, name)[...] = state["buffers"][name]
+        raw = restore_state(self, state, self.num_envs * sizeof(Env), _BUFFERS)
         cdef const unsigned char[::1] src = raw
         memcpy(self.envs, &src[0], len(raw))
-        self.autoreset = state["autoreset"]
 
     def done(self):
         """Which envs ended at the last step (they restart at the next), bool (N,)."""
