@@ -30,13 +30,13 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
 from cython.parallel cimport prange, threadid
 
-from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport mix64
 from blitz_core.doh.engine cimport (
-    DohPos, pos_init, pos_play, pos_reason, pos_key, empty_targets, targets_for, bit_cell,
-    counts_bits, random_action, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+    DohPos, pos_init, pos_play, pos_reason, pos_key, random_action, DOH_ONGOING, DOH_DRAW,
+    DOH_ACTIONS,
 )
 from libc.string cimport memcpy
+from blitz_core.doh.observation cimport write_obs, N_PLANES, NOOP_CODE
 from blitz_core.doh.solver cimport (
     Table, BotSpec, Solver, GreedyCache, bot_action, make_spec,
 )
@@ -49,9 +49,7 @@ from blitz_core.common.batch_args import reset_args, restore_state, snapshot_sta
 from blitz_core.doh import engine as _engine
 
 cdef enum:
-    N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
     SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
-    NOOP_CODE = 0           # the one legal action of a row that cannot act (ignored)
 
 _BUFFERS = ("obs", "masks", "rewards", "terminated", "truncated", "reasons", "steps",
             "winners", "movers", "move_reasons")
@@ -91,40 +89,6 @@ cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, int play
     e.steps = 0
     e.done = 0
     bot_turns(e, t, g, bots)
-
-
-cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noexcept nogil:
-    """DohState.observation(seat) and legal_mask(seat) (encoding.py's planes)."""
-    cdef const DohPos* p = &e.pos
-    cdef int i, s, code, counts
-    cdef float frac
-    cdef uint64_t empties, m
-    for i in range(N_PLANES * 9):
-        obs[i] = 0.0
-    for i in range(9):
-        code = <int>((p.board >> (4 * i)) & 15)
-        obs[code * 9 + i] = 1.0                           # D4: what it holds
-        counts = counts_bits(code)
-        for s in range(3):
-            if (counts >> s) & 1:
-                obs[(10 + s) * 9 + i] = 1.0               # D5: what it counts as
-    for s in range(3):
-        frac = (<float>p.stash[s]) / (<float>p.pieces_per_size)
-        for i in range(3):
-            obs[13 * 9 + 3 * s + i] = frac                # the stash, row s
-    for i in range(DOH_ACTIONS):
-        mask[i] = 0
-    if p.winner == DOH_ONGOING and p.to_move == seat:
-        for i in range(9):
-            obs[14 * 9 + i] = 1.0
-        empties = empty_targets(p)
-        for s in range(3):
-            m = targets_for(p, s, empties)
-            while m:
-                mask[25 * s + bit_cell(lowest(m))] = 1
-                m &= m - 1
-    else:
-        mask[NOOP_CODE] = 1                               # issue 28: never an empty mask
 
 
 cdef class DohBatch:
@@ -285,7 +249,7 @@ cdef class DohBatch:
         elif self.max_steps > 0 and e.steps >= self.max_steps:
             self.trunc_v[i] = 1
             e.done = 1
-        write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+        write_obs(&e.pos, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
 
     def reset(self, seeds, idx=None):
         """Envs (all, or the indices ``idx``) start the games of ``seeds`` (uint64, one
@@ -386,7 +350,7 @@ cdef class DohBatch:
             self.term_v[i] = 1
             e.done = 1
             self.winner_v[i] = e.pos.winner
-            write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+            write_obs(&e.pos, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
             return
         pos_play(&e.pos, <int>action)
         bot_turns(e, t, g, &self.bots)
@@ -429,7 +393,7 @@ cdef class DohBatch:
         cdef Py_ssize_t i
         with nogil:
             for i in range(self.num_envs):
-                write_obs(&self.envs[i], &ov[i, 0, 0, 0], &mv[i, 0], seat)
+                write_obs(&self.envs[i].pos, &ov[i, 0, 0, 0], &mv[i, 0], seat)
 
     def get_state(self):
         """Every env (its position, bots' seed, steps, flags) and the last step's
