@@ -19,7 +19,7 @@ play; uniform random play's exploitability is 0.8385). Each checkpoint also adds
 *exploiter* to the pool: the exact best response to the frozen learner (AlphaStar's
 main exploiters, found exactly here); PFSP draws it most while it still wins::
 
-    PYTHONPATH=python python examples/doh_league.py                       # ~20 s
+    PYTHONPATH=python python examples/doh_league.py                       # 7 CPU-seconds
     PYTHONPATH=python python examples/doh_league.py --iters 6 --out /tmp/l.png
 """
 

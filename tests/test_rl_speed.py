@@ -52,6 +52,9 @@ def test_setting_num_threads_fixes_it():
     batch = BatchedMatches(N, seed=0, obs="bits")
     batch.num_threads = 2
     assert batch.num_threads == 2 and not batch._native.threads_auto
+    batch.num_threads = None  # back to measured, as at construction (not every core fixed)
+    assert batch._native.threads_auto
+    assert batch.num_threads == 1  # the measured default starts on one thread
     with pytest.raises(ValueError, match="num_threads"):
         BatchedMatches(4, num_threads=0)
 

@@ -28,13 +28,12 @@ Needs the ``rl`` extra (gymnasium; pettingzoo for the PettingZoo faces).
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import Any, Optional
 
 import gymnasium
 
 from ..games import DEFAULT_GAME, TimeModel, available_games, game_type
+from ..games.registry import game_module
 from .multi_agent import GameAECEnv, GameParallelEnv
 from .protocol_env import GameEnv, GameVectorEnv, observation_space
 from .render import observation_rgb
@@ -57,9 +56,7 @@ __all__ = [
 
 def rl_hook(game: str) -> Optional[Any]:
     """The game's native RL module (``tictacblitz.games.<game>.rl``), or None."""
-    game_type(game)  # ValueError for an unknown game
-    name = f"tictacblitz.games.{game}.rl"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+    return game_module(game, "rl")  # ValueError for an unknown game
 
 
 def env_id(game: str) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import TimeModel
+from ..games.native_options import next_game_seed
 from .protocol_env import (
     ILLEGAL_MOVE_REWARD,
     ansi_text,
@@ -105,16 +106,9 @@ class _Seats:
         return self._space
 
     def _game_seed(self, seed: Optional[int]) -> int:
-        """A reset's game seed: ``seed``, or (None) a fresh one from the env's stream,
-        seeded by the last seeded reset, or from OS entropy before any (issue 28: the
-        games differ from reset to reset, the secret deal of a hidden-information game
-        included; seeded resets replay)."""
-        if seed is not None:
-            self._seeds = np.random.default_rng(int(seed))
-            return int(seed)
-        if self._seeds is None:
-            self._seeds = np.random.default_rng()
-        return int(self._seeds.integers(0, 2**63))
+        """A reset's game seed (:func:`~tictacblitz.games.native_options.next_game_seed`)."""
+        self._seeds, game_seed = next_game_seed(self._seeds, seed)
+        return game_seed
 
     def action_space(self, agent: str) -> spaces.Space:
         return self._actions

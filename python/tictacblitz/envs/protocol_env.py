@@ -25,8 +25,6 @@ stepper (its ``rl`` hook, e.g. Tic Tac Blitz) is served that instead by
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import pickle
 from typing import Any, Callable, Dict, List, Optional, Tuple, cast
@@ -39,6 +37,7 @@ from ..games import Game, State, TimeModel, load_game
 from ..games.base import check_count
 from ..games.native_options import NOOP_ACTION, opponents_of, seat_of
 from ..games.native_options import observation_space as shared_observation_space
+from ..games.registry import game_module
 from ..games.rng import mix64
 from .render import common_info, observation_rgb
 
@@ -67,10 +66,8 @@ def observation_bounds(game: Game) -> Optional[Tuple[Any, Any]]:
     """The game's observation bounds, from its rl hook's ``observation_bounds(rules)``
     when it has one (a game imports nothing above it: the hook is found by convention);
     None: unbounded."""
-    name = f"tictacblitz.games.{game.type.name}.rl"
-    if importlib.util.find_spec(name) is None:
-        return None
-    bounds = getattr(importlib.import_module(name), "observation_bounds", None)
+    hook = game_module(game.type.name, "rl")
+    bounds = getattr(hook, "observation_bounds", None)
     return None if bounds is None else bounds(getattr(game, "rules", None))
 
 

@@ -84,7 +84,8 @@ class SB3VecEnv(VecEnv):
             return {k: np.array(obs[k]) for k in self.keys}
         n = len(obs[self.keys[0]])
         return np.concatenate(
-            [np.asarray(obs[k]).reshape(n, -1).astype(np.float32) for k in self.keys], axis=1
+            [np.asarray(obs[k]).reshape(n, -1).astype(np.float32, copy=False) for k in self.keys],
+            axis=1,
         )
 
     def _row(self, obs: Dict[str, np.ndarray]) -> Union[np.ndarray, Dict[str, np.ndarray]]:

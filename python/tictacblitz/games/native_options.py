@@ -28,6 +28,9 @@ __all__ = [
     "seat_of",
     "opponents_of",
     "autoreset_of",
+    "with_key_masks",
+    "next_game_seed",
+    "reject_self_play_options",
 ]
 
 NOOP_ACTION = 0
@@ -178,3 +181,36 @@ class RowOutputs:
         self.obs: Dict[str, np.ndarray] = obs
         self.rewards, self.terminated, self.truncated = rewards, terminated, truncated
         self.reasons, self.steps, self.winners = reasons, steps, winners
+
+
+def with_key_masks(info: Dict[str, Any], present: np.ndarray) -> Dict[str, Any]:
+    """Gymnasium's vector info convention: next to every key ``k`` a bool ``_k`` saying
+    which rows have it (here ``present``: every row, or the rows an episode ended in)."""
+    for key in list(info):
+        if not key.startswith("_"):
+            info["_" + key] = present
+    return info
+
+
+def next_game_seed(
+    stream: Optional[np.random.Generator], seed: Optional[int]
+) -> Tuple[np.random.Generator, int]:
+    """A reset's game seed and the stream to keep: ``seed``, or (None) a fresh one from
+    ``stream``, seeded by the last seeded reset, or from OS entropy before any (issue 28:
+    the games differ from reset to reset, the secret deal of a hidden-information game
+    included; seeded resets replay)."""
+    if seed is not None:
+        return np.random.default_rng(int(seed)), int(seed)
+    if stream is None:
+        stream = np.random.default_rng()  # never seeded: OS entropy
+    return stream, int(stream.integers(0, 2**63))
+
+
+def reject_self_play_options(options: Dict[str, Any], seats: str) -> None:
+    """Self-play has no ``opponent`` or ``seat`` (``seats`` says whose the seats are).
+
+    :raises ValueError: naming the first of them given.
+    """
+    for bad in ("opponent", "seat"):
+        if bad in options:
+            raise ValueError(f"self-play has no {bad}: {seats}")

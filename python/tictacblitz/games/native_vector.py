@@ -46,6 +46,7 @@ from .native_options import (
     rules_of,
     seat_of,
     step_info,
+    with_key_masks,
 )
 from .native_single import NativeSingleEnv
 from .native_snapshots import NativeSnapshots
@@ -86,6 +87,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
     seat_names: Sequence[str] = ()
     num_actions: int = 0
     bot_names: Sequence[str] = ()
+    _row_masks: np.ndarray  # self-play: every row's mask, set by a subclass's _collect
 
     def __init__(
         self,
@@ -142,6 +144,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)
         self._rng = np.random.default_rng(seed)
         self._all = np.ones(self.num_envs, dtype=bool)
+        self._all.flags.writeable = False  # shared by every step's `_key` masks
         self._ones = np.ones(self.num_envs, dtype=np.int64)
         self._wins = np.zeros((self.num_envs, len(self.seat_names)), dtype=np.int64)
         self._out: Optional[RowOutputs] = None
@@ -240,7 +243,6 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         each with its ``_key`` mask (every row has every key)."""
         o = self._out
         assert o is not None
-        every = self._all
         reasons = o.reasons.astype(np.int64)
         steps = o.steps.astype(np.int64)
         k = self.rows_per_game
@@ -257,9 +259,7 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         }
         if self.mask_in_info:
             info["action_mask"] = self._masks().astype(np.int8)
-        for key in list(info):
-            info["_" + key] = every
-        return info
+        return with_key_masks(info, self._all)
 
     def _masks(self) -> np.ndarray:
         if self.mask_in_info or self._out is None:
@@ -267,8 +267,9 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         return self._out.obs["action_mask"]
 
     def _mask_rows(self) -> np.ndarray:
-        """The rows' masks when they travel in the info (self-play overrides this)."""
-        return self.batch.masks
+        """The rows' masks when they travel in the info (self-play: the rows' own, which
+        a subclass's ``_collect`` keeps in ``_row_masks``)."""
+        return self._row_masks if self.self_play else self.batch.masks
 
     def action_masks(self) -> np.ndarray:
         """Every row's legal actions now, bool (num_envs, num_actions), MaskablePPO's
@@ -365,18 +366,20 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         """SAME_STEP: an ended game restarts at once; its rows' final observation and info
         go to ``final_obs``/``final_info`` (Gymnasium's layout: dicts of arrays, with the
         ``_final_obs``/``_final_info`` masks), the step's rewards and flags are kept."""
-        ended = (terminated | truncated).copy()
+        ended = terminated | truncated  # a new array: the restart leaves it as it is
         info = self._info()
         if ended.any():
-            final_obs = {k: v.copy() for k, v in self._obs().items()}
+            assert self._out is not None
+            final_obs = {k: v.copy() for k, v in self._out.obs.items()}
             final_info = dict(info)
-            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+            if not self.copy:  # else step() gave fresh arrays, which the restart keeps
+                rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
             games = np.flatnonzero(ended.reshape(self.num_games, self.rows_per_game).any(axis=1))
             seeds = self._rng.integers(0, 2**63, size=len(games), dtype=np.uint64)
             self._restart(games, seeds)
             self._out = self._collect()
             info = self._info()
-            info["final_obs"] = {**final_obs, **{"_" + k: ended for k in final_obs}}
+            info["final_obs"] = with_key_masks(final_obs, ended)
             info["_final_obs"] = ended
             info["final_info"] = final_info
             info["_final_info"] = ended

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 from .protocol import Game, GameType
 
-__all__ = ["available_games", "load_game", "game_type", "DEFAULT_GAME"]
+__all__ = ["available_games", "load_game", "game_type", "game_module", "DEFAULT_GAME"]
 
 DEFAULT_GAME = "blitz"
 
@@ -66,3 +66,15 @@ def load_game(name: str = DEFAULT_GAME, rules: Optional[Mapping[str, Any]] = Non
     """
     game: Game = _game_module(name).make_game(rules)
     return game
+
+
+def game_module(name: str, part: str) -> Optional[Any]:
+    """The game's module ``tictacblitz.games.<name>.<part>`` (``rl``, ``exploitability``,
+    ...), or None when the game has none: the layers above find a game's optional parts
+    by this convention (a game imports nothing above it).
+
+    :raises ValueError: for an unknown game.
+    """
+    game_type(name)
+    module = f"{__package__}.{name}.{part}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) else None

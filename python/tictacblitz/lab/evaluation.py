@@ -15,14 +15,13 @@ exploitability.py``) also gives the policy's exact exploitability on request.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from ..games.registry import DEFAULT_GAME
+from ..games.registry import DEFAULT_GAME, game_module
 from .command import report_error
 from .edges import guarded, one_line_errors, seed_number, whole_number
 from .hooks import hooks_for
@@ -62,8 +61,13 @@ def play_seat(
     hooks_for(game)  # an unknown game: one line naming the registered ones
     # The game's RL hook, by the convention the envs follow (envs.rl_hook): the lab
     # builds on the games, not on the envs layer.
-    hook = importlib.import_module(f"tictacblitz.games.{game}.rl")
-    env = hook.make_vector_env(matches, opponent=bot, seat=seat, **(env_options or {}))
+    hook = game_module(game, "rl")
+    if hook is None:
+        raise ValueError(f"the game {game!r} has no RL environments to play a policy in")
+    # Disabled autoreset: a finished game waits instead of starting games nobody counts
+    # until the slowest one ends (the results are the same: only unfinished rows count).
+    options = {**(env_options or {}), "autoreset_mode": "disabled"}
+    env = hook.make_vector_env(matches, opponent=bot, seat=seat, **options)
     seeds = np.asarray(seed)  # an int (game i: seed + i) or one seed per game
     rng = np.random.default_rng(seeds.astype(np.uint64).ravel()[:1] if seeds.ndim else seed)
     obs, info = env.reset(seed=seed if not seeds.ndim else seeds)
@@ -137,10 +141,7 @@ def evaluate_policy(
 
 def exploitability_module(game: str) -> Optional[Any]:
     """The game's ``exploitability`` module, or None when it has none."""
-    try:
-        return importlib.import_module(f"tictacblitz.games.{game}.exploitability")
-    except ModuleNotFoundError:
-        return None
+    return game_module(game, "exploitability")
 
 
 def format_report(report: Dict[str, Any]) -> str:

@@ -10,11 +10,12 @@ balance hooks"); a chunk is played by the game's native ``play_matches``.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+
+from blitz_core.common.batch_args import usable_cores
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME, load_game
@@ -102,11 +103,8 @@ def int_arg(name: str, value: Any, minimum: int) -> int:
 
 
 def default_workers() -> int:
-    """Every core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    """Every core this process may run on (the native steppers' count)."""
+    return usable_cores()
 
 
 def default_chunk_size(matches: int, workers: int, slow: bool) -> int:

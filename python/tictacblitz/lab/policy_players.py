@@ -37,11 +37,11 @@ def _policy(name: str) -> Policy:
 
 
 class PolicyHooks:
-    """The game's hooks, with ``policy:PATH`` players (everything else delegated)."""
+    """The game's hooks, with ``policy:PATH`` players (everything else delegated); made
+    only for a job with a policy among its players (:func:`with_policies`)."""
 
-    def __init__(self, hooks: Any, names: Sequence[Any]) -> None:
+    def __init__(self, hooks: Any) -> None:
         self._hooks = hooks
-        self._any = any(is_policy(n) for n in names)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._hooks, name)
@@ -65,7 +65,7 @@ class PolicyHooks:
 
     @property
     def pair_means(self) -> Dict[str, str]:
-        return {} if self._any else dict(self._hooks.pair_means)
+        return {}  # a policy's matches give the winner alone (play_matches below)
 
     @property
     def play_matches(self) -> Callable[..., Dict[str, Any]]:
@@ -94,7 +94,7 @@ class PolicyHooks:
 
 def with_policies(hooks: Any, names: Sequence[Any]) -> Any:
     """``hooks`` taking ``policy:PATH`` players, when ``names`` has one (else as is)."""
-    return PolicyHooks(hooks, names) if any(is_policy(n) for n in names) else hooks
+    return PolicyHooks(hooks) if any(is_policy(n) for n in names) else hooks
 
 
 def run_pilot(

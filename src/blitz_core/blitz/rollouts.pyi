@@ -23,9 +23,12 @@ SEED_SALTS: Dict[str, int]
 
 @disjoint_base
 class BatchStepper:
-    # None at construction: measured (one thread or every usable core, whichever steps
-    # faster; common/autothreads.pxd); setting it fixes the count.
-    num_threads: int
+    # None: measured (one thread or every usable core, whichever steps faster;
+    # common/autothreads.pxd), at construction or set later; a count fixes it.
+    @property
+    def num_threads(self) -> int: ...
+    @num_threads.setter
+    def num_threads(self, value: Optional[int]) -> None: ...
     @property
     def threads_auto(self) -> bool: ...
     @property

@@ -39,8 +39,7 @@ from blitz_core.blitz.bots cimport (
     RULE_NONE,
 )
 from blitz_core.blitz.match import check_stream_layout
-
-import os
+from blitz_core.common.batch_args import usable_cores
 
 import numpy as np
 
@@ -531,16 +530,9 @@ cdef tuple _native_spec(Policy* pol, object policy, bint spread=True):
     return spec
 
 
-cdef int _usable_cores():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:        # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 cdef int _threads(object num_threads) except -1:
     if num_threads is None:
-        return _usable_cores()
+        return usable_cores()
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
     return num_threads
@@ -626,7 +618,7 @@ cdef class BatchStepper:
             raise ValueError(f"policies must name one policy per seat (X, O), not {policies!r}")
         self.rules = rules
         self.n = n
-        auto_init(&self.at, 0 if num_threads is None else _threads(num_threads), _usable_cores())
+        auto_init(&self.at, 0 if num_threads is None else _threads(num_threads), usable_cores())
         observe = tuple(observe)
         if observe not in ((0, 1), (1, 0), (0,), (1,)):
             raise ValueError(f"observe must be the seats to observe, (0, 1), (0,) or (1,), "
@@ -721,12 +713,16 @@ cdef class BatchStepper:
     def num_threads(self):
         """The threads of the next step: the fixed count, or the measured choice
         (``threads_auto``: one thread or every usable core, whichever steps faster;
-        common/autothreads.pxd). Setting it fixes the count."""
+        common/autothreads.pxd). Setting a count fixes it; setting None measures again,
+        from scratch, as at construction."""
         return auto_threads(&self.at)
 
     @num_threads.setter
     def num_threads(self, value):
-        self.at.fixed = _threads(value)
+        if value is None:
+            auto_init(&self.at, 0, usable_cores())
+        else:
+            self.at.fixed = _threads(value)
 
     @property
     def threads_auto(self):
@@ -848,7 +844,8 @@ cdef class BatchStepper:
         cdef const int64_t[:, ::1] av
         cdef Py_ssize_t i, bad = -1, n = self.n
         cdef int nt = auto_threads(&self.at), p
-        cdef int64_t code, top = self.cf.n_actions, start
+        cdef int64_t code, top = self.cf.n_actions, start = 0
+        cdef bint timed = n >= SERIAL_BELOW  # a small batch runs serially: nothing to measure
         if actions is None:
             if self.cf.policy[0] == POLICY_EXTERNAL or self.cf.policy[1] == POLICY_EXTERNAL:
                 raise ValueError("step needs actions: a seat takes its actions from the caller")
@@ -868,20 +865,17 @@ cdef class BatchStepper:
         if bad >= 0:
             raise ValueError(f"env {bad}: action codes {list(actions[bad])} out of range: "
                              f"0 wait, 1..{top - 1} (1 + cell place, 1 + cells + cell knock out)")
-        if n < SERIAL_BELOW:
-            with nogil:
-                for i in range(n):
-                    step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
-            return
-        start = clock_ns()
-        if nt <= 1:
+        if timed:
+            start = clock_ns()
+        if n < SERIAL_BELOW or nt <= 1:
             with nogil:
                 for i in range(n):
                     step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 step_env(&self.slots[i], &self.rc, &self.cf, &self.tb, &self.out, i, &av[0, 0])
-        auto_record(&self.at, clock_ns() - start)
+        if timed:
+            auto_record(&self.at, clock_ns() - start)
 
     def sample_actions(self, out=None, bint external_only=False):
         """A uniformly random legal action code per env and seat (each env's own stream),

@@ -2,7 +2,8 @@
 #
 # Every core and libgomp's spinning wait is fastest on an idle machine (1.8x one thread)
 # and collapses when one other process is busy: a thread spins or waits at each step's
-# end for a teammate that lost its core for a whole time slice (measured 46-160x slower).
+# end for a teammate that lost its core for a whole time slice (8-40x slower than one
+# thread at a load average of 10-11: docs/rl.md's table of `bench_rl_speed.py threads`).
 # One thread never collapses but leaves the second core idle. So the default plays both
 # "arms" and keeps the faster: it runs one of them, times every step (the native call
 # only, a monotonic clock), and now and then probes the other arm for a few steps; a

@@ -5,11 +5,12 @@ unchecked (no Cython bounds check, no wraparound)."""
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+import os
+from typing import Any, Dict, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["reset_args", "step_args"]
+__all__ = ["reset_args", "step_args", "usable_cores", "snapshot_state", "restore_state"]
 
 
 def reset_args(num_envs: int, seeds: Any, idx: Any) -> Tuple[np.ndarray, np.ndarray]:
@@ -41,3 +42,34 @@ def step_args(
     if num_envs and (av.min() < 0 or av.max() >= num_actions):
         raise ValueError(f"actions must be in 0..{num_actions - 1}")
     return av, rv
+
+
+def usable_cores() -> int:
+    """Every core this process may run on (its CPU affinity; the CPU count elsewhere):
+    the steppers' many-thread arm and the lab's default worker count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def snapshot_state(batch: Any, envs: bytes, buffers: Sequence[str]) -> Dict[str, Any]:
+    """A batch's ``get_state()``: its envs' bytes, a copy of each of its ``buffers`` (the
+    last step's outputs) and its ``autoreset`` flag."""
+    copies = {name: getattr(batch, name).copy() for name in buffers}
+    return {"envs": bytes(envs), "buffers": copies, "autoreset": bool(batch.autoreset)}
+
+
+def restore_state(batch: Any, state: Dict[str, Any], env_bytes: int, buffers: Sequence[str]) -> Any:
+    """A batch's ``set_state()`` but the copy of the envs, which the caller makes from
+    the bytes returned (``env_bytes`` long: ``num_envs * sizeof(Env)``).
+
+    :raises ValueError: for a snapshot of a batch of another size.
+    """
+    raw = state["envs"]
+    if len(raw) != env_bytes:
+        raise ValueError(f"the snapshot is of a batch of another size, not {batch.num_envs}")
+    for name in buffers:
+        getattr(batch, name)[...] = state["buffers"][name]
+    batch.autoreset = state["autoreset"]
+    return raw

@@ -30,29 +30,26 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
 from cython.parallel cimport prange, threadid
 
-from blitz_core.common.bits cimport lowest
 from blitz_core.common.rng cimport mix64
 from blitz_core.doh.engine cimport (
-    DohPos, pos_init, pos_play, pos_reason, pos_key, empty_targets, targets_for, bit_cell,
-    counts_bits, random_action, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+    DohPos, pos_init, pos_play, pos_reason, pos_key, random_action, DOH_ONGOING, DOH_DRAW,
+    DOH_ACTIONS,
 )
 from libc.string cimport memcpy
+from blitz_core.doh.observation cimport write_obs, N_PLANES, NOOP_CODE
 from blitz_core.doh.solver cimport (
-    Table, BotSpec, Solver, GreedyCache, GreedyEntry, bot_action, make_spec,
+    Table, BotSpec, Solver, GreedyCache, bot_action, make_spec,
 )
 
 import os
 
 import numpy as np
 
-from blitz_core.common.batch_args import reset_args, step_args
+from blitz_core.common.batch_args import reset_args, restore_state, snapshot_state, step_args
 from blitz_core.doh import engine as _engine
 
 cdef enum:
-    N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
     SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
-    GREEDY_ENTRIES = 1 << 14  # per thread: solver.pxd's GreedyCache, ~2.6 MB
-    NOOP_CODE = 0           # the one legal action of a row that cannot act (ignored)
 
 _BUFFERS = ("obs", "masks", "rewards", "terminated", "truncated", "reasons", "steps",
             "winners", "movers", "move_reasons")
@@ -94,40 +91,6 @@ cdef inline void start_env(Env* e, uint64_t seed, int pieces, int grid, int play
     bot_turns(e, t, g, bots)
 
 
-cdef inline void write_obs(const Env* e, float* obs, int8_t* mask, int seat) noexcept nogil:
-    """DohState.observation(seat) and legal_mask(seat) (encoding.py's planes)."""
-    cdef const DohPos* p = &e.pos
-    cdef int i, s, code, counts
-    cdef float frac
-    cdef uint64_t empties, m
-    for i in range(N_PLANES * 9):
-        obs[i] = 0.0
-    for i in range(9):
-        code = <int>((p.board >> (4 * i)) & 15)
-        obs[code * 9 + i] = 1.0                           # D4: what it holds
-        counts = counts_bits(code)
-        for s in range(3):
-            if (counts >> s) & 1:
-                obs[(10 + s) * 9 + i] = 1.0               # D5: what it counts as
-    for s in range(3):
-        frac = (<float>p.stash[s]) / (<float>p.pieces_per_size)
-        for i in range(3):
-            obs[13 * 9 + 3 * s + i] = frac                # the stash, row s
-    for i in range(DOH_ACTIONS):
-        mask[i] = 0
-    if p.winner == DOH_ONGOING and p.to_move == seat:
-        for i in range(9):
-            obs[14 * 9 + i] = 1.0
-        empties = empty_targets(p)
-        for s in range(3):
-            m = targets_for(p, s, empties)
-            while m:
-                mask[25 * s + bit_cell(lowest(m))] = 1
-                m &= m - 1
-    else:
-        mask[NOOP_CODE] = 1                               # issue 28: never an empty mask
-
-
 cdef class DohBatch:
     """N single-agent Doh games against native bots in the other seats (see the top of
     batch.pyx).
@@ -141,7 +104,7 @@ cdef class DohBatch:
 
     cdef Env* envs
     cdef Table** tables
-    cdef GreedyCache* greedy            # one per thread (solver.pxd)
+    cdef GreedyCache** greedy           # one per thread: its Solver's (solver.pxd)
     cdef public bint autoreset          # False: an ended env waits for reset (DISABLED)
     cdef readonly int num_envs
     cdef readonly int pieces_per_size
@@ -212,19 +175,11 @@ cdef class DohBatch:
     def __dealloc__(self):
         free(self.envs)
         free(self.tables)
-        self._free_greedy()
-
-    cdef void _free_greedy(self) noexcept:
-        cdef int i
-        if self.greedy != NULL:
-            for i in range(self.nt):
-                free(self.greedy[i].entries)
-            free(self.greedy)
-            self.greedy = NULL
+        free(self.greedy)
 
     def set_threads(self, num_threads=None):
         """Threads of the step (default: every core); results never depend on it."""
-        cdef int i, j
+        cdef int i
         n = (os.cpu_count() or 1) if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
@@ -233,23 +188,15 @@ cdef class DohBatch:
         cdef Table** tables = <Table**>calloc(n, sizeof(Table*))
         if tables == NULL:
             raise MemoryError("cannot allocate the tables")
-        for i in range(n):
-            tables[i] = &(<Solver>solvers[i]).table
-        cdef GreedyCache* greedy = <GreedyCache*>calloc(n, sizeof(GreedyCache))
+        cdef GreedyCache** greedy = <GreedyCache**>calloc(n, sizeof(GreedyCache*))
         if greedy == NULL:
             free(tables)
             raise MemoryError("cannot allocate the greedy caches")
         for i in range(n):
-            greedy[i].entries = <GreedyEntry*>calloc(GREEDY_ENTRIES, sizeof(GreedyEntry))
-            greedy[i].mask = GREEDY_ENTRIES - 1
-            if greedy[i].entries == NULL:
-                for j in range(i):
-                    free(greedy[j].entries)
-                free(greedy)
-                free(tables)
-                raise MemoryError("cannot allocate the greedy caches")
+            tables[i] = &(<Solver>solvers[i]).table
+            greedy[i] = &(<Solver>solvers[i]).greedy
         free(self.tables)
-        self._free_greedy()
+        free(self.greedy)
         self.tables = tables
         self.greedy = greedy
         self.solvers = solvers
@@ -302,7 +249,7 @@ cdef class DohBatch:
         elif self.max_steps > 0 and e.steps >= self.max_steps:
             self.trunc_v[i] = 1
             e.done = 1
-        write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+        write_obs(&e.pos, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
 
     def reset(self, seeds, idx=None):
         """Envs (all, or the indices ``idx``) start the games of ``seeds`` (uint64, one
@@ -315,7 +262,7 @@ cdef class DohBatch:
             for k in range(n):
                 i = iv[k]
                 start_env(&self.envs[i], sv[k], self.pieces_per_size, self.grid, self.players,
-                          self.tables[0], &self.greedy[0], &self.bots)
+                          self.tables[0], self.greedy[0], &self.bots)
                 self.mover_v[i] = -1
                 self.move_reason_v[i] = -1
                 self.reward_v[i] = 0.0
@@ -337,11 +284,11 @@ cdef class DohBatch:
         if nt == 1:
             with nogil:
                 for i in range(n):
-                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0], 1)
+                    self._step_one(i, av[i], rv[i], self.tables[0], self.greedy[0], 1)
         else:
             for i in prange(n, nogil=True, num_threads=nt, schedule="static"):
                 self._step_one(i, av[i], rv[i], self.tables[threadid()],
-                               &self.greedy[threadid()], 1)
+                               self.greedy[threadid()], 1)
 
     def play(self, actions, active, reset_seeds, bint count_step=True):
         """The seat to move plays ``actions[i]`` (int64 (N,)) in every env where
@@ -362,7 +309,7 @@ cdef class DohBatch:
         with nogil:
             for i in range(n):
                 if on[i]:
-                    self._step_one(i, av[i], rv[i], self.tables[0], &self.greedy[0],
+                    self._step_one(i, av[i], rv[i], self.tables[0], self.greedy[0],
                                    count_step)
                 else:
                     self.mover_v[i] = -1
@@ -403,7 +350,7 @@ cdef class DohBatch:
             self.term_v[i] = 1
             e.done = 1
             self.winner_v[i] = e.pos.winner
-            write_obs(e, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
+            write_obs(&e.pos, &self.obs_v[i, 0, 0, 0], &self.mask_v[i, 0], self.seat)
             return
         pos_play(&e.pos, <int>action)
         bot_turns(e, t, g, &self.bots)
@@ -446,25 +393,18 @@ cdef class DohBatch:
         cdef Py_ssize_t i
         with nogil:
             for i in range(self.num_envs):
-                write_obs(&self.envs[i], &ov[i, 0, 0, 0], &mv[i, 0], seat)
+                write_obs(&self.envs[i].pos, &ov[i, 0, 0, 0], &mv[i, 0], seat)
 
     def get_state(self):
         """Every env (its position, bots' seed, steps, flags) and the last step's
         buffers: set_state on a batch of the same size and rules continues identically."""
-        raw = (<char*>self.envs)[:self.num_envs * sizeof(Env)]
-        buffers = {name: getattr(self, name).copy() for name in _BUFFERS}
-        return {"envs": bytes(raw), "buffers": buffers, "autoreset": bool(self.autoreset)}
+        return snapshot_state(self, (<char*>self.envs)[:self.num_envs * sizeof(Env)], _BUFFERS)
 
     def set_state(self, state):
         """Resume a :meth:`get_state` snapshot (ValueError for another batch's)."""
-        raw = state["envs"]
-        if len(raw) != self.num_envs * sizeof(Env):
-            raise ValueError(f"the snapshot is of a batch of another size, not {self.num_envs}")
-        for name in _BUFFERS:
-            getattr(self, name)[...] = state["buffers"][name]
+        raw = restore_state(self, state, self.num_envs * sizeof(Env), _BUFFERS)
         cdef const unsigned char[::1] src = raw
         memcpy(self.envs, &src[0], len(raw))
-        self.autoreset = state["autoreset"]
 
     def position_keys(self):
         """Each env's position key (engine.pos_key; engine.Position.from_key rebuilds it

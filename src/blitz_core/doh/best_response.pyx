@@ -11,18 +11,16 @@
 # layer by layer (backup: a best response maximises, the policy averages over its
 # probabilities). Every loop here runs without the GIL.
 
-from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t, uint8_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 
 from blitz_core.common.bits cimport lowest, popcount
 from blitz_core.doh.engine cimport (
     DohPos, pos_init, pos_play, pos_key, pos_from_key, empty_targets, targets_for,
-    counts_bits, bit_cell, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+    bit_cell, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
+from blitz_core.doh.observation cimport write_obs, N_PLANES, NOOP_CODE
 
 import numpy as np
-
-cdef enum:
-    N_PLANES = 15           # encoding.OBSERVATION_SHAPE[0]
 
 ONGOING = DOH_ONGOING
 DRAW = DOH_DRAW
@@ -104,36 +102,17 @@ def observe(keys, int pieces_per_size, int grid, int seat):
     obs = np.zeros((n, N_PLANES, 3, 3), dtype=np.float32)
     mask = np.zeros((n, DOH_ACTIONS), dtype=np.bool_)
     cdef float[:, :, :, ::1] o = obs
-    cdef uint8_t[:, ::1] mv = mask.view(np.uint8)
+    cdef int8_t[:, ::1] mv = mask.view(np.int8)
     cdef DohPos p
-    cdef int j, s, code, counts, bad = -1
-    cdef float frac
-    cdef uint64_t empties, m
+    cdef int bad = -1
     with nogil:
         for i in range(n):
             if _load(&p, kv[i], pieces_per_size, grid) != 0:
                 bad = i
                 break
-            for j in range(9):
-                code = <int>((p.board >> (4 * j)) & 15)
-                o[i, code, j // 3, j % 3] = 1.0                   # D4: what it holds
-                counts = counts_bits(code)
-                for s in range(3):
-                    if (counts >> s) & 1:
-                        o[i, 10 + s, j // 3, j % 3] = 1.0         # D5: what it counts as
-            for s in range(3):
-                frac = (<float>p.stash[s]) / (<float>p.pieces_per_size)
-                for j in range(3):
-                    o[i, 13, s, j] = frac                         # the stash, row s
-            if p.winner == DOH_ONGOING and p.to_move == seat:
-                for j in range(9):
-                    o[i, 14, j // 3, j % 3] = 1.0
-                empties = empty_targets(&p)
-                for s in range(3):
-                    m = targets_for(&p, s, empties)
-                    while m:
-                        mv[i, 25 * s + bit_cell(lowest(m))] = 1
-                        m &= m - 1
+            write_obs(&p, &o[i, 0, 0, 0], &mv[i, 0], seat)
+            if p.winner != DOH_ONGOING or p.to_move != seat:
+                mv[i, NOOP_CODE] = 0        # observe's contract: no legal move here
     if bad >= 0:
         raise ValueError(f"key {kv[bad]:#x} is not a position of pieces_per_size="
                          f"{pieces_per_size}, grid={grid}")

@@ -13,7 +13,7 @@ ctypedef struct BotSpec:
 
 # The greedy bot's memo (issue 28: greedy was the batch's slowest opponent, each decision
 # playing every move and every reply, ~700 positions). A move's greedy score is a pure
-# function of the position, and a batch's positions (one rules configuration and number
+# function of the position, and a Solver's positions (one rules configuration and number
 # of players) are named by engine.pxd's pos_key, so a direct-mapped cache keyed by it
 # holds each position's scores, indexed by action code; the tie-breaking draws are
 # unchanged, so the bot's choices are the same with or without it.
@@ -31,6 +31,7 @@ cdef BotSpec make_spec(object spec) except *
 
 cdef class Solver:
     cdef Table table
+    cdef GreedyCache greedy         # the greedy bot's memo, beside the table it serves
     cdef readonly int pieces_per_size
     cdef readonly int grid
     cdef readonly int players

@@ -38,6 +38,7 @@ from blitz_core.doh import engine as _engine
 
 cdef enum:
     NO_ACTION = -1
+    GREEDY_ENTRIES = 1 << 14    # per Solver: solver.pxd's GreedyCache, ~2.6 MB
 
 # The bots' kinds (bots.py names them).
 cdef enum:
@@ -415,10 +416,16 @@ cdef class Solver:
         self.table.used = 0
         self.table.nodes = 0
         self.table.full = False
+        free(self.greedy.entries)
+        self.greedy.entries = <GreedyEntry*>calloc(GREEDY_ENTRIES, sizeof(GreedyEntry))
+        if self.greedy.entries == NULL:
+            raise MemoryError("cannot allocate the greedy bot's memo")
+        self.greedy.mask = GREEDY_ENTRIES - 1
         self.lock = threading.Lock()
 
     def __dealloc__(self):
         free(self.table.slots)
+        free(self.greedy.entries)
 
     cdef DohPos _position(self, object position) except *:
         if self.table.slots == NULL:
@@ -547,7 +554,7 @@ cdef class Solver:
             return NO_ACTION
         with self.lock:
             with nogil:
-                out = bot_action(&self.table, &p, b, s)
+                out = bot_action(&self.table, &p, b, s, &self.greedy)
         return out
 
     def _check_two_players(self):
@@ -603,7 +610,8 @@ cdef class Solver:
                             while pos_reason(&p, a) != 0:
                                 a += 1
                         else:
-                            a = bot_action(&self.table, &p, spec_of[p.to_move], seed_view[i])
+                            a = bot_action(&self.table, &p, spec_of[p.to_move], seed_view[i],
+                                           &self.greedy)
                         if p.ply == 0:
                             f_view[i] = a // 25
                         if players > 2:         # kingmaking looks two moves back

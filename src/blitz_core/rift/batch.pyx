@@ -41,7 +41,7 @@ import os
 
 import numpy as np
 
-from blitz_core.common.batch_args import reset_args, step_args
+from blitz_core.common.batch_args import reset_args, restore_state, snapshot_state, step_args
 
 cdef enum:
     OBS_SIZE = 513                # game.OBSERVATION_SIZE (its OBS_* offsets below)
@@ -309,21 +309,27 @@ cdef class RiftBatch:
             self.trunc_v[i] = 1
             e.done = 1
 
+    cdef bint _restart_if_done(self, Py_ssize_t i, uint64_t seed) noexcept nogil:
+        """Env i if its episode ended at the last step: NEXT_STEP autoreset starts the
+        game of ``seed``, DISABLED leaves it until reset(); True then (the step does
+        nothing more)."""
+        cdef Env* e = &self.envs[i]
+        if not e.done:
+            return False
+        self.reason_v[i] = -1
+        self.reason2_v[i] = -1
+        if self.autoreset:
+            self._start(e, seed)
+            self.steps_v[i] = 0
+            self._write(i)
+        return True
+
     cdef void _step_one(self, Py_ssize_t i, int64_t action, uint64_t reset_seed,
                         SearchPool* pool) noexcept nogil:
         cdef Env* e = &self.envs[i]
         cdef int why, other = 1 - self.seat, bot
         self._clear(i)
-        if e.done and not self.autoreset:            # DISABLED: nothing until reset
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            return
-        if e.done:                                   # NEXT_STEP autoreset: action ignored
-            self._start(e, reset_seed)
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            self.steps_v[i] = 0
-            self._write(i)
+        if self._restart_if_done(i, reset_seed):     # the action is ignored
             return
         bot = rift_policy(&e.st, &self.r, other, self.kind, self.error, &e.bot_rng,
                           self.sims, pool)
@@ -351,13 +357,7 @@ cdef class RiftBatch:
         cdef int p
         cdef bint rejected = False
         self._clear(i)
-        if e.done and restart:                       # NEXT_STEP autoreset, or DISABLED
-            self.reason_v[i] = -1
-            self.reason2_v[i] = -1
-            if self.autoreset:
-                self._start(e, reset_seed)
-                self.steps_v[i] = 0
-                self._write(i)
+        if restart and self._restart_if_done(i, reset_seed):
             return
         act[0] = xa
         act[1] = oa
@@ -449,20 +449,13 @@ cdef class RiftBatch:
     def get_state(self):
         """Every env (its state, locks, bot stream, steps, flags) and the last step's
         buffers: set_state on a batch of the same size and rules continues identically."""
-        raw = (<char*>self.envs)[:self.num_envs * sizeof(Env)]
-        buffers = {name: getattr(self, name).copy() for name in _BUFFERS}
-        return {"envs": bytes(raw), "buffers": buffers, "autoreset": bool(self.autoreset)}
+        return snapshot_state(self, (<char*>self.envs)[:self.num_envs * sizeof(Env)], _BUFFERS)
 
     def set_state(self, state):
         """Resume a :meth:`get_state` snapshot (ValueError for another batch's)."""
-        raw = state["envs"]
-        if len(raw) != self.num_envs * sizeof(Env):
-            raise ValueError(f"the snapshot is of a batch of another size, not {self.num_envs}")
-        for name in _BUFFERS:
-            getattr(self, name)[...] = state["buffers"][name]
+        raw = restore_state(self, state, self.num_envs * sizeof(Env), _BUFFERS)
         cdef const unsigned char[::1] src = raw
         memcpy(self.envs, &src[0], len(raw))
-        self.autoreset = state["autoreset"]
 
     def done(self):
         """Which envs ended at the last step (they restart at the next), bool (N,)."""

@@ -47,6 +47,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
+from ..native_options import reject_self_play_options
 from ..native_vector import NativeSingleEnv, NativeVectorEnv, RowOutputs, step_info
 from ..native_vector import observation_space as shared_observation_space
 from .bots import BOT_NAMES, bot_spec
@@ -219,9 +220,6 @@ class DohVectorEnv(NativeVectorEnv):
             np.repeat(b.winners, k),
         )
 
-    def _mask_rows(self) -> np.ndarray:
-        return self._row_masks if self.self_play else self.batch.masks
-
     def describe(self, i: int) -> str:
         return str(position_summary(self._position(int(self.batch.position_keys()[i]))))
 
@@ -238,9 +236,7 @@ def DohSelfPlayVectorEnv(num_games: int = 1, **options: Any) -> DohVectorEnv:
     (``NOOP_ACTION``) and their actions are ignored. Rewards per row at the end (+1 the
     winner, -1/(players-1) each loser; a rejected move: -1 its row, +1/(players-1) the
     others). Options: :class:`DohVectorEnv`'s but ``opponent`` and ``seat``."""
-    for bad in ("opponent", "seat"):
-        if bad in options:
-            raise ValueError(f"self-play has no {bad}: every seat is the learner's")
+    reject_self_play_options(options, "every seat is the learner's")
     return DohVectorEnv(num_games, opponent=None, **options)
 
 

@@ -43,6 +43,7 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 
 from blitz_core.rift import batch as _native
 
+from ..native_options import next_game_seed, reject_self_play_options
 from ..native_vector import (
     NativeSingleEnv,
     NativeVectorEnv,
@@ -198,9 +199,6 @@ class RiftVectorEnv(NativeVectorEnv):
             out.reasons = b.reasons_other
         return out
 
-    def _mask_rows(self) -> np.ndarray:
-        return self._row_masks if self.self_play else self.batch.masks
-
     def summary(self, i: int) -> Dict[str, Any]:
         """Env i's state as the replay result's ``state`` (``RiftState.summary``)."""
         return _summary(self.rules, self.batch.state_bytes(i))
@@ -223,9 +221,7 @@ def RiftSelfPlayVectorEnv(num_games: int = 1, **options: Any) -> RiftVectorEnv:
     O, each with its own seat's observation, mask and reward; zero-sum within a game).
     Both moves of a game lock in one step (G6); a rejected move (G5) loses its seat the
     game. Options: :class:`RiftVectorEnv`'s but ``opponent`` and ``seat``."""
-    for bad in ("opponent", "seat"):
-        if bad in options:
-            raise ValueError(f"self-play has no {bad}: both seats are the learner's")
+    reject_self_play_options(options, "both seats are the learner's")
     return RiftVectorEnv(num_games, opponent=None, **options)
 
 
@@ -346,12 +342,8 @@ def RiftParallelEnv(
             return observations, rewards, terminations, truncations, infos
 
         def _game_seed(self, seed: Optional[int]) -> int:
-            if seed is not None:
-                self._seeds = np.random.default_rng(int(seed))
-                return int(seed)
-            if self._seeds is None:
-                self._seeds = np.random.default_rng()  # never seeded: OS entropy
-            return int(self._seeds.integers(0, 2**63))
+            self._seeds, game_seed = next_game_seed(self._seeds, seed)
+            return game_seed
 
         def state(self) -> np.ndarray:
             """The true global state (``state_space``, :func:`global_state`): X's

@@ -307,8 +307,8 @@ class BatchedMatches:
         return self._native.num_threads
 
     @num_threads.setter
-    def num_threads(self, value: int) -> None:
-        check_count(value, "num_threads")
+    def num_threads(self, value: Optional[int]) -> None:
+        check_count(value, "num_threads", optional=True)
         self._native.num_threads = value
 
     @property

@@ -18,6 +18,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ...native_options import reject_self_play_options, with_key_masks
 from ..types import Player
 from .batched import BatchedMatches, observation_space
 
@@ -31,15 +32,6 @@ __all__ = [
 
 def _seat(seat: Union[str, int, Player]) -> int:
     return int(Player.parse(seat))
-
-
-def with_key_masks(info: Dict[str, Any], present: np.ndarray) -> Dict[str, Any]:
-    """Gymnasium's vector info convention: next to every key ``k`` a bool ``_k`` saying
-    which rows have it (here ``present``: every row, or the rows an episode ended in)."""
-    for key in list(info):
-        if not key.startswith("_"):
-            info["_" + key] = present
-    return info
 
 
 def final_step_info(batch: BatchedMatches, seats: Sequence[int]) -> Dict[str, Any]:
@@ -365,7 +357,5 @@ class BlitzSelfPlayVectorEnv(BlitzVectorEnv):
     """
 
     def __init__(self, num_matches: int = 1, **options: Any) -> None:
-        for bad in ("opponent", "seat"):
-            if bad in options:
-                raise ValueError(f"self-play has no {bad}: both seats are the agent's")
+        reject_self_play_options(options, "both seats are the agent's")
         super().__init__(num_matches, seat="both", **options)
