@@ -11,6 +11,7 @@ does not import the others, and listing them imports none.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import lru_cache
 from pathlib import Path
