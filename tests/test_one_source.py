@@ -354,3 +354,12 @@ def test_doh_observation_keys_read_the_native_key_layout(pieces):
             mover = state.to_move()[0]
             state.apply(mover, int(rng.choice(np.flatnonzero(state.legal_mask(mover)))))
     assert checked >= 5  # one position a game at least
+
+
+def test_the_labs_worker_count_is_the_native_steppers_core_count():
+    """lab.jobs.default_workers and blitz_core's usable_cores count the cores one way
+    (the lab may not import the native package, so the fact is written twice)."""
+    from blitz_core.common.batch_args import usable_cores
+    from tictacblitz.lab.jobs import default_workers
+
+    assert default_workers() == usable_cores() >= 1

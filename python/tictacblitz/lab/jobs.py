@@ -10,12 +10,11 @@ balance hooks"); a chunk is played by the game's native ``play_matches``.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
-
-from blitz_core.common.batch_args import usable_cores
 
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME, load_game
@@ -103,8 +102,16 @@ def int_arg(name: str, value: Any, minimum: int) -> int:
 
 
 def default_workers() -> int:
-    """Every core this process may run on (the native steppers' count)."""
-    return usable_cores()
+    """Every core this process may run on (its CPU affinity; the CPU count elsewhere).
+
+    The native steppers' ``blitz_core.common.batch_args.usable_cores`` counts the same
+    way; the lab does not import it (it imports without any native build, and names no
+    native package: tests/test_architecture.py, tests/test_lab_layout.py), so
+    tests/test_one_source.py ties the two."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def default_chunk_size(matches: int, workers: int, slow: bool) -> int:
