@@ -1,5 +1,5 @@
 """The pilot a rule search plays before its estimate (issue 24 review, finding 6):
-``sensitivity`` uses it, and ``tune`` (whose ``_estimate`` repeats these lines) can.
+``sensitivity`` and ``tune`` both use it.
 """
 
 from __future__ import annotations

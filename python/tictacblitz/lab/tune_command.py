@@ -24,10 +24,11 @@ from .command import (
     report_error,
     seat_arguments,
 )
-from .cost import announce, pilot_seeds, pilot_size, run_pilot
+from .cost import announce
 from .edges import INTERRUPTED, one_line_errors, whole_number
 from .hooks import hooks_for
 from .jobs import default_workers
+from .search_pilot import base_pilot
 from .tune_study import DEFAULT_STORAGE
 
 __all__ = ["register", "main"]
@@ -207,12 +208,8 @@ def main(args: argparse.Namespace) -> int:
 
 def _estimate(args: argparse.Namespace, plan: Any, client: Any) -> bool:
     """The pilot at the base rules (other seeds, not counted) and the estimate line."""
-    lab = plan.lab
-    bots = [lab.hooks.resolve_bot(b)[0] for b in lab.bots(lab.base)]
-    slow = any(lab.hooks.slow_bot(b) for b in bots)
-    seeds = pilot_seeds(plan.seed, min(pilot_size(slow), plan.matches))
-    pilot = run_pilot(lab.hooks, lab.base.rules, bots, seeds, dict(lab.options))
-    threads = None if client is not None else min(lab.workers, default_workers())
+    pilot = base_pilot(plan.lab, plan.seed, plan.matches)
+    threads = None if client is not None else min(plan.lab.workers, default_workers())
     detail = (
         f"{plan.trials} candidates x {plan.matches:,}, then {plan.confirm} finalists and "
         f"the base x {plan.confirm_matches:,}"
