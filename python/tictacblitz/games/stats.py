@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
-__all__ = ["Z95", "wilson", "wilson_or_none", "Moments", "quantiles", "nice_width"]
+__all__ = ["Z95", "wilson", "wilson_or_none", "ratio_ci", "Moments", "quantiles", "nice_width"]
 
 Z95 = 1.959963984540054
 """The two-sided 95 % normal quantile."""
@@ -38,6 +38,29 @@ def wilson(successes: float, n: int, z: float = Z95) -> Tuple[float, float]:
 def wilson_or_none(successes: int, n: int) -> Optional[List[float]]:
     """:func:`wilson` as a JSON-ready list, ``None`` when ``n`` is 0 (no interval)."""
     return list(wilson(successes, n)) if n else None
+
+
+def ratio_ci(
+    sums: Any, scale: float = 1.0, clip: Optional[Tuple[float, float]] = None
+) -> Tuple[Optional[float], Optional[List[float]]]:
+    """``scale * sum(a) / sum(b)`` and its 95 % interval (the delta method over games or
+    matches) from the exact sums ``[n, Sa, Sb, Saa, Sbb, Sab]``; (None, None) without two
+    of them. ``clip``: bounds the interval is cut to (a share's [0, 1]).
+
+    >>> ratio_ci([4, 6, 8, 10, 16, 12])
+    (0.75, [0.75, 0.75])
+    """
+    n, sa, sb, saa, sbb, sab = (int(v) for v in sums)
+    if n < 2 or sb <= 0:
+        return None, None
+    r = sa / sb
+    # the variance of a_i - r b_i, in exact integers until the division
+    var = (saa - 2 * r * sab + r * r * sbb - (sa - r * sb) ** 2 / n) / (n - 1)
+    half = Z95 * math.sqrt(max(var, 0.0) * n) / sb
+    low, high = r - half, r + half
+    if clip is not None:
+        low, high = max(low, clip[0]), min(high, clip[1])
+    return scale * r, [scale * low, scale * high]
 
 
 class Moments:

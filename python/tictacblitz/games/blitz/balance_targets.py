@@ -25,13 +25,12 @@ not over rounds as the older ``decisiveness`` row's Wilson interval is.
 
 from __future__ import annotations
 
-import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Tuple
 
 import numpy as np
 
 from ..base import first_seat_score2
-from ..stats import Moments, wilson_or_none
+from ..stats import Moments, ratio_ci, wilson_or_none
 from .types import POWERUP_KEYS as KINDS  # R14, in code order
 from .types import RoundEnd
 
@@ -46,26 +45,8 @@ __all__ = [
 
 ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
 CLOCK = ENDS.index(RoundEnd.TIMEOUT.value)  # R20: the only end that is not a line
-Z95 = 1.959963984540054
 SUMS = 6  # [n, Sa, Sb, Saa, Sbb, Sab] of a ratio sum(a) / sum(b) over matches
 RATIOS: Tuple[str, ...] = ("line_share", "line_round_s", *(f"{k}_uses" for k in KINDS))
-
-
-def ratio_ci(sums: Any, scale: float = 1.0) -> Tuple[Optional[float], Optional[List[float]]]:
-    """``scale * sum(a) / sum(b)`` and its 95 % interval (the delta method over matches)
-    from the exact sums ``[n, Sa, Sb, Saa, Sbb, Sab]``; (None, None) without two matches.
-
-    >>> ratio_ci([4, 6, 8, 10, 16, 12])
-    (0.75, [0.75, 0.75])
-    """
-    n, sa, sb, saa, sbb, sab = (int(v) for v in sums)
-    if n < 2 or sb <= 0:
-        return None, None
-    r = sa / sb
-    # the variance of a_i - r b_i over matches, in exact integers until the division
-    var = (saa - 2 * r * sab + r * r * sbb - (sa - r * sb) ** 2 / n) / (n - 1)
-    half = Z95 * math.sqrt(max(var, 0.0) * n) / sb
-    return scale * r, [scale * (r - half), scale * (r + half)]
 
 
 def _per_match(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:

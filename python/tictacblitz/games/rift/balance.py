@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..base import first_seat_score2
-from ..stats import Moments, quantiles, wilson_or_none
+from ..stats import Z95, Moments, quantiles, ratio_ci, wilson_or_none
 from .bots import BOT_NAMES, GUI_LEVELS, SEARCHES, BotSpec
 from .bots import resolve_bot as _resolve
 from .game import play_matches as _play_matches
@@ -72,7 +72,6 @@ PAIR_MEANS: Dict[str, str] = {"mean_turns": "turns", "mean_collisions": "collisi
 
 ABILITIES: Tuple[str, ...] = tuple(a.key for a in Ability if a)  # G14, codes 1, 2, 3
 SEATS: Tuple[str, ...] = tuple(p.name.lower() for p in Player)  # "x", "o": column suffixes
-Z95 = 1.959963984540054
 PLOTTED_OBJECTIVES = ("full_energy", "centre_cells", "centre", "diagonal_win", "shield_win")
 """The objectives a sweep plot draws (every one is in the table and the JSON)."""
 
@@ -113,19 +112,6 @@ def _diff_ci(a: int, n: int, b: int, m: int) -> Optional[List[float]]:
     p, q = a / n, b / m
     half = Z95 * math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
     return [p - q - half, p - q + half]
-
-
-def _ratio_ci(sums: np.ndarray) -> Tuple[Optional[float], Optional[List[float]]]:
-    """sum(a) / sum(b) and its 95 % interval (delta method over games) from the exact
-    sums ``[n, Sa, Sb, Saa, Sbb, Sab]``."""
-    n, sa, sb, saa, sbb, sab = (float(v) for v in sums)
-    if n < 2 or sb <= 0:
-        return None, None
-    r = sa / sb
-    # variance of a_i - r b_i over games
-    var = (saa - 2 * r * sab + r * r * sbb - (sa - r * sb) ** 2 / n) / (n - 1)
-    half = Z95 * math.sqrt(max(var, 0.0) * n) / sb
-    return r, [max(r - half, 0.0), min(r + half, 1.0)]
 
 
 class Metrics:
@@ -270,7 +256,7 @@ class Metrics:
         objectives = {}
         for c, oid in enumerate(OBJECTIVE_IDS):
             dealt, done = int(self.dealt[c]), int(self.done[c])
-            share, share_ci = _ratio_ci(self.share_sums[c])
+            share, share_ci = ratio_ci(self.share_sums[c], clip=(0.0, 1.0))
             objectives[oid] = {
                 "points": self.rules.points(oid),
                 "dealt": dealt,
@@ -283,7 +269,7 @@ class Metrics:
                 "points_share": share,
                 "points_share_ci": share_ci,
             }
-        all_share, all_share_ci = _ratio_ci(self.share_sums[-1])
+        all_share, all_share_ci = ratio_ci(self.share_sums[-1], clip=(0.0, 1.0))
         return {
             "seat_advantage": {
                 "x_score": None if score is None else score / 2,
