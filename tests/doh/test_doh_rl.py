@@ -166,3 +166,12 @@ def test_autoreset_truncation_masks_and_options() -> None:
         vec.step(np.array([0, 1, 75]))
     with pytest.raises(ValueError, match="seat"):
         DohEnv(seat=2)
+
+
+def test_the_native_batch_steps_on_one_thread_unless_told():
+    # issue 28 item 1: every core by default (with OpenMP's spinning wait) collapses
+    # beside a busy neighbour; the batch used directly now defaults as the env faces do
+    from blitz_core.doh.batch import DohBatch
+
+    assert DohBatch(4, 5, 3, (0, 0.0, 0), 0).num_threads == 1
+    assert DohBatch(4, 5, 3, (0, 0.0, 0), 0, num_threads=2).num_threads == 2

@@ -41,7 +41,6 @@ from blitz_core.doh.solver cimport (
     Table, BotSpec, Solver, GreedyCache, bot_action, make_spec,
 )
 
-import os
 
 import numpy as np
 
@@ -178,9 +177,11 @@ cdef class DohBatch:
         free(self.greedy)
 
     def set_threads(self, num_threads=None):
-        """Threads of the step (default: every core); results never depend on it."""
+        """Threads of the step (default: one, as Rift's batch and every env face: every
+        core with OpenMP's spinning wait collapses beside a busy neighbour, docs/rl.md
+        "Threads"); results never depend on it."""
         cdef int i
-        n = (os.cpu_count() or 1) if num_threads is None else num_threads
+        n = 1 if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
         solvers = [Solver(self.pieces_per_size, self.grid, players=self.players)
