@@ -40,6 +40,17 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) for m in np.asarray(masks).astype(bool)])
 
 
+def step_until_an_env_ends(env):
+    """Step by ``first_legal`` until some row's episode ends (within 4 x LIMIT steps);
+    that step's observation, info and ended rows."""
+    for _ in range(4 * LIMIT):
+        obs, rewards, term, trunc, info = env.step(first_legal(env.action_masks()))
+        ended = term | trunc
+        if ended.any():
+            return obs, info, ended
+    raise AssertionError(f"no episode ended within {4 * LIMIT} steps")
+
+
 def vector(game: str, n: int = N, **options):
     options.setdefault("max_steps", LIMIT)
     return envs.make_vector_env(game, n, **options)
@@ -106,12 +117,7 @@ def test_same_step_restarts_at_once_with_the_final_obs_and_info(game):
     env = vector(game, autoreset_mode="same_step")
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     env.reset(seed=2)
-    for _ in range(4 * LIMIT):
-        obs, rewards, term, trunc, info = env.step(first_legal(env.action_masks()))
-        ended = term | trunc
-        if ended.any():
-            break
-    assert ended.any()
+    obs, info, ended = step_until_an_env_ends(env)
     assert (info["_final_obs"] == ended).all() and (info["_final_info"] == ended).all()
     final_obs, final_info = info["final_obs"], info["final_info"]
     assert isinstance(final_obs, dict) and isinstance(final_info, dict) and final_info
@@ -128,12 +134,7 @@ def test_disabled_leaves_an_ended_env_until_reset(game):
     env = vector(game, autoreset_mode="disabled")
     assert env.metadata["autoreset_mode"] == AutoresetMode.DISABLED
     env.reset(seed=3)
-    for _ in range(4 * LIMIT):
-        obs, rewards, term, trunc, info = env.step(first_legal(env.action_masks()))
-        ended = term | trunc
-        if ended.any():
-            break
-    assert ended.any()
+    obs, info, ended = step_until_an_env_ends(env)
     frozen = {k: v[ended].copy() for k, v in obs.items()}
     obs, rewards, term, trunc, info = env.step(first_legal(env.action_masks()))
     assert all(np.array_equal(obs[k][ended], frozen[k]) for k in obs)  # nothing happened
