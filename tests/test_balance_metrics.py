@@ -13,9 +13,10 @@ import pytest
 
 from tictacblitz.games.blitz.balance import PRECISION_METRICS as BLITZ_PRECISION
 from tictacblitz.games.blitz.balance import Metrics, play_matches
-from tictacblitz.games.blitz.balance_targets import NAMES, ratio_ci
+from tictacblitz.games.blitz.balance_targets import NAMES
 from tictacblitz.games.blitz.rules import Rules
 from tictacblitz.games.rift.balance import PRECISION_METRICS as RIFT_PRECISION
+from tictacblitz.games.stats import ratio_ci
 from tictacblitz.lab.cost import metric_interval
 from tictacblitz.lab.simulator import simulate
 from tictacblitz.lab.units import label, unit

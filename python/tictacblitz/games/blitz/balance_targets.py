@@ -19,8 +19,8 @@ The seed's claims, as numbers:
 
 A round is not independent of the other rounds of its match (the same players, the same
 score), so the intervals of the per-round ratios (``line_share``, ``line_round_s``,
-``KIND_uses``) are over matches (:func:`ratio_ci`, the delta method on per-match sums),
-not over rounds as the older ``decisiveness`` row's Wilson interval is.
+``KIND_uses``) are over matches (:func:`~tictacblitz.games.stats.ratio_ci`, the delta
+method on per-match sums), not over rounds as the older ``decisiveness`` row's Wilson interval is.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ __all__ = [
     "TARGET_PRECISION",
     "target_rows",
     "target_values",
-    "ratio_ci",
 ]
 
 ENDS: Tuple[str, ...] = tuple(e.value for e in RoundEnd)  # BY_* codes 0, 1, 2
