@@ -1,10 +1,9 @@
-"""The lab runs the fourth game (docs/simulate.md): simulate (its API and its command),
-and a tournament, through the game's ``play_matches`` and the lab's defaults for every
-other hook."""
+"""The lab and the command line run the fourth game (docs/simulate.md): simulate (its API
+and its command), a tournament, demo and replay, through the game's ``play_matches`` and
+the lab's defaults for every other hook."""
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import numpy as np
@@ -14,8 +13,9 @@ pytest.importorskip("pyarrow")
 
 from fourth_game_folders import GAME
 
+from tictacblitz.cli import main
 from tictacblitz.games import load_game
-from tictacblitz.lab import simulation, tournament
+from tictacblitz.lab import tournament
 from tictacblitz.lab.seeds import match_seeds
 from tictacblitz.lab.simulation import simulate
 
@@ -27,11 +27,9 @@ def runner():
     return play_matches
 
 
-def run(module, argv, capsys):
-    parser = argparse.ArgumentParser(prog="tictacblitz")
-    module.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    status = args.handler(args)
+def run(argv, capsys):
+    """``tictacblitz ARGV``, in this process: (exit status, stdout, stderr)."""
+    status = main(argv)
     out = capsys.readouterr()
     return status, out.out, out.err
 
@@ -64,7 +62,7 @@ def test_the_simulate_command(capsys, tmp_path) -> None:
     out = tmp_path / "r.csv"
     argv = ["simulate", "--game", GAME, "--rule", "misere=true", "--matches", "60"]
     argv += ["--seed", "2", "--x", "random", "--o", "greedy", "--out", str(out)]
-    status, stdout, _ = run(simulation, [*argv, "--json", "--no-progress"], capsys)
+    status, stdout, _ = run([*argv, "--json", "--no-progress"], capsys)
     assert status == 0
     s = json.loads(stdout)
     assert s["game"] == GAME and s["rules"] == {"misere": True} and s["matches"] == 60
@@ -76,7 +74,7 @@ def test_the_simulate_command(capsys, tmp_path) -> None:
         (["--rule", "size=4"], "unknown rule 'size'"),
         (["--rule", "misere=2"], "rules.misere=2"),
     ):
-        status, stdout, err = run(simulation, ["simulate", "--game", GAME, *bad], capsys)
+        status, stdout, err = run(["simulate", "--game", GAME, *bad], capsys)
         assert status == 2 and stdout == "" and words in err, err
         assert err.count("\n") == 1
 
@@ -87,9 +85,7 @@ def test_a_tournament_ranks_greedy_above_random(capsys) -> None:
     pair = result["pairs"][0]
     assert pair["a_wins"] + pair["b_wins"] + pair["draws"] == 40
     assert result["elo"]["greedy"] > result["elo"]["random"]
-    status, stdout, _ = run(
-        tournament, ["tournament", "--game", GAME, "--matches", "8", "--json"], capsys
-    )
+    status, stdout, _ = run(["tournament", "--game", GAME, "--matches", "8", "--json"], capsys)
     assert status == 0 and json.loads(stdout)["game"] == GAME
 
 
@@ -98,3 +94,22 @@ def test_the_runner_refuses_bad_seeds_and_seats() -> None:
         runner()(None, ("random", "random"), [1, -2])
     with pytest.raises(ValueError, match="one bot a seat"):
         runner()(None, ("random",), np.arange(3, dtype=np.uint64))
+
+
+def test_demo_and_replay_commands(capsys, tmp_path) -> None:
+    status, stdout, _ = run(["demo", "--game", GAME, "--seed", "3"], capsys)
+    assert status == 0 and "match over: " in stdout
+    board = stdout.split("final board:\n")[1].split("final state")[0]
+    moves = [line for line in stdout.splitlines() if line.startswith("move ")]
+    assert len(moves) == board.count("X") + board.count("O") >= 5  # every move printed
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"game": GAME, "moves": [4, 0, 8, 2, 1, 7, 6, 5, 3]}))
+    results = []
+    for engine in ("native", "reference"):
+        status, stdout, _ = run(["replay", str(path), "--engine", engine], capsys)
+        assert status == 0
+        results.append(json.loads(stdout))
+    assert results[0] == results[1] and results[0]["plies"] == 9
+    path.write_text(json.dumps({"game": GAME, "moves": [4, 4]}))
+    status, stdout, err = run(["replay", str(path)], capsys)
+    assert status == 2 and stdout == "" and err.count("\n") == 1 and "occupied" in err
