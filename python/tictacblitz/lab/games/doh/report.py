@@ -1,124 +1,111 @@
-"""How reports show Tic Tac Doh's balance metrics (:mod:`.balance`'s ``METRICS``,
-``PANELS``, ``SWEEP_COLUMNS``, ``REPORT_COLUMNS``, ``metric_rows`` and ``summary_lines``
-hooks, re-exported there, where the lab looks): the two-player metrics here, those of
-three or four players from :mod:`.balance_seats`."""
+"""Tic Tac Doh's balance metrics, each declared once (:data:`DOH_METRICS`: its label,
+unit, kind, summary path, panel and tables; issue 27, item 3), and the rows
+``tictacblitz simulate --game doh`` prints (:func:`summary_lines`): the two-player ones
+here, those of three or four players from :mod:`.seats`."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
-from .balance_seats import ENDS, RULE_OF_END, SEAT_METRICS, seat_metric_rows, seat_summary_lines
-from .types import PIECES, SEATS
+from ....games.doh.types import PIECES
+from ...metric import CATEGORY, Metric
+from .seats import ENDS, RULE_OF_END, SEAT_METRICS, SEAT_SCORES, seat_summary_lines
 
-__all__ = [
-    "METRICS",
-    "PANELS",
-    "SWEEP_COLUMNS",
-    "REPORT_COLUMNS",
-    "metric_rows",
-    "summary_lines",
-    "PIECES",
-]
+__all__ = ["DOH_METRICS", "summary_lines", "PIECES"]
 
 
-METRICS: Dict[str, Tuple[str, str, str]] = {
-    "first_score": (
+_ENDS_HOW = {
+    "line": "games won by three squares in a line counting as one size (D7)",
+    "stash_empty": "games drawn because the stash ran out with no line (D8)",
+    "no_move": "games lost by the player to move having no legal move (D9)",
+}
+
+DOH_METRICS: Tuple[Metric, ...] = (
+    Metric(
+        "first_score",
         "first player's score (win 1, draw 1/N)",
         "share",
         "the first player's mean result, a win 1, a draw 1/N (N players: 1/2 with two), a "
-        "loss 0 (D1: first moves first); 1/N is an even game (50 % with two)",
+        "loss 0 (D1: first moves first); 1/N is an even game (50 % with two); with three "
+        "or four players, the first seat's of seat_scores",
+        value="seat_advantage.first_score",
+        ci="seat_advantage.first_score_ci",
+        precision=True,
+        panel="seat advantage (X share of decided)",
+        sweep=True,
+        report=True,
     ),
-    "game_length": (
+    *SEAT_SCORES,
+    Metric(
+        "game_length",
         "game length (mean)",
         "plies",
         "moves played until the game ended (D7-D9); at most 3 x pieces_per_size (D1, D8)",
+        value="game_length.mean",
+        ci="game_length.mean_ci",
+        precision=True,
+        panel="game length (plies)",
+        sweep=True,
+        report=True,
     ),
-    **{
-        f"{end}_share": (
+    *(
+        Metric(
+            f"{end}_share",
             f"games ended by {end.replace('_', ' ')} ({RULE_OF_END[end]})",
             "share",
-            how,
+            _ENDS_HOW[end],
+            kind=CATEGORY,
+            value=f"ends.{end}.share",
+            ci=f"ends.{end}.share_ci",
+            panel="how games end",
+            sweep=end == "line",
+            report=True,
         )
-        for end, how in (
-            ("line", "games won by three squares in a line counting as one size (D7)"),
-            ("stash_empty", "games drawn because the stash ran out with no line (D8)"),
-            ("no_move", "games lost by the player to move having no legal move (D9)"),
-        )
-    },
-    **{
-        f"{p}_first_share": (
+        for end in ENDS
+    ),
+    *(
+        Metric(
+            f"{p}_first_share",
             f"first piece {p}: share of games",
             "share",
             f"games whose first move was a piece of size {p} (the first move's only choice "
             "is its size: where it goes does not matter, D2)",
+            kind=CATEGORY,
+            value=f"first_pieces.{p}.share",
+            ci=f"first_pieces.{p}.share_ci",
         )
         for p in PIECES
-    },
-    **{
-        f"{p}_first_win_rate": (
+    ),
+    *(
+        Metric(
+            f"{p}_first_win_rate",
             f"first piece {p}: first player wins",
             "share",
             f"of the games opened with {p}, the share the first player won",
+            value=f"first_pieces.{p}.first_win_rate",
+            ci=f"first_pieces.{p}.first_win_ci",
+            panel="first piece: first player wins",
+            report=True,
         )
         for p in PIECES
-    },
-    **{
-        f"{p}_first_draw_rate": (
+    ),
+    *(
+        Metric(
+            f"{p}_first_draw_rate",
             f"first piece {p}: draws",
             "share",
             f"of the games opened with {p}, the share drawn (D8)",
+            value=f"first_pieces.{p}.draw_rate",
+            ci=f"first_pieces.{p}.draw_ci",
         )
         for p in PIECES
-    },
-    **SEAT_METRICS,  # three or four players (balance_seats.py)
-}
-"""name -> (label, unit, explanation) of Doh's metrics, in table order: the one list of
-them (the summary's rows, the A/B's paired rows of :func:`match_values`, the legend).
-Every one is a *value* (``plies``) or a *share* (a proportion, shown in %); the runner's
-code columns are declared in :data:`CODE_COLUMNS`, so the lab never averages them."""
-
-PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("seat advantage (X share of decided)", ("first_score",)),
-    ("game length (plies)", ("game_length",)),
-    ("how games end", tuple(f"{end}_share" for end in ENDS)),
-    ("first piece: first player wins", tuple(f"{p}_first_win_rate" for p in PIECES)),
-    ("each seat's score, 3 or 4 players", tuple(f"{s.lower()}_score" for s in SEATS[1:])),
-    ("kingmaking and players out", ("kingmade_share", "out_share")),
+    ),
+    *SEAT_METRICS,  # three or four players (seats.py)
 )
-"""Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
-
-SWEEP_COLUMNS = ("first_score", "game_length", "line_share")
-"""The metrics the sweep command's text table shows after the lab's."""
-
-REPORT_COLUMNS = (
-    "first_score",
-    "game_length",
-    *(f"{end}_share" for end in ENDS),
-    *(f"{p}_first_win_rate" for p in PIECES),
-)
-"""The metrics the sweep's HTML table shows after the lab's."""
-
-
-def metric_rows(summary: Dict[str, Any], add: Any) -> None:
-    """Add Doh's headline metrics as rows: ``add(name, value, (lo, hi))``."""
-    s = summary
-    if "seat_scores" in s:  # three or four players
-        seat_metric_rows(s, add)
-        return
-    sa = s["seat_advantage"]
-    add("first_score", sa["first_score"], sa["first_score_ci"])
-    add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
-    for end in ENDS:
-        e = s["ends"][end]
-        add(f"{end}_share", e["share"], e["share_ci"])
-    for p in PIECES:
-        add(f"{p}_first_share", s["first_pieces"][p]["share"], s["first_pieces"][p]["share_ci"])
-    for p in PIECES:
-        f = s["first_pieces"][p]
-        add(f"{p}_first_win_rate", f["first_win_rate"], f["first_win_ci"])
-    for p in PIECES:
-        f = s["first_pieces"][p]
-        add(f"{p}_first_draw_rate", f["draw_rate"], f["draw_ci"])
+"""Doh's metrics in table order: the one list of them (the summary's rows, the A/B's
+paired rows of :func:`~.balance.match_values`, the legend, the plots, the tables).
+Every one is a *value* (``plies``), a *share* (shown in %) or a *category* (the share of
+one code of a code column, :data:`~.balance.CODE_COLUMNS`: never averaged)."""
 
 
 def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
