@@ -1,4 +1,4 @@
-"""Doh's balance metrics for three and four players (games/doh/balance_seats.py, issue 25
+"""Doh's balance metrics for three and four players (lab/games/doh/seats.py, issue 25
 item 3) against a plain recount of the same games: each seat's score, the ends, who went
 out (against the protocol's own ``out``), kingmaking, the paired per-match values, and
 simulate's output."""

@@ -138,6 +138,8 @@ class LabAdapter:
             raise AdapterError(f"{cls.__module__}.{cls.__qualname__}: {'; '.join(wrong)}")
 
     def __init__(self, name: str) -> None:
+        if type(self) is LabAdapter:  # the base alone has none of the game's hooks
+            raise TypeError("a game's LabAdapter comes from tictacblitz.lab.hooks.hooks_for")
         self.name = name
         self.type: GameType = game_type(name)  # raises ValueError for an unknown game
         self.default_game: Game = load_game(name)

@@ -58,7 +58,7 @@ def play_matches(
 ) -> Dict[str, np.ndarray]:
     """The lab's runner hook: :func:`.game.play_matches`, one bot a seat. With three or
     four players the columns gain ``players`` (the number, every row), which the
-    N-player metrics read (:mod:`.balance_seats`)."""
+    N-player metrics read (:mod:`.seats`)."""
     cols = _bots.play_matches(rules, tuple(seat_bots), seeds, opening)
     if len(seat_bots) > 2:
         cols["players"] = np.full(len(cols["winner"]), len(seat_bots), np.int8)
@@ -103,7 +103,7 @@ def record_columns(cols: Dict[str, Any]) -> Dict[str, Any]:
 
 def Metrics(rules: Any) -> Any:
     """Doh's extra summary metrics for ``rules``: :class:`TwoSeatMetrics` with two
-    players, :class:`~.balance_seats.SeatMetrics` with three or four (D10)."""
+    players, :class:`~.seats.SeatMetrics` with three or four (D10)."""
     rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
     players = int(getattr(rules, "players", 2))
     return TwoSeatMetrics(rules) if players == 2 else SeatMetrics(players)
