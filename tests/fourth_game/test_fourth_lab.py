@@ -34,6 +34,15 @@ def run(argv, capsys):
     return status, out.out, out.err
 
 
+def test_the_lab_finds_the_adapter_by_its_folder() -> None:
+    from tictacblitz.lab.hooks import hooks_for
+
+    adapter = hooks_for(GAME)
+    assert type(adapter).__module__ == f"tictacblitz.lab.games.{GAME}"
+    assert adapter.default_bot == "random" and adapter.tournament_bots == ("random", "greedy")
+    assert adapter.sweepable() == {}  # its one rule is a bool: nothing to sweep
+
+
 def test_simulate_counts_what_the_game_s_runner_plays() -> None:
     one = simulate(200, "greedy", "random", seed=3, game=GAME, workers=1, chunk_size=200)
     two = simulate(200, "greedy", "random", seed=3, game=GAME, workers=2, chunk_size=9)
