@@ -35,27 +35,28 @@ def module_name(path: Path) -> str:
 MODULES: Dict[str, Path] = {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _runtime_nodes(tree: ast.AST):
+def _runtime_nodes(tree: ast.AST, type_only: bool = False):
     """Every node, except those under ``if TYPE_CHECKING:`` (type-only imports, which
-    never run)."""
+    never run) unless ``type_only``."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not type_only and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             stack.extend(node.orelse)
             continue
         yield node
         stack.extend(ast.iter_child_nodes(node))
 
 
-def imports_of(name: str) -> Set[str]:
+def imports_of(name: str, type_only: bool = False) -> Set[str]:
     """Every tictacblitz module ``name`` imports at run time, anywhere in its file (a
-    function-level import is still a dependency). Reading ``__version__`` from the
-    package is not a dependency on its contents."""
+    function-level import is still a dependency); with ``type_only``, also those under
+    ``if TYPE_CHECKING:``. Reading ``__version__`` from the package is not a dependency
+    on its contents."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: Set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), type_only):
         if isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["__version__"]:
             continue
         if isinstance(node, ast.Import):
@@ -80,6 +81,10 @@ def imports_of(name: str) -> Set[str]:
 
 
 GRAPH = {name: imports_of(name) for name in MODULES}
+# The same, counting type-only imports too: the cycle test's graph (issue 27, item 4: a
+# circle lobby -> room -> seats -> room, room -> lobby ran through callbacks at run time,
+# and its back edges were TYPE_CHECKING imports, which the runtime graph does not see).
+TYPED_GRAPH = {name: imports_of(name, type_only=True) for name in MODULES}
 
 
 def _ancestors_of(name: str) -> Set[str]:
@@ -87,10 +92,11 @@ def _ancestors_of(name: str) -> Set[str]:
     return {".".join(parts[:i]) for i in range(1, len(parts))}
 
 
-def test_no_import_cycles():
-    """Tarjan's strongly connected components over the import graph (an edge to a
-    module's own parent package is how Python imports a sub-module, not a cycle)."""
-    graph = {n: {m for m in deps if m not in _ancestors_of(n)} for n, deps in GRAPH.items()}
+def import_cycles(full_graph: Dict[str, Set[str]]) -> list:
+    """Tarjan's strongly connected components over an import graph (an edge to a
+    module's own parent package is how Python imports a sub-module, not a cycle): each
+    component of more than one module, sorted."""
+    graph = {n: {m for m in deps if m not in _ancestors_of(n)} for n, deps in full_graph.items()}
     index: Dict[str, int] = {}
     low: Dict[str, int] = {}
     stack: list = []
@@ -121,7 +127,34 @@ def test_no_import_cycles():
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    assert cycles == []
+    return cycles
+
+
+def test_no_import_cycles():
+    """No circle among the modules, counting every import: at module level, inside a
+    function, and under ``if TYPE_CHECKING:`` (a type-only back edge is how a run-time
+    circle through callbacks hides: issue 27, item 4)."""
+    assert import_cycles(TYPED_GRAPH) == []
+
+
+def test_the_cycle_check_sees_type_only_and_function_local_imports(tmp_path):
+    """A circle whose edges are an import under ``if TYPE_CHECKING:`` and one inside a
+    function is found (the run-time graph sees only the second)."""
+    fake = {"tictacblitz.fake_a": tmp_path / "a.py", "tictacblitz.fake_b": tmp_path / "b.py"}
+    fake["tictacblitz.fake_a"].write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from tictacblitz.fake_b import B\n"
+    )
+    fake["tictacblitz.fake_b"].write_text("def f():\n    from tictacblitz.fake_a import A\n")
+    MODULES.update(fake)
+    try:
+        runtime = {name: imports_of(name) for name in fake}
+        typed = {name: imports_of(name, type_only=True) for name in fake}
+    finally:
+        for name in fake:
+            del MODULES[name]
+    assert import_cycles(runtime) == []
+    assert import_cycles(typed) == [sorted(fake)]
 
 
 def layer(name: str) -> str:
