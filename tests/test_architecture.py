@@ -157,6 +157,35 @@ def test_the_cycle_check_sees_type_only_and_function_local_imports(tmp_path):
     assert import_cycles(typed) == [sorted(fake)]
 
 
+def test_one_process_or_a_cluster_is_decided_once():
+    """Issue 27, item 4: the server's web layer asked ``cluster is not None`` a dozen
+    times. Now ``server/scope.py`` is the one place a process alone and a process of a
+    cluster differ: the only module that imports ``server/cluster.py`` (besides the
+    cluster's own modules and the serve command's option checks, ``server/__init__``),
+    and no server module reads ``app.state.cluster`` (they ask ``app.state.scope``)."""
+    cluster = "tictacblitz.server.cluster"
+    importers = sorted(
+        name
+        for name, deps in TYPED_GRAPH.items()
+        if cluster in deps and not name.startswith(f"{cluster}_")
+    )
+    assert importers == ["tictacblitz.server", "tictacblitz.server.scope"]
+    readers = []
+    for name, path in MODULES.items():
+        if not name.startswith("tictacblitz.server"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "cluster"
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "state"
+            ):
+                readers.append(f"{name}:{node.lineno}")
+    assert readers == []
+
+
 def layer(name: str) -> str:
     parts = name.split(".")
     if len(parts) == 1:
