@@ -17,7 +17,7 @@ _CLOSE = object()
 
 
 class WsPeer:
-    """One WebSocket connection as the lobby sees it (room.Peer)."""
+    """One WebSocket connection as the lobby sees it (a :class:`~.seats.Peer`)."""
 
     def __init__(self, websocket: WebSocket, max_queue: int) -> None:
         self.websocket = websocket
