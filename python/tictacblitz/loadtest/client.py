@@ -1,20 +1,28 @@
-"""What every game's load client shares (the load tool's ``server/games/<game>_load.py``,
-docs/server.md, "Load"): the connection, the ``events`` numbering (a gap is a lost
-message), the answers every game gets alike (``rejected``, ``error``, ``match_end`` with
-its rematch), and the loop's wait for the next message or a deadline. A game's client
-subclasses :class:`LoadClient`, reads its own picture and decides its own moves.
+"""What every game's load client shares (docs/server.md, "Load"), and the lookup of a
+game's client. :class:`LoadClient` is the typed base of the load tool's per-game part:
+``loadtest/games/<game>.py`` defines exactly one subclass of it, found by
+:func:`client_class` with the lookup every layer uses
+(:func:`tictacblitz.games.adapters.adapter_class`; issue 27, item 1).
+
+The base holds the connection, the ``events`` numbering (a gap is a lost message), the
+answers every game gets alike (``rejected``, ``error``, ``match_end`` with its
+rematch), and the loop's wait for the next message or a deadline. A game's client reads
+its own picture and decides its own moves (``on_message``, ``play``), and names the bots
+it can play like (``bot_names``, ``default_bot``); Rift & Grid's also has the attacker's
+re-locking seat (``relock``, ``--abuse rift-relock``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import random
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple, Type
 
-__all__ = ["LoadClient", "client_module", "tally"]
+from ..games.adapters import adapter_class, check_overrides
+
+__all__ = ["LoadClient", "NoClients", "client_class", "tally"]
 
 
 def tally(table: Dict[str, int], what: str, n: int = 1) -> None:
@@ -22,15 +30,41 @@ def tally(table: Dict[str, int], what: str, n: int = 1) -> None:
     table[what] = table.get(what, 0) + n
 
 
-def client_module(game: str) -> Any:
-    """The game's load clients (``server/games/<game>_load.py``)."""
-    return importlib.import_module(f"{__package__}.games.{game}_load")
+class NoClients(ValueError):
+    """A registered game the load tool has no clients for (no ``loadtest/games/<game>.py``)."""
+
+
+def client_class(game: str) -> Type["LoadClient"]:
+    """The game's load client (``loadtest/games/<game>.py``).
+
+    :raises ValueError: for an unknown game (naming the registered ones).
+    :raises NoClients: for a game the load tool has no clients for.
+    :raises AdapterError: for a misnamed module in ``loadtest/games/``, or one without
+        exactly one ``LoadClient`` subclass.
+    """
+    from . import games
+
+    found = adapter_class(games, game, LoadClient)
+    if found is None:
+        raise NoClients(f"no load clients for {game!r} (loadtest/games/{game}.py)")
+    return found
 
 
 class LoadClient:
-    """One seat of a load-test match: the generic part of a game's ``BotClient``."""
+    """One seat of a load-test match: the generic part of a game's client."""
 
-    def __init__(self, url: str, stats: Any, rng: random.Random, deadline: float) -> None:
+    bot_names: Tuple[str, ...] = ()  # what ``--bot`` may name
+    default_bot = ""  # the client's play without ``--bot``
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A misspelled name (``bot_name``) would leave the base's default in force:
+        # refused when the class is made (issue 27, item 1).
+        super().__init_subclass__(**kwargs)
+        check_overrides(cls, LoadClient)
+
+    def __init__(
+        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = ""
+    ) -> None:
         self.url = url
         self.stats = stats
         self.rng = rng
@@ -90,3 +124,18 @@ class LoadClient:
 
     def on_message(self, msg: Dict[str, Any]) -> None:
         raise NotImplementedError
+
+    async def play(self) -> None:
+        """The seat's moves until the run's deadline."""
+        raise NotImplementedError
+
+    @staticmethod
+    async def relock(ws: Any, deadline: float, rate: float, report: Dict[str, int]) -> None:
+        """The attacker's re-locking seat of ``--abuse rift-relock`` on the open
+        connection ``ws``, until ``deadline``: only a game of locked-in moves has one."""
+        raise NotImplementedError
+
+    @classmethod
+    def relocks(cls) -> bool:
+        """Whether the game's client has a re-locking seat (defines :meth:`relock`)."""
+        return cls.relock is not LoadClient.relock

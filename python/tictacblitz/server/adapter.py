@@ -1,11 +1,13 @@
-"""The server's per-game adapters, and the interface every one of them implements.
+"""The interface between the generic server and a game's adapter, and the lookup of it.
 
-The generic server (:mod:`..lobby`, :mod:`..room`) runs rooms, seats, spectators,
+The generic server (:mod:`.lobby`, :mod:`.room`) runs rooms, seats, spectators,
 tokens, countdowns, breaks between rounds, forfeits, rematches and replays for any game
 of the registry: it speaks only the platform protocol (``Game``/``State``,
 ``GameType.time_model``) and the two classes below. What a game's matches need on top
-lives in one module here, ``server/games/<name>.py``, whose ``make_adapter(game,
-settings)`` returns a :class:`GameAdapter`:
+lives in its own package, ``server/games/<name>/`` (named as the game in the registry),
+which defines exactly one subclass of :class:`GameAdapter`; :func:`adapter_for` finds it
+with the one lookup every layer uses (:func:`tictacblitz.games.adapters.adapter_class`,
+issue 27, item 1): a folder there that names no registered game fails loudly.
 
 ``GameAdapter`` (one per server: the game's facts on the wire)
     - ``game``: the :class:`~tictacblitz.games.protocol.Game` every room plays;
@@ -14,7 +16,7 @@ settings)`` returns a :class:`GameAdapter`:
       (``Game.num_players``; Blitz ``("X", "O")``, Doh ``first`` .. ``fourth``);
     - ``bot_levels``: what ``create`` may ask for (``bot``);
     - ``act_fields``: the fields of the ``act`` message (``{name: (checker, required)}``,
-      checkers from :mod:`..protocol`); the protocol adds ``seat`` itself;
+      checkers from :mod:`.protocol`); the protocol adds ``seat`` itself;
     - ``view``: the path of the browser client's view module for the game;
     - ``has_turn_clock``: whether ``Settings.rift_turn_s`` (``serve --rift-turn-s``)
       means anything to it (Rift & Grid's does; ``serve`` refuses it for others);
@@ -51,13 +53,13 @@ The session calls back only through its :class:`SessionHost` (the room): ``emit`
 ``live`` and ``run_job(job, done)`` (a bot's thinking off the event loop: ``done(result,
 error)`` comes back on the loop, or at once when the server thinks inline).
 
-**Time models.** ``REAL_TIME`` (Blitz, :mod:`.blitz`): the session maps the wall clock
+**Time models.** ``REAL_TIME`` (Blitz, ``games/blitz/``): the session maps the wall clock
 to game ms from an epoch, advances the state to now on every tick, applies intents at
 the ms they arrive (both seats in one ms together: ``apply_joint``), and wakes at the
-state's next timed event or bot decision. ``ALTERNATING`` (Doh, ``games/doh.py``): ``intent``
+state's next timed event or bot decision. ``ALTERNATING`` (Doh, ``games/doh/``): ``intent``
 applies the move if the seat is ``to_move()`` (else a rejection), a bot seat to move is
 asked with ``run_job(bot.choose(state.clone(), seat))``; ``wake_at`` is None or a move
-clock's deadline. ``SIMULTANEOUS`` (Rift, :mod:`.rift`): ``intent`` locks the seat's
+clock's deadline. ``SIMULTANEOUS`` (Rift, ``games/rift/``): ``intent`` locks the seat's
 move in (a move stays private: ``private(seats)``); once every seat of ``to_move()`` has
 locked, the turn resolves and the result is emitted; bots lock in through ``run_job``
 the same way.
@@ -65,13 +67,13 @@ the same way.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from ...games.protocol import Game, State, TimeModel
-from ..protocol import Field
+from ..games.adapters import adapter_class, adapter_names, check_overrides
+from ..games.protocol import Game, State, TimeModel
+from . import games
+from .protocol import Field
 
 __all__ = [
     "GameAdapter",
@@ -178,6 +180,12 @@ class GameAdapter(ABC):
     view: str
     has_turn_clock = False  # whether ``Settings.rift_turn_s`` means anything to it
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A misspelled name (``replay_frame``) would leave the base's default or an
+        # abstract method in force: refused when the class is made (issue 27, item 1).
+        super().__init_subclass__(**kwargs)
+        check_overrides(cls, GameAdapter)
+
     def __init__(self, game: Game, settings: Any) -> None:
         self.game = game
         self.settings = settings
@@ -204,32 +212,37 @@ class GameAdapter(ABC):
 
 
 class NoAdapter(ValueError):
-    """A registered game the server cannot run yet (no ``server/games/<name>.py``)."""
+    """A game the server cannot run (no ``server/games/<name>/`` package)."""
 
 
 def adapter_games() -> List[str]:
-    """The registered games the server has an adapter for (``server/games/<name>.py``;
-    other modules here are an adapter's helpers)."""
-    from ...games.registry import available_games
+    """The registered games the server has an adapter for (``server/games/<name>/``).
 
-    return [name for name in available_games() if importlib.util.find_spec(f"{__name__}.{name}")]
+    :raises AdapterError: for a folder there that names no registered game.
+    """
+    return list(adapter_names(games))
 
 
 def adapter_for(game: Game, settings: Any) -> GameAdapter:
     """The server adapter of ``game``.
 
     :raises NoAdapter: one line naming the game and the games the server can run.
+    :raises AdapterError: for a misnamed folder in ``server/games/`` or an adapter
+        package without exactly one ``GameAdapter`` subclass.
     """
     name = game.type.name
-    if name not in adapter_games():
+    if name not in adapter_games():  # (an unregistered game, too: the tests' toy)
         raise NoAdapter(
             f"the server cannot run {game.type.long_name} ({name!r}) yet: no server "
-            f"adapter (server/games/{name}.py); it runs {', '.join(adapter_games())}"
+            f"adapter (server/games/{name}/); it runs {', '.join(adapter_games())}"
         )
-    adapter = importlib.import_module(f"{__name__}.{name}").make_adapter(game, settings)
+    # (the lookup takes the abstract base on purpose: it returns a concrete subclass)
+    adapter_type = adapter_class(games, name, GameAdapter)  # type: ignore[type-abstract]
+    assert adapter_type is not None  # adapter_games() listed it
+    adapter = adapter_type(game, settings)
     if adapter.time_model != game.type.time_model:  # the adapter drives the game's clock
         raise RuntimeError(
-            f"server/games/{name}.py drives a {adapter.time_model.value} game, but "
+            f"server/games/{name}/ drives a {adapter.time_model.value} game, but "
             f"{name!r} is {game.type.time_model.value}"
         )
     return adapter

@@ -16,8 +16,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.registry import load_game
 from . import protocol as P
+from .adapter import GameAdapter, adapter_for
 from .clock import Clock, RealClock
-from .games import GameAdapter, adapter_for
 from .jobs import run_job
 from .limits import Buckets
 from .replay_store import ReplayStore

@@ -15,8 +15,8 @@ import math
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
 
 from . import protocol as P
+from .adapter import MatchSession
 from .clock import Timer
-from .games import MatchSession
 from .seats import Member, Peer, Seat, new_code, new_match_id, new_token
 
 if TYPE_CHECKING:
