@@ -199,12 +199,15 @@ def layer(name: str) -> str:
     return parts[1]
 
 
+SERVER_SIDE = "(server|loadtest)"  # the layers whose adapters are per-game folders of their own
+
 # What each layer may import (besides itself and the layers below the platform).
 ALLOWED = {
     "platform": {"platform"},
     "lab": {"platform", "lab"},
     "envs": {"platform", "envs"},
     "server": {"platform", "server"},
+    "loadtest": {"platform", "server", "loadtest"},  # a tool beside the server (issue 27)
     "cli": {"platform", "lab", "server", "envs", "cli"},
     "__main__": {"cli"},
     "package": {"platform", "game:blitz", "lab"},  # `from tictacblitz import Match, ...`
@@ -223,9 +226,10 @@ def test_layers_look_only_downward(name):
             # The lab, envs and server reach a game only through the registry; the
             # exceptions: a game's declared hook module, imported by convention (game,
             # balance, rl; infostate: its hidden information, for the OpenSpiel adapter),
-            # and the server's adapter for that game (server/games/<game>*.py).
+            # and the server's and the load tool's adapters for that game
+            # (server/games/<game>/, loadtest/games/<game>.py).
             game = other.split(":")[1]
-            adapter = re.fullmatch(rf"tictacblitz\.server\.games\.{game}(_\w+)?", name)
+            adapter = re.fullmatch(rf"tictacblitz\.{SERVER_SIDE}\.games\.{game}(\.\w+)?", name)
             assert (
                 re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl|infostate)", dep)
                 or adapter
@@ -262,7 +266,10 @@ def test_one_folder_per_game_on_both_sides():
 # Besides the games' folders, the modules that are one game's adapter by nature: they may
 # import that game's native core at import time (issue 27 moves them into per-layer
 # folders; until then, named here). ``__main__`` runs the CLI when imported.
-GAME_ADAPTERS = re.compile(r"tictacblitz\.(server\.games\.\w+|envs\.openspiel(_\w+)?|__main__)")
+GAME_ADAPTERS = re.compile(
+    r"tictacblitz\.(server\.games\.\w+(\.\w+)?|loadtest\.games\.\w+|envs\.openspiel(_\w+)?"
+    r"|(loadtest\.)?__main__)"
+)
 
 CORE_PLATFORM = ("protocol", "registry", "base", "options", "play", "rng", "players")
 """Platform modules that need nothing beyond NumPy: no optional extra excuses them."""
@@ -377,3 +384,93 @@ def test_no_game_module_is_handed_a_module():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 found += [f"{name}.{node.name}({a.arg})" for a in node.args.args if a.arg in handed]
     assert found == []
+
+
+# -- the server's and the load tool's per-game code (issue 27, items 1 and 4) --------------
+
+SERVER_GAMES = PACKAGE / "server" / "games"
+LOADTEST_GAMES = PACKAGE / "loadtest" / "games"
+
+
+def _game_folders() -> Set[str]:
+    return {p.name for p in (PACKAGE / "games").iterdir() if (p / "game.py").is_file()}
+
+
+def _named_after_a_game_outside_games(layer_name: str) -> list:
+    """The layer's modules outside its ``games`` package named after a game (``blitz_x``)."""
+    prefix = f"tictacblitz.{layer_name}."
+    return [
+        name
+        for name in sorted(MODULES)
+        if name.startswith(prefix)
+        and not name.startswith(prefix + "games")
+        and any(name.rpartition(".")[2].startswith(g) for g in _game_folders())
+    ]
+
+
+def test_server_per_game_code_lives_only_in_its_game_package():
+    """``server/games/`` holds one package per game (``<game>/``, its adapter and helpers)
+    and nothing else: no flat ``<game>_*.py`` modules, no generic code (the interface
+    and the lookup are ``server/adapter.py``). Each package defines exactly one
+    ``GameAdapter`` subclass, found by the shared lookup."""
+    from tictacblitz.games.adapters import adapter_class
+    from tictacblitz.server import games
+    from tictacblitz.server.adapter import GameAdapter
+
+    games_here = _game_folders()
+    entries = {p.name for p in SERVER_GAMES.iterdir() if p.name != "__pycache__"}
+    assert entries - {"__init__.py"} <= games_here, entries
+    assert all((SERVER_GAMES / g / "__init__.py").is_file() for g in entries - {"__init__.py"})
+    init = (SERVER_GAMES / "__init__.py").read_text(encoding="utf-8")
+    assert not [n for n in ast.parse(init).body if not isinstance(n, ast.Expr)], (
+        "server/games/__init__.py holds only its docstring"
+    )
+    assert _named_after_a_game_outside_games("server") == []
+    for game in sorted(entries - {"__init__.py"}):
+        found = adapter_class(games, game, GameAdapter)
+        assert found is not None and found.__module__ == f"tictacblitz.server.games.{game}"
+
+
+def test_load_tool_per_game_code_lives_only_in_loadtest_games():
+    """The load tool is a package of its own (``tictacblitz.loadtest``), its per-game
+    clients only ``loadtest/games/<game>.py``; the server package keeps no ``load*``
+    module and never imports the tool (the tool may import the server's protocol)."""
+    from tictacblitz.loadtest import games as load_games
+    from tictacblitz.loadtest.client import LoadClient, client_class
+
+    assert not list((PACKAGE / "server").rglob("*load*.py"))
+    entries = {p.stem for p in LOADTEST_GAMES.glob("*.py")} - {"__init__"}
+    assert entries and entries <= _game_folders(), entries
+    assert not [p for p in LOADTEST_GAMES.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    for game in sorted(entries):
+        assert client_class(game).__module__ == f"{load_games.__name__}.{game}"
+        assert issubclass(client_class(game), LoadClient)
+    assert _named_after_a_game_outside_games("loadtest") == []
+
+
+def test_the_server_never_imports_the_load_tool():
+    offenders = {
+        name: sorted(d for d in GRAPH[name] if d.startswith("tictacblitz.loadtest"))
+        for name in MODULES
+        if name.startswith("tictacblitz.server")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+@pytest.mark.parametrize("layer_name", ["server", "loadtest"])
+def test_only_the_adapters_import_a_games_internals(layer_name):
+    """No generic module of the server or the load tool imports anything of a game's
+    folder (``tictacblitz.games.<game>.*``): only ``<layer>/games/<game>`` does, and
+    only its own game's."""
+    prefix = f"tictacblitz.{layer_name}"
+    offenders = []
+    for name in sorted(MODULES):
+        if not (name == prefix or name.startswith(prefix + ".")):
+            continue
+        adapter = re.fullmatch(rf"{re.escape(prefix)}\.games\.(\w+)(\..+)?", name)
+        for dep in GRAPH[name]:
+            game = layer(dep).partition(":")[2]
+            if game and not (adapter and adapter.group(1) == game):
+                offenders.append(f"{name} imports {dep}")
+    assert offenders == []
+    assert any(n.startswith(f"{prefix}.games.") for n in MODULES)  # the check saw adapters

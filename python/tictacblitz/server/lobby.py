@@ -4,7 +4,7 @@ The :class:`Lobby` takes client messages (validated by its game's
 :class:`~.protocol.MessageSchema`) from connections (:class:`~.seats.Peer`: ``send(dict)``,
 ``send_text(str)``, ``close(code)``) and keeps the rooms, the seat tokens and the
 connection count. It is game-agnostic: the game comes in through the server adapter of
-``settings.game`` (:func:`~.games.adapter_for`). Everything here runs on the event loop's
+``settings.game`` (:func:`~.adapter.adapter_for`). Everything here runs on the event loop's
 thread; bots think in ``executor`` (a thread pool; None: inline, deterministic tests) and
 their answers come back through ``post``. It is its rooms' :class:`~.room_host.RoomHost`."""
 
@@ -15,8 +15,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.registry import load_game
 from . import protocol as P
+from .adapter import GameAdapter, adapter_for
 from .clock import Clock, RealClock
-from .games import GameAdapter, adapter_for
 from .jobs import run_job
 from .limits import Buckets
 from .replay_store import ReplayStore

@@ -253,7 +253,7 @@ def play_replay(game_name: str, rules: Dict[str, Any], replay: Any) -> Any:
     """In the worker process: the frames of ``replay`` (parsed, or bytes of JSON) by the
     server's game adapter (``GameAdapter.replay_frames``)."""
     from ..games.registry import load_game
-    from .games import adapter_for
+    from .adapter import adapter_for
     from .settings import Settings
 
     if isinstance(replay, bytes):

@@ -3,7 +3,7 @@ match (countdown, live, break, over), reconnect grace, forfeits, rematch by cons
 replays and snapshots.
 
 The room speaks only the platform protocol and the game adapter's
-:class:`~.games.MatchSession` (docs/server.md, "Adapters"): it never names a game's
+:class:`~.adapter.MatchSession` (docs/server.md, "Adapters"): it never names a game's
 types. It is the session's :class:`~.games.SessionHost`. Everything runs on the event
 loop's thread; the room's one :class:`~.clock.Timer` is set on the session's
 ``wake_at()`` or the end of a pause.
@@ -18,8 +18,8 @@ import math
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import protocol as P
+from .adapter import MatchSession
 from .clock import Timer
-from .games import MatchSession
 from .room_host import RoomHost
 from .seats import Member, Peer, Seat, new_code, new_match_id, new_token
 

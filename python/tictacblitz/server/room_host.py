@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Protocol, TypeVar
 
+from .adapter import GameAdapter
 from .clock import Clock
-from .games import GameAdapter
 from .replay_store import ReplayStore
 from .seats import Member
 from .settings import Settings
