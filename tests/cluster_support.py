@@ -61,7 +61,7 @@ class LocalCluster:
     options for all of them."""
 
     def __init__(self, n: int, extra: Optional[List[str]] = None) -> None:
-        from tictacblitz.server.load_procs import child_env, start_redis
+        from tictacblitz.loadtest.procs import child_env, start_redis
 
         self.redis_port = free_port()
         self.redis = start_redis(self.redis_port)
@@ -123,7 +123,7 @@ class LocalCluster:
 
     def restart_redis(self) -> None:
         """A new, empty Redis on the same port (after ``self.redis`` was stopped)."""
-        from tictacblitz.server.load_procs import start_redis
+        from tictacblitz.loadtest.procs import start_redis
 
         self.redis = start_redis(self.redis_port)
 

@@ -35,7 +35,7 @@ def redis_port() -> Iterator[int]:
     """The port of a Redis of the test's own (Debian's ``redis-server`` on loopback, in
     memory), stopped after the test."""
     from cluster_support import free_port
-    from tictacblitz.server.load_procs import start_redis
+    from tictacblitz.loadtest.procs import start_redis
 
     port = free_port()
     server = start_redis(port)

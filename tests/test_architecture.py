@@ -35,27 +35,28 @@ def module_name(path: Path) -> str:
 MODULES: Dict[str, Path] = {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _runtime_nodes(tree: ast.AST):
+def _runtime_nodes(tree: ast.AST, type_only: bool = False):
     """Every node, except those under ``if TYPE_CHECKING:`` (type-only imports, which
-    never run)."""
+    never run) unless ``type_only``."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not type_only and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             stack.extend(node.orelse)
             continue
         yield node
         stack.extend(ast.iter_child_nodes(node))
 
 
-def imports_of(name: str) -> Set[str]:
+def imports_of(name: str, type_only: bool = False) -> Set[str]:
     """Every tictacblitz module ``name`` imports at run time, anywhere in its file (a
-    function-level import is still a dependency). Reading ``__version__`` from the
-    package is not a dependency on its contents."""
+    function-level import is still a dependency); with ``type_only``, also those under
+    ``if TYPE_CHECKING:``. Reading ``__version__`` from the package is not a dependency
+    on its contents."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: Set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), type_only):
         if isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["__version__"]:
             continue
         if isinstance(node, ast.Import):
@@ -80,6 +81,10 @@ def imports_of(name: str) -> Set[str]:
 
 
 GRAPH = {name: imports_of(name) for name in MODULES}
+# The same, counting type-only imports too: the cycle test's graph (issue 27, item 4: a
+# circle lobby -> room -> seats -> room, room -> lobby ran through callbacks at run time,
+# and its back edges were TYPE_CHECKING imports, which the runtime graph does not see).
+TYPED_GRAPH = {name: imports_of(name, type_only=True) for name in MODULES}
 
 
 def _ancestors_of(name: str) -> Set[str]:
@@ -87,10 +92,11 @@ def _ancestors_of(name: str) -> Set[str]:
     return {".".join(parts[:i]) for i in range(1, len(parts))}
 
 
-def test_no_import_cycles():
-    """Tarjan's strongly connected components over the import graph (an edge to a
-    module's own parent package is how Python imports a sub-module, not a cycle)."""
-    graph = {n: {m for m in deps if m not in _ancestors_of(n)} for n, deps in GRAPH.items()}
+def import_cycles(full_graph: Dict[str, Set[str]]) -> list:
+    """Tarjan's strongly connected components over an import graph (an edge to a
+    module's own parent package is how Python imports a sub-module, not a cycle): each
+    component of more than one module, sorted."""
+    graph = {n: {m for m in deps if m not in _ancestors_of(n)} for n, deps in full_graph.items()}
     index: Dict[str, int] = {}
     low: Dict[str, int] = {}
     stack: list = []
@@ -121,7 +127,63 @@ def test_no_import_cycles():
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    assert cycles == []
+    return cycles
+
+
+def test_no_import_cycles():
+    """No circle among the modules, counting every import: at module level, inside a
+    function, and under ``if TYPE_CHECKING:`` (a type-only back edge is how a run-time
+    circle through callbacks hides: issue 27, item 4)."""
+    assert import_cycles(TYPED_GRAPH) == []
+
+
+def test_the_cycle_check_sees_type_only_and_function_local_imports(tmp_path):
+    """A circle whose edges are an import under ``if TYPE_CHECKING:`` and one inside a
+    function is found (the run-time graph sees only the second)."""
+    fake = {"tictacblitz.fake_a": tmp_path / "a.py", "tictacblitz.fake_b": tmp_path / "b.py"}
+    fake["tictacblitz.fake_a"].write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from tictacblitz.fake_b import B\n"
+    )
+    fake["tictacblitz.fake_b"].write_text("def f():\n    from tictacblitz.fake_a import A\n")
+    MODULES.update(fake)
+    try:
+        runtime = {name: imports_of(name) for name in fake}
+        typed = {name: imports_of(name, type_only=True) for name in fake}
+    finally:
+        for name in fake:
+            del MODULES[name]
+    assert import_cycles(runtime) == []
+    assert import_cycles(typed) == [sorted(fake)]
+
+
+def test_one_process_or_a_cluster_is_decided_once():
+    """Issue 27, item 4: the server's web layer asked ``cluster is not None`` a dozen
+    times. Now ``server/scope.py`` is the one place a process alone and a process of a
+    cluster differ: the only module that imports ``server/cluster.py`` (besides the
+    cluster's own modules and the serve command's option checks, ``server/__init__``),
+    and no server module reads ``app.state.cluster`` (they ask ``app.state.scope``)."""
+    cluster = "tictacblitz.server.cluster"
+    importers = sorted(
+        name
+        for name, deps in TYPED_GRAPH.items()
+        if cluster in deps and not name.startswith(f"{cluster}_")
+    )
+    assert importers == ["tictacblitz.server", "tictacblitz.server.scope"]
+    readers = []
+    for name, path in MODULES.items():
+        if not name.startswith("tictacblitz.server"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "cluster"
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "state"
+            ):
+                readers.append(f"{name}:{node.lineno}")
+    assert readers == []
 
 
 def layer(name: str) -> str:
@@ -137,12 +199,15 @@ def layer(name: str) -> str:
     return parts[1]
 
 
+SERVER_SIDE = "(server|loadtest)"  # the layers whose adapters are per-game folders of their own
+
 # What each layer may import (besides itself and the layers below the platform).
 ALLOWED = {
     "platform": {"platform"},
     "lab": {"platform", "lab"},
     "envs": {"platform", "envs"},
     "server": {"platform", "server"},
+    "loadtest": {"platform", "server", "loadtest"},  # a tool beside the server (issue 27)
     "cli": {"platform", "lab", "server", "envs", "cli"},
     "__main__": {"cli"},
     "package": {"platform", "game:blitz", "lab"},  # `from tictacblitz import Match, ...`
@@ -161,11 +226,12 @@ def test_layers_look_only_downward(name):
             # The lab, envs and server reach a game only through the registry; the
             # exceptions: a game's declared hook module, imported by convention (game,
             # rl; infostate: its hidden information, for the OpenSpiel adapter), the
-            # server's adapter for that game (server/games/<game>*.py) and the lab's
-            # (lab/games/<game>, issue 27).
+            # server's and the load tool's adapters for that game (server/games/<game>/,
+            # loadtest/games/<game>.py) and the lab's (lab/games/<game>, issue 27).
             game = other.split(":")[1]
             adapter = re.fullmatch(
-                rf"tictacblitz\.(server\.games\.{game}(_\w+)?|lab\.games\.{game}(\..+)?)", name
+                rf"tictacblitz\.({SERVER_SIDE}\.games\.{game}(\.\w+)?|lab\.games\.{game}(\..+)?)",
+                name,
             )
             assert (
                 re.fullmatch(r"tictacblitz\.games\.\w+\.(game|rl|infostate)", dep)
@@ -204,7 +270,8 @@ def test_one_folder_per_game_on_both_sides():
 # import that game's native core at import time (issue 27 moves them into per-layer
 # folders; until then, named here). ``__main__`` runs the CLI when imported.
 GAME_ADAPTERS = re.compile(
-    r"tictacblitz\.(server\.games\.\w+|lab\.games\.[a-z]\w*(\..+)?|envs\.openspiel(_\w+)?|__main__)"
+    r"tictacblitz\.(server\.games\.\w+(\.\w+)?|loadtest\.games\.\w+|lab\.games\.[a-z]\w*(\..+)?"
+    r"|envs\.openspiel(_\w+)?|(loadtest\.)?__main__)"
 )
 
 CORE_PLATFORM = ("protocol", "registry", "base", "options", "play", "rng", "players")
@@ -372,3 +439,93 @@ def test_no_lab_module_outside_its_adapters_imports_a_games_internals():
             if adapter is None or other != f"game:{adapter.group(1)}":
                 found.append(f"{name} imports {dep}")
     assert found == []
+
+
+# -- the server's and the load tool's per-game code (issue 27, items 1 and 4) --------------
+
+SERVER_GAMES = PACKAGE / "server" / "games"
+LOADTEST_GAMES = PACKAGE / "loadtest" / "games"
+
+
+def _game_folders() -> Set[str]:
+    return {p.name for p in (PACKAGE / "games").iterdir() if (p / "game.py").is_file()}
+
+
+def _named_after_a_game_outside_games(layer_name: str) -> list:
+    """The layer's modules outside its ``games`` package named after a game (``blitz_x``)."""
+    prefix = f"tictacblitz.{layer_name}."
+    return [
+        name
+        for name in sorted(MODULES)
+        if name.startswith(prefix)
+        and not name.startswith(prefix + "games")
+        and any(name.rpartition(".")[2].startswith(g) for g in _game_folders())
+    ]
+
+
+def test_server_per_game_code_lives_only_in_its_game_package():
+    """``server/games/`` holds one package per game (``<game>/``, its adapter and helpers)
+    and nothing else: no flat ``<game>_*.py`` modules, no generic code (the interface
+    and the lookup are ``server/adapter.py``). Each package defines exactly one
+    ``GameAdapter`` subclass, found by the shared lookup."""
+    from tictacblitz.games.adapters import adapter_class
+    from tictacblitz.server import games
+    from tictacblitz.server.adapter import GameAdapter
+
+    games_here = _game_folders()
+    entries = {p.name for p in SERVER_GAMES.iterdir() if p.name != "__pycache__"}
+    assert entries - {"__init__.py"} <= games_here, entries
+    assert all((SERVER_GAMES / g / "__init__.py").is_file() for g in entries - {"__init__.py"})
+    init = (SERVER_GAMES / "__init__.py").read_text(encoding="utf-8")
+    assert not [n for n in ast.parse(init).body if not isinstance(n, ast.Expr)], (
+        "server/games/__init__.py holds only its docstring"
+    )
+    assert _named_after_a_game_outside_games("server") == []
+    for game in sorted(entries - {"__init__.py"}):
+        found = adapter_class(games, game, GameAdapter)
+        assert found is not None and found.__module__ == f"tictacblitz.server.games.{game}"
+
+
+def test_load_tool_per_game_code_lives_only_in_loadtest_games():
+    """The load tool is a package of its own (``tictacblitz.loadtest``), its per-game
+    clients only ``loadtest/games/<game>.py``; the server package keeps no ``load*``
+    module and never imports the tool (the tool may import the server's protocol)."""
+    from tictacblitz.loadtest import games as load_games
+    from tictacblitz.loadtest.client import LoadClient, client_class
+
+    assert not list((PACKAGE / "server").rglob("*load*.py"))
+    entries = {p.stem for p in LOADTEST_GAMES.glob("*.py")} - {"__init__"}
+    assert entries and entries <= _game_folders(), entries
+    assert not [p for p in LOADTEST_GAMES.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    for game in sorted(entries):
+        assert client_class(game).__module__ == f"{load_games.__name__}.{game}"
+        assert issubclass(client_class(game), LoadClient)
+    assert _named_after_a_game_outside_games("loadtest") == []
+
+
+def test_the_server_never_imports_the_load_tool():
+    offenders = {
+        name: sorted(d for d in GRAPH[name] if d.startswith("tictacblitz.loadtest"))
+        for name in MODULES
+        if name.startswith("tictacblitz.server")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+@pytest.mark.parametrize("layer_name", ["server", "loadtest"])
+def test_only_the_adapters_import_a_games_internals(layer_name):
+    """No generic module of the server or the load tool imports anything of a game's
+    folder (``tictacblitz.games.<game>.*``): only ``<layer>/games/<game>`` does, and
+    only its own game's."""
+    prefix = f"tictacblitz.{layer_name}"
+    offenders = []
+    for name in sorted(MODULES):
+        if not (name == prefix or name.startswith(prefix + ".")):
+            continue
+        adapter = re.fullmatch(rf"{re.escape(prefix)}\.games\.(\w+)(\..+)?", name)
+        for dep in GRAPH[name]:
+            game = layer(dep).partition(":")[2]
+            if game and not (adapter and adapter.group(1) == game):
+                offenders.append(f"{name} imports {dep}")
+    assert offenders == []
+    assert any(n.startswith(f"{prefix}.games.") for n in MODULES)  # the check saw adapters

@@ -6,7 +6,7 @@ prints JSON; Python checks it. Skipped when ``node`` is missing. The rules and t
 game's vocabulary come from the server's own ``welcome`` (the client has no copy of
 them); the events fed in are
 the engine's own (``Event.to_dict()`` from a real match, via
-``tictacblitz.server.games.blitz_replay.scenario_frames``), so the view model is checked
+``tictacblitz.server.games.blitz.replay.scenario_frames``), so the view model is checked
 against what the server really sends.
 """
 
@@ -162,7 +162,7 @@ def test_state_snapshot_to_view_with_timers():
 
 
 def test_real_match_frames_drive_the_board():
-    from tictacblitz.server.games.blitz_replay import scenario_frames
+    from tictacblitz.server.games.blitz.replay import scenario_frames
 
     scenario = {
         "rules": {"powerup_max": 0, "rounds_to_win": 1},
@@ -272,7 +272,7 @@ def test_keyboard_map():
 
 
 def test_replay_player_clock_speed_step_and_back():
-    from tictacblitz.server.games.blitz_replay import scenario_frames
+    from tictacblitz.server.games.blitz.replay import scenario_frames
 
     scenario = {
         "rules": {"powerup_max": 0, "rounds_to_win": 2, "round_ms": 5000},
@@ -343,7 +343,7 @@ def test_the_blitz_words_carry_the_servers_rules():
 def test_a_round_ended_on_time_says_why_with_both_scores_and_not_charged_goes_when_gold():
     """R20: a timeout round names both scores and why it ended (issue 16); an empty seat
     is empty, not "ready"; the view tells the shell when "not charged" stops being true."""
-    from tictacblitz.server.games.blitz_replay import scenario_frames
+    from tictacblitz.server.games.blitz.replay import scenario_frames
 
     data = scenario_frames(
         {

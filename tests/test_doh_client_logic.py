@@ -1,6 +1,6 @@
 """Tic Tac Doh's browser view logic under Node (static/js/games/doh/model.js, input.js's
 key map), fed with the server's own welcome and the frames of a real game
-(``server/games/doh.replay_frames``). Skipped when ``node`` is missing (a failure under
+(``server/games/doh/table.replay_frames``). Skipped when ``node`` is missing (a failure under
 CI=true, where .ci/run installs it)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _frames() -> dict:
     from tictacblitz.games import load_game
     from tictacblitz.games.doh.bots import make_bot
     from tictacblitz.games.play import play_out
-    from tictacblitz.server.games.doh_table import replay_frames
+    from tictacblitz.server.games.doh.table import replay_frames
 
     game = load_game("doh")
     bots = (make_bot("medium", 4), make_bot("greedy", 4))

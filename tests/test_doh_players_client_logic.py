@@ -153,7 +153,7 @@ def test_four_seat_rows_each_in_its_colour_fit_the_panel(size) -> None:
 def test_the_model_follows_a_real_four_player_game_frame_by_frame() -> None:
     from tictacblitz.games import load_game
     from tictacblitz.games.doh.bots import make_bot
-    from tictacblitz.server.games.doh_table import replay_frames
+    from tictacblitz.server.games.doh.table import replay_frames
 
     game = load_game("doh", {"players": 4})
     bots = [make_bot("random", seed) for seed in range(4)]

@@ -1,4 +1,4 @@
-"""Tic Tac Doh on the server (server/games/doh.py) through the generic lobby and rooms:
+"""Tic Tac Doh on the server (server/games/doh/) through the generic lobby and rooms:
 vs a bot in either seat, local, online with a spectator, rejections, rematch by consent,
 replays (file and frames), the display frame against the engine."""
 
@@ -16,7 +16,7 @@ from tictacblitz.games.doh.bots import make_bot
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
-from tictacblitz.server.games.doh_table import CENTRE, DohTable, replay_frames
+from tictacblitz.server.games.doh.table import CENTRE, DohTable, replay_frames
 
 
 @pytest.fixture

@@ -303,12 +303,12 @@ def test_the_rift_view_names_the_abilities_of_g3():
 
     from tictacblitz.games.rift.types import MAX_TURNS, Ability
     from tictacblitz.lab.games.rift import metrics as balance
-    from tictacblitz.server.games import rift_picture
+    from tictacblitz.server.games.rift import wire
 
     keys = [a.key for a in Ability]
     rift = Path(__file__).resolve().parents[1] / "python/tictacblitz/server/static/js/games/rift"
     assert _js_list(rift / "layout.js", "ABILITIES") == keys
-    assert list(rift_picture.ABILITIES) == keys and list(balance.ABILITIES) == keys[1:]
+    assert list(wire.ABILITIES) == keys and list(balance.ABILITIES) == keys[1:]
     assert MAX_TURNS == 81  # G16: 81 cells, each turn fills one at least
 
 

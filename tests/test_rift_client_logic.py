@@ -1,5 +1,5 @@
 """Rift & Grid's browser view logic under Node (static/js/games/rift/), fed with the
-frames of a real game (``server/games/rift_picture.replay_frames``): issue 26, item 9.
+frames of a real game (``server/games/rift/wire.replay_frames``): issue 26, item 9.
 The turn line at the end, both hands shown once the game is over, the caption under
 the board (never over its bottom row), a greyed ability that cannot be taken in hand,
 and the hover box dropped when the view passes to the other player. Skipped when
@@ -28,7 +28,7 @@ def _frames() -> dict:
     """A whole game between two bots, as the replay viewer gets it."""
     from tictacblitz.games import load_game
     from tictacblitz.games.play import play_out
-    from tictacblitz.server.games.rift_picture import replay_frames
+    from tictacblitz.server.games.rift.wire import replay_frames
 
     game = load_game("rift")
     bots = (game.make_bot("easy", 1), game.make_bot("easy", 2))

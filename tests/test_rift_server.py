@@ -1,4 +1,4 @@
-"""Rift & Grid on the server (server/games/rift.py) through the generic lobby and rooms:
+"""Rift & Grid on the server (server/games/rift/) through the generic lobby and rooms:
 a whole game online with two clients and a spectator, against a bot in either seat,
 local; the privacy of programmed moves and hands (the other seat and spectators never
 see a move before its turn resolves, nor an unrevealed objective); G5 rejections to
@@ -19,9 +19,9 @@ pytest.importorskip("blitz_core.rift")
 from server_support import Peer, lobby_for
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
+from tictacblitz.server.adapter import adapter_for
 from tictacblitz.server.clock import ManualClock
-from tictacblitz.server.games import adapter_for
-from tictacblitz.server.games.rift_picture import replay_frames
+from tictacblitz.server.games.rift.wire import replay_frames
 from tictacblitz.server.lobby import Lobby
 from tictacblitz.server.settings import Settings
 
@@ -271,7 +271,7 @@ def test_serve_game_rift_runs_the_rift_adapter() -> None:
     import argparse
 
     from tictacblitz.server import game_from_serve_arguments
-    from tictacblitz.server.games import adapter_games
+    from tictacblitz.server.adapter import adapter_games
 
     assert "rift" in adapter_games() and "blitz" in adapter_games()
     parser = argparse.ArgumentParser()

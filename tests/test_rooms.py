@@ -1,5 +1,5 @@
 """Rooms, seats, tokens and the real-time loop, without the web layer (server/lobby.py,
-server/room.py and the Blitz adapter server/games/blitz.py).
+server/room.py and the Blitz adapter server/games/blitz/).
 
 A ManualClock moves time; bots decide inline (bot_threads=0): every test is
 deterministic and instant."""

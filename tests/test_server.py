@@ -406,7 +406,7 @@ def test_rematch_needs_both_and_leave_forfeits(server) -> None:
 
 
 def test_load_script_smoke() -> None:
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     with pytest.raises(SystemExit):
         load.main(["--host", "10.0.0.1", "--matches", "1", "--seconds", "1"])

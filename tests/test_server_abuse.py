@@ -29,13 +29,13 @@ from starlette.websockets import WebSocketDisconnect
 
 from test_server import create, open_ws, recv
 from tictacblitz.games import load_game
+from tictacblitz.loadtest.procs import ATTACK_REPLAY
 from tictacblitz.server.app import create_app
 from tictacblitz.server.budget import BudgetExceeded, WorkBudget, run_budgeted
 from tictacblitz.server.clock import ManualClock
-from tictacblitz.server.load_procs import ATTACK_REPLAY
 from tictacblitz.server.settings import Settings
 
-# The issue 16 attack, as the load tool's --abuse sends it (one source: load_procs).
+# The issue 16 attack, as the load tool's --abuse sends it (one source: loadtest/procs.py).
 ATTACK_BODY = ATTACK_REPLAY
 ATTACK = json.loads(ATTACK_BODY)
 
@@ -51,7 +51,7 @@ def _rss_kib(pid: int, field: str) -> int:
 def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
     """The issue's body against a real server process: before the budget it answered
     200 with 62.8 MB after 6.3 s, the server peaking at 424 MB (from 50)."""
-    from tictacblitz.server.load import _free_port, start_server
+    from tictacblitz.loadtest.run import _free_port, start_server
 
     assert len(ATTACK_BODY) <= 200
     port = _free_port()
@@ -298,7 +298,7 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
     refused."""
     import anyio
 
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     port = load._free_port()
     proc = load.start_server(port, [json.dumps({"rules": {"round_ms": 8000}, "pause_ms": 500})])

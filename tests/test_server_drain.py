@@ -75,7 +75,7 @@ def _serve(*extra: str):
 
     pytest.importorskip("uvicorn")
     from cluster_support import free_port
-    from tictacblitz.server.load_procs import child_env
+    from tictacblitz.loadtest.procs import child_env
 
     port = free_port()
     proc = subprocess.Popen(

@@ -1,5 +1,5 @@
 """The load tool's issue 26 attacks (``--abuse rift-relock``, ``replay-fetch``,
-``slow-upload``: server/load_procs.py), short: they run, stay bounded, and the server
+``slow-upload``: loadtest/procs.py), short: they run, stay bounded, and the server
 refuses the attacker while the honest Rift players play on."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("websockets")
 pytest.importorskip("blitz_core.rift")
 
-from tictacblitz.server import load
+from tictacblitz.loadtest import run as load
 from tictacblitz.server.games.rift import MOVES_PER_TURN
 
 

@@ -21,7 +21,7 @@ def redis_server() -> None:
 def test_load_over_two_processes(redis_server: None, capsys: pytest.CaptureFixture) -> None:
     """A few matches over two processes: every match plays, both processes host rooms,
     the clients follow the redirects, and Redis saw the cluster's commands."""
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     code = load.main(
         [
@@ -52,7 +52,7 @@ def test_load_over_two_processes(redis_server: None, capsys: pytest.CaptureFixtu
 
 
 def test_processes_option_is_bounded() -> None:
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     for bad in (["--processes", "0"], ["--processes", "99"], ["--processes", "2", "--port", "1"]):
         with pytest.raises(SystemExit):

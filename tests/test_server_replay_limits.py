@@ -84,7 +84,7 @@ def test_a_replay_is_encoded_and_written_off_the_caller(tmp_path) -> None:
 
 
 def _serve(**settings):
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     port = load._free_port()
     proc = load.start_server(port, [json.dumps({"settings": settings})])

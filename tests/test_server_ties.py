@@ -208,18 +208,21 @@ def test_server_bots_act_exactly_their_presets_reaction_after_the_charge_fills()
 
 
 def test_load_clients_time_their_reactions_with_the_bots_rule() -> None:
-    from tictacblitz.server import load
-    from tictacblitz.server.games import blitz_load
+    from tictacblitz.loadtest import run as load
+    from tictacblitz.loadtest.client import client_class
+    from tictacblitz.loadtest.games import blitz as blitz_load
 
     match = Match(Rules(powerup_max=0), seed=2)
     match.advance_to(10)
     match.act(Player.X, Action.place((0, 0)))
     match.advance_to(20)
-    assert load.client_module("blitz") is blitz_load
-    client = blitz_load.BotClient("ws://unused", load.Stats(), random.Random(1), 0.0, "medium")
+    assert client_class("blitz") is blitz_load.BlitzLoadClient
+    client = blitz_load.BlitzLoadClient(
+        "ws://unused", load.Stats(), random.Random(1), 0.0, "medium"
+    )
     assert client.reaction_ms == PRESETS["medium"].reaction_ms
     for seat in (Player.X, Player.O):
-        client.take_status(match.status(seat).to_dict())
+        client.read_status(match.status(seat).to_dict())
         assert reaction_due_t(client.status, client.reaction_ms) == make_bot("medium").due_t(
             match, seat
         )

@@ -30,9 +30,9 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 pytest.importorskip("blitz_core.blitz.engine")
 
-from tictacblitz.server.load_cluster import free_port
-from tictacblitz.server.load_procs import start_server
-from tictacblitz.server.load_transport import HALF_REQUEST, PING_FRAME, handshake
+from tictacblitz.loadtest.cluster import free_port
+from tictacblitz.loadtest.procs import start_server
+from tictacblitz.loadtest.transport import HALF_REQUEST, PING_FRAME, handshake
 from tictacblitz.server.transport import TcpLedger, trusted_proxies
 
 FLOODER = "127.77.0.1"  # the attackers' loopback addresses (the honest client: 127.0.0.1)
@@ -163,7 +163,7 @@ def test_a_stalled_flood_is_closed_by_the_keepalive_even_if_it_reads_nothing() -
     import subprocess
     import sys
 
-    from tictacblitz.server.load_procs import child_env
+    from tictacblitz.loadtest.procs import child_env
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", KEEPALIVE_SERVER, str(port)], env=child_env())
@@ -430,7 +430,7 @@ def test_the_load_tools_transport_attacks_leave_honest_matches_alone(kind: str) 
     connection it opened."""
     import anyio
 
-    from tictacblitz.server import load
+    from tictacblitz.loadtest import run as load
 
     port = free_port()
     proc = start_server(port, [json.dumps({"rules": {"round_ms": 4000}, "pause_ms": 500})])

@@ -137,7 +137,7 @@ def problems(found: dict) -> list:
 
 
 def registered_views() -> Dict[str, Tuple[Path, dict]]:
-    from tictacblitz.server.games import adapter_games
+    from tictacblitz.server.adapter import adapter_games
 
     games = adapter_games()
     assert games, "no game has a server adapter"

@@ -5,8 +5,8 @@ the flood rule), :mod:`.clock` (clocks, timers), :mod:`.room` (seats, members,
 spectators, phases, rematch, grace), :mod:`.lobby` (rooms, tokens, message handling),
 :mod:`.replay_store`, :mod:`.settings`; then :mod:`.app` (the Starlette ASGI app), run
 by uvicorn with the protocols of :mod:`.transport` (limits before the app sees anything). A
-game's part is its adapter in :mod:`.games` (``games/blitz.py`` for Tic Tac Blitz; the
-interface is documented in :mod:`.games` and docs/server.md). :func:`register` adds the
+game's part is its adapter package in :mod:`.games` (``games/blitz/`` for Tic Tac Blitz; the
+interface and its lookup are in :mod:`.adapter` and docs/server.md). :func:`register` adds the
 ``serve`` subcommand to the ``tictacblitz`` CLI. Starlette and uvicorn are imported only
 when the server is built or run.
 """
@@ -166,7 +166,7 @@ def _serve(args: argparse.Namespace) -> int:
     import sys
 
     from ..games.options import report_error
-    from .games import NoAdapter, adapter_for
+    from .adapter import NoAdapter, adapter_for
 
     def fail(message: str) -> int:
         return report_error("serve", message)

@@ -1,13 +1,12 @@
 """Every room of a server, and the handling of each validated client message.
 
 The :class:`Lobby` takes client messages (validated by its game's
-:class:`~.protocol.MessageSchema`) from connections (anything with ``send(dict)``,
-``send_text(str)`` and ``close(code)``: :class:`~.room.Peer`) and keeps the rooms, the
-seat tokens and the connection count. It is game-agnostic: the game comes in through
-the server adapter of ``settings.game`` (:func:`~.games.adapter_for`). Everything here
-runs on the event loop's thread; bots think in ``executor`` (a thread pool; None: inline,
-deterministic tests) and their answers come back to the loop through ``post``.
-"""
+:class:`~.protocol.MessageSchema`) from connections (:class:`~.seats.Peer`: ``send(dict)``,
+``send_text(str)``, ``close(code)``) and keeps the rooms, the seat tokens and the
+connection count. It is game-agnostic: the game comes in through the server adapter of
+``settings.game`` (:func:`~.adapter.adapter_for`). Everything here runs on the event loop's
+thread; bots think in ``executor`` (a thread pool; None: inline, deterministic tests) and
+their answers come back through ``post``. It is its rooms' :class:`~.room_host.RoomHost`."""
 
 from __future__ import annotations
 
@@ -16,12 +15,13 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.registry import load_game
 from . import protocol as P
+from .adapter import GameAdapter, adapter_for
 from .clock import Clock, RealClock
-from .games import GameAdapter, adapter_for
 from .jobs import run_job
 from .limits import Buckets
 from .replay_store import ReplayStore
-from .room import OVER, WAITING, Member, Peer, Room, new_code
+from .room import OVER, WAITING, Room
+from .seats import Member, Peer, new_code
 from .settings import Settings
 
 __all__ = ["Lobby"]
@@ -52,7 +52,7 @@ class Lobby:
             self.adapter.seats, self.adapter.bot_levels, self.adapter.act_fields
         )
         self.rooms: Dict[str, Room] = {}
-        self.tokens: Dict[str, Member] = {}
+        self.tokens: Dict[str, Member[Room]] = {}
         self.replays = ReplayStore(self.settings.replay_keep, self.settings.replay_dir)
         self.connections = 0
         # Rooms per creating address, live or in grace (a room counts until it closes),
@@ -104,13 +104,13 @@ class Lobby:
 
     # -- connections --------------------------------------------------------------------------
 
-    def connected(self, conn: Peer) -> None:
+    def connected(self, conn: Peer[Room]) -> None:
         conn.member = None
         conn.room = None
         self.connections += 1
         conn.send(self.welcome())
 
-    def disconnected(self, conn: Peer) -> None:
+    def disconnected(self, conn: Peer[Room]) -> None:
         self.connections -= 1
         room, member = conn.room, conn.member
         conn.room = conn.member = None
@@ -132,13 +132,13 @@ class Lobby:
         )
         room.broadcast(room.presence())
 
-    def _grace_over(self, member: Member) -> None:
+    def _grace_over(self, member: Member[Room]) -> None:
         member.grace_handle = None
         if member.gone or member.conn is not None or member.room.closed:
             return
         member.room.member_gone(member, "grace")
 
-    def forget(self, member: Member) -> None:
+    def forget(self, member: Member[Room]) -> None:
         """A member's token stops working (it left, or its grace ran out)."""
         self.tokens.pop(member.token, None)
 
@@ -170,7 +170,7 @@ class Lobby:
             conn.room = conn.member = None
             conn.close(P.CLOSE_CODES[code])
 
-    def _attach(self, conn: Peer, room: Room, member: Optional[Member]) -> None:
+    def _attach(self, conn: Peer[Room], room: Room, member: Optional[Member[Room]]) -> None:
         conn.room = room
         conn.member = member
         if member is None:
@@ -178,7 +178,7 @@ class Lobby:
         else:
             member.conn = conn
 
-    def _joined(self, conn: Peer, room: Room, ref: Any) -> None:
+    def _joined(self, conn: Peer[Room], room: Room, ref: Any) -> None:
         conn.send(room.joined(conn, ref))
 
     def _new_room(self, mode: str, owner_address: str) -> Room:
@@ -219,7 +219,7 @@ class Lobby:
                 f"too many new rooms from this address: try again in {max(1, round(wait))} s",
             )
 
-    def _new_member(self, room: Room, seats: Tuple[int, ...], name: str) -> Member:
+    def _new_member(self, room: Room, seats: Tuple[int, ...], name: str) -> Member[Room]:
         member = Member(room, seats, name)
         room.members.append(member)
         self.tokens[member.token] = member
@@ -235,14 +235,14 @@ class Lobby:
 
     # -- messages -----------------------------------------------------------------------------
 
-    def handle(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def handle(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         """One validated client message (:meth:`parse`)."""
         try:
             getattr(self, f"_on_{msg.type}")(conn, msg)
         except P.ProtocolError as exc:
             conn.send(P.error_message(exc.code, exc.message, msg.ref))
 
-    def _not_in_room(self, conn: Peer) -> None:
+    def _not_in_room(self, conn: Peer[Room]) -> None:
         if conn.room is not None:
             raise P.ProtocolError(
                 "already_in_room", f"already in room {conn.room.code}: leave it first"
@@ -257,7 +257,7 @@ class Lobby:
     def _seat(self, name: str) -> int:
         return self.adapter.seats.index(name)
 
-    def _on_create(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_create(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         address = getattr(conn, "address", "")
         self._may_create(address)
@@ -277,7 +277,7 @@ class Lobby:
         else:
             room.begin_countdown()
 
-    def _on_join(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_join(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         room = self._room_by_code(msg.get("code"))
         free = room.free_seats()
@@ -292,7 +292,7 @@ class Lobby:
         else:
             room.begin_countdown()
 
-    def _on_start(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_start(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         """The host starts a room still filling: a bot of level ``bot`` takes every free
         seat (issue 25, item 5)."""
         member = self._player(conn)
@@ -306,7 +306,7 @@ class Lobby:
         room.broadcast(room.presence())
         room.begin_countdown()
 
-    def _on_watch(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_watch(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         room = self._room_by_code(msg.get("code"))
         if len(room.spectators) >= self.settings.max_spectators:
@@ -319,7 +319,7 @@ class Lobby:
         conn.send(room.state(conn))
         room.broadcast(room.presence())
 
-    def _on_resume(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_resume(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         self._not_in_room(conn)
         member = self.tokens.get(msg.get("token"))
         if member is None or member.gone or member.room.closed:
@@ -339,14 +339,14 @@ class Lobby:
         conn.send(room.state(conn))
         room.broadcast(room.presence())
 
-    def _player(self, conn: Peer) -> Member:
+    def _player(self, conn: Peer[Room]) -> Member[Room]:
         if conn.room is None:
             raise P.ProtocolError("not_in_room", "not in a room: create, join or watch one first")
         if conn.member is None:
             raise P.ProtocolError("not_a_player", "spectators cannot act or vote")
         return conn.member
 
-    def _on_act(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_act(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         member = self._player(conn)
         if "seat" in msg.fields:
             seat = self._seat(msg.get("seat"))
@@ -363,7 +363,7 @@ class Lobby:
         game_fields = {k: v for k, v in msg.fields.items() if k != "seat"}
         member.room.intent(seat, game_fields, msg.ref, conn)
 
-    def _on_rematch(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_rematch(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         member = self._player(conn)
         if member.room.phase != OVER:
             raise P.ProtocolError("match_not_over", "the match is still running")
@@ -371,12 +371,12 @@ class Lobby:
             raise P.ProtocolError("server_closing", "the server is shutting down: no rematch")
         member.room.vote(member, bool(msg.get("agree")))
 
-    def _on_sync(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_sync(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         if conn.room is None:
             raise P.ProtocolError("not_in_room", "not in a room")
         conn.send(conn.room.state(conn, msg.ref))
 
-    def _on_ping(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_ping(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         out: Dict[str, Any] = {"type": "pong", "server_ms": self.clock.now_ms()}
         room = conn.room
         if room is not None:
@@ -386,7 +386,7 @@ class Lobby:
             out["ref"] = msg.ref
         conn.send(out)
 
-    def _on_leave(self, conn: Peer, msg: P.ClientMessage) -> None:
+    def _on_leave(self, conn: Peer[Room], msg: P.ClientMessage) -> None:
         room, member = conn.room, conn.member
         if room is None:
             raise P.ProtocolError("not_in_room", "not in a room")

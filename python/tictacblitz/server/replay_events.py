@@ -28,7 +28,6 @@ from typing import Any, Dict, Optional, Set
 
 from .budget import BudgetExceeded, JobFailed, run_budgeted
 from .limits import Buckets
-from .replay_store import REPLAY_ID
 
 __all__ = [
     "replay_events",
@@ -154,9 +153,8 @@ async def replay_events(request: Any) -> Any:
     # to the worker as text: never parsed on the loop.
     text = await asyncio.to_thread(lobby.replays.text, replay_id)
     data: Any = None if text is None else text.encode()
-    cluster = request.app.state.cluster
-    if data is None and cluster is not None and REPLAY_ID.match(replay_id):
-        shared = await cluster.replay(replay_id)  # a match another process hosted
+    if data is None:  # in a cluster, a match another process hosted (scope.py)
+        shared = await request.app.state.scope.replay(replay_id)
         data = None if shared is None else shared.encode()
     if data is None:
         return _json({"error": "not_found"}, 404)
@@ -171,11 +169,8 @@ async def replay_events(request: Any) -> Any:
 async def _admit(request: Any, gate: WorkGate, address: str) -> None:
     """This process's gate, then (in a cluster) the address's bucket shared by all."""
     gate.admit(address)
-    cluster = request.app.state.cluster
-    if cluster is None:
-        return
     s = request.app.state.settings
-    wait = await cluster.take("work", address, s.work_rate_per_s, s.work_burst)
+    wait = await request.app.state.scope.take("work", address, s.work_rate_per_s, s.work_burst)
     if wait:
         gate.busy.discard(address)
         raise _too_many(wait)
@@ -258,7 +253,7 @@ def play_replay(game_name: str, rules: Dict[str, Any], replay: Any) -> Any:
     """In the worker process: the frames of ``replay`` (parsed, or bytes of JSON) by the
     server's game adapter (``GameAdapter.replay_frames``)."""
     from ..games.registry import load_game
-    from .games import adapter_for
+    from .adapter import adapter_for
     from .settings import Settings
 
     if isinstance(replay, bytes):

@@ -3,30 +3,32 @@ match (countdown, live, break, over), reconnect grace, forfeits, rematch by cons
 replays and snapshots.
 
 The room speaks only the platform protocol and the game adapter's
-:class:`~.games.MatchSession` (docs/server.md, "Adapters"): it never names a game's
+:class:`~.adapter.MatchSession` (docs/server.md, "Adapters"): it never names a game's
 types. It is the session's :class:`~.games.SessionHost`. Everything runs on the event
 loop's thread; the room's one :class:`~.clock.Timer` is set on the session's
 ``wake_at()`` or the end of a pause.
+
+What a room needs of the lobby that holds it is a :class:`~.room_host.RoomHost` (the
+lobby is one): room.py imports nothing of lobby.py, which sits above it.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import protocol as P
+from .adapter import MatchSession
 from .clock import Timer
-from .games import MatchSession
+from .room_host import RoomHost
 from .seats import Member, Peer, Seat, new_code, new_match_id, new_token
-
-if TYPE_CHECKING:
-    from .lobby import Lobby
 
 __all__ = [
     "Peer",
     "Member",
     "Seat",
     "Room",
+    "RoomHost",
     "new_code",
     "new_token",
     "new_match_id",
@@ -46,15 +48,15 @@ RUNNING = (COUNTDOWN, LIVE, BREAK)
 class Room:
     """One room: its seats, spectators, and the match its game session plays."""
 
-    def __init__(self, lobby: "Lobby", code: str, mode: str) -> None:
+    def __init__(self, lobby: RoomHost[Room], code: str, mode: str) -> None:
         self.lobby = lobby
         self.adapter = lobby.adapter
         self.names = self.adapter.seats  # as many as the game's players (issue 25)
         self.code = code
         self.mode = mode
-        self.seats = [Seat() for _ in self.names]
-        self.members: List[Member] = []
-        self.spectators: List[Peer] = []
+        self.seats: List[Seat[Room]] = [Seat() for _ in self.names]
+        self.members: List[Member[Room]] = []
+        self.spectators: List[Peer[Room]] = []
         self.phase = WAITING
         self.closed = False
         self.votes = [False for _ in self.names]
@@ -101,7 +103,7 @@ class Room:
 
     # -- who is here --------------------------------------------------------------------------
 
-    def connections(self) -> List[Peer]:
+    def connections(self) -> List[Peer[Room]]:
         out = [m.conn for m in self.members if m.conn is not None]
         return out + self.spectators
 
@@ -133,7 +135,7 @@ class Room:
         )
 
     @property
-    def host(self) -> Optional[Member]:
+    def host(self) -> Optional[Member[Room]]:
         """The member who created the room: the one who may start it with bots in the
         free seats (``start``, issue 25)."""
         return self.members[0] if self.members else None
@@ -149,7 +151,7 @@ class Room:
     def seat_names(self, seats: Sequence[int]) -> List[str]:
         return [self.names[s] for s in seats]
 
-    def joined(self, conn: Peer, ref: Any) -> Dict[str, Any]:
+    def joined(self, conn: Peer[Room], ref: Any) -> Dict[str, Any]:
         """The ``joined`` answer for ``conn`` (a player's carries its token)."""
         member = conn.member
         out: Dict[str, Any] = {
@@ -236,7 +238,7 @@ class Room:
         else:
             self.timer.set(wake, self.tick)
 
-    def intent(self, seat: int, fields: Dict[str, Any], ref: Any, conn: Peer) -> None:
+    def intent(self, seat: int, fields: Dict[str, Any], ref: Any, conn: Peer[Room]) -> None:
         """A player's ``act`` for ``seat`` (the lobby checked it holds the seat)."""
         self.session.intent(seat, fields, ref, conn)
         self.tick()
@@ -295,7 +297,7 @@ class Room:
 
     # -- snapshots ----------------------------------------------------------------------------
 
-    def state(self, conn: Peer, ref: Any = None) -> Dict[str, Any]:
+    def state(self, conn: Peer[Room], ref: Any = None) -> Dict[str, Any]:
         """The full ``state`` message for ``conn`` (its role and seats)."""
         self.tick()  # the snapshot is of now, not of the last timed event
         players = {}
@@ -335,7 +337,7 @@ class Room:
 
     # -- seats coming and going ---------------------------------------------------------------
 
-    def member_gone(self, member: Member, why: str) -> None:
+    def member_gone(self, member: Member[Room], why: str) -> None:
         """A player left or their grace ran out: forfeit a running match, close a
         waiting room."""
         member.gone = True
@@ -369,7 +371,7 @@ class Room:
         self.broadcast(self.presence())
         self.lobby.maybe_expire(self)
 
-    def vote(self, member: Member, agree: bool) -> None:
+    def vote(self, member: Member[Room], agree: bool) -> None:
         for seat in member.seats:
             self.votes[seat] = agree
         self.broadcast({"type": "rematch", "votes": dict(zip(self.names, self.votes, strict=True))})

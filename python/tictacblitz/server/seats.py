@@ -1,28 +1,31 @@
 """Who holds a room's seats: connections (:class:`Peer`), members with their tokens
 (:class:`Member`), seats (:class:`Seat`), and the random codes, tokens and match ids
-(``secrets``). Generic: nothing here names a game. Part of :mod:`.room` (which
-re-exports every name)."""
+(``secrets``). Generic: nothing here names a game. :mod:`.room` re-exports every name.
+
+This module sits below :mod:`.room` and :mod:`.lobby`, which both import it, and imports
+neither (not even for type checking: issue 27, item 4, the circle lobby ↔ room ↔
+seats): the room a member or a connection is in is the type parameter ``R`` (the
+lobby and the room use ``Member[Room]`` and ``Peer[Room]``)."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Optional, Protocol, Tuple
+from typing import Any, Dict, Generic, Optional, Protocol, Tuple, TypeVar
 
 from . import protocol as P
 from .clock import Handle
 
-if TYPE_CHECKING:
-    from .room import Room
-
 __all__ = ["Peer", "Member", "Seat", "new_code", "new_token", "new_match_id"]
 
+R = TypeVar("R")  # the room (room.Room): a parameter, so that this module needs no import of it
 
-class Peer(Protocol):
+
+class Peer(Protocol[R]):
     """A client connection as the lobby sees it (the web layer implements it)."""
 
-    member: Optional["Member"]
-    room: Optional["Room"]
+    member: Optional[Member[R]]
+    room: Optional[R]
     base_url: str
 
     def send(self, message: Dict[str, Any]) -> None: ...
@@ -47,15 +50,15 @@ def new_match_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-class Member:
+class Member(Generic[R]):
     """A player's hold on a room: its token, the seat(s) it holds and its connection."""
 
-    def __init__(self, room: "Room", seats: Tuple[int, ...], name: str) -> None:
+    def __init__(self, room: R, seats: Tuple[int, ...], name: str) -> None:
         self.room = room
         self.seats = seats
         self.name = name
         self.token = new_token()
-        self.conn: Optional[Peer] = None
+        self.conn: Optional[Peer[R]] = None
         self.grace_handle: Optional[Handle] = None
         self.grace_until: Optional[float] = None
         self.gone = False
@@ -67,10 +70,10 @@ class Member:
 
 
 @dataclass
-class Seat:
+class Seat(Generic[R]):
     kind: Optional[str] = None  # "human", "bot", or None while free
     name: str = ""
-    member: Optional[Member] = None
+    member: Optional[Member[R]] = None
     bot: Any = None  # the adapter's bot driver
 
     def presence(self) -> Dict[str, Any]:

@@ -54,7 +54,7 @@ class Settings:
     bot_threads: int = 2  # 0: bots decide inline (deterministic tests)
     bot_retry_ms: int = 50  # a bot that chose to wait asks again after this
     # Rift & Grid's turn clock (s): a seat not locked in by then plays its first legal
-    # target (server/games/rift.py); None: no clock (an adapter with has_turn_clock).
+    # target (server/games/rift/); None: no clock (an adapter with has_turn_clock).
     rift_turn_s: Optional[float] = None
     max_queue: int = 512  # messages queued for a slow client before closing it
     max_message_bytes: int = P.MAX_MESSAGE_BYTES

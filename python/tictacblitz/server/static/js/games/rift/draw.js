@@ -521,7 +521,7 @@ function drawObjectives(ctx, view, lay, acting) {
     const own = acting && seat === acting.seat;
     // Local: the view switch shows the other player's objectives as their opponent sees them.
     const h = !own && view.mine.includes(seat) ? view.players[seat].publicHand : view.players[seat].hand;
-    // Once the game is over the server shows both hands whole (rift_picture.picture).
+    // Once the game is over the server shows both hands whole (server/games/rift/wire.py, picture).
     const all = h.full || (view.gameResult && !h.hidden);
     const title = own ? `Your objectives (${seat})` : `${seat}'s objectives${all ? "" : " (known)"}`;
     text(ctx, title, o.x + 10, y, { px: 12.5, weight: 700, color: COLORS[seat] });

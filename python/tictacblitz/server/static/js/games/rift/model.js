@@ -1,7 +1,7 @@
 // The Rift & Grid view model: server messages (state, events, …) in, what to draw out.
 //
 // Pure: no DOM, no clock, no network. Every fact of the game comes from the server
-// (server/games/rift.py, rift_picture.py): each `events` message and each `state`
+// (server/games/rift/: __init__.py, wire.py): each `events` message and each `state`
 // carries the whole public picture — the 81 cells by id (".XO#"), the sectors, the
 // active sector and the legal targets (G4), scores, energy, each ability's cost,
 // cooldown, first usable turn and whether it is usable (G5, G14), who has locked in

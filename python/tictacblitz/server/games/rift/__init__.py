@@ -14,7 +14,7 @@
 - **Events**: a lock is one ``events`` message; so is a resolved turn: the last lock,
   the turn's report (moves, final targets, swap, collision, cells, grey, sectors,
   points by cause, reveals, the next sector) and the end, each with the whole public
-  picture (:func:`.rift_picture.picture`).
+  picture (:func:`.wire.picture`).
 - **Bots** (``easy``, ``medium``, ``hard``: presets of ``games/rift/bots.py``): at each
   turn a bot seat locks its move in ``bot_delay_ms`` after the turn began, decided off
   the event loop on a clone (``run_job(lambda: bot.choose(state.clone(), seat))``); the
@@ -22,7 +22,7 @@
 - **Replays**: the state records what the replay needs (``record=True``: the last
   accepted move of each seat in a turn, and the rejected ones); a match's replay is the
   game's replay file (docs/rift.md, "Replay files") with ``expect``;
-  :func:`.rift_picture.replay_frames` plays one back for the viewer.
+  :func:`.wire.replay_frames` plays one back for the viewer.
 - **Bounds** (issue 26, hole 3): a seat's moves in one turn are capped
   (:data:`MOVES_PER_TURN`; past it a move is refused ``move_limit``, unrecorded, but a
   seat that has not locked in yet may still lock a legal move), so a match's log is at
@@ -38,14 +38,14 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ...games.protocol import ReplayError, TimeModel
-from ...games.rift.bots import GUI_LEVELS, PRESETS
-from ...games.rift.encoding import encode
-from ...games.rift.game import RiftState
-from ...games.rift.types import CELLS, OBJECTIVE_IDS, Ability, Player
-from .. import protocol as P
-from . import GameAdapter, MatchSession, SessionHost
-from .rift_picture import ABILITIES, TURN_MS, picture, private, public_events, replay_frames
+from ....games.protocol import ReplayError, TimeModel
+from ....games.rift.bots import GUI_LEVELS, PRESETS
+from ....games.rift.encoding import encode
+from ....games.rift.game import RiftState
+from ....games.rift.types import CELLS, OBJECTIVE_IDS, Ability, Player
+from ... import protocol as P
+from ...adapter import GameAdapter, MatchSession, SessionHost
+from .wire import ABILITIES, TURN_MS, picture, private, public_events, replay_frames
 
 __all__ = [
     "RiftAdapter",
@@ -54,7 +54,6 @@ __all__ = [
     "BOT_LEVELS",
     "SEATS",
     "VIEW",
-    "make_adapter",
     "cell_field",
 ]
 
@@ -307,8 +306,3 @@ class RiftAdapter(GameAdapter):
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise ReplayError(str(exc)) from None
-
-
-def make_adapter(game: Any, settings: Any) -> RiftAdapter:
-    """The server's entry for ``--game rift``."""
-    return RiftAdapter(game, settings)

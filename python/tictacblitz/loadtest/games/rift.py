@@ -1,8 +1,8 @@
-"""Rift & Grid's part of the load tool (``python -m tictacblitz.server.load --game
+"""Rift & Grid's part of the load tool (``python -m tictacblitz.loadtest --game
 rift``): a client that plays like a person (docs/server.md, "Load"), and the attacker's
-re-locking seats (``--abuse rift-relock``, issue 26 hole 3).
+re-locking seats (``--abuse rift-relock``, issue 26 hole 3: :meth:`RiftLoadClient.relock`).
 
-:class:`BotClient` locks a random legal target (the public picture's ``targets``, no
+:class:`RiftLoadClient` locks a random legal target (the public picture's ``targets``, no
 ability) a think time after each turn began. Rift's ``events`` carry turns, not wall
 time, so its latency is a lock's round trip: from sending ``act`` to the ``locked``
 event of its seat coming back (what a player waits for after a click).
@@ -16,22 +16,23 @@ import random
 import time
 from typing import Any, Dict, List, Optional
 
-from ..load_client import LoadClient, tally
+from ..client import LoadClient, tally
 
-__all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT", "relock"]
+__all__ = ["RiftLoadClient"]
 
-BOT_NAMES = ("person",)
-DEFAULT_BOT = "person"
 THINK_S = (0.2, 0.8)  # a person's time to choose, after the turn began
 
 
-class BotClient(LoadClient):
+class RiftLoadClient(LoadClient):
     """One seat: keeps the public picture and locks a move a think time into each turn."""
 
+    bot_names = ("person",)  # it locks a random legal target, as a person might
+    default_bot = "person"
+
     def __init__(
-        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = DEFAULT_BOT
+        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = ""
     ) -> None:
-        super().__init__(url, stats, rng, deadline)
+        super().__init__(url, stats, rng, deadline, bot)
         self.turn = 0
         self.targets: List[int] = []
         self.locked = False
@@ -86,38 +87,38 @@ class BotClient(LoadClient):
                     wait = 0.5
             await self.nap(wait)
 
+    @staticmethod
+    async def relock(ws: Any, deadline: float, rate: float, report: Dict[str, int]) -> None:
+        """The attacker's seat (issue 26, hole 3): locks in, then changes its mind at
+        ``rate`` messages a second until ``deadline``, between its first two targets and a
+        taken cell (a rejected move); its opponent never locks, so the turn never ends.
+        ``report`` counts the answers: ``locked`` and each rejection reason."""
+        picture: Dict[str, Any] = {}
+        while not picture:  # the match's first picture, once it is live
+            msg = json.loads(await ws.recv())
+            if msg.get("type") == "events" and {"kind": "started"} in msg["events"]:
+                picture = msg
+        targets = picture["targets"][:2]
+        moves: List[Dict[str, Any]] = [{"cell": c} for c in targets]
+        moves.append({"cell": targets[0], "ability": "reveal"})  # no_energy at the start (G5)
 
-async def relock(ws: Any, deadline: float, rate: float, report: Dict[str, int]) -> None:
-    """The attacker's seat (issue 26, hole 3): locks in, then changes its mind at
-    ``rate`` messages a second until ``deadline``, between its first two targets and a
-    taken cell (a rejected move); its opponent never locks, so the turn never ends.
-    ``report`` counts the answers: ``locked`` and each rejection reason."""
-    picture: Dict[str, Any] = {}
-    while not picture:  # the match's first picture, once it is live
-        msg = json.loads(await ws.recv())
-        if msg.get("type") == "events" and {"kind": "started"} in msg["events"]:
-            picture = msg
-    targets = picture["targets"][:2]
-    moves: List[Dict[str, Any]] = [{"cell": c} for c in targets]
-    moves.append({"cell": targets[0], "ability": "reveal"})  # no_energy at the start (G5)
+        async def answers() -> None:
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "rejected":
+                    tally(report, msg["reason"])
+                elif msg.get("type") == "events":
+                    report["locked"] = report.get("locked", 0) + len(msg["events"])
 
-    async def answers() -> None:
-        async for raw in ws:
-            msg = json.loads(raw)
-            if msg.get("type") == "rejected":
-                tally(report, msg["reason"])
-            elif msg.get("type") == "events":
-                report["locked"] = report.get("locked", 0) + len(msg["events"])
-
-    listening = asyncio.ensure_future(answers())
-    start, sent = time.time(), 0
-    try:
-        while time.time() < deadline:
-            ahead = start + sent / rate - time.time()
-            if ahead > 0:
-                await asyncio.sleep(ahead)
-            await ws.send(json.dumps({"type": "act", **moves[sent % len(moves)]}))
-            sent += 1
-    finally:
-        listening.cancel()
-        report["sent"] = report.get("sent", 0) + sent
+        listening = asyncio.ensure_future(answers())
+        start, sent = time.time(), 0
+        try:
+            while time.time() < deadline:
+                ahead = start + sent / rate - time.time()
+                if ahead > 0:
+                    await asyncio.sleep(ahead)
+                await ws.send(json.dumps({"type": "act", **moves[sent % len(moves)]}))
+                sent += 1
+        finally:
+            listening.cancel()
+            report["sent"] = report.get("sent", 0) + sent

@@ -1,6 +1,6 @@
 """The load tool's attacks on the transport (issue 26, holes 1 and 2; docs/server.md,
 "Load"): ``--abuse ping-flood`` and ``--abuse slowloris``, each from one address
-(:data:`.load_procs.ATTACKER`), bounded in count and time, loopback only.
+(:data:`.procs.ATTACKER`), bounded in count and time, loopback only.
 
 - :func:`ping_flood`: WebSockets that send ping frames (125-byte payloads: the largest
   pong) as fast as the server takes them and never read again after the handshake.
@@ -12,7 +12,7 @@
   descriptor).
 
 :data:`PING_FRAME` and :func:`handshake` are also what tests/test_server_transport.py
-sends (one source). Generic: nothing here names a game. Part of :mod:`.load`.
+sends (one source). Generic: nothing here names a game. Part of :mod:`.run`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import resource
 import time
 from typing import Any, Dict
 
-from .load_client import tally
+from .client import tally
 
 __all__ = [
     "ping_flood",

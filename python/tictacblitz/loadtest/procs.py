@@ -11,9 +11,9 @@ bounded in count and time:
 - ``slow-upload``: two addresses trickle replay uploads a byte a second while a third
   posts a small replay every 5 s (hole 4);
 - ``ping-flood`` and ``slowloris``: the transport attacks (holes 1 and 2,
-  :mod:`.load_transport`): WebSocket pings never read, half-sent HTTP requests.
+  :mod:`.transport`): WebSocket pings never read, half-sent HTTP requests.
 
-Generic: nothing here names a game. Part of :mod:`.load` (which re-exports these names)."""
+Generic: nothing here names a game. Part of :mod:`.run` (which re-exports these names)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional
 
-from .load_client import client_module, tally
+from .client import NoClients, client_class, tally
 
 __all__ = [
     "attack",
@@ -135,7 +135,7 @@ async def attack_scenario(
     name: str, host: str, port: int, deadline: float, report: Dict[str, Any], rate: float
 ) -> None:
     """The attack ``name`` of :data:`SCENARIOS` until ``deadline``."""
-    from .load_transport import ping_flood, slowloris
+    from .transport import ping_flood, slowloris
 
     if name in ("flood", "ping-flood", "slowloris"):  # one address's attacks
         report["kind"] = name
@@ -175,10 +175,12 @@ async def _relock_room(
                 await b.send(json.dumps({"type": "join", "code": joined["room"]}))
                 await _until(b, "joined")
                 # The game's load clients' re-locking seat, if it has one (Rift & Grid's).
-                clients = client_module(welcome["game"]["name"])
-                relock = getattr(clients, "relock", None)
-                if relock is not None:
-                    await relock(a, until, RELOCK_RATE, answers)
+                try:
+                    clients = client_class(welcome["game"]["name"])
+                except NoClients:  # a game without load clients has no re-locks either
+                    clients = None
+                if clients is not None and clients.relocks():
+                    await clients.relock(a, until, RELOCK_RATE, answers)
                 await a.send(json.dumps({"type": "leave"}))
                 end = await asyncio.wait_for(_until(b, "match_end"), 30)
         replay_id = str(end["replay_id"])
@@ -302,11 +304,12 @@ def child_env() -> Dict[str, str]:
 
 
 def start_server(port: int, extra: Optional[List[str]] = None) -> subprocess.Popen:
-    """A server subprocess on 127.0.0.1:port (this package's own ``serve``), with the
+    """A server subprocess on 127.0.0.1:port (``tictacblitz.server.serve``), with the
     public defaults but for ``extra``'s ``rules``, ``game``, ``pause_ms`` and ``settings``
-    (other :class:`.settings.Settings` fields, e.g. ``max_tcp_per_ip``), and a SIGTERM
-    that drains for 2 s at most. ``extra``'s ``redis_url`` and ``public_url``
-    (both or neither) make it a process of a cluster (:mod:`.load_cluster`)."""
+    (other :class:`tictacblitz.server.settings.Settings` fields, e.g.
+    ``max_tcp_per_ip``), and a SIGTERM that drains for 2 s at most. ``extra``'s
+    ``redis_url`` and ``public_url`` (both or neither) make it a process of a cluster
+    (:mod:`.cluster`)."""
     code = (
         "import sys; from tictacblitz.server import serve; "
         "from tictacblitz.server.settings import Settings; "

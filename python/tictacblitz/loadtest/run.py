@@ -1,13 +1,13 @@
 """Load test: many concurrent online matches of bot clients through real WebSockets,
 optionally under attack.
 
-    python -m tictacblitz.server.load --matches 100 --seconds 60
-    python -m tictacblitz.server.load --matches 20 --seconds 60 --abuse
+    python -m tictacblitz.loadtest --matches 100 --seconds 60
+    python -m tictacblitz.loadtest --matches 20 --seconds 60 --abuse
 
 Starts a server in a subprocess on 127.0.0.1 with the public defaults (or uses
 ``--port`` of one already running there), opens two WebSocket clients per match (one
 creates an online room, the other joins it by code), and lets the game's load clients
-play (``server/games/<game>_load.py``: for Blitz they act ``reaction_ms`` of a bot preset,
+play (``loadtest/games/<game>.py``: for Blitz they act ``reaction_ms`` of a bot preset,
 ``--bot``, after their charge filled). Each match connects from its own loopback address
 (127.1.x.y), as separate people would. They agree to every rematch.
 
@@ -15,7 +15,7 @@ With ``--abuse``, one more address (127.66.0.1) attacks while they play: it floo
 creation (create, then drop the connection: the room stays in its grace) and replay
 requests (the issue 16 body, several at once), bounded in count and time;
 ``--abuse ping-flood`` and ``--abuse slowloris`` attack the transport instead
-(:mod:`.load_transport`: WebSocket pings never read, half-sent HTTP requests). The report
+(:mod:`.transport`: WebSocket pings never read, half-sent HTTP requests). The report
 then has an ``abuse`` section (what the attacker got) and ``honest_refused`` (errors
 and early closes of the honest clients: the server's limits must refuse the attacker,
 never them).
@@ -30,10 +30,10 @@ At the end it reports, as JSON:
 - ``memory``: the server's resident memory (MiB) sampled over the run;
 - ``processes``: per server process, its port, pid, the rooms created on it, its CPU
   seconds over the run and resident memory; ``redirects`` followed, ``join_retries``
-  (joins answered ``room_not_found`` and sent again: :func:`.load_cluster.run_match`);
+  (joins answered ``room_not_found`` and sent again: :func:`.cluster.run_match`);
   ``client_cpu_s`` (this process's, the clients').
 
-With ``--processes N`` (N > 1; :mod:`.load_cluster`) it starts one Redis and N servers
+With ``--processes N`` (N > 1; :mod:`.cluster`) it starts one Redis and N servers
 sharing it, and the matches enter round-robin: match i's creator through process i, its
 second player by code through process i + 1, each following the ``redirect`` answers.
 ``memory`` then sums the processes (``by_process`` each), and ``redis`` says what Redis
@@ -41,7 +41,7 @@ did (commands by name, per match, bytes, its CPU seconds). ``--abuse``'s attacke
 the first process, and takes a ``redirect`` as an answer (it does not follow it).
 
 Loopback only. Every run is bounded: at most ``--matches`` 500 rooms, ``--seconds``
-900; the attacker (:mod:`.load_procs`) at most 20,000 of each of its attempts
+900; the attacker (:mod:`.procs`) at most 20,000 of each of its attempts
 (connections, for the transport attacks; 2,000,000 pings).
 """
 
@@ -57,8 +57,8 @@ import time
 from array import array
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .load_client import client_module
-from .load_cluster import (
+from .client import NoClients, client_class
+from .cluster import (
     MAX_PROCESSES,
     Servers,
     cpu_s,
@@ -69,7 +69,7 @@ from .load_cluster import (
     rss_mib,
     run_match,
 )
-from .load_procs import (
+from .procs import (
     ATTACK_REPLAY,
     ATTACKER,
     MAX_ABUSE_CREATES,
@@ -160,8 +160,8 @@ async def run_load(
     servers = list(servers or [(port, server_pid)])
     urls = [f"ws://{host}:{p}/ws" for p, _ in servers]
     pids = [pid for _, pid in servers if pid is not None]
-    clients = client_module(game)
-    bot = bot or clients.DEFAULT_BOT
+    clients = client_class(game)
+    bot = bot or clients.default_bot
     stats = Stats()
     start = time.time()
     deadline = start + seconds
@@ -202,7 +202,7 @@ async def run_load(
         attacker = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tictacblitz.server.load",
+            "tictacblitz.loadtest",
             "--attack-only",
             "--host",
             host,
@@ -259,7 +259,7 @@ async def run_load(
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tictacblitz.server.load", description=__doc__.split("\n")[0]
+        prog="python -m tictacblitz.loadtest", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
         "--matches", type=int, default=100, help=f"concurrent matches (at most {MAX_MATCHES})"
@@ -272,7 +272,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "--port", type=int, default=0, help="a running server's port (0: start one)"
     )
     parser.add_argument(
-        "--game", default="blitz", help="the game (its server/games/<game>_load.py clients)"
+        "--game", default="blitz", help="the game (its loadtest/games/<game>.py clients)"
     )
     parser.add_argument(
         "--round-ms", type=int, default=None, help="rules.round_ms of the started server"
@@ -316,8 +316,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--abuse {args.abuse}: one of {', '.join(SCENARIOS)}")
     if args.abuse == "rift-relock" and not args.attack_only:
         try:
-            relocks = hasattr(client_module(args.game), "relock")
-        except ImportError:
+            relocks = client_class(args.game).relocks()
+        except ValueError:  # an unknown game, or one without load clients
             relocks = False
         if not relocks:  # a game whose load clients have a re-locking seat
             parser.error(f"--abuse rift-relock needs --game rift ({args.game} has no re-locks)")
@@ -340,11 +340,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be in (0, {MAX_SECONDS}]")
     try:
-        clients = client_module(args.game)
-    except ImportError:
-        parser.error(f"--game {args.game}: no load clients (server/games/{args.game}_load.py)")
-    if args.bot is not None and args.bot not in clients.BOT_NAMES:
-        parser.error(f"--bot {args.bot}: one of {', '.join(clients.BOT_NAMES)}")
+        clients = client_class(args.game)
+    except NoClients:
+        parser.error(f"--game {args.game}: no load clients (loadtest/games/{args.game}.py)")
+    except ValueError as exc:  # an unknown game: the message names the registered ones
+        parser.error(f"--game {args.game}: {exc}")
+    if args.bot is not None and args.bot not in clients.bot_names:
+        parser.error(f"--bot {args.bot}: one of {', '.join(clients.bot_names)}")
     if not 1 <= args.processes <= MAX_PROCESSES:
         parser.error(f"--processes must be 1..{MAX_PROCESSES}")
     if args.processes > 1 and args.port:

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ...games.doh.bots import GUI_LEVELS
-from ...games.doh.types import CONTENTS, COUNTS_AS, SEATS, SIZES
-from ...games.protocol import ReplayError, TimeModel
-from .. import protocol as P
-from . import GameAdapter, MatchSession, SessionHost
-from .doh_table import DISPLAY, MOVE_MS, PIECES, DohTable, replay_frames
+from ....games.doh.bots import GUI_LEVELS
+from ....games.doh.types import CONTENTS, COUNTS_AS, SEATS, SIZES
+from ....games.protocol import ReplayError, TimeModel
+from ... import protocol as P
+from ...adapter import GameAdapter, MatchSession, SessionHost
+from .table import DISPLAY, MOVE_MS, PIECES, DohTable, replay_frames
 
 __all__ = [
     "DohAdapter",
@@ -44,7 +44,6 @@ __all__ = [
     "BotSeat",
     "BOT_LEVELS",
     "DISPLAY",
-    "make_adapter",
     "replay_frames",
 ]
 
@@ -245,8 +244,3 @@ class DohAdapter(GameAdapter):
             raise
         except (TypeError, ValueError) as exc:
             raise ReplayError(str(exc)) from None
-
-
-def make_adapter(game: Any, settings: Any) -> DohAdapter:
-    """The server's entry for ``--game doh``."""
-    return DohAdapter(game, settings)

@@ -1,6 +1,6 @@
 """What the clients of a Rift & Grid match see: the public picture of a state, each
 seat's private part, and replays as frames for the browser's viewer (docs/rift.md,
-docs/client.md). Part of the Rift adapter (:mod:`.rift`).
+docs/client.md). Part of the Rift adapter (``server/games/rift/``).
 
 - :func:`picture` is public (every ``events`` message and every ``state`` carries it):
   the cells by id (``.XO#``), the sectors, the active sector and the legal targets
@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional
 
-from ...games.protocol import ReplayError
-from ...games.rift.encoding import encode
-from ...games.rift.game import RiftGame
-from ...games.rift.native import NativeRift
-from ...games.rift.replay import grid_rows, load_replay, play_replay
-from ...games.rift.types import Ability, Player
-from ..budget import current_budget
+from ....games.protocol import ReplayError
+from ....games.rift.encoding import encode
+from ....games.rift.game import RiftGame
+from ....games.rift.native import NativeRift
+from ....games.rift.replay import grid_rows, load_replay, play_replay
+from ....games.rift.types import Ability, Player
+from ...budget import current_budget
 
 __all__ = [
     "picture",

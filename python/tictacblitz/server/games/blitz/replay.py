@@ -6,7 +6,7 @@ engine, the way :func:`tictacblitz.games.blitz.scenario.run_scenario` does (it *
 that runner, with a hook), and records what the server would have pushed live: one
 *frame* per engine step, shaped like the protocol's ``events`` message (``round``,
 ``t``, ``events``, ``players``). The page feeds those frames to the same view model as
-a live match. Part of the Blitz server adapter (:mod:`.blitz`).
+a live match. Part of the Blitz server adapter (its package, ``server/games/blitz/``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional
 
-from ...games.blitz.scenario import Scenario, ScenarioError, load_scenario, run_scenario
-from ...games.blitz.types import Player
-from ..budget import current_budget
+from ....games.blitz.scenario import Scenario, ScenarioError, load_scenario, run_scenario
+from ....games.blitz.types import Player
+from ...budget import current_budget
 
 __all__ = ["scenario_frames", "MAX_FRAMES", "MAX_ROUNDS"]
 
@@ -62,7 +62,7 @@ def scenario_frames(
     if scenario.rules.max_rounds > MAX_ROUNDS or scenario.last_round > MAX_ROUNDS:
         raise ScenarioError(f"the viewer plays at most {MAX_ROUNDS} rounds")
     if match_factory is None:
-        from ...games.blitz import Match  # the native engine, loaded on first use
+        from ....games.blitz import Match  # the native engine, loaded on first use
 
         match_factory = Match
     frames = _Frames()

@@ -1,12 +1,12 @@
 """Blitz's timers for snapshots: setting marks, craters and powerups with their end
 times (engine ms), kept from the engine's events. Part of the Blitz server adapter
-(:mod:`.blitz`, which re-exports :class:`TimerBook`)."""
+(``server/games/blitz/``, which re-exports :class:`TimerBook`)."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from ...games.blitz.types import EventKind
+from ....games.blitz.types import EventKind
 
 __all__ = ["TimerBook"]
 

@@ -1,4 +1,4 @@
-"""Tic Tac Doh's board on the wire (the server's Doh adapter, ``doh.py``, uses it).
+"""Tic Tac Doh's board on the wire (the server's Doh adapter, ``server/games/doh/``, uses it).
 
 :class:`DohTable` keeps a 5x5 frame of *display* squares, ``[row, col]`` in 0..4, over a
 :class:`~tictacblitz.games.doh.game.DohState`, whose centre ``[2, 2]`` is the first
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ...games.doh.encoding import decode_action, encode_action
-from ...games.doh.replay import load_replay
-from ...games.doh.types import CONTENTS, COUNTS_AS, PIECES, SEATS, SIZES, Size
-from ...games.protocol import ReplayError
+from ....games.doh.encoding import decode_action, encode_action
+from ....games.doh.replay import load_replay
+from ....games.doh.types import CONTENTS, COUNTS_AS, PIECES, SEATS, SIZES, Size
+from ....games.protocol import ReplayError
 
 __all__ = ["DohTable", "DISPLAY", "MOVE_MS", "PIECES", "Cell", "replay_frames"]
 

@@ -26,14 +26,14 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ...games.blitz.bots import GUI_LEVELS, PRESETS
-from ...games.blitz.bots import make_bot as make_native_bot
-from ...games.blitz.encoding import action_code, decode_action
-from ...games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind
-from ...games.protocol import ReplayError, TimeModel
-from .. import protocol as P
-from . import GameAdapter, MatchSession, SessionHost
-from .blitz_timers import TimerBook
+from ....games.blitz.bots import GUI_LEVELS, PRESETS
+from ....games.blitz.bots import make_bot as make_native_bot
+from ....games.blitz.encoding import action_code, decode_action
+from ....games.blitz.types import Action, ActionKind, EventKind, Player, PowerupKind
+from ....games.protocol import ReplayError, TimeModel
+from ... import protocol as P
+from ...adapter import GameAdapter, MatchSession, SessionHost
+from .timers import TimerBook
 
 __all__ = [
     "BlitzAdapter",
@@ -42,7 +42,6 @@ __all__ = [
     "TimerBook",
     "Intent",
     "BOT_LEVELS",
-    "make_adapter",
 ]
 
 SEATS: Tuple[str, str] = (Player.X.letter, Player.O.letter)
@@ -374,14 +373,9 @@ class BlitzAdapter(GameAdapter):
         return BlitzSession(self, host, seed)
 
     def replay_frames(self, data: Any) -> Dict[str, Any]:
-        from .blitz_replay import scenario_frames
+        from .replay import scenario_frames
 
         try:
             return scenario_frames(data)
         except (TypeError, ValueError) as exc:  # ScenarioError is a ValueError
             raise ReplayError(str(exc)) from None
-
-
-def make_adapter(game: Any, settings: Any) -> BlitzAdapter:
-    """The server's entry for ``--game blitz``."""
-    return BlitzAdapter(game, settings)

@@ -1,11 +1,12 @@
-"""Tic Tac Blitz's part of the load tool (``python -m tictacblitz.server.load``): a
+"""Tic Tac Blitz's part of the load tool (``python -m tictacblitz.loadtest``): a
 client that plays like a bot preset (docs/server.md, "Load").
 
-:class:`BotClient` keeps the board from the server's messages and acts ``reaction_ms``
+:class:`BlitzLoadClient` keeps the board from the server's messages and acts ``reaction_ms``
 of a bot preset after its charge fills: the one timing rule of
 ``tictacblitz.games.blitz.bots.reaction_due_t``, read from the status the server sends.
 It places on free cells and knocks out setting marks. The generic tool
-(:mod:`..load`) finds this module as ``server/games/<game>_load.py``.
+(:mod:`..run`) finds its one :class:`~..client.LoadClient` subclass here, as
+``loadtest/games/<game>.py``.
 """
 
 from __future__ import annotations
@@ -17,23 +18,25 @@ from typing import Any, Dict, Optional
 
 from ...games.blitz.bots import BOT_NAMES, reaction_due_t, resolve
 from ...games.blitz.types import PlayerStatus, PowerupKind
-from ..load_client import LoadClient
+from ..client import LoadClient
 
-__all__ = ["BotClient", "BOT_NAMES", "DEFAULT_BOT"]
+__all__ = ["BlitzLoadClient"]
 
-DEFAULT_BOT = "medium"
 STATUS_FIELDS = tuple(f.name for f in fields(PlayerStatus))
 POWERUP_LETTERS = "".join(kind.letter for kind in PowerupKind)  # R14, as the board shows them
 
 
-class BotClient(LoadClient):
+class BlitzLoadClient(LoadClient):
     """One seat: keeps the board from the server's messages and acts when charged."""
 
+    bot_names = BOT_NAMES  # the presets' names: it acts with one's reaction_ms
+    default_bot = "medium"
+
     def __init__(
-        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = DEFAULT_BOT
+        self, url: str, stats: Any, rng: random.Random, deadline: float, bot: str = ""
     ) -> None:
-        super().__init__(url, stats, rng, deadline)
-        self.reaction_ms = resolve(bot).reaction_ms
+        super().__init__(url, stats, rng, deadline, bot)
+        self.reaction_ms = resolve(bot or self.default_bot).reaction_ms
         self.status: Optional[PlayerStatus] = None
         self.size = 6
         self.cells: Dict[tuple, str] = {}
@@ -54,7 +57,7 @@ class BotClient(LoadClient):
                 self.stats.latency.append(now - (msg["epoch_ms"] + event["t"]))
                 self.stats.latency_at.append(now)
                 self.apply(event)
-            self.take_status(msg["players"][self.seat])
+            self.read_status(msg["players"][self.seat])
             self.wake.set()
         elif kind == "state":
             self.take_state(msg)
@@ -66,13 +69,13 @@ class BotClient(LoadClient):
                 if ch != "."
             }
             self.epoch = msg["epoch_ms"]
-            self.take_status(msg["players"][self.seat])
+            self.read_status(msg["players"][self.seat])
         elif kind == "round_break":
             self.live = False
         else:
             self.on_other(kind, msg)
 
-    def take_status(self, entry: Dict[str, Any]) -> None:
+    def read_status(self, entry: Dict[str, Any]) -> None:
         """The seat's status as the server sent it (``PlayerStatus.to_dict()``)."""
         self.status = PlayerStatus(**{name: entry[name] for name in STATUS_FIELDS})
 

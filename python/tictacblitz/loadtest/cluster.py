@@ -1,7 +1,7 @@
 """The load tool over several server processes (``--processes N``; docs/server.md,
 "Load", "Over processes"), and what its report says of any number of them.
 
-:class:`Servers` starts one Redis (:func:`.load_procs.start_redis`) and N servers
+:class:`Servers` starts one Redis (:func:`.procs.start_redis`) and N servers
 registered in it, each with its own ``public_url`` (http://127.0.0.1:PORT_i), waits
 until each sees all N, and stops them. :func:`run_match` plays one match whose two
 players enter through different processes; :func:`enter` sends a client's first message
@@ -9,7 +9,7 @@ players enter through different processes; :func:`enter` sends a client's first 
 server processes"): a new WebSocket to the url, the same message again. The rest reads
 a process's CPU seconds and resident memory from ``/proc`` and summarises latencies.
 With one process (the default) no Redis is started and the server is the one of
-before. Generic: nothing here names a game. Part of :mod:`.load`.
+before. Generic: nothing here names a game. Part of :mod:`.run`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ import socket
 import subprocess
 import time
 import urllib.request
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit
 
-from .load_procs import start_redis, start_server
+from .client import LoadClient
+from .procs import start_redis, start_server
 
 __all__ = [
     "Servers",
@@ -171,7 +172,7 @@ async def run_match(
     seed: int,
     deadline: float,
     started: List[int],
-    clients: Any,
+    clients: Type[LoadClient],
     bot: str,
     address: str,
     entry: int = 0,
@@ -179,8 +180,8 @@ async def run_match(
     """One match: its creator enters through ``urls[entry]``, its second player through
     the next one (the same with one server), each following redirects."""
     a_url, b_url = urls[entry % len(urls)], urls[(entry + 1) % len(urls)]
-    a = clients.BotClient(a_url, stats, random.Random(seed), deadline, bot)
-    b = clients.BotClient(b_url, stats, random.Random(seed + 1), deadline, bot)
+    a = clients(a_url, stats, random.Random(seed), deadline, bot)
+    b = clients(b_url, stats, random.Random(seed + 1), deadline, bot)
     own: Dict[str, Any] = {"max_size": 2**20, "local_addr": (address, 0)}
     try:
         async with contextlib.AsyncExitStack() as stack:
@@ -257,7 +258,7 @@ class Servers:
 
     @classmethod
     def start(cls, n: int, payload: Dict[str, Any], register_s: float = 30.0) -> "Servers":
-        """``n`` servers with ``payload`` (:func:`.load_procs.start_server`'s); for
+        """``n`` servers with ``payload`` (:func:`.procs.start_server`'s); for
         n > 1, one Redis and each server registered in it, seeing all ``n``."""
         self = cls()
         try:

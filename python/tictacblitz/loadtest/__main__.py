@@ -1,0 +1,7 @@
+"""``python -m tictacblitz.loadtest``: the load tool's command (:func:`.run.main`)."""
+
+import sys
+
+from .run import main
+
+sys.exit(main())
