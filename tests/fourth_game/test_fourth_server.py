@@ -1,6 +1,7 @@
-"""The server runs the fourth game through its adapter folder (server/games/tictactoe/,
-found by the server's adapter lookup) and the generic lobby and rooms: online with a
-spectator, rejections, a bot in either seat, rematch, replays (file and frames)."""
+"""The server runs the fourth game through its adapter package (server/games/tictactoe/,
+one GameAdapter subclass found by the server's adapter lookup) and the generic lobby and
+rooms: online with a spectator, rejections, a bot in either seat, rematch, replays (file
+and frames)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from fourth_game_folders import GAME
 
 from server_support import assert_serve_refuses, lobby_for, serve_parser, welcome_of
 from tictacblitz.games import ReplayError, load_game
-from tictacblitz.server import games as server_games
+from tictacblitz.server import adapter as server_adapter
 from tictacblitz.server import protocol as P
 from tictacblitz.server.clock import ManualClock
 from tictacblitz.server.settings import Settings
@@ -27,9 +28,9 @@ def room():
 
 
 def test_the_server_finds_the_adapter_by_its_folder() -> None:
-    assert GAME in server_games.adapter_games()
+    assert GAME in server_adapter.adapter_games()
     game = load_game(GAME)
-    adapter = server_games.adapter_for(game, Settings(game=game))
+    adapter = server_adapter.adapter_for(game, Settings(game=game))
     assert type(adapter).__module__ == f"tictacblitz.server.games.{GAME}"
     welcome = welcome_of(GAME, {"misere": True})
     assert welcome["game"]["name"] == GAME and welcome["game"]["time_model"] == "alternating"
@@ -116,7 +117,7 @@ def test_a_game_against_the_greedy_bot_in_either_seat(room, symbol) -> None:
 
 def test_replay_frames_play_a_file_back_one_frame_a_move() -> None:
     game = load_game(GAME)
-    adapter = server_games.adapter_for(game, Settings(game=game))
+    adapter = server_adapter.adapter_for(game, Settings(game=game))
     data = {"game": GAME, "moves": [4, 0, 8, 2, 1, 7, 6, 5, 3]}
     out = adapter.replay_frames(json.loads(json.dumps(data)))
     frames = out["frames"]

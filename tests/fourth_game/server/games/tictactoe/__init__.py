@@ -18,9 +18,9 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from tictacblitz.games.protocol import ReplayError, TimeModel
 from tictacblitz.server import protocol as P
-from tictacblitz.server.games import GameAdapter, MatchSession, SessionHost
+from tictacblitz.server.adapter import GameAdapter, MatchSession, SessionHost
 
-__all__ = ["TicTacToeAdapter", "TicTacToeSession", "make_adapter"]
+__all__ = ["TicTacToeAdapter", "TicTacToeSession"]
 
 SIDE = 3
 BOT_DELAY_MS = 300  # a bot answers this long after the move before it
@@ -147,7 +147,8 @@ class TicTacToeSession(MatchSession):
 
 
 class TicTacToeAdapter(GameAdapter):
-    """Tic-tac-toe's facts on the wire (see :class:`~tictacblitz.server.games.GameAdapter`)."""
+    """Tic-tac-toe's facts on the wire (see :class:`~tictacblitz.server.adapter.GameAdapter`):
+    the package's one ``GameAdapter`` subclass, which the server's lookup finds."""
 
     time_model = TimeModel.ALTERNATING
     act_fields = {"cell": (P.grid_cell, True)}
@@ -182,8 +183,3 @@ class TicTacToeAdapter(GameAdapter):
             "match": result["result"],
             "end": {"round": 1, "t": len(frames)},
         }
-
-
-def make_adapter(game: Any, settings: Any) -> TicTacToeAdapter:
-    """The server's entry for ``--game tictactoe`` (server/games/__init__.py's lookup)."""
-    return TicTacToeAdapter(game, settings)
