@@ -13,9 +13,9 @@ pytest.importorskip("gymnasium")
 def _vector(game: str):
     pytest.importorskip(f"blitz_core.{game}")
     if game == "doh":
-        from tictacblitz.games.doh.rl import DohVectorEnv as Env
+        from tictacblitz.envs.games.doh import DohVectorEnv as Env
     else:
-        from tictacblitz.games.rift.rl import RiftVectorEnv as Env
+        from tictacblitz.envs.games.rift import RiftVectorEnv as Env
     return Env(3, seed=1)
 
 

@@ -1,4 +1,4 @@
-"""Batched matches for reinforcement learning (the Gymnasium faces are in vector_env.py).
+"""Batched matches for reinforcement learning (the Gymnasium faces: :mod:`.blitz`).
 
 :class:`BatchedMatches` steps N matches together in one native, ``nogil`` call (over
 threads with OpenMP), on a fixed decision interval of game time; observations, masks,
@@ -20,18 +20,19 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ...base import check_count
-from ...rng import check_seed, check_seeds
-from ..encoding import action_code, decode_action, num_actions
-from ..rules import Rules
-from ..types import Player
+from ...games.base import check_count
+from ...games.blitz.encoding import action_code, decode_action, num_actions
+from ...games.blitz.rules import Rules
+from ...games.blitz.types import Player
+from ...games.rng import check_seed, check_seeds
+from ..native.options import autoreset_of
 
 try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
-        "tictacblitz.games.blitz.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+        "tictacblitz.envs.games.blitz needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
 from blitz_core.blitz import rollouts as _native
@@ -127,29 +128,12 @@ def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> s
     return spaces.Dict(fields)
 
 
-def _autoreset(mode) -> int:
-    if isinstance(mode, str):
-        try:
-            mode = {
-                "next_step": AutoresetMode.NEXT_STEP,
-                "same_step": AutoresetMode.SAME_STEP,
-                "disabled": AutoresetMode.DISABLED,
-            }[mode.lower()]
-        except KeyError:
-            raise ValueError(
-                f"unknown autoreset mode {mode!r}: next_step, same_step or disabled"
-            ) from None
-    if mode not in _AUTORESET:
-        raise ValueError(f"unknown autoreset mode {mode!r}")
-    return _AUTORESET[mode]
-
-
 def _resolve_policy(policy: Any) -> Any:
     """A seat's policy → what the native stepper takes (None, "random", "wait", a
     native spec tuple) or a callable (called in Python every step)."""
     if policy is None or policy in _NATIVE_POLICIES:
         return policy
-    from ..bots import BotSpec, resolve
+    from ...games.blitz.bots import BotSpec, resolve
 
     if callable(policy) and not isinstance(policy, (type, BotSpec)):
         return policy
@@ -239,16 +223,14 @@ class BatchedMatches:
             random_powerups=random_powerups,
             observe=tuple(observe),
         )
-        self.autoreset_mode = next(
-            k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode)
-        )
+        self.autoreset_mode = autoreset_of(autoreset_mode)  # the modes every face takes
         self.episode = episode
         self.obs_mode = obs
         self._native = _native.BatchStepper(
             self.rules,
             num_envs,
             interval_ms=interval_ms,
-            autoreset=_autoreset(autoreset_mode),
+            autoreset=_AUTORESET[self.autoreset_mode],
             round_episodes=episode == "round",
             round_reward=round_reward,
             match_reward=match_reward,
