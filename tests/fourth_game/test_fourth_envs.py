@@ -1,6 +1,6 @@
-"""The RL environments serve the fourth game with no file of its own: a game without a
-native stepper gets the protocol environments (docs/rl.md), checked by Gymnasium's
-check_env and PettingZoo's API tests."""
+"""The RL environments serve the fourth game with no file of its own: a game without an
+RL adapter (``envs/games/<game>.py``, a native stepper) gets the protocol environments
+(docs/rl.md), checked by Gymnasium's check_env and PettingZoo's API tests."""
 
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ def play(env, seed: int) -> list:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_make_env_is_the_protocol_env_and_passes_check_env(seat) -> None:
+    assert envs.native_env(GAME) is None  # no envs/games/tictactoe.py
     env = envs.make_env(GAME, opponent="greedy", seat=seat)
-    assert type(env) is envs.GameEnv  # no native stepper: the protocol env
+    assert type(env) is envs.GameEnv  # so: the protocol env
     assert env.observation_space["observation"].shape == (3, 3, 3)
     assert env.action_space.n == 9
     check_env(env, skip_render_check=True)
