@@ -67,3 +67,6 @@ def registered() -> Iterator[str]:
         _clear_caches()
         for name in [m for m in sys.modules if f".games.{GAME}" in m]:
             del sys.modules[name]
+        for package, _ in layer_folders():  # an imported submodule is its parent's attribute
+            if hasattr(sys.modules.get(package), GAME):
+                delattr(sys.modules[package], GAME)

@@ -51,8 +51,9 @@ def test_the_folders_alone_register_the_game() -> None:
 
 
 def test_the_registration_ends_with_the_block_and_holds_in_a_new_process() -> None:
-    """In a fresh interpreter: no fourth game before or after ``registered()``, and the
-    same game from the same seed in it as here (the suite's cross-process check)."""
+    """In a fresh interpreter: no fourth game before or after ``registered()`` (no module,
+    no cached adapter left), and the same game from the same seed in it as here (the
+    suite's cross-process check)."""
     code = f"""
 import json, sys
 sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]
@@ -62,9 +63,23 @@ before = available_games()
 with registered():
     import test_conformance as suite
     inside = available_games()
+    from tictacblitz.games import load_game
+    from tictacblitz.lab.hooks import hooks_for
+    from tictacblitz.server.adapter import adapter_for
+    from tictacblitz.server.settings import Settings
+    game = load_game({GAME!r})
+    hooks_for({GAME!r}), adapter_for(game, Settings(game=game))  # every layer's adapter
     final = suite.random_final_bytes({GAME!r}, 12, 2).hex()
 after = available_games()
-modules = [m for m in sys.modules if m.endswith(".{GAME}") or ".{GAME}." in m]
+try:
+    hooks_for({GAME!r})  # lru-cached inside the block: emptied at its end
+    modules = ["a stale lab adapter"]
+except ValueError:
+    modules = []
+modules += [m for m in sys.modules if m.endswith(".{GAME}") or ".{GAME}." in m]
+import tictacblitz.games, tictacblitz.lab.games, tictacblitz.server.games
+packages = (tictacblitz.games, tictacblitz.lab.games, tictacblitz.server.games)
+modules += [p.__name__ for p in packages if hasattr(p, {GAME!r})]
 print(json.dumps([before, inside, after, final, modules]))
 """
     run = subprocess.run(
