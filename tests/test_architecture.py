@@ -224,14 +224,17 @@ def test_layers_look_only_downward(name):
             continue
         if other.startswith("game:"):
             # The lab, envs and server reach a game only through the registry; the
-            # exceptions: a game's declared hook module, imported by convention (game,
-            # balance, rl; infostate: its hidden information, for the OpenSpiel adapter),
-            # and the server's and the load tool's adapters for that game
-            # (server/games/<game>/, loadtest/games/<game>.py).
+            # exceptions: a game's declared hook module, imported by convention (game, rl;
+            # infostate: its hidden information, for the OpenSpiel adapter), and the
+            # adapters of the server, the load tool and the lab for that game
+            # (server/games/<game>/, loadtest/games/<game>.py, lab/games/<game>: issue 27).
             game = other.split(":")[1]
-            adapter = re.fullmatch(rf"tictacblitz\.{SERVER_SIDE}\.games\.{game}(\.\w+)?", name)
+            adapter = re.fullmatch(
+                rf"tictacblitz\.({SERVER_SIDE}\.games\.{game}(\.\w+)?|lab\.games\.{game}(\..+)?)",
+                name,
+            )
             assert (
-                re.fullmatch(r"tictacblitz\.games\.\w+\.(game|balance|rl|infostate)", dep)
+                re.fullmatch(r"tictacblitz\.games\.\w+\.(game|rl|infostate)", dep)
                 or adapter
                 or own == "package"
             ), f"{name} ({own}) imports the game module {dep}"
@@ -267,8 +270,8 @@ def test_one_folder_per_game_on_both_sides():
 # import that game's native core at import time (issue 27 moves them into per-layer
 # folders; until then, named here). ``__main__`` runs the CLI when imported.
 GAME_ADAPTERS = re.compile(
-    r"tictacblitz\.(server\.games\.\w+(\.\w+)?|loadtest\.games\.\w+|envs\.openspiel(_\w+)?"
-    r"|(loadtest\.)?__main__)"
+    r"tictacblitz\.(server\.games\.\w+(\.\w+)?|loadtest\.games\.\w+|lab\.games\.[a-z]\w*(\..+)?"
+    r"|envs\.openspiel(_\w+)?|(loadtest\.)?__main__)"
 )
 
 CORE_PLATFORM = ("protocol", "registry", "base", "options", "play", "rng", "players")
@@ -373,12 +376,15 @@ def test_the_game_layer_imports_without_gymnasium_or_pettingzoo():
 
 def test_no_game_module_is_handed_a_module():
     """Issue 27, item 1: the lab handed games whole modules (``Metrics(rules, stats)``,
-    ``record_fields(pa)``). A game's hooks now take plain values: no parameter of a
-    balance module's function is named after a module it used to be handed."""
+    ``record_fields(pa)``). A game's lab hooks (its adapter, lab/games/<game>) take
+    plain values: no parameter of their functions is named after a module it used to be
+    handed."""
     handed = {"stats", "pa", "pyarrow", "np", "numpy"}
     found = []
+    adapters = [n for n in MODULES if n.startswith("tictacblitz.lab.games.")]
+    assert "tictacblitz.lab.games.doh.balance" in adapters
     for name, path in MODULES.items():
-        if not (layer(name).startswith("game:") and ".balance" in name):
+        if name not in adapters:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -474,3 +480,52 @@ def test_only_the_adapters_import_a_games_internals(layer_name):
                 offenders.append(f"{name} imports {dep}")
     assert offenders == []
     assert any(n.startswith(f"{prefix}.games.") for n in MODULES)  # the check saw adapters
+
+
+# -- the lab's adapters (issue 27, items 1 and 4) ------------------------------------------------
+
+LAB_GAMES = "tictacblitz.lab.games"
+
+
+def test_the_labs_per_game_code_is_only_under_lab_games():
+    """Each game's lab code (its balance hooks, metrics, reports) moved out of games/<g>/
+    into its lab adapter: no module of a game's folder is lab-facing any more, nothing
+    under games/ imports from the lab, and every adapter folder names a registered game
+    and holds exactly one LabAdapter (the registry's one lookup)."""
+    from tictacblitz.games import available_games
+    from tictacblitz.games.adapters import adapter_class, adapter_names
+    from tictacblitz.lab import games as lab_games
+    from tictacblitz.lab.adapter import LabAdapter
+
+    lab_facing = [n for n in MODULES if layer(n).startswith("game:") and ".balance" in n]
+    assert lab_facing == []
+    upward = sorted(
+        f"{name} imports {dep}"
+        for name in MODULES
+        if name.startswith("tictacblitz.games")
+        for dep in GRAPH[name]
+        if layer(dep) == "lab"
+    )
+    assert upward == []
+    assert adapter_names(lab_games) == tuple(available_games())
+    for game in available_games():
+        cls = adapter_class(lab_games, game, LabAdapter)
+        assert cls is not None and cls.__module__ == f"{LAB_GAMES}.{game}", game
+
+
+def test_no_lab_module_outside_its_adapters_imports_a_games_internals():
+    """The game-agnostic lab (lab/*.py) reaches a game only through the registry and its
+    adapter (``hooks_for``): no import of ``tictacblitz.games.<g>.*``, declared hook
+    modules included; only lab/games/<g> imports game <g>, and no other game's."""
+    found = []
+    for name in MODULES:
+        if layer(name) != "lab":
+            continue
+        adapter = re.fullmatch(rf"{re.escape(LAB_GAMES)}\.(\w+)(\..+)?", name)
+        for dep in GRAPH[name]:
+            other = layer(dep)
+            if not other.startswith("game:"):
+                continue
+            if adapter is None or other != f"game:{adapter.group(1)}":
+                found.append(f"{name} imports {dep}")
+    assert found == []

@@ -11,13 +11,14 @@ import sys
 import numpy as np
 import pytest
 
-from tictacblitz.games.blitz.balance import PRECISION_METRICS as BLITZ_PRECISION
-from tictacblitz.games.blitz.balance import Metrics, play_matches
-from tictacblitz.games.blitz.balance_targets import NAMES
 from tictacblitz.games.blitz.rules import Rules
-from tictacblitz.games.rift.balance import PRECISION_METRICS as RIFT_PRECISION
 from tictacblitz.games.stats import ratio_ci
 from tictacblitz.lab.cost import metric_interval
+from tictacblitz.lab.games.blitz.balance import play_matches
+from tictacblitz.lab.games.blitz.metrics import Metrics
+from tictacblitz.lab.games.blitz.targets import TARGET_METRICS
+from tictacblitz.lab.hooks import hooks_for
+from tictacblitz.lab.metric import first_seat_score2
 from tictacblitz.lab.simulator import simulate
 from tictacblitz.lab.units import label, unit
 
@@ -45,8 +46,8 @@ def test_blitz_targets_agree_with_the_older_figures(club):
 
 
 def test_blitz_targets_have_intervals_units_and_precision_paths(club):
-    for name in NAMES:
-        assert name in BLITZ_PRECISION, name
+    for name in (m.name for m in TARGET_METRICS):
+        assert name in hooks_for("blitz").PRECISION_METRICS, name
         value, ci = metric_interval(club, name, "blitz")
         assert value is not None and ci is not None, name
         assert ci[0] <= value <= ci[1] and ci[1] - ci[0] > 0, (name, value, ci)
@@ -100,7 +101,7 @@ def test_rift_targets(tmp_path):
     assert t["seat_gap"] == pytest.approx(s["seat_advantage"]["x_score"] - 0.5)
     for ability in ("shield", "swap", "reveal"):
         name = f"{ability}_uses"
-        assert name in RIFT_PRECISION and unit(name, "rift") == "uses"
+        assert name in hooks_for("rift").PRECISION_METRICS and unit(name, "rift") == "uses"
         assert t[name] == s["abilities"][ability]["uses_per_game"]
     value, ci = metric_interval(s, "seat_gap", "rift")
     assert ci is not None and ci[0] <= value <= ci[1]
@@ -125,14 +126,11 @@ def test_precision_takes_a_target_name():
 def test_the_first_seats_score_is_the_platforms_one(game, bots, metric):
     # issue 27, item 3: Doh's first_score and Rift's x_score were each computed twice in
     # their balance.py (the summary and the per-match values), by two formulas; both
-    # now read games/base.py's first_seat_score2, so the summary, the per-match values
-    # and the platform agree on the same matches (draws included).
-    import importlib
-
+    # now read the lab's first_seat_score2 (lab/metric.py), so the summary, the
+    # per-match values and the lab agree on the same matches (draws included).
     from tictacblitz.games import load_game
-    from tictacblitz.games.base import first_seat_score2
 
-    balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
+    balance = hooks_for(game)
     rules = load_game(game).rules
     cols = balance.play_matches(rules, bots, np.arange(1, 201, dtype=np.uint64))
     doubled = first_seat_score2(cols["winner"])

@@ -14,7 +14,7 @@ import pytest
 
 from tictacblitz.games.registry import available_games
 from tictacblitz.lab import ladder
-from tictacblitz.lab.hooks import GameHooks
+from tictacblitz.lab.hooks import hooks_for
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "docs", "bots.md")
 GAMES = 400  # seeds a seat a pairing. The closest pair is Doh's hard vs medium as X (65 %
@@ -31,7 +31,7 @@ def rungs():
 def test_every_game_has_a_ladder_and_it_is_the_servers_level_list():
     for game in available_games():
         server = importlib.import_module(f"tictacblitz.server.games.{game}")
-        assert tuple(GameHooks(game).get("GUI_LEVELS")) == server.BOT_LEVELS
+        assert tuple(hooks_for(game).get("GUI_LEVELS")) == server.BOT_LEVELS
         assert len(ladder.ladder_pairs(game)) >= len(server.BOT_LEVELS) - 1 >= 2
 
 

@@ -12,16 +12,16 @@ pa = pytest.importorskip("pyarrow")
 
 from lab_support import registered_game, run_simulate  # noqa: E402
 from test_lab_generic import COIN_GAME, expected_winners  # noqa: E402
-from tictacblitz.games.blitz import balance  # noqa: E402
+from tictacblitz.lab.games.blitz import balance  # noqa: E402
 from tictacblitz.lab.paired import PairedRatios  # noqa: E402
 from tictacblitz.lab.report import format_summary  # noqa: E402
 from tictacblitz.lab.simulation import simulate  # noqa: E402
 from tictacblitz.lab.stats import Z95  # noqa: E402
 
-COIN_BALANCE = """
+COIN_LAB = """
 ABLATION_NOTE = "the lean switched off"
 
-
+@staticmethod
 def ablations(rules):
     return {"lean": {"bias": 0.5}} if rules.bias != 0.5 else {}
 """
@@ -29,7 +29,7 @@ def ablations(rules):
 
 @pytest.fixture
 def coin(tmp_path):
-    with registered_game(tmp_path, "coin", COIN_GAME, COIN_BALANCE) as name:
+    with registered_game(tmp_path, "coin", COIN_GAME, COIN_LAB) as name:
         yield name
 
 

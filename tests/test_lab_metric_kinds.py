@@ -174,8 +174,8 @@ def play_matches(rules, seat_bots, seeds):
 
 @pytest.fixture
 def dice(tmp_path):
-    balance = 'CODE_COLUMNS = {"face": ("one", "two", "three")}\n'
-    with registered_game(tmp_path, "dice", DICE_GAME, balance) as name:
+    lab = 'CODE_COLUMNS = {"face": ("one", "two", "three")}\n'
+    with registered_game(tmp_path, "dice", DICE_GAME, lab) as name:
         yield name
 
 

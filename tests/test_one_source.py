@@ -291,7 +291,8 @@ def test_every_view_names_the_seats_of_its_game(game):
     if game == "blitz":  # the model's seats, drawn as a cross and a ring
         assert _js_list(views / game / "model.js", "PLAYERS") == seats
     assert list(importlib.import_module(f"tictacblitz.server.games.{game}").SEATS) == seats
-    balance = importlib.import_module(f"tictacblitz.games.{game}.balance")
+    counters = {"rift": "metrics"}.get(game, "balance")  # the lab's part: its columns
+    balance = importlib.import_module(f"tictacblitz.lab.games.{game}.{counters}")
     assert list(balance.SEATS) == [s.lower() for s in seats]  # the columns' suffixes
 
 
@@ -300,8 +301,8 @@ def test_the_rift_view_names_the_abilities_of_g3():
     vocabulary, which the balance and the server picture derive theirs from."""
     from pathlib import Path
 
-    from tictacblitz.games.rift import balance
     from tictacblitz.games.rift.types import MAX_TURNS, Ability
+    from tictacblitz.lab.games.rift import metrics as balance
     from tictacblitz.server.games.rift import wire
 
     keys = [a.key for a in Ability]
@@ -315,14 +316,14 @@ def test_the_bounds_typed_once_follow_the_native_modules():
     """Doh's longest game (MAX_PLIES, the balance's length histogram) from the native
     engine's largest stash; Blitz's powerup keys from R14's enum, in one place."""
     from blitz_core.doh.engine import MAX_PIECES_PER_SIZE
-    from tictacblitz.games.blitz import balance, balance_report, balance_targets
     from tictacblitz.games.blitz.types import POWERUP_KEYS
-    from tictacblitz.games.doh import balance_seats
     from tictacblitz.games.doh.rules import MAX_PLIES
+    from tictacblitz.lab.games.blitz import balance, metrics, report, targets
+    from tictacblitz.lab.games.doh import seats as balance_seats
 
     assert MAX_PLIES == balance_seats.MAX_PLIES == 3 * MAX_PIECES_PER_SIZE
     assert POWERUP_KEYS == tuple(k.name.lower() for k in PowerupKind) == tuple(codes_in_order())
-    for module in (balance, balance_report, balance_targets):
+    for module in (balance, metrics, report, targets):
         assert module.KINDS is POWERUP_KEYS
 
 

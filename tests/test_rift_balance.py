@@ -1,4 +1,4 @@
-"""Rift's balance hooks (games/rift/balance.py): the metrics agree with the runner's
+"""Rift's balance hooks (its lab adapter, lab/games/rift): the metrics agree with the runner's
 columns, merge in any order, and `simulate`/`sweep --game rift` print and plot them."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ import json
 import numpy as np
 import pytest
 
-from tictacblitz.games.rift import balance
 from tictacblitz.games.rift.rules import RiftRules
 from tictacblitz.games.rift.types import OBJECTIVE_IDS
+from tictacblitz.lab.games.rift.metrics import ABILITIES
 from tictacblitz.lab.hooks import hooks_for
+
+balance = hooks_for("rift")  # the adapter: every hook the lab reads
 
 
 def _cols(n=600, x="greedy", o="random", rules=None):
@@ -44,7 +46,7 @@ def test_metrics_agree_with_the_columns():
         if o["dealt"]:
             lo, hi = o["completion_ci"]
             assert lo <= o["completion_rate"] <= hi
-    for a in balance.ABILITIES:
+    for a in ABILITIES:
         uses = int(cols[f"{a}_x"].sum() + cols[f"{a}_o"].sum())
         assert d["abilities"][a]["uses"] == uses
 

@@ -1,4 +1,4 @@
-"""Doh's balance hooks (games/doh/balance.py) through the generic lab: the ``end`` column
+"""Doh's balance hooks (its lab adapter, lab/games/doh) through the generic lab: the ``end`` column
 of play_matches against the protocol's own end events, the summary's metrics against the
 records, the simulate and tournament commands' output."""
 
@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from tictacblitz.games.doh import balance
 from tictacblitz.games.doh.bots import END_NAMES
 from tictacblitz.games.doh.game import play_matches
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.registry import load_game
+from tictacblitz.lab.games.doh import balance
 from tictacblitz.lab.hooks import hooks_for
 from tictacblitz.lab.simulation import simulate
 
@@ -97,7 +97,7 @@ def test_perfect_never_opens_with_the_medium_piece() -> None:
 
 def test_hooks_are_found_by_the_lab() -> None:
     hooks = hooks_for("doh")
-    assert hooks.play_matches is balance.play_matches
+    assert type(hooks).__name__ == "DohLab" and hooks.get("match_values") is balance.match_values
     assert hooks.default_bot == "greedy" and hooks.tournament_bots == hooks.bot_names
     metrics = hooks.new_metrics(DohRules())
     assert isinstance(metrics, balance.TwoSeatMetrics)  # Metrics: the class for the rules

@@ -1,4 +1,4 @@
-"""Doh's balance metrics for three and four players (games/doh/balance_seats.py, issue 25
+"""Doh's balance metrics for three and four players (lab/games/doh/seats.py, issue 25
 item 3) against a plain recount of the same games: each seat's score, the ends, who went
 out (against the protocol's own ``out``), kingmaking, the paired per-match values, and
 simulate's output."""
@@ -12,11 +12,13 @@ import sys
 import numpy as np
 import pytest
 
-from tictacblitz.games.doh import balance
 from tictacblitz.games.doh.bots import END_NAMES
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.registry import load_game
+from tictacblitz.lab.hooks import hooks_for
 from tictacblitz.lab.simulation import simulate
+
+balance = hooks_for("doh")  # the adapter: every hook the lab reads
 
 LINE, STASH, STUCK = (END_NAMES.index(e) for e in ("line", "stash_empty", "no_move"))
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from tictacblitz import cli
-from tictacblitz.games.doh.balance import play_matches
 from tictacblitz.games.doh.rules import DohRules
+from tictacblitz.lab.games.doh.balance import play_matches
 from tictacblitz.lab.simulation import simulate
 
 pytest.importorskip("pyarrow")

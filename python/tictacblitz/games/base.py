@@ -43,21 +43,6 @@ def returns_of(winner: Optional[int], num_players: int = 2) -> Tuple[float, ...]
     return tuple(1.0 if seat == winner else loss for seat in range(num_players))
 
 
-def first_seat_score2(winner: Any) -> np.ndarray:
-    """The first seat's score in each match of a ``winner`` column (the winning seat, or
-    negative for a draw), doubled to stay an integer: 2 a win, 1 a draw, 0 a loss. Its
-    mean over 2 is the seat advantage every game's balance reports (a win 1, a draw
-    1/2): Doh's ``first_score``, Rift's and Blitz's ``x_score`` and ``seat_gap`` (issue
-    27, item 3: it was written per game; a game's modules import only the platform, so
-    it lives here rather than in the lab).
-
-    >>> first_seat_score2([0, -1, 1]).tolist()
-    [2, 1, 0]
-    """
-    w = np.asarray(winner).astype(np.int64)
-    return np.where(w == 0, 2, np.where(w < 0, 1, 0))
-
-
 class GameBase:
     """A game with one validated rules configuration (``rules_type``)."""
 

@@ -1,10 +1,10 @@
 """The counting statistics a game's metrics are built of: the 95 % Wilson interval, exact
 moments with a normal interval of the mean, quantiles from histograms.
 
-A platform module (math and NumPy only): a game's balance hooks
-(``games/<name>/balance.py``) import it, so that no game imports the lab nor is handed
-a module by it (issue 27, item 1). :mod:`tictacblitz.lab.stats` re-exports it beside the
-lab's tests and corrections.
+A platform module (math and NumPy only): the games' lab adapters
+(``tictacblitz.lab.games.<name>``) count with it, and so may any game module without
+importing the lab (issue 27, item 1). :mod:`tictacblitz.lab.stats` re-exports it beside
+the lab's tests and corrections.
 """
 
 from __future__ import annotations

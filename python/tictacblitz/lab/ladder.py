@@ -26,7 +26,7 @@ import numpy as np
 from ..games.ladder import Pairing, both_seats, pct, rewrite_block
 from ..games.registry import available_games
 from ..games.rng import check_seed
-from .hooks import GameHooks
+from .hooks import hooks_for
 
 __all__ = ["BEGIN", "END", "Rung", "ladder_pairs", "measure", "render", "main"]
 
@@ -48,7 +48,7 @@ class Rung:
 def ladder_pairs(game: str) -> List[Tuple[str, str]]:
     """A game's pairings, (upper, lower): each GUI level against the one below it, then
     its baselines. Empty for a game with no ``GUI_LEVELS``."""
-    hooks = GameHooks(game)
+    hooks = hooks_for(game)
     levels = tuple(hooks.get("GUI_LEVELS") or ())
     pairs = [(str(levels[i + 1]), str(levels[i])) for i in range(len(levels) - 1)]
     return pairs + [(str(a), str(b)) for a, b in hooks.get("LADDER_BASELINES") or ()]
@@ -58,7 +58,7 @@ def measure(games: int, seed: int = 0, only: Sequence[str] = ()) -> List[Rung]:
     """Every game's ladder (``only``: those games), ``games`` seeds a seat a pairing."""
     rungs = []
     for game in only or available_games():
-        hooks = GameHooks(game)
+        hooks = hooks_for(game)
         run = hooks.play_matches
 
         def play(x_bot: object, o_bot: object, seeds: np.ndarray, run=run) -> np.ndarray:

@@ -3,7 +3,7 @@ hooks: the 95 % Wilson interval, exact moments with a normal interval of the mea
 quantiles from histograms.
 
 The counting part (Wilson, moments, quantiles) is the platform's
-:mod:`tictacblitz.games.stats`, which the games' balance hooks import; this module
+:mod:`tictacblitz.games.stats`, which the games' lab adapters import; this module
 re-exports it beside the tests and corrections of the lab's tables. Seed mixing is
 SplitMix64's step, :func:`tictacblitz.games.rng.mix64` (re-exported here), one source
 for every game and the lab.

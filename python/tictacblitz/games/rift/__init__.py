@@ -11,7 +11,7 @@ Everything of this game on the Python side is in this folder:
 - :mod:`.replay`: the replay/scenario file format;
 - :mod:`.bots`: the bots and their presets (``hard``: SM-MCTS in the native core);
 - :mod:`.game`: the adapter to the platform's Game/State protocol and ``play_matches``;
-- :mod:`.balance`: what the lab needs beyond the protocol (its metrics and reports);
+- (its balance metrics and reports, the lab's part: :mod:`tictacblitz.lab.games.rift`);
 - :mod:`.rl`: the RL hook (native vector env, single env, PettingZoo parallel env).
 
 Importing this package does not load the native core; :mod:`.game` does (and

@@ -29,16 +29,17 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from ..stats import Moments, quantiles, wilson_or_none
-from .bots import END_NAMES
-from .rules import MAX_PLIES
-from .types import SEATS
+from ....games.doh.bots import END_NAMES
+from ....games.doh.rules import MAX_PLIES
+from ....games.doh.types import SEATS
+from ....games.stats import Moments, quantiles, wilson_or_none
+from ...metric import Metric
 
 __all__ = [
     "SeatMetrics",
-    "seat_metric_rows",
     "seat_summary_lines",
     "seat_match_values",
+    "SEAT_SCORES",
     "SEAT_METRICS",
     "MAX_PLIES",
 ]
@@ -157,59 +158,67 @@ class SeatMetrics:
         }
 
 
-SEAT_METRICS: Dict[str, Tuple[str, str, str]] = {
-    **{
-        f"{seat.lower()}_score": (
-            f"{seat} player's score (win 1, draw 1/N)",
-            "share",
-            f"the {seat} seat's mean result with N players: a win 1, a draw 1/N, a loss 0; "
-            "1/N is a fair seat (three or four players)",
-        )
-        for seat in SEATS[1:]
-    },
-    **{
-        f"{seat.lower()}_out_share": (
-            f"{seat} player goes out (D9)",
-            "share",
-            f"games in which the {seat} seat went out: it had no legal move (D9)",
-        )
-        for seat in SEATS
-    },
-    "out_share": (
+SEAT_SCORES: Tuple[Metric, ...] = tuple(
+    Metric(
+        f"{seat.lower()}_score",
+        f"{seat} player's score (win 1, draw 1/N)",
+        "share",
+        f"the {seat} seat's mean result with N players: a win 1, a draw 1/N, a loss 0; "
+        "1/N is a fair seat (three or four players)",
+        value=f"seat_scores.{seat.lower()}.score",
+        ci=f"seat_scores.{seat.lower()}.score_ci",
+        panel="each seat's score, 3 or 4 players",
+    )
+    for seat in SEATS[1:]
+)
+"""Each seat's score but the first's with three or four players (the first seat's is
+``first_score``, two players or more): rows of an N-player summary only."""
+
+_PLAYERS_OUT = "kingmaking and players out"
+
+SEAT_METRICS: Tuple[Metric, ...] = (
+    Metric(
+        "out_share",
         "games in which players went out (D9)",
         "share",
         "games ended by players having no legal move: with 3 or 4 players every seat but "
         "the last mover goes out at once (D9)",
+        value="players_out.share",
+        ci="players_out.share_ci",
+        panel=_PLAYERS_OUT,
     ),
-    "kingmade_share": (
+    *(
+        Metric(
+            f"{seat.lower()}_out_share",
+            f"{seat} player goes out (D9)",
+            "share",
+            f"games in which the {seat} seat went out: it had no legal move (D9)",
+            value=f"seat_scores.{seat.lower()}.out_share",
+            ci=f"seat_scores.{seat.lower()}.out_ci",
+        )
+        for seat in SEATS
+    ),
+    Metric(
+        "kingmade_share",
         "kingmade games",
         "share",
         "games won by a line on the move right after a loser's move, where that loser had "
         "another legal move after which no line could be completed at once (docs/doh.md)",
+        value="kingmaking.share",
+        ci="kingmaking.share_ci",
+        panel=_PLAYERS_OUT,
     ),
-    "kingmade_share_of_line_wins": (
+    Metric(
+        "kingmade_share_of_line_wins",
         "kingmade share of the games won by a line",
         "share",
         "of the games won by a line (D7), the share that were kingmade",
+        value="kingmaking.share_of_line_wins",
+        ci="kingmaking.share_of_line_wins_ci",
     ),
-}
-"""Doh's metrics for three or four players beyond the two-player ones (``first_score``,
-``game_length``, ``END_share``, whose names they share)."""
-
-
-def seat_metric_rows(s: Dict[str, Any], add: Any) -> None:
-    """Add the N-player headline metrics as rows: ``add(name, value, (lo, hi))``."""
-    for key, v in s["seat_scores"].items():
-        add(f"{key}_score", v["score"], v["score_ci"])
-    add("game_length", s["game_length"]["mean"], s["game_length"]["mean_ci"])
-    for end in ENDS:
-        add(f"{end}_share", s["ends"][end]["share"], s["ends"][end]["share_ci"])
-    add("out_share", s["players_out"]["share"], s["players_out"]["share_ci"])
-    for key, v in s["seat_scores"].items():
-        add(f"{key}_out_share", v["out_share"], v["out_ci"])
-    k = s["kingmaking"]
-    add("kingmade_share", k["share"], k["share_ci"])
-    add("kingmade_share_of_line_wins", k["share_of_line_wins"], k["share_of_line_wins_ci"])
+)
+"""Doh's metrics for three or four players beyond the two-player ones (``game_length``,
+``END_share``, whose names they share): rows of an N-player summary only."""
 
 
 def seat_summary_lines(

@@ -1,7 +1,7 @@
 """The Blitz metrics a designer's targets name (issue 24: ``tictacblitz tune``, the case
 study of docs/balancing.md), each with a 95 % interval, folded into
-:class:`~.balance.Metrics` and exposed through the lab's hooks (``METRICS``,
-``PRECISION_METRICS``, ``match_values``) by :mod:`~.balance`.
+:class:`~.balance.Metrics`; each declared once here (:data:`TARGET_METRICS`), the
+lab's ``METRICS``, ``PRECISION_METRICS`` and rows follow (issue 27, item 3).
 
 The seed's claims, as numbers:
 
@@ -29,16 +29,14 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from ..base import first_seat_score2
-from ..stats import Moments, ratio_ci, wilson_or_none
-from .types import POWERUP_KEYS as KINDS  # R14, in code order
-from .types import RoundEnd
+from ....games.blitz.types import POWERUP_KEYS as KINDS  # R14, in code order
+from ....games.blitz.types import RoundEnd
+from ....games.stats import ratio_ci, wilson_or_none
+from ...metric import FirstSeatScore, Metric, first_seat_values
 
 __all__ = [
     "TargetCounts",
     "TARGET_METRICS",
-    "TARGET_PRECISION",
-    "target_rows",
     "target_values",
 ]
 
@@ -63,17 +61,12 @@ def _per_match(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray]]
     return out
 
 
-def _x_score2(cols: Dict[str, Any]) -> np.ndarray:
-    """X's match score doubled: a win 2, a draw 1, a loss 0 (``winner`` 0, -1, 1)."""
-    return first_seat_score2(cols["winner"])
-
-
 class TargetCounts:
     """The exact integer sums behind the target metrics (order-free, mergeable)."""
 
     def __init__(self) -> None:
         self.sums = {name: [0] * SUMS for name in RATIOS}
-        self.score2 = Moments()
+        self.first = FirstSeatScore()  # X's match score (the lab's, issue 27)
 
     def add(self, cols: Dict[str, Any]) -> None:
         for name, (a, b) in _per_match(cols).items():
@@ -81,12 +74,12 @@ class TargetCounts:
             for i, v in enumerate((a.size, a.sum(), b.sum(), (a * a).sum(), (b * b).sum())):
                 s[i] += int(v)
             s[5] += int((a * b).sum())
-        self.score2.add(_x_score2(cols))
+        self.first.add(cols["winner"])
 
     def merge(self, other: "TargetCounts") -> None:
         for name, s in other.sums.items():
             self.sums[name] = [u + v for u, v in zip(self.sums[name], s, strict=True)]
-        self.score2.merge(other.score2)
+        self.first.merge(other.first)
 
     def to_dict(self, match_ms: Any, capped: int) -> Dict[str, Any]:
         """``{name: value, name_ci: [lo, hi]}`` of every target metric (None when empty).
@@ -102,75 +95,75 @@ class TargetCounts:
         n = match_ms.n
         out["cap_share"] = capped / n if n else None
         out["cap_share_ci"] = wilson_or_none(capped, n)
-        mean, ci = self.score2.mean_ci()
-        out["seat_gap"] = None if mean is None else mean / 2 - 0.5
-        out["seat_gap_ci"] = None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]
+        out["seat_gap"], out["seat_gap_ci"] = self.first.gap()
         return {"targets": out}
 
 
-NAMES: Tuple[str, ...] = (*RATIOS[:2], "match_s", "cap_share", "seat_gap", *RATIOS[2:])
+def _target(name: str, label: str, unit: str, explanation: str) -> Metric:
+    return Metric(
+        name,
+        label,
+        unit,
+        explanation,
+        value=f"targets.{name}",
+        ci=f"targets.{name}_ci",
+        precision=True,
+    )
 
-TARGET_PRECISION: Dict[str, Tuple[str, str]] = {
-    name: (f"targets.{name}", f"targets.{name}_ci") for name in NAMES
-}
-"""``{metric: (value path, interval path)}`` in the summary: the lab's
-``PRECISION_METRICS`` hook (``simulate --precision``, ``tune``'s targets)."""
 
-TARGET_METRICS: Dict[str, Tuple[str, str, str]] = {
-    "line_share": (
+TARGET_METRICS: Tuple[Metric, ...] = (
+    _target(
+        "line_share",
         "rounds ended by a line",
         "share",
         "rounds that ended in a line of set marks (R10, a double line too), not by the clock "
         "(R20); interval over matches. The seed: most rounds end in a line",
     ),
-    "line_round_s": (
+    _target(
+        "line_round_s",
         "length of a round ended by a line (mean)",
         "s",
         "game time from a round's start to its line (R10), over the rounds a line ended; "
         "the seed: well before the clock (round_ms)",
     ),
-    "match_s": (
+    _target(
+        "match_s",
         "match length (mean, target)",
         "s",
         "game time of a whole match, the sum of its rounds (R21, R22); the seed: a few minutes",
     ),
-    "cap_share": (
+    _target(
+        "cap_share",
         "matches that reached the round cap",
         "share",
         "matches that played every round max_rounds allows (R22)",
     ),
-    "seat_gap": (
+    _target(
+        "seat_gap",
         "seat gap: X's match score - 1/2",
         "pp",
         "X's mean match score (win 1, draw 1/2) minus 1/2: 0 is an even seat with the same "
         "player in both seats; with two players, the mean of the gap of both seat orders",
     ),
-    **{
-        f"{k}_uses": (
+    *(
+        _target(
+            f"{k}_uses",
             f"{k} claims a round (target)",
             "claims",
             f"{k} powerups claimed a round, both seats (R15); interval over matches. Whether "
             "a kind matters is its ablation (simulate --ablate)",
         )
         for k in KINDS
-    },
-}
-"""name -> (label, unit, explanation), the ``METRICS`` hook's shape."""
-
-
-def target_rows(summary: Dict[str, Any], add: Any) -> None:
-    """Add the target metrics as rows: ``add(name, value, (lo, hi))``."""
-    t = summary["targets"]
-    for name in NAMES:
-        add(name, t[name], t[f"{name}_ci"])
+    ),
+)
+"""The target metrics in table order (the summary's ``targets``), each a
+``--precision`` metric and a tune target."""
 
 
 def target_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray, float]]:
     """Per-match ``(numerator, denominator, scale)`` of the target metrics (the lab's
     ``match_values`` hook, for the A/B and the ablation, paired by seed). ``cap_share``
     is left out: the columns do not say ``max_rounds``."""
-    rounds = cols["rounds"].astype(np.int64)
-    one = np.ones_like(rounds)
     ratios = _per_match(cols)
     # line_share and match_s are there as the older decisiveness (which leaves out the
     # rare double lines) and match_length_s: not repeated
@@ -179,5 +172,5 @@ def target_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarra
         for name, (a, b) in ratios.items()
         if name != "line_share"
     }
-    out["seat_gap"] = (_x_score2(cols) - 1, 2 * one, 1.0)  # (2·score - 1) / 2 = score - 1/2
+    out["seat_gap"] = first_seat_values(cols["winner"])["gap"]  # score - 1/2
     return out

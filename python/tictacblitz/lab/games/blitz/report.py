@@ -1,8 +1,6 @@
-"""How the lab's reports show Tic Tac Blitz's balance metrics: their names in a designer's
-words with units and explanations (:data:`METRICS`), the sweep plot panels
-(:data:`PANELS`), the sweep tables' columns, the metric rows (:func:`metric_rows`) and
-the rows ``tictacblitz simulate`` prints (:func:`summary_lines`). Re-exported by
-:mod:`~.balance`, the module the lab reads hooks from.
+"""How the lab's reports show Tic Tac Blitz's balance: its metrics, each declared once
+(:data:`BLITZ_METRICS`: label, unit, summary path, panel and tables; issue 27, item 3),
+and the rows ``tictacblitz simulate`` prints (:func:`summary_lines`).
 
 The claimer figures (a seat that claimed a powerup in a round against one that did not)
 are labelled as what they are, a *correlation*: a seat that is ahead reaches more cells
@@ -11,154 +9,167 @@ and so claims more. The powerups' effects are the lab's ablation (``simulate --a
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from .balance_targets import TARGET_METRICS, target_rows
-from .types import POWERUP_KEYS as KINDS  # R14, in code order
-from .types import Player
+from ....games.blitz.types import POWERUP_KEYS as KINDS  # R14, in code order
+from ....games.blitz.types import Player
+from ...metric import Metric, Reader
+from .targets import TARGET_METRICS
 
-__all__ = ["METRICS", "PANELS", "SWEEP_COLUMNS", "REPORT_COLUMNS", "metric_rows", "summary_lines"]
+__all__ = ["BLITZ_METRICS", "summary_lines"]
 
 
-METRICS: Dict[str, Tuple[str, str, str]] = {
-    "round_x_share_of_decided": (
+def _impact(kind: str) -> Reader:
+    """The claimer's round win rate minus the baseline, and its interval (the claimer's
+    interval shifted by the baseline)."""
+
+    def read(s: Dict[str, Any]) -> Optional[Tuple[Any, Any]]:
+        p = s["powerups"][kind]
+        base, ci = p["baseline_win_rate"], p["claimer_win_ci"]
+        return p["impact"], [ci[0] - base, ci[1] - base] if ci and base is not None else None
+
+    return read
+
+
+_ROUND_ENDS = "how rounds end"
+
+BLITZ_METRICS: Tuple[Metric, ...] = (
+    Metric(
+        "round_x_share_of_decided",
         "X's share of decided rounds",
         "share",
         "of the rounds someone won (R10, R20), the share X won; 50 % is a fair seat when both "
         "seats have the same bot",
+        value="seat_advantage.round_x_share_of_decided",
+        ci="seat_advantage.round_x_share_ci",
+        panel="seat advantage: X's share of decided matches",
     ),
-    "round_draw_rate": (
+    Metric(
+        "round_draw_rate",
         "rounds drawn",
         "share",
         "rounds with no winner: a double line (R10) or equal timeout scores (R20)",
+        value="round_draw_rate",
+        ci="round_draw_ci",
+        panel=_ROUND_ENDS,
+        precision=True,
     ),
-    "decisiveness": (
+    Metric(
+        "decisiveness",
         "rounds won by a line",
         "share",
         "rounds that ended in a line of set marks before the clock (R10); the design "
         "promises that most rounds do",
+        value="decisiveness",
+        ci="decisiveness_ci",
+        panel=_ROUND_ENDS,
+        sweep=True,
+        report=True,
+        precision=True,
     ),
-    "timeout_share": (
+    Metric(
+        "timeout_share",
         "rounds ended by the clock",
         "share",
         "rounds that ran to round_ms and were decided by the timeout score, or drawn (R20)",
+        value="timeout_share",
+        ci="timeout_share_ci",
+        precision=True,
     ),
-    "round_length_s": (
+    Metric(
+        "round_length_s",
         "round length (mean)",
         "s",
         "game time of a round, from its start to its line or to round_ms (R1, R10, R20)",
+        value="round_length_ms.mean",
+        ci="round_length_ms.mean_ci",
+        per=1000,
+        panel="round length",
+        sweep=True,
+        report=True,
     ),
-    "round_length_ms": (
+    Metric(
+        "round_length_ms",
         "round length (mean)",
         "ms",
         "round_length_s in milliseconds, the name sensitivity and tune read "
         "(PRECISION_METRICS); not a row of sweep's table",
+        value="round_length_ms.mean",
+        ci="round_length_ms.mean_ci",
+        precision=True,
+        row=False,
     ),
-    "match_rounds": (
+    Metric(
+        "match_rounds",
         "rounds a match (mean)",
         "rounds",
         "rounds played until the match was decided: rounds_to_win, or max_rounds (R22)",
+        value="match_rounds.mean",
+        ci="match_rounds.mean_ci",
+        panel="rounds a match",
+        report=True,
     ),
-    "match_length_s": (
+    Metric(
+        "match_length_s",
         "match length (mean)",
         "s",
         "game time of a whole match: the sum of its rounds' lengths (R21, R22)",
+        value="match_length_ms.mean",
+        ci="match_length_ms.mean_ci",
+        per=1000,
     ),
-    "knockouts_per_round": (
+    Metric(
+        "knockouts_per_round",
         "knock-outs a round (mean)",
         "knock-outs",
         "marks knocked out in a round (R9), both seats together",
+        value="knockouts_per_round.mean",
+        ci="knockouts_per_round.mean_ci",
+        panel="knock-outs a round",
+        sweep=True,
+        report=True,
     ),
-    **{
-        f"{k}_claims_per_round": (
+    *(
+        Metric(
+            f"{k}_claims_per_round",
             f"{k} claims a round",
             "claims",
             f"{k} powerups claimed in a round (R15), both seats",
+            value=f"powerups.{k}.claims_per_round",
         )
         for k in KINDS
-    },
-    **{
-        f"{k}_impact": (
+    ),
+    *(
+        Metric(
+            f"{k}_impact",
             f"{k}: claimer's round win rate - baseline (correlation)",
             "pp",
             f"in rounds where a seat claimed a {k}, its round win rate minus an "
             "average seat's; a seat that is ahead reaches more cells, so this is a "
             "correlation, not the powerup's effect (for that: simulate --ablate)",
+            value=_impact(k),
+            panel="correlation, not effect: claimer - baseline",
+            report=True,
         )
         for k in KINDS
-    },
-    **{
-        f"{k}_more_claims_win_share": (
+    ),
+    *(
+        Metric(
+            f"{k}_more_claims_win_share",
             f"{k}: the seat with more claims wins (correlation)",
             "share",
             f"of the decided rounds where one seat claimed more {k} "
             "powerups, the share that seat won; a correlation too",
+            value=f"powerups.{k}.more_claims_win_share",
+            ci=f"powerups.{k}.more_claims_win_ci",
+            panel="correlation: the seat with more claims wins",
         )
         for k in KINDS
-    },
-    **TARGET_METRICS,  # issue 24: the names a designer's targets use
-}
-"""name -> (label, unit, explanation) of the metrics :func:`metric_rows` adds, in table order."""
-
-PANELS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("seat advantage: X's share of decided matches", ("round_x_share_of_decided",)),
-    ("how rounds end", ("decisiveness", "round_draw_rate")),
-    ("round length", ("round_length_s",)),
-    ("rounds a match", ("match_rounds",)),
-    ("knock-outs a round", ("knockouts_per_round",)),
-    ("correlation, not effect: claimer - baseline", tuple(f"{k}_impact" for k in KINDS)),
-    (
-        "correlation: the seat with more claims wins",
-        tuple(f"{k}_more_claims_win_share" for k in KINDS),
     ),
+    *TARGET_METRICS,  # issue 24: the names a designer's targets use
 )
-"""Sweep plot panels (a panel titled as one of the lab's gets these metrics added)."""
-
-SWEEP_COLUMNS = ("decisiveness", "round_length_s", "knockouts_per_round")
-"""The metrics the sweep command's text table shows after the lab's."""
-
-REPORT_COLUMNS = (
-    "decisiveness",
-    "round_length_s",
-    "match_rounds",
-    "knockouts_per_round",
-    *(f"{k}_impact" for k in KINDS),
-)
-"""The metrics the sweep's HTML table shows after the lab's."""
-
-
-def metric_rows(summary: Dict[str, Any], add: Any) -> None:
-    """Add Blitz's headline metrics as rows: ``add(name, value, (lo, hi))``."""
-    s = summary
-    add(
-        "round_x_share_of_decided",
-        s["seat_advantage"]["round_x_share_of_decided"],
-        s["seat_advantage"]["round_x_share_ci"],
-    )
-    add("round_draw_rate", s["round_draw_rate"], s["round_draw_ci"])
-    add("decisiveness", s["decisiveness"], s["decisiveness_ci"])
-    add("timeout_share", s["timeout_share"], s["timeout_share_ci"])
-    rl, mr, ml = s["round_length_ms"], s["match_rounds"], s["match_length_ms"]
-    add("round_length_s", None if rl["mean"] is None else rl["mean"] / 1000, rl["mean_ci"], 1e-3)
-    add("match_rounds", mr["mean"], mr["mean_ci"])
-    add("match_length_s", None if ml["mean"] is None else ml["mean"] / 1000, ml["mean_ci"], 1e-3)
-    add(
-        "knockouts_per_round", s["knockouts_per_round"]["mean"], s["knockouts_per_round"]["mean_ci"]
-    )
-    for kind in KINDS:
-        add(f"{kind}_claims_per_round", s["powerups"][kind]["claims_per_round"])
-    for kind in KINDS:
-        p = s["powerups"][kind]
-        base, ci = p["baseline_win_rate"], p["claimer_win_ci"]
-        add(
-            f"{kind}_impact",
-            p["impact"],
-            [ci[0] - base, ci[1] - base] if ci and base is not None else None,
-        )
-    for kind in KINDS:
-        p = s["powerups"][kind]
-        add(f"{kind}_more_claims_win_share", p["more_claims_win_share"], p["more_claims_win_ci"])
-    target_rows(s, add)
+"""Blitz's metrics in table order, each declared once: the lab derives its ``METRICS``,
+``PANELS``, sweep columns, ``--precision`` paths and summary rows from them."""
 
 
 def summary_lines(s: Dict[str, Any], pct: Any, num: Any) -> Tuple[List[Tuple[str, str]], List[str]]:

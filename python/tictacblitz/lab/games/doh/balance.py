@@ -14,8 +14,7 @@ player's share of decided games) with 95 % Wilson intervals. This module adds:
   no legal move (D9), each share with its interval, and which seat won that way.
 
 The runner is :func:`play_matches` (one bot a seat; columns ``winner``, ``moves``,
-``first_piece``, ``end``, ``kingmade``). The lab hands :class:`Metrics` its statistics
-module, so this module imports nothing of the lab (a game looks only downward).
+``first_piece``, ``end``, ``kingmade``).
 
 >>> import numpy as np
 >>> cols = play_matches(None, ("perfect", "random"), np.arange(4, dtype=np.uint64))
@@ -29,43 +28,23 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..base import first_seat_score2
-from ..stats import Moments, quantiles, wilson_or_none
-from . import bots as _bots
-from .balance_report import (
-    METRICS,
-    PANELS,
-    PIECES,
-    REPORT_COLUMNS,
-    SWEEP_COLUMNS,
-    metric_rows,
-    summary_lines,
-)
-from .balance_seats import ENDS, RULE_OF_END, SeatMetrics, seat_match_values
-from .bots import BOT_NAMES, GUI_LEVELS, opening_code
-from .rules import DohRules
-from .types import SEATS
+from ....games.doh import bots as _bots
+from ....games.doh.bots import opening_code
+from ....games.doh.rules import DohRules
+from ....games.doh.types import PIECES, SEATS
+from ....games.stats import Moments, quantiles, wilson_or_none
+from ...metric import FirstSeatScore, first_seat_values
+from .seats import ENDS, RULE_OF_END, SeatMetrics, seat_match_values
 
 __all__ = [
-    "GUI_LEVELS",
     "play_matches",
     "record_fields",
     "record_columns",
     "Metrics",
-    "metric_rows",
-    "summary_lines",
-    "METRICS",
-    "PANELS",
-    "SWEEP_COLUMNS",
-    "REPORT_COLUMNS",
-    "DEFAULT_BOT",
-    "TOURNAMENT_BOTS",
-    "PAIR_MEANS",
     "PIECES",
     "ENDS",
     "RESULTS",
     "CODE_COLUMNS",
-    "PRECISION_METRICS",
     "RUNNER_OPTIONS",
     "check_options",
     "match_values",
@@ -73,18 +52,13 @@ __all__ = [
 
 RESULTS: Tuple[str, ...] = (*SEATS[:2], "draw")  # two players: winner 0, 1, -1 -> 0, 1, 2
 
-DEFAULT_BOT = "greedy"
-TOURNAMENT_BOTS = BOT_NAMES
-PAIR_MEANS = {"mean_moves": "moves"}
-"""Per-match columns a tournament reports the mean of, per pair."""
-
 
 def play_matches(
     rules: Any, seat_bots: Sequence[str], seeds: np.ndarray, opening: Optional[str] = None
 ) -> Dict[str, np.ndarray]:
     """The lab's runner hook: :func:`.game.play_matches`, one bot a seat. With three or
     four players the columns gain ``players`` (the number, every row), which the
-    N-player metrics read (:mod:`.balance_seats`)."""
+    N-player metrics read (:mod:`.seats`)."""
     cols = _bots.play_matches(rules, tuple(seat_bots), seeds, opening)
     if len(seat_bots) > 2:
         cols["players"] = np.full(len(cols["winner"]), len(seat_bots), np.int8)
@@ -129,7 +103,7 @@ def record_columns(cols: Dict[str, Any]) -> Dict[str, Any]:
 
 def Metrics(rules: Any) -> Any:
     """Doh's extra summary metrics for ``rules``: :class:`TwoSeatMetrics` with two
-    players, :class:`~.balance_seats.SeatMetrics` with three or four (D10)."""
+    players, :class:`~.seats.SeatMetrics` with three or four (D10)."""
     rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
     players = int(getattr(rules, "players", 2))
     return TwoSeatMetrics(rules) if players == 2 else SeatMetrics(players)
@@ -146,7 +120,7 @@ class TwoSeatMetrics:
     def __init__(self, rules: Any) -> None:
         self.rules = rules if isinstance(rules, DohRules) else DohRules.from_dict(rules or {})
         self.length = Moments()
-        self.score2 = Moments()  # the first player's score, doubled (0, 1, 2)
+        self.first = FirstSeatScore()  # the first player's score (the lab's, issue 27)
         # a game lasts at most 3 x pieces_per_size plies (D8); one bin more (as before)
         self.max_plies = 3 * self.rules.pieces_per_size + 1
         self.length_hist = np.zeros(self.max_plies + 1, np.int64)
@@ -158,7 +132,7 @@ class TwoSeatMetrics:
         result = _result_codes(cols["winner"])
         moves = np.asarray(cols["moves"]).astype(np.int64)
         self.length.add(moves)
-        self.score2.add(first_seat_score2(cols["winner"]))
+        self.first.add(cols["winner"])
         top = self.max_plies
         self.length_hist += np.bincount(np.minimum(moves, top), minlength=top + 1)
         piece = np.asarray(cols["first_piece"]).astype(np.int64)
@@ -175,14 +149,14 @@ class TwoSeatMetrics:
         for name in self._ARRAYS:
             getattr(self, name).__iadd__(getattr(other, name))
         self.length.merge(other.length)
-        self.score2.merge(other.score2)
+        self.first.merge(other.first)
 
     def to_dict(self) -> Dict[str, Any]:
         """The metrics, merged by the lab into its summary (``seat_advantage`` gains the
         first player's score)."""
         wilson = wilson_or_none
         n = int(self.by_piece.sum())
-        score, score_ci = self.score2.mean_ci()
+        score, score_ci = self.first.score()
         length, length_ci = self.length.mean_ci()
         p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         pieces = {}
@@ -219,8 +193,8 @@ class TwoSeatMetrics:
             }
         return {
             "seat_advantage": {
-                "first_score": None if score is None else score / 2,
-                "first_score_ci": None if score_ci is None else [score_ci[0] / 2, score_ci[1] / 2],
+                "first_score": score,
+                "first_score_ci": score_ci,
             },
             "game_length": {
                 "mean": length,
@@ -274,7 +248,7 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
     end = np.asarray(cols["end"]).astype(np.int64)
     out: Dict[str, Tuple[np.ndarray, np.ndarray, float]] = {
         # a win 2, a draw 1, a loss 0 over 2 a game: the score as a share
-        "first_score": (first_seat_score2(cols["winner"]), 2 * one, 1.0),
+        "first_score": first_seat_values(cols["winner"])["score"],
         "game_length": (np.asarray(cols["moves"]).astype(np.int64), one, 1.0),
     }
     for k, name in enumerate(ENDS):
@@ -286,11 +260,3 @@ def match_values(cols: Dict[str, Any]) -> Dict[str, Tuple[np.ndarray, np.ndarray
         out[f"{p}_first_win_rate"] = (opened * (result == 0), opened, 1.0)
         out[f"{p}_first_draw_rate"] = (opened * (result == 2), opened, 1.0)
     return out
-
-
-PRECISION_METRICS = {
-    "first_score": ("seat_advantage.first_score", "seat_advantage.first_score_ci"),
-    "game_length": ("game_length.mean", "game_length.mean_ci"),
-}
-"""The lab's hook: this game's metrics for ``simulate --precision`` (JSON paths of the
-value and of its 95 % interval in the summary; lab/cost.py)."""
