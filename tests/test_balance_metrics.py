@@ -18,7 +18,7 @@ from tictacblitz.games.blitz.rules import Rules
 from tictacblitz.games.rift.balance import PRECISION_METRICS as RIFT_PRECISION
 from tictacblitz.games.stats import ratio_ci
 from tictacblitz.lab.cost import metric_interval
-from tictacblitz.lab.simulator import simulate
+from tictacblitz.lab.simulation import simulate
 from tictacblitz.lab.units import label, unit
 
 MATCHES = 120

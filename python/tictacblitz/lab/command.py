@@ -1,6 +1,6 @@
 """The lab's command-line pieces: the options ``simulate`` and ``sweep`` share
-(:func:`add_common_arguments`, :func:`job_arguments`, :func:`connect`,
-:func:`report_error`).
+(:func:`add_common_arguments`, :func:`job_arguments`, :func:`job_from_arguments`,
+:func:`connect`, :func:`report_error`).
 
 ``--game NAME`` and ``--rule NAME=VALUE`` come from the one parser of the command line,
 :mod:`tictacblitz.games.options`. Every argument is checked before any match is played;
@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.options import add_game_arguments, game_from_arguments, report_error
 from ..games.players import player_model
+from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .edges import seed_number, whole_number
 from .hooks import hooks_for
-from .jobs import default_workers, prepare
+from .jobs import SimulationJob, default_workers, prepare
 from .seating import num_players, parse_seat, seat_bots, seat_choices
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "add_yes_argument",
     "ArgumentProblem",
     "job_arguments",
+    "job_from_arguments",
+    "parsed_arguments",
     "connect",
     "report_error",
     "progress_wanted",
@@ -124,6 +127,38 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
 
     :raises ArgumentProblem: with a message naming the bad argument.
     """
+    _, kwargs = parsed_arguments(args, seated)
+    try:
+        prepare(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentProblem(str(exc)) from None
+    return kwargs
+
+
+def job_from_arguments(
+    args: argparse.Namespace, options: Callable[[str], Dict[str, Any]]
+) -> SimulationJob:
+    """The checked job of ``simulate``'s command line, checked once
+    (:func:`~tictacblitz.lab.jobs.prepare`, on the game ``--game`` and ``--rule`` gave:
+    its rules are not validated again); ``options(game name)``: the runner options,
+    checked for that game.
+
+    :raises ArgumentProblem: with a message naming the bad argument.
+    """
+    game, kwargs = parsed_arguments(args, True)
+    kwargs.update(game=game, rules=None, options=options(kwargs["game"]))
+    try:
+        return prepare(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentProblem(str(exc)) from None
+
+
+def parsed_arguments(args: argparse.Namespace, seated: bool) -> Tuple[Game, Dict[str, Any]]:
+    """(the game with ``--rule`` applied, the keyword arguments of :func:`job_arguments`),
+    parsed but not yet given to :func:`~tictacblitz.lab.jobs.prepare`.
+
+    :raises ArgumentProblem: with a message naming the bad argument.
+    """
     try:
         game = game_from_arguments(args)
     except ValueError as exc:
@@ -150,7 +185,7 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
     if args.chunk_size is not None and args.chunk_size < 1:
         raise ArgumentProblem(f"--chunk-size must be >= 1, not {args.chunk_size}")
     workers = args.workers if args.workers is not None else default_workers()
-    kwargs = {
+    return game, {
         "matches": args.matches,
         "bots": bots,
         "rules": game.rules,
@@ -159,11 +194,6 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
         "workers": workers,
         "chunk_size": args.chunk_size,
     }
-    try:
-        prepare(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise ArgumentProblem(str(exc)) from None
-    return kwargs
 
 
 def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str, str]]:

@@ -1,22 +1,13 @@
-"""``tictacblitz simulate`` and the lab's public face for simulations.
+"""``tictacblitz simulate``: the command (:func:`register`, :func:`main`); what it runs
+is :func:`~tictacblitz.lab.simulation.simulate`'s.
 
-The work lives in focused modules; this one is the command (:func:`register`,
-:func:`main`) and re-exports what users import from here:
-
-- :mod:`~tictacblitz.lab.simulator`: :func:`simulate`, :class:`SimulationResult`;
-- :mod:`~tictacblitz.lab.jobs`: :class:`SimulationJob`, :func:`prepare`,
-  :func:`play_chunk` (one chunk in the game's native loop), :func:`default_workers`;
-- :mod:`~tictacblitz.lab.seeds`: :func:`match_seeds`;
-- :mod:`~tictacblitz.lab.records`: :func:`record_schema`, :func:`chunk_table`,
-  :class:`RecordWriter`;
-- :mod:`~tictacblitz.lab.summary`: :class:`Summary`;
-- :mod:`~tictacblitz.lab.runner` (threads, chunk order, progress),
-  :mod:`~tictacblitz.lab.distributed` (Dask), :mod:`~tictacblitz.lab.hooks` (what a
-  game provides), :mod:`~tictacblitz.lab.command` (options shared with ``sweep``).
-
->>> result = simulate(matches=20, x="greedy", o="random", seed=1, workers=1)
->>> result.summary["x_wins"], result.summary["matches"], result.summary["game"]
-(20, 20, 'blitz')
+The command line's arguments become one checked job
+(:func:`~tictacblitz.lab.command.job_from_arguments`) and its extra runs are planned once
+(:func:`~tictacblitz.lab.study.plan_extras`), before any match is played; the pilot may
+then fix the number of matches (``--precision``), and
+:func:`~tictacblitz.lab.simulation.run_simulation` plays that very job (issue 27, item 5:
+the job was checked three times and its extras planned twice). The options it shares
+with ``sweep`` are :mod:`~tictacblitz.lab.command`'s.
 """
 
 from __future__ import annotations
@@ -24,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..games.options import game_with_assignments
 from ..games.registry import available_games
@@ -32,7 +23,7 @@ from .command import (
     ArgumentProblem,
     add_common_arguments,
     connect,
-    job_arguments,
+    job_from_arguments,
     progress_wanted,
     report_error,
 )
@@ -49,42 +40,13 @@ from .cost import (
 )
 from .edges import guarded, one_line_errors
 from .hooks import hooks_for
-from .jobs import SimulationJob, default_workers, play_chunk, prepare
+from .jobs import SimulationJob, default_chunk_size, default_workers
 from .page import check_html_path, write_html
-from .records import (
-    RecordWriter,
-    check_out_path,
-    chunk_table,
-    record_schema,
-    require_pyarrow,
-)
-from .seeds import match_seeds
-from .simulator import Interrupted, SimulationResult, simulate
-from .stats import wilson
-from .study import plan_extras
-from .summary import Summary
+from .records import check_out_path, require_pyarrow
+from .simulation import run_simulation
+from .study import Extra, plan_extras, resized_extras
 
-__all__ = [
-    "SimulationJob",
-    "SimulationResult",
-    "Summary",
-    "RecordWriter",
-    "simulate",
-    "prepare",
-    "match_seeds",
-    "play_chunk",
-    "chunk_table",
-    "record_schema",
-    "wilson",
-    "default_workers",
-    "Interrupted",
-    "register",
-    "main",
-]
-# Also here for the code that imported them from this module before the split:
-# ArgumentProblem, add_common_arguments, connect, job_arguments (lab/command.py),
-# check_out_path, require_pyarrow (lab/records.py).
-_ = (ArgumentProblem, add_common_arguments, connect, job_arguments)
+__all__ = ["register", "main", "add_runner_options", "runner_options", "extra_arguments"]
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -220,17 +182,17 @@ def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
 
 def size_and_estimate(
     args: argparse.Namespace,
-    kwargs: Dict[str, Any],
     job: SimulationJob,
+    workers: int,
     runs: int,
     precision: Optional[Tuple[str, float]],
     clustered: bool,
-) -> Optional[Dict[str, Any]]:
-    """Play the pilot; with ``--precision`` fix ``kwargs["matches"]`` from it; print the
-    estimate (stderr). Returns the precision plan, or ``None`` without ``--precision``."""
+) -> Tuple[SimulationJob, Optional[Dict[str, Any]]]:
+    """Play the pilot; with ``--precision`` fix the number of matches from it (``--matches``
+    the most); print the estimate (stderr). Returns (the job, sized; the precision plan,
+    or ``None`` without ``--precision``)."""
     hooks = job.hooks
-    slow = any(hooks.slow_bot(b) for b in job.bots)
-    size = pilot_size(slow, precision is not None)
+    size = pilot_size(job.slow, precision is not None)
     if precision is None:
         size = min(size, job.matches)
     seeds = pilot_seeds(job.seed, size)
@@ -256,16 +218,29 @@ def size_and_estimate(
             f"is {shown} at {pilot.matches:,} matches, so the run plays {matches:,}{capped}",
             file=sys.stderr,
         )
-        kwargs["matches"] = matches
-    threads = None if clustered else min(kwargs["workers"], default_workers())
-    detail = f"{kwargs['matches']:,} x {runs} runs of the same seeds" if runs > 1 else ""
-    if not announce("simulate", [(pilot, kwargs["matches"] * runs)], threads, args.yes, detail):
+        chunk_size = args.chunk_size or default_chunk_size(matches, workers, job.slow)
+        job = job.resized(matches, chunk_size)
+    threads = None if clustered else min(workers, default_workers())
+    detail = f"{job.matches:,} x {runs} runs of the same seeds" if runs > 1 else ""
+    if not announce("simulate", [(pilot, job.matches * runs)], threads, args.yes, detail):
         raise Declined()
-    return plan
+    return job, plan
 
 
 class Declined(Exception):
     """The user answered no to the estimate's question."""
+
+
+def planned_extras(job: SimulationJob, extra: Dict[str, Any]) -> List[Extra]:
+    """The job's extra runs (:func:`~tictacblitz.lab.study.plan_extras`), a bad one
+    named by its option. :raises ArgumentProblem:"""
+    try:
+        return plan_extras(job, **extra)
+    except ValueError as exc:
+        message = str(exc)
+        raise ArgumentProblem(
+            message if message.startswith("--") else f"--base: {message}"
+        ) from None
 
 
 def main(args: argparse.Namespace) -> int:
@@ -274,33 +249,14 @@ def main(args: argparse.Namespace) -> int:
     from .report import format_summary
 
     try:
-        kwargs = job_arguments(args)
-        kwargs["options"] = runner_options(args, kwargs["game"])
-        extra = extra_arguments(args)
-        job = prepare(
-            kwargs["matches"],
-            None,
-            None,
-            kwargs["rules"],
-            kwargs["seed"],
-            game=kwargs["game"],
-            workers=kwargs["workers"],
-            chunk_size=kwargs["chunk_size"],
-            options=kwargs["options"],
-            bots=kwargs["bots"],
-        )
+        job = job_from_arguments(args, lambda game: runner_options(args, game))
+        workers = args.workers if args.workers is not None else default_workers()
+        extras = planned_extras(job, extra_arguments(args))
         precision = (
             None
             if args.precision is None
-            else parse_precision(args.precision, job.game, job.hooks.seat_keys(job.rules))
+            else parse_precision(args.precision, job.game, job.seat_keys)
         )
-        try:
-            runs = 1 + len(plan_extras(job, **extra))
-        except ValueError as exc:
-            message = str(exc)
-            raise ArgumentProblem(
-                message if message.startswith("--") else f"--base: {message}"
-            ) from None
         if args.out is not None:
             check_out_path(args.out, overwrite=args.overwrite)
             require_pyarrow()
@@ -310,16 +266,19 @@ def main(args: argparse.Namespace) -> int:
     except (ArgumentProblem, ValueError, ImportError) as exc:
         return report_error("simulate", str(exc))
     try:
-        plan = size_and_estimate(args, kwargs, job, runs, precision, client is not None)
+        job, plan = size_and_estimate(
+            args, job, workers, 1 + len(extras), precision, client is not None
+        )
     except Declined:
         if client is not None:
             client.close()
         print("tictacblitz simulate: not started; nothing played", file=sys.stderr)
         return 1
     try:
-        _, summary = simulate(
-            **kwargs,
-            **extra,
+        _, summary = run_simulation(
+            job,
+            resized_extras(extras, job),
+            workers=workers,
             out=args.out,
             overwrite=args.overwrite,
             table=False,

@@ -1,4 +1,5 @@
-"""Balancing simulations of any registered game: :func:`simulate`.
+"""Balancing simulations of any registered game: :func:`simulate`, the lab's public face
+for simulations (``tictacblitz simulate`` is :mod:`~tictacblitz.lab.simulate_command`).
 
 A designer changes a rule number and plays many whole matches between bots to see
 what it does to the game. The work is split into *chunks* of consecutive match indices;
@@ -11,9 +12,20 @@ chunk results come back as NumPy columns, are folded into a
 :class:`~tictacblitz.lab.summary.Summary` and, if asked, written as Arrow record batches
 in chunk order (:mod:`~tictacblitz.lab.records`), so memory stays flat as N grows.
 
+:func:`simulate` checks its arguments once (:func:`~tictacblitz.lab.jobs.prepare`,
+:func:`~tictacblitz.lab.study.plan_extras`) and hands the checked job to
+:func:`run_simulation`, which checks nothing again (issue 27, item 5); the command line
+builds the job itself and calls :func:`run_simulation` directly.
+
+Also here, the names users import from this module: :class:`SimulationJob`,
+:func:`prepare`, :func:`play_chunk`, :func:`default_workers` (:mod:`~.jobs`),
+:func:`match_seeds` (:mod:`~.seeds`), :func:`record_schema`, :func:`chunk_table`,
+:class:`RecordWriter` (:mod:`~.records`), :class:`Summary` (:mod:`~.summary`),
+:func:`wilson` (:mod:`~.stats`).
+
 >>> result = simulate(matches=20, x="greedy", o="random", seed=1, workers=1)
->>> result.summary["x_wins"], result.summary["matches"]
-(20, 20)
+>>> result.summary["x_wins"], result.summary["matches"], result.summary["game"]
+(20, 20, 'blitz')
 >>> result.table.num_rows
 20
 
@@ -29,16 +41,31 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .edges import Interrupted
-from .jobs import default_workers, prepare
+from .jobs import SimulationJob, default_workers, play_chunk, prepare
 from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
 from .runner import Joined, progress_bar, run_many
 from .seating import LEGACY_KEYS
-from .study import Study, plan_extras
+from .seeds import match_seeds
+from .stats import wilson
+from .study import Extra, Study, plan_extras
 from .summary import Summary
 
-# The lab's public face for simulations, with the names users import, is
-# lab/simulation.py; this module's own are these.
-__all__ = ["simulate", "SimulationResult", "Interrupted"]
+__all__ = [
+    "simulate",
+    "run_simulation",
+    "SimulationResult",
+    "Interrupted",
+    "SimulationJob",
+    "Summary",
+    "RecordWriter",
+    "prepare",
+    "match_seeds",
+    "play_chunk",
+    "chunk_table",
+    "record_schema",
+    "wilson",
+    "default_workers",
+]
 
 
 class SimulationResult(NamedTuple):
@@ -119,6 +146,35 @@ def simulate(
         check_out_path(out, overwrite=overwrite)
     if out is not None or table:
         require_pyarrow()
+    return run_simulation(
+        job,
+        extras,
+        workers=workers,
+        out=out,
+        table=table,
+        client=client,
+        progress=progress,
+        on_chunk=on_chunk,
+        overwrite=overwrite,
+    )
+
+
+def run_simulation(
+    job: SimulationJob,
+    extras: Sequence[Extra] = (),
+    *,
+    workers: int,
+    out: Optional[str] = None,
+    table: bool = True,
+    client: Any = None,
+    progress: bool = False,
+    on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
+    overwrite: bool = True,
+) -> SimulationResult:
+    """Play a checked ``job`` (:func:`~tictacblitz.lab.jobs.prepare`) and its ``extras``
+    (:func:`~tictacblitz.lab.study.plan_extras`), the rest as :func:`simulate`; nothing
+    is checked again (the caller checked ``out`` too: :func:`simulate`, or the command
+    line before its estimate)."""
     summary = Summary(job.rules, job.game)
     study = Study(job, extras)
     tables: List[Any] = []
