@@ -28,6 +28,7 @@ from .command import (
     report_error,
 )
 from .cost import (
+    PRECISION_METRICS,
     announce,
     half_width,
     matches_for,
@@ -115,10 +116,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="METRIC=HALFWIDTH",
         help="play as many matches as a 95 %% half-width of at most HALFWIDTH on METRIC "
-        "needs (x_win_rate, o_win_rate, draw_rate, x_share_of_decided; Blitz: "
-        "decisiveness, ...), with --matches the most: the number is fixed before the "
-        "run from a pilot of 200 matches on other seeds (20 with a search bot; not "
-        "counted), so the interval is the ordinary fixed-n one (docs/simulate.md)",
+        f"needs ({', '.join(PRECISION_METRICS)}; the game's own too: a METRIC it does "
+        "not have lists them), with --matches the most: the number is fixed before the "
+        f"run from a pilot of {pilot_size(False, True)} matches on other seeds "
+        f"({pilot_size(True, True)} with a search bot; not counted), so the interval is "
+        "the ordinary fixed-n one (docs/simulate.md)",
     )
     add_runner_options(parser)
     one_line_errors(parser, "simulate")
