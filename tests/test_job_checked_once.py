@@ -118,3 +118,26 @@ def test_the_job_is_frozen_and_its_payload_carries_the_rules_object():
     assert job.seat_keys == ("x", "o") and job.players == 2
     bigger = job.resized(20, 5)
     assert (bigger.matches, bigger.chunks, bigger.rules) == (20, 4, job.rules)
+
+
+def test_a_player_spec_on_the_command_line_is_read_once(monkeypatch, capsys):
+    # A spec (issue 23) was read by the --x check and again by each of the three
+    # prepare() calls: 4 times on the old code.
+    from tictacblitz.games.players import PlayerModel
+
+    spec = "greedy:reaction=250ms"
+    read: Counter = Counter()
+    real_parse = PlayerModel.parse
+
+    def parse(self, text):
+        read[text] += 1
+        return real_parse(self, text)
+
+    monkeypatch.setattr(PlayerModel, "parse", parse)
+    parser = argparse.ArgumentParser(prog="tictacblitz")
+    command.register(parser.add_subparsers(dest="command"))
+    argv = ["simulate", "--x", spec, "--o", "random", "--matches", "20", "--workers", "1"]
+    args = parser.parse_args([*argv, "--no-progress", "--json"])
+    assert args.handler(args) == 0
+    assert json.loads(capsys.readouterr().out)["x_bot"] == spec
+    assert read[spec] == 1, read

@@ -20,7 +20,7 @@ from ..games.registry import DEFAULT_GAME
 from .edges import seed_number, whole_number
 from .hooks import hooks_for
 from .jobs import SimulationJob, default_workers, prepare
-from .seating import num_players, parse_seat, seat_bots, seat_choices
+from .seating import EVERY, num_players, parse_seat, seat_bots, seat_choices, seat_keys
 
 __all__ = [
     "add_common_arguments",
@@ -145,7 +145,7 @@ def job_from_arguments(
 
     :raises ArgumentProblem: with a message naming the bad argument.
     """
-    game, kwargs = parsed_arguments(args, True)
+    game, kwargs = parsed_arguments(args, True, checked=False)  # prepare checks the bots
     kwargs.update(game=game, rules=None, options=options(kwargs["game"]))
     try:
         return prepare(**kwargs)
@@ -153,9 +153,13 @@ def job_from_arguments(
         raise ArgumentProblem(str(exc)) from None
 
 
-def parsed_arguments(args: argparse.Namespace, seated: bool) -> Tuple[Game, Dict[str, Any]]:
+def parsed_arguments(
+    args: argparse.Namespace, seated: bool, checked: bool = True
+) -> Tuple[Game, Dict[str, Any]]:
     """(the game with ``--rule`` applied, the keyword arguments of :func:`job_arguments`),
-    parsed but not yet given to :func:`~tictacblitz.lab.jobs.prepare`.
+    parsed but not yet given to :func:`~tictacblitz.lab.jobs.prepare`. Unless
+    ``checked``, a player spec is left for ``prepare`` to check (it is then checked
+    once), with ``seat_labels`` naming the option that gave each seat's bot.
 
     :raises ArgumentProblem: with a message naming the bad argument.
     """
@@ -165,7 +169,7 @@ def parsed_arguments(args: argparse.Namespace, seated: bool) -> Tuple[Game, Dict
         raise ArgumentProblem(str(exc)) from None
     hooks = hooks_for(game.type.name)
     try:
-        chosen = seat_arguments(args, hooks)  # checked even when the seats come later
+        chosen = seat_arguments(args, hooks, checked)  # checked even when the seats come later
         bots = (
             None
             if not seated
@@ -178,6 +182,13 @@ def parsed_arguments(args: argparse.Namespace, seated: bool) -> Tuple[Game, Dict
         )
     except ValueError as exc:
         raise ArgumentProblem(str(exc)) from None
+    labels = {}
+    if not checked and bots is not None:
+        keys = seat_keys(game.type.seat_names, len(bots))
+        labels["seat_labels"] = [
+            option_of(chosen.get(k, chosen.get(EVERY, (None, key)))[1])
+            for k, key in enumerate(keys)
+        ]
     if args.matches < 1:
         raise ArgumentProblem(f"--matches must be >= 1, not {args.matches}")
     if args.workers is not None and args.workers < 1:
@@ -193,17 +204,35 @@ def parsed_arguments(args: argparse.Namespace, seated: bool) -> Tuple[Game, Dict
         "game": hooks.name,
         "workers": workers,
         "chunk_size": args.chunk_size,
+        **labels,
     }
 
 
-def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str, str]]:
+def option_of(shown: str) -> str:
+    """How an error names a seat's bot: ``--x`` (or ``--o``) for those options, the
+    whole ``--seat NAME=BOT`` for a seat option, a seat's key for a default bot (what
+    :func:`~tictacblitz.lab.seating.seat_choices` names)."""
+    return shown if shown.startswith("--seat") else shown.split(" ")[0]
+
+
+def seat_arguments(
+    args: argparse.Namespace, hooks: Any, checked: bool = True
+) -> Dict[int, Tuple[str, str]]:
     """The bots the command line names, by seat index (``--x``, ``--o``, ``--seat``:
-    :func:`~tictacblitz.lab.seating.seat_choices`). :raises ValueError: one line."""
+    :func:`~tictacblitz.lab.seating.seat_choices`); unless ``checked``, a player spec is
+    taken unread (the caller's job checks it). :raises ValueError: one line."""
     given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
     given += [("--seat", *parse_seat(text)) for text in getattr(args, "seat", None) or []]
     model = player_model(hooks.type.name)  # a player spec (issue 23): the game's model checks it
-    check = model.resolve if model is not None else None
+    check: Optional[Callable[[str], Any]] = model.resolve if model is not None else None
+    if not checked and check is not None:
+        check = _unread  # a spec: the job's prepare() resolves every seat's bot, once
     return seat_choices(given, hooks.type.seat_names, hooks.bot_names, check)
+
+
+def _unread(bot: str) -> str:
+    """Any bot text, taken as it is (:func:`seat_arguments` unchecked)."""
+    return bot
 
 
 def connect(address: Optional[str]) -> Any:

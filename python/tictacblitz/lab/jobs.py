@@ -240,11 +240,14 @@ def prepare(
     chunk_size: Optional[int] = None,
     options: Optional[Mapping[str, Any]] = None,
     bots: Optional[Sequence[Any]] = None,
+    seat_labels: Optional[Sequence[str]] = None,
 ) -> SimulationJob:
     """Validate a simulation's arguments and fix its chunks (no match is played).
     ``bots``: one bot a seat of the game under ``rules`` (``Game.num_players``); or
     ``x``/``o``, the bots of seats 0 and 1; a seat without one gets the game's
     ``DEFAULT_BOT``. ``options`` are passed on to the game's ``play_matches`` as keywords.
+    ``seat_labels``: how a bad bot's seat is named (the command line: the option that
+    gave it, ``--x``; default: the seat's key, ``x``).
 
     :raises ValueError: for an unknown game or bot, a bad rule, N < 1, workers < 1, chunk
         size < 1, or rules the game's runner cannot record.
@@ -254,7 +257,7 @@ def prepare(
     seed = check_seed(seed)
     hooks, the_game = resolve_game(game, rules)
     hooks.check_rules(the_game.rules)
-    keys = seat_keys(the_game.type.seat_names, num_players(the_game))
+    keys = seat_labels or seat_keys(the_game.type.seat_names, num_players(the_game))
     resolved = [
         _bot(hooks, key, hooks.default_bot if bot is None else bot)
         for key, bot in zip(keys, seat_list(hooks, the_game, x, o, bots), strict=True)
