@@ -5,7 +5,8 @@
 plans its extra runs once; the job then travels as it is through the runner and the
 chunk payload to the game's ``play_matches``. Before, one run prepared its job three
 times (the command's check, the command, ``simulate``), planned its extras twice and had
-each chunk worker validate the rules again from a dict: every count below was higher.
+each chunk worker validate the rules again from a dict: every count below but
+``check_options``'s was higher (the runner options were checked once already).
 """
 
 from __future__ import annotations
