@@ -4,7 +4,7 @@ minute (issue 24, benchmarks; docs/tune.md records the figures).
 *Overhead* (the issue's definition): a search of Blitz with greedy players (``set_ms``
 and ``recharge_knockout_ms`` varied, one target) is timed whole, then the very matches
 it played (each candidate's rule set, seeds and count, recorded by wrapping the lab's
-runner) are played again directly with :func:`~tictacblitz.lab.simulator.simulate` (no
+runner) are played again directly with :func:`~tictacblitz.lab.simulation.simulate` (no
 Optuna, no study) and timed; the overhead is ``(tune's wall time - the direct wall
 time) / tune's wall time``. The machine is shared, so ``--rounds`` repeats the pair
 (tune, then direct) and both are summed over the rounds: the two see the same load.
@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - run as a script from the root without 
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from tictacblitz.lab import candidates as lab_candidates
 
-from tictacblitz.lab.simulator import simulate  # noqa: E402
+from tictacblitz.lab.simulation import simulate  # noqa: E402
 from tictacblitz.lab.tune import tune  # noqa: E402
 
 VARY = ["set_ms=800..2000", "recharge_knockout_ms=500..3000"]

@@ -67,7 +67,7 @@ def registered_game(
 
 def run_simulate(argv, capsys):
     """``tictacblitz simulate ...`` through its parser: (exit status, stdout, stderr)."""
-    from tictacblitz.lab import simulation as sim
+    from tictacblitz.lab import simulate_command as sim
 
     parser = argparse.ArgumentParser(prog="tictacblitz")
     sim.register(parser.add_subparsers(dest="command"))

@@ -224,10 +224,10 @@ def test_layers_look_only_downward(name):
             continue
         if other.startswith("game:"):
             # The lab, envs and server reach a game only through the registry; the
-            # exceptions: a game's declared hook module, imported by convention (game,
-            # rl; infostate: its hidden information, for the OpenSpiel adapter), the
-            # server's and the load tool's adapters for that game (server/games/<game>/,
-            # loadtest/games/<game>.py) and the lab's (lab/games/<game>, issue 27).
+            # exceptions: a game's declared hook module, imported by convention (game, rl;
+            # infostate: its hidden information, for the OpenSpiel adapter), and the
+            # adapters of the server, the load tool and the lab for that game
+            # (server/games/<game>/, loadtest/games/<game>.py, lab/games/<game>: issue 27).
             game = other.split(":")[1]
             adapter = re.fullmatch(
                 rf"tictacblitz\.({SERVER_SIDE}\.games\.{game}(\.\w+)?|lab\.games\.{game}(\..+)?)",
@@ -450,55 +450,6 @@ def test_no_game_module_is_handed_a_module():
     assert found == []
 
 
-# -- the lab's adapters (issue 27, items 1 and 4) ------------------------------------------------
-
-LAB_GAMES = "tictacblitz.lab.games"
-
-
-def test_the_labs_per_game_code_is_only_under_lab_games():
-    """Each game's lab code (its balance hooks, metrics, reports) moved out of games/<g>/
-    into its lab adapter: no module of a game's folder is lab-facing any more, nothing
-    under games/ imports from the lab, and every adapter folder names a registered game
-    and holds exactly one LabAdapter (the registry's one lookup)."""
-    from tictacblitz.games import available_games
-    from tictacblitz.games.adapters import adapter_class, adapter_names
-    from tictacblitz.lab import games as lab_games
-    from tictacblitz.lab.adapter import LabAdapter
-
-    lab_facing = [n for n in MODULES if layer(n).startswith("game:") and ".balance" in n]
-    assert lab_facing == []
-    upward = sorted(
-        f"{name} imports {dep}"
-        for name in MODULES
-        if name.startswith("tictacblitz.games")
-        for dep in GRAPH[name]
-        if layer(dep) == "lab"
-    )
-    assert upward == []
-    assert adapter_names(lab_games) == tuple(available_games())
-    for game in available_games():
-        cls = adapter_class(lab_games, game, LabAdapter)
-        assert cls is not None and cls.__module__ == f"{LAB_GAMES}.{game}", game
-
-
-def test_no_lab_module_outside_its_adapters_imports_a_games_internals():
-    """The game-agnostic lab (lab/*.py) reaches a game only through the registry and its
-    adapter (``hooks_for``): no import of ``tictacblitz.games.<g>.*``, declared hook
-    modules included; only lab/games/<g> imports game <g>, and no other game's."""
-    found = []
-    for name in MODULES:
-        if layer(name) != "lab":
-            continue
-        adapter = re.fullmatch(rf"{re.escape(LAB_GAMES)}\.(\w+)(\..+)?", name)
-        for dep in GRAPH[name]:
-            other = layer(dep)
-            if not other.startswith("game:"):
-                continue
-            if adapter is None or other != f"game:{adapter.group(1)}":
-                found.append(f"{name} imports {dep}")
-    assert found == []
-
-
 # -- the server's and the load tool's per-game code (issue 27, items 1 and 4) --------------
 
 SERVER_GAMES = PACKAGE / "server" / "games"
@@ -587,3 +538,52 @@ def test_only_the_adapters_import_a_games_internals(layer_name):
                 offenders.append(f"{name} imports {dep}")
     assert offenders == []
     assert any(n.startswith(f"{prefix}.games.") for n in MODULES)  # the check saw adapters
+
+
+# -- the lab's adapters (issue 27, items 1 and 4) ------------------------------------------------
+
+LAB_GAMES = "tictacblitz.lab.games"
+
+
+def test_the_labs_per_game_code_is_only_under_lab_games():
+    """Each game's lab code (its balance hooks, metrics, reports) moved out of games/<g>/
+    into its lab adapter: no module of a game's folder is lab-facing any more, nothing
+    under games/ imports from the lab, and every adapter folder names a registered game
+    and holds exactly one LabAdapter (the registry's one lookup)."""
+    from tictacblitz.games import available_games
+    from tictacblitz.games.adapters import adapter_class, adapter_names
+    from tictacblitz.lab import games as lab_games
+    from tictacblitz.lab.adapter import LabAdapter
+
+    lab_facing = [n for n in MODULES if layer(n).startswith("game:") and ".balance" in n]
+    assert lab_facing == []
+    upward = sorted(
+        f"{name} imports {dep}"
+        for name in MODULES
+        if name.startswith("tictacblitz.games")
+        for dep in GRAPH[name]
+        if layer(dep) == "lab"
+    )
+    assert upward == []
+    assert adapter_names(lab_games) == tuple(available_games())
+    for game in available_games():
+        cls = adapter_class(lab_games, game, LabAdapter)
+        assert cls is not None and cls.__module__ == f"{LAB_GAMES}.{game}", game
+
+
+def test_no_lab_module_outside_its_adapters_imports_a_games_internals():
+    """The game-agnostic lab (lab/*.py) reaches a game only through the registry and its
+    adapter (``hooks_for``): no import of ``tictacblitz.games.<g>.*``, declared hook
+    modules included; only lab/games/<g> imports game <g>, and no other game's."""
+    found = []
+    for name in MODULES:
+        if layer(name) != "lab":
+            continue
+        adapter = re.fullmatch(rf"{re.escape(LAB_GAMES)}\.(\w+)(\..+)?", name)
+        for dep in GRAPH[name]:
+            other = layer(dep)
+            if not other.startswith("game:"):
+                continue
+            if adapter is None or other != f"game:{adapter.group(1)}":
+                found.append(f"{name} imports {dep}")
+    assert found == []

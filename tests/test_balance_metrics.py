@@ -19,7 +19,7 @@ from tictacblitz.lab.games.blitz.metrics import Metrics
 from tictacblitz.lab.games.blitz.targets import TARGET_METRICS
 from tictacblitz.lab.hooks import hooks_for
 from tictacblitz.lab.metric import first_seat_score2
-from tictacblitz.lab.simulator import simulate
+from tictacblitz.lab.simulation import simulate
 from tictacblitz.lab.units import label, unit
 
 MATCHES = 120

@@ -15,7 +15,7 @@ import pytest
 
 from tictacblitz.cli import main
 from tictacblitz.lab import cost
-from tictacblitz.lab.simulator import simulate
+from tictacblitz.lab.simulation import simulate
 
 ESTIMATE = re.compile(
     r"^tictacblitz (\w+): estimate: ([\d,]+) matches(?: \(([^)]*)\))?, about .+ CPU, "

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("pyarrow")
 distributed = pytest.importorskip("distributed")
 
-from tictacblitz.lab import simulation as sim  # noqa: E402
+from tictacblitz.lab import simulate_command as command  # noqa: E402
 from tictacblitz.lab.simulation import simulate  # noqa: E402
 from tictacblitz.lab.sweep import sweep  # noqa: E402
 
@@ -112,7 +112,7 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path)
 
 def test_cli_scheduler(client, capsys):
     parser = argparse.ArgumentParser(prog="tictacblitz")
-    sim.register(parser.add_subparsers(dest="command"))
+    command.register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(
         [
             "simulate",

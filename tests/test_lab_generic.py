@@ -19,7 +19,7 @@ pa = pytest.importorskip("pyarrow")
 from lab_support import registered_game  # noqa: E402
 from tictacblitz.games import registry  # noqa: E402
 from tictacblitz.lab import hooks as lab_hooks  # noqa: E402
-from tictacblitz.lab import simulation as sim  # noqa: E402
+from tictacblitz.lab import simulate_command as sim  # noqa: E402
 from tictacblitz.lab import sweep as sw  # noqa: E402
 from tictacblitz.lab import tournament  # noqa: E402
 from tictacblitz.lab.seeds import match_seeds  # noqa: E402

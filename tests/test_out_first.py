@@ -13,7 +13,7 @@ import pytest
 
 from tictacblitz.lab import runner
 from tictacblitz.lab.records import RecordWriter
-from tictacblitz.lab.simulator import simulate
+from tictacblitz.lab.simulation import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))

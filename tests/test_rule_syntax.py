@@ -168,3 +168,22 @@ def test_rift_reads_a_rule_with_the_one_parser_and_its_words(pairs):
         pytest.fail(f"{pairs} gave {shared}")
     if pairs == ["nope"]:
         assert str(ours.value) == "rule 'nope': expected NAME=VALUE or NAME.KEY=VALUE"
+
+
+@pytest.mark.parametrize("game", ["blitz", "doh", "rift"])
+def test_every_game_refuses_an_unknown_rule_in_the_one_line(game, capsys):
+    # issue 27, item 3: each game's Rules.from_dict held its own copy of this check, and
+    # Doh's listed its rules unsorted (it fails so on the old code); one line, for the
+    # --rule parser and every game's from_dict alike.
+    from dataclasses import fields
+
+    from tictacblitz.games.base import unknown_rule
+    from tictacblitz.games.registry import load_game
+
+    known = [f.name for f in fields(load_game(game).rules)]
+    with pytest.raises(ValueError) as refused:
+        load_game(game, {"nope": 1})
+    assert str(refused.value) == unknown_rule("nope", known)
+    assert str(refused.value).endswith(", ".join(sorted(known)))
+    status, out, err = run(["simulate", "--game", game, "--rule", "nope=1"], capsys)
+    assert status == 2 and out == "" and f"--rule: {unknown_rule('nope', known)}" in err

@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_players(commands)
     from .lab.evaluation import register as add_evaluate
     from .lab.sensitivity_cli import register as add_sensitivity
-    from .lab.simulation import register as add_simulate
+    from .lab.simulate_command import register as add_simulate
     from .lab.sweep import register as add_sweep
     from .lab.tournament import register as add_tournament
     from .lab.tune_command import register as add_tune

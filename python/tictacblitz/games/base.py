@@ -8,15 +8,47 @@ own. :func:`check_seat` is the one validation of a seat argument.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from dataclasses import fields
+from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
 import numpy as np
 
 from .protocol import GameType
 
-__all__ = ["GameBase", "StateBase", "check_seat", "check_count", "returns_of"]
+__all__ = [
+    "GameBase",
+    "StateBase",
+    "check_seat",
+    "check_count",
+    "returns_of",
+    "rules_from_dict",
+    "unknown_rule",
+]
 
 G = TypeVar("G", bound="GameBase")
+R = TypeVar("R")
+
+
+def unknown_rule(name: str, known: Iterable[str]) -> str:
+    """The one line for a rule name a game does not have, its rules listed sorted."""
+    return f"unknown rule {name!r}; known rules: {', '.join(sorted(known))}"
+
+
+def rules_from_dict(rules_type: Type[R], data: Mapping[str, Any]) -> R:
+    """A game's rules (a dataclass) from a mapping of overrides, validated by the type:
+    every game's ``from_dict`` (issue 27, item 3: written per game, one wording had
+    drifted).
+
+    :raises TypeError: if ``data`` is not a mapping (or a value has the wrong type).
+    :raises ValueError: for an unknown rule name (:func:`unknown_rule`) or a bad value.
+    """
+    if not isinstance(data, Mapping):
+        raise TypeError(f"rules must be an object, not {type(data).__name__}")
+    known = [f.name for f in fields(rules_type)]  # type: ignore[arg-type]
+    for key in data:
+        if key not in known:
+            raise ValueError(unknown_rule(key, known))
+    return rules_type(**dict(data))
 
 
 def check_seat(player: object, seat_names: Sequence[str] = ("X", "O")) -> int:

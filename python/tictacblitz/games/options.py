@@ -18,6 +18,7 @@ import json
 import sys
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
+from .base import unknown_rule
 from .protocol import Game
 from .registry import DEFAULT_GAME, available_games, load_game
 
@@ -86,7 +87,7 @@ def parse_rule_assignments(
         if current is None:
             raise ValueError(f"rule {pair!r}: NAME.KEY needs the rules it changes")
         if name not in current:
-            raise ValueError(f"unknown rule {name!r}; known rules: {', '.join(sorted(current))}")
+            raise ValueError(unknown_rule(name, current))
         base = overrides.get(name, current[name])
         if not isinstance(base, Mapping):
             mappings = [n for n, v in current.items() if isinstance(v, Mapping)]

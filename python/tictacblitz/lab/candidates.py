@@ -3,7 +3,7 @@ repeat for every candidate (issue 24, items 1 and 2).
 
 A *candidate* is the base rules with a few numbers changed (``{"set_ms": 1200}``;
 ``outer.inner`` names change one entry of a nested rule, as in a sweep). It is played
-through the lab's one runner (:func:`~tictacblitz.lab.simulator.simulate`: threads, or
+through the lab's one runner (:func:`~tictacblitz.lab.simulation.simulate`: threads, or
 a Dask cluster with ``client``) on the match seeds of a master seed, so every candidate
 measured with the same seed plays the same seeds (common random numbers: differences
 between candidates come from the rules, not from luck, as in a sweep and the paired
@@ -33,7 +33,7 @@ from .grid import apply_point
 from .hooks import GameHooks
 from .jobs import default_workers, prepare, resolve_game
 from .seating import EVERY, parse_seat, point_seats, seat_choices, summary_keys
-from .simulator import simulate
+from .simulation import simulate
 from .units import label, unit
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The lab's command-line pieces: the options ``simulate`` and ``sweep`` share
-(:func:`add_common_arguments`, :func:`job_arguments`, :func:`connect`,
-:func:`report_error`).
+(:func:`add_common_arguments`, :func:`job_arguments`, :func:`job_from_arguments`,
+:func:`connect`, :func:`report_error`).
 
 ``--game NAME`` and ``--rule NAME=VALUE`` come from the one parser of the command line,
 :mod:`tictacblitz.games.options`. Every argument is checked before any match is played;
@@ -11,21 +11,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..games.options import add_game_arguments, game_from_arguments, report_error
 from ..games.players import player_model
+from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from .edges import seed_number, whole_number
 from .hooks import hooks_for
-from .jobs import default_workers, prepare
-from .seating import num_players, parse_seat, seat_bots, seat_choices
+from .jobs import SimulationJob, default_workers, prepare
+from .seating import EVERY, num_players, parse_seat, seat_bots, seat_choices, seat_keys
 
 __all__ = [
     "add_common_arguments",
     "add_yes_argument",
     "ArgumentProblem",
     "job_arguments",
+    "job_from_arguments",
+    "parsed_arguments",
     "connect",
     "report_error",
     "progress_wanted",
@@ -124,13 +127,49 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
 
     :raises ArgumentProblem: with a message naming the bad argument.
     """
+    _, kwargs = parsed_arguments(args, seated)
+    try:
+        prepare(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentProblem(str(exc)) from None
+    return kwargs
+
+
+def job_from_arguments(
+    args: argparse.Namespace, options: Callable[[str], Dict[str, Any]]
+) -> SimulationJob:
+    """The checked job of ``simulate``'s command line, checked once
+    (:func:`~tictacblitz.lab.jobs.prepare`, on the game ``--game`` and ``--rule`` gave:
+    its rules are not validated again); ``options(game name)``: the runner options,
+    checked for that game.
+
+    :raises ArgumentProblem: with a message naming the bad argument.
+    """
+    game, kwargs = parsed_arguments(args, True, checked=False)  # prepare checks the bots
+    kwargs.update(game=game, rules=None, options=options(kwargs["game"]))
+    try:
+        return prepare(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentProblem(str(exc)) from None
+
+
+def parsed_arguments(
+    args: argparse.Namespace, seated: bool, checked: bool = True
+) -> Tuple[Game, Dict[str, Any]]:
+    """(the game with ``--rule`` applied, the keyword arguments of :func:`job_arguments`),
+    parsed but not yet given to :func:`~tictacblitz.lab.jobs.prepare`. Unless
+    ``checked``, a player spec is left for ``prepare`` to check (it is then checked
+    once), with ``seat_labels`` naming the option that gave each seat's bot.
+
+    :raises ArgumentProblem: with a message naming the bad argument.
+    """
     try:
         game = game_from_arguments(args)
     except ValueError as exc:
         raise ArgumentProblem(str(exc)) from None
     hooks = hooks_for(game.type.name)
     try:
-        chosen = seat_arguments(args, hooks)  # checked even when the seats come later
+        chosen = seat_arguments(args, hooks, checked)  # checked even when the seats come later
         bots = (
             None
             if not seated
@@ -143,6 +182,13 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
         )
     except ValueError as exc:
         raise ArgumentProblem(str(exc)) from None
+    labels = {}
+    if not checked and bots is not None:
+        keys = seat_keys(game.type.seat_names, len(bots))
+        labels["seat_labels"] = [
+            option_of(chosen.get(k, chosen.get(EVERY, (None, key)))[1])
+            for k, key in enumerate(keys)
+        ]
     if args.matches < 1:
         raise ArgumentProblem(f"--matches must be >= 1, not {args.matches}")
     if args.workers is not None and args.workers < 1:
@@ -150,7 +196,7 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
     if args.chunk_size is not None and args.chunk_size < 1:
         raise ArgumentProblem(f"--chunk-size must be >= 1, not {args.chunk_size}")
     workers = args.workers if args.workers is not None else default_workers()
-    kwargs = {
+    return game, {
         "matches": args.matches,
         "bots": bots,
         "rules": game.rules,
@@ -158,22 +204,35 @@ def job_arguments(args: argparse.Namespace, seated: bool = True) -> Dict[str, An
         "game": hooks.name,
         "workers": workers,
         "chunk_size": args.chunk_size,
+        **labels,
     }
-    try:
-        prepare(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise ArgumentProblem(str(exc)) from None
-    return kwargs
 
 
-def seat_arguments(args: argparse.Namespace, hooks: Any) -> Dict[int, Tuple[str, str]]:
+def option_of(shown: str) -> str:
+    """How an error names a seat's bot: ``--x`` (or ``--o``) for those options, the
+    whole ``--seat NAME=BOT`` for a seat option, a seat's key for a default bot (what
+    :func:`~tictacblitz.lab.seating.seat_choices` names)."""
+    return shown if shown.startswith("--seat") else shown.split(" ")[0]
+
+
+def seat_arguments(
+    args: argparse.Namespace, hooks: Any, checked: bool = True
+) -> Dict[int, Tuple[str, str]]:
     """The bots the command line names, by seat index (``--x``, ``--o``, ``--seat``:
-    :func:`~tictacblitz.lab.seating.seat_choices`). :raises ValueError: one line."""
+    :func:`~tictacblitz.lab.seating.seat_choices`); unless ``checked``, a player spec is
+    taken unread (the caller's job checks it). :raises ValueError: one line."""
     given = [(f, k, b) for f, k, b in (("--x", "x", args.x), ("--o", "o", args.o)) if b]
     given += [("--seat", *parse_seat(text)) for text in getattr(args, "seat", None) or []]
     model = player_model(hooks.type.name)  # a player spec (issue 23): the game's model checks it
-    check = model.resolve if model is not None else None
+    check: Optional[Callable[[str], Any]] = model.resolve if model is not None else None
+    if not checked and check is not None:
+        check = _unread  # a spec: the job's prepare() resolves every seat's bot, once
     return seat_choices(given, hooks.type.seat_names, hooks.bot_names, check)
+
+
+def _unread(bot: str) -> str:
+    """Any bot text, taken as it is (:func:`seat_arguments` unchecked)."""
+    return bot
 
 
 def connect(address: Optional[str]) -> Any:

@@ -36,8 +36,6 @@ HookError = AdapterError
 class _NoLabAdapter(LabAdapter):
     """A registered game without ``tictacblitz.lab.games.<name>``: the lab's defaults."""
 
-    __abstract_adapter__ = True
-
 
 @lru_cache(maxsize=None)
 def hooks_for(name: str) -> LabAdapter:

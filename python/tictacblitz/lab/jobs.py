@@ -5,19 +5,27 @@ thread or a Dask task runs).
 A job is game-agnostic: the game is a registry name, its rules the game's validated
 rules object, its bots whatever the game's hooks accept (docs/simulate.md, "A game's
 balance hooks"); a chunk is played by the game's native ``play_matches``.
+
+:func:`prepare` is the one place a job's arguments are checked: the
+:class:`SimulationJob` it returns is immutable and travels as it is from the command line
+(or :func:`~tictacblitz.lab.simulation.simulate`) through the extra runs, the runner and
+the Dask payload to the game's ``play_matches``; nothing downstream checks its rules,
+bots or options again (issue 27, item 5: the CLI's ``simulate`` used to prepare one job
+three times and plan its extra runs twice).
 """
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..games.base import GameBase
 from ..games.protocol import Game
-from ..games.registry import DEFAULT_GAME, load_game
+from ..games.registry import DEFAULT_GAME
 from ..games.rng import check_seed
 from .hooks import GameHooks, hooks_for
 from .seating import num_players, seat_keys
@@ -28,6 +36,7 @@ __all__ = [
     "prepare",
     "play_chunk",
     "resolve_game",
+    "with_rules_object",
     "default_workers",
     "default_chunk_size",
     "int_arg",
@@ -37,7 +46,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SimulationJob:
-    """Everything that determines a simulation's records (not how it is run)."""
+    """Everything that determines a simulation's records (not how it is run), checked
+    once by :func:`prepare`: frozen, its options a read-only mapping."""
 
     game: str
     rules: Any
@@ -48,6 +58,10 @@ class SimulationJob:
     chunk_size: int
     options: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.options, MappingProxyType):
+            object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+
     @property
     def hooks(self) -> GameHooks:
         return hooks_for(self.game)
@@ -55,6 +69,23 @@ class SimulationJob:
     @property
     def players(self) -> int:
         return len(self.bots)
+
+    @property
+    def seat_keys(self) -> Tuple[str, ...]:
+        """The keys of the job's seats (:func:`~.seating.seat_keys`), from its bots: one
+        a seat (the game's rules are not rebuilt to count them)."""
+        return seat_keys(self.hooks.type.seat_names, self.players)
+
+    def resized(self, matches: int, chunk_size: int) -> "SimulationJob":
+        """The same job with another number of matches and chunk size (``simulate
+        --precision`` fixes N after the job is checked; N and the chunk size were checked
+        by the caller, :func:`int_arg`)."""
+        return replace(self, matches=matches, chunk_size=chunk_size)
+
+    @property
+    def slow(self) -> bool:
+        """Whether a seat's bot is slow (the game's ``slow_bot`` hook): small chunks."""
+        return any(self.hooks.slow_bot(bot) for bot in self.bots)
 
     @property
     def x(self) -> Any:  # seat 0's bot: the two-seat studies (A/B, swapped seats)
@@ -82,10 +113,12 @@ class SimulationJob:
         return start, min(self.chunk_size, self.matches - start)
 
     def payload(self) -> Dict[str, Any]:
-        """Plain data for a worker (:func:`play_chunk`): picklable, no live objects."""
+        """What a worker needs (:func:`play_chunk`): picklable, no live objects. The
+        rules go as the validated rules object (a frozen value: unpickling it checks
+        nothing again), not as a dict to validate on the worker."""
         return {
             "game": self.game,
-            "rules": self.rules.to_dict(),
+            "rules": self.rules,
             "bots": list(self.bots),
             "matches": self.matches,
             "seed": self.seed,
@@ -127,7 +160,8 @@ def resolve_game(
     game: Union[str, Game] = DEFAULT_GAME, rules: Optional[Any] = None
 ) -> Tuple[GameHooks, Game]:
     """(hooks, game) for a game name or object, with ``rules`` applied: ``None``, a dict
-    of overrides, or the game's own rules object.
+    of overrides (validated by the game), or the game's own rules object (validated when
+    it was made: taken as it is).
 
     :raises ValueError: for an unknown game or a bad rule (naming it).
     """
@@ -147,13 +181,24 @@ def resolve_game(
         if isinstance(rules, Mapping):
             return hooks, base.with_rules(dict(rules))
         if isinstance(rules, type(base.rules)):
-            return hooks, base.with_rules(rules.to_dict())
+            return hooks, with_rules_object(base, rules)
     except TypeError as exc:
         raise ValueError(str(exc)) from None
     raise ValueError(
         f"rules must be a {type(base.rules).__name__} or a dict of overrides, "
         f"not {type(rules).__name__}"
     )
+
+
+def with_rules_object(game: Game, rules: Any) -> Game:
+    """``game`` under ``rules``, a rules object of its own type (frozen, validated when
+    made): a :class:`~tictacblitz.games.base.GameBase` takes it as it is; another game
+    through ``with_rules``."""
+    if rules == game.rules:
+        return game
+    if isinstance(game, GameBase):
+        return type(game)(rules)
+    return game.with_rules(rules.to_dict())
 
 
 def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:
@@ -195,11 +240,14 @@ def prepare(
     chunk_size: Optional[int] = None,
     options: Optional[Mapping[str, Any]] = None,
     bots: Optional[Sequence[Any]] = None,
+    seat_labels: Optional[Sequence[str]] = None,
 ) -> SimulationJob:
     """Validate a simulation's arguments and fix its chunks (no match is played).
     ``bots``: one bot a seat of the game under ``rules`` (``Game.num_players``); or
     ``x``/``o``, the bots of seats 0 and 1; a seat without one gets the game's
     ``DEFAULT_BOT``. ``options`` are passed on to the game's ``play_matches`` as keywords.
+    ``seat_labels``: how a bad bot's seat is named (the command line: the option that
+    gave it, ``--x``; default: the seat's key, ``x``).
 
     :raises ValueError: for an unknown game or bot, a bad rule, N < 1, workers < 1, chunk
         size < 1, or rules the game's runner cannot record.
@@ -209,39 +257,31 @@ def prepare(
     seed = check_seed(seed)
     hooks, the_game = resolve_game(game, rules)
     hooks.check_rules(the_game.rules)
-    keys = seat_keys(the_game.type.seat_names, num_players(the_game))
+    keys = seat_labels or seat_keys(the_game.type.seat_names, num_players(the_game))
     resolved = [
         _bot(hooks, key, hooks.default_bot if bot is None else bot)
         for key, bot in zip(keys, seat_list(hooks, the_game, x, o, bots), strict=True)
     ]
-    if chunk_size is None:
-        slow = any(hooks.slow_bot(b) for b, _ in resolved)
-        chunk_size = default_chunk_size(matches, workers, slow)
-    chunk_size = int_arg("chunk_size", chunk_size, 1)
-    return SimulationJob(
+    job = SimulationJob(
         hooks.name,
         the_game.rules,
         tuple(b for b, _ in resolved),
         tuple(n for _, n in resolved),
         matches,
         int(seed),
-        chunk_size,
+        1,
         dict(options or {}),
     )
-
-
-_RULES_CACHE: Dict[Tuple[str, str], Any] = {}
+    if chunk_size is None:
+        chunk_size = default_chunk_size(matches, workers, job.slow)
+    return job.resized(matches, int_arg("chunk_size", chunk_size, 1))
 
 
 def play_chunk(payload: Dict[str, Any], index: int) -> Dict[str, Any]:
     """Play chunk ``index`` of a job (:meth:`SimulationJob.payload`): the columns of the
     game's ``play_matches`` plus ``start`` and ``seeds``. A pure function of its
     arguments (what a Dask task runs; a retry gives the same)."""
-    name = payload["game"]
-    key = (name, json.dumps(payload["rules"], sort_keys=True))
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        rules = _RULES_CACHE[key] = load_game(name, payload["rules"]).rules
+    name, rules = payload["game"], payload["rules"]
     start = index * payload["chunk_size"]
     count = min(payload["chunk_size"], payload["matches"] - start)
     seeds = match_seeds(payload["seed"], start, count)

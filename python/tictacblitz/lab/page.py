@@ -49,7 +49,7 @@ def _section(title: str, section: Optional[Section]) -> str:
 
 
 def summary_html(s: Dict[str, Any]) -> str:
-    """The page for a summary of :func:`~tictacblitz.lab.simulator.simulate` (with or
+    """The page for a summary of :func:`~tictacblitz.lab.simulation.simulate` (with or
     without its A/B, seats and ablation)."""
     esc = html.escape
     game = s.get("game", DEFAULT_GAME)

@@ -1,75 +1,63 @@
-"""``tictacblitz simulate`` and the lab's public face for simulations.
+"""Balancing simulations of any registered game: :func:`simulate`, the lab's public face
+for simulations (``tictacblitz simulate`` is :mod:`~tictacblitz.lab.simulate_command`).
 
-The work lives in focused modules; this one is the command (:func:`register`,
-:func:`main`) and re-exports what users import from here:
+A designer changes a rule number and plays many whole matches between bots to see
+what it does to the game. The work is split into *chunks* of consecutive match indices;
+match ``i`` always has the seed :func:`~tictacblitz.lab.seeds.match_seeds` derives from
+the master seed and ``i``, so records and summary are the same however the work is split
+(chunk size, threads, Dask workers). Each chunk is played by the game's native
+``play_matches`` without the GIL (:mod:`~tictacblitz.lab.jobs`), on a pool of threads
+(:mod:`~tictacblitz.lab.runner`) or a Dask cluster (:mod:`~tictacblitz.lab.distributed`);
+chunk results come back as NumPy columns, are folded into a
+:class:`~tictacblitz.lab.summary.Summary` and, if asked, written as Arrow record batches
+in chunk order (:mod:`~tictacblitz.lab.records`), so memory stays flat as N grows.
 
-- :mod:`~tictacblitz.lab.simulator`: :func:`simulate`, :class:`SimulationResult`;
-- :mod:`~tictacblitz.lab.jobs`: :class:`SimulationJob`, :func:`prepare`,
-  :func:`play_chunk` (one chunk in the game's native loop), :func:`default_workers`;
-- :mod:`~tictacblitz.lab.seeds`: :func:`match_seeds`;
-- :mod:`~tictacblitz.lab.records`: :func:`record_schema`, :func:`chunk_table`,
-  :class:`RecordWriter`;
-- :mod:`~tictacblitz.lab.summary`: :class:`Summary`;
-- :mod:`~tictacblitz.lab.runner` (threads, chunk order, progress),
-  :mod:`~tictacblitz.lab.distributed` (Dask), :mod:`~tictacblitz.lab.hooks` (what a
-  game provides), :mod:`~tictacblitz.lab.command` (options shared with ``sweep``).
+:func:`simulate` checks its arguments once (:func:`~tictacblitz.lab.jobs.prepare`,
+:func:`~tictacblitz.lab.study.plan_extras`) and hands the checked job to
+:func:`run_simulation`, which checks nothing again (issue 27, item 5); the command line
+builds the job itself and calls :func:`run_simulation` directly.
+
+Also here, the names users import from this module: :class:`SimulationJob`,
+:func:`prepare`, :func:`play_chunk`, :func:`default_workers` (:mod:`~.jobs`),
+:func:`match_seeds` (:mod:`~.seeds`), :func:`record_schema`, :func:`chunk_table`,
+:class:`RecordWriter` (:mod:`~.records`), :class:`Summary` (:mod:`~.summary`),
+:func:`wilson` (:mod:`~.stats`).
 
 >>> result = simulate(matches=20, x="greedy", o="random", seed=1, workers=1)
 >>> result.summary["x_wins"], result.summary["matches"], result.summary["game"]
 (20, 20, 'blitz')
+>>> result.table.num_rows
+20
+
+The summary metrics are defined in docs/simulate.md.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from typing import Any, Dict, Optional, Tuple
+import os
+import time
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
-from ..games.options import game_with_assignments
-from ..games.registry import available_games
-from .command import (
-    ArgumentProblem,
-    add_common_arguments,
-    connect,
-    job_arguments,
-    progress_wanted,
-    report_error,
-)
-from .cost import (
-    announce,
-    half_width,
-    matches_for,
-    parse_precision,
-    pilot_seeds,
-    pilot_size,
-    precision_line,
-    precision_result,
-    run_pilot,
-)
-from .edges import guarded, one_line_errors
-from .hooks import hooks_for
+from ..games.protocol import Game
+from ..games.registry import DEFAULT_GAME
+from .edges import Interrupted
 from .jobs import SimulationJob, default_workers, play_chunk, prepare
-from .page import check_html_path, write_html
-from .records import (
-    RecordWriter,
-    check_out_path,
-    chunk_table,
-    record_schema,
-    require_pyarrow,
-)
+from .records import RecordWriter, check_out_path, chunk_table, record_schema, require_pyarrow
+from .runner import Joined, progress_bar, run_many
+from .seating import LEGACY_KEYS
 from .seeds import match_seeds
-from .simulator import Interrupted, SimulationResult, simulate
 from .stats import wilson
-from .study import plan_extras
+from .study import Extra, Study, plan_extras
 from .summary import Summary
 
 __all__ = [
-    "SimulationJob",
+    "simulate",
+    "run_simulation",
     "SimulationResult",
+    "Interrupted",
+    "SimulationJob",
     "Summary",
     "RecordWriter",
-    "simulate",
     "prepare",
     "match_seeds",
     "play_chunk",
@@ -77,266 +65,210 @@ __all__ = [
     "record_schema",
     "wilson",
     "default_workers",
-    "Interrupted",
-    "register",
-    "main",
 ]
-# Also here for the code that imported them from this module before the split:
-# ArgumentProblem, add_common_arguments, connect, job_arguments (lab/command.py),
-# check_out_path, require_pyarrow (lab/records.py).
-_ = (ArgumentProblem, add_common_arguments, connect, job_arguments)
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``simulate`` subcommand to an argparse subparsers object; its handler
-    (``args.handler(args)``) returns the exit status."""
-    parser = subparsers.add_parser(
-        "simulate",
-        help="play many matches between bots (one a seat) and summarise the game's balance",
-        description="Play N whole matches of a game between bots, one a seat, under the given "
-        "rules "
-        "(on every core, or a Dask cluster) and print a balance summary with 95 % "
-        "intervals, plus the game's own metrics (docs/simulate.md). With --rule, "
-        "the same match seeds are also played under the base rules (the defaults, "
-        "or --base) and both are shown side by side with the difference, paired by "
-        "seed. With two different bots, every seed is also played with the seats "
-        "exchanged, to separate bot strength from seat advantage. --ablate shows "
-        "what each of the game's optional features (Blitz: powerups) causes. "
-        "Per-match records of the main run go to --out.",
+class SimulationResult(NamedTuple):
+    """What :func:`simulate` returns: the records (a ``pyarrow.Table``, or ``None`` when
+    not kept) and the summary dict."""
+
+    table: Any
+    summary: Dict[str, Any]
+
+
+def simulate(
+    matches: int = 1000,
+    x: Any = None,
+    o: Any = None,
+    rules: Optional[Any] = None,
+    seed: int = 0,
+    *,
+    game: Union[str, Game] = DEFAULT_GAME,
+    workers: Optional[int] = None,
+    out: Optional[str] = None,
+    table: bool = True,
+    client: Any = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+    options: Optional[Mapping[str, Any]] = None,
+    on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
+    base: Optional[Any] = None,
+    swap_seats: bool = False,
+    ablate: Union[None, str, Sequence[str]] = None,
+    overwrite: bool = True,
+    bots: Optional[Sequence[Any]] = None,
+) -> SimulationResult:
+    """Play ``matches`` whole matches of ``game`` (a registered name, default
+    ``"blitz"``, or a Game) between bot ``x`` (seat 0) and bot ``o`` (seat 1), by name
+    (default: the game's ``DEFAULT_BOT``; for Blitz also a ``BotSpec``), or ``bots``, one
+    a seat (a game of three or four players: issue 25), under ``rules``
+    (a dict of overrides or the game's rules object), match ``i`` with the seed
+    :func:`match_seeds` gives for (``seed``, i).
+
+    ``workers``: threads (default: every core). ``client``: a ``dask.distributed.Client``
+    to send the chunks to instead (``workers`` is then ignored). ``out``: a ``.parquet``
+    or ``.csv`` file the records are streamed to (written to a temporary file and renamed
+    when complete; an existing file is refused unless ``overwrite``). ``table``: also
+    return the records as a ``pyarrow.Table`` (memory grows with N; pass ``False`` for
+    big runs). ``progress``: a progress bar on stderr. ``options``: keywords for the
+    game's ``play_matches`` (Blitz: ``{"random_powerups": False}``). ``on_chunk(index,
+    cols)``: called with each chunk's columns in chunk order.
+
+    The designer's questions, each answered by extra runs on the same match seeds
+    (:mod:`~tictacblitz.lab.study`; the main run's records and numbers stay as they are):
+    ``base`` (a dict of overrides, ``{}`` for the game's defaults, or a rules object):
+    the A/B, in ``summary["comparison"]``; ``swap_seats``: with two different bots, bot
+    strength and seat advantage separated, in ``summary["seat_swap"]``; ``ablate`` (``"all"``
+    or feature names): each feature's effect, in ``summary["ablation"]``.
+
+    Returns ``SimulationResult(table, summary)``; the summary (see docs/simulate.md) holds
+    ``matches``, ``x_wins``, ``o_wins``, ``draws``, ``matches_per_s`` and the metrics.
+
+    :raises ValueError: for a bad argument (nothing is played or written).
+    :raises Interrupted: on Ctrl-C (nothing written).
+    """
+    if workers is None:
+        workers = default_workers()
+    job = prepare(
+        matches,
+        x,
+        o,
+        rules,
+        seed,
+        game=game,
+        workers=workers,
+        chunk_size=chunk_size,
+        options=options,
+        bots=bots,
     )
-    add_common_arguments(parser, matches=1000)
-    parser.add_argument(
-        "--base",
-        action="append",
-        nargs="+",
-        default=[],
-        metavar="NAME=VALUE",
-        help="the base rules of the A/B: the defaults with these changes "
-        "(default: the game's defaults)",
+    extras = plan_extras(job, base, swap_seats, ablate)
+    if out is not None:
+        check_out_path(out, overwrite=overwrite)
+    if out is not None or table:
+        require_pyarrow()
+    return run_simulation(
+        job,
+        extras,
+        workers=workers,
+        out=out,
+        table=table,
+        client=client,
+        progress=progress,
+        on_chunk=on_chunk,
+        overwrite=overwrite,
     )
-    parser.add_argument("--no-base", action="store_true", help="no A/B: play only the --rule rules")
-    parser.add_argument(
-        "--no-swap",
-        action="store_true",
-        help="with two different bots, do not also play the seats exchanged",
-    )
-    parser.add_argument(
-        "--ablate",
-        nargs="?",
-        const="all",
-        default=None,
-        metavar="FEATURES",
-        help="also play the same seeds with each optional feature switched off "
-        "(all, or a comma-separated list; Blitz: powerups) and show each "
-        "one's effect",
-    )
-    parser.add_argument(
-        "--out",
-        default=None,
-        metavar="FILE",
-        help="write per-match records to FILE.parquet or FILE.csv",
-    )
-    parser.add_argument(
-        "--html",
-        default=None,
-        metavar="FILE",
-        help="also write the report (summary, A/B, seats, ablation, legend) as one HTML page",
-    )
-    parser.add_argument(
-        "--overwrite", action="store_true", help="replace --out or --html if it exists"
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="print the summary as JSON (shares as fractions)"
-    )
-    parser.add_argument(
-        "--precision",
-        default=None,
-        metavar="METRIC=HALFWIDTH",
-        help="play as many matches as a 95 %% half-width of at most HALFWIDTH on METRIC "
-        "needs (x_win_rate, o_win_rate, draw_rate, x_share_of_decided; Blitz: "
-        "decisiveness, ...), with --matches the most: the number is fixed before the "
-        "run from a pilot of 200 matches on other seeds (20 with a search bot; not "
-        "counted), so the interval is the ordinary fixed-n one (docs/simulate.md)",
-    )
-    add_runner_options(parser)
-    one_line_errors(parser, "simulate")
-    parser.set_defaults(handler=guarded("simulate", main))
-    return parser
 
 
-RUNNER_OPTION = "runner_option_"  # the argparse dest prefix of a game's runner options
-
-
-def add_runner_options(parser: argparse.ArgumentParser) -> None:
-    """``--NAME`` for every runner option a registered game offers (its
-    ``RUNNER_OPTIONS`` hook, e.g. Doh's ``--opening S``); given with another game, it is
-    refused in one line."""
-    seen: Dict[str, str] = {}
-    for game in available_games():
-        for name, (metavar, text) in hooks_for(game).runner_options.items():
-            if name not in seen:
-                seen[name] = game
-                parser.add_argument(
-                    f"--{name}", dest=RUNNER_OPTION + name, metavar=metavar, help=text
-                )
-
-
-def runner_options(args: argparse.Namespace, game: str) -> Dict[str, Any]:
-    """The runner options given on the command line, checked for ``game``.
-    :raises ArgumentProblem:"""
-    given = {
-        k[len(RUNNER_OPTION) :]: v
-        for k, v in vars(args).items()
-        if k.startswith(RUNNER_OPTION) and v is not None
-    }
-    try:
-        return hooks_for(game).check_options(given)
-    except ValueError as exc:
-        raise ArgumentProblem(str(exc)) from None
-
-
-def extra_arguments(args: argparse.Namespace) -> Dict[str, Any]:
-    """``base``, ``swap_seats`` and ``ablate`` of :func:`simulate` from the command line:
-    an A/B when ``--rule`` or ``--base`` is given (unless ``--no-base``), seats swapped
-    for two different bots (unless ``--no-swap``). :raises ArgumentProblem:"""
-    base_pairs = [pair for group in args.base for pair in group]
-    if args.no_base and base_pairs:
-        raise ArgumentProblem("--base and --no-base contradict each other")
-    base: Any = None
-    if not args.no_base and (args.rule or base_pairs):
-        try:  # the same parser as --rule (NAME.KEY=VALUE too), on the game's defaults
-            base = game_with_assignments(args.game, base_pairs, "--base").rules
-        except ValueError as exc:  # its messages name --base (or --game) already
-            raise ArgumentProblem(str(exc)) from None
-    ablate = None
-    if args.ablate is not None:
-        ablate = (
-            "all"
-            if args.ablate == "all"
-            else [n.strip() for n in args.ablate.split(",") if n.strip()]
-        )
-    return {"base": base, "swap_seats": not args.no_swap, "ablate": ablate}
-
-
-def size_and_estimate(
-    args: argparse.Namespace,
-    kwargs: Dict[str, Any],
+def run_simulation(
     job: SimulationJob,
-    runs: int,
-    precision: Optional[Tuple[str, float]],
-    clustered: bool,
-) -> Optional[Dict[str, Any]]:
-    """Play the pilot; with ``--precision`` fix ``kwargs["matches"]`` from it; print the
-    estimate (stderr). Returns the precision plan, or ``None`` without ``--precision``."""
-    hooks = job.hooks
-    slow = any(hooks.slow_bot(b) for b in job.bots)
-    size = pilot_size(slow, precision is not None)
-    if precision is None:
-        size = min(size, job.matches)
-    seeds = pilot_seeds(job.seed, size)
-    pilot = run_pilot(hooks, job.rules, job.bots, seeds, dict(job.options))
-    plan = None
-    if precision is not None:
-        metric, half = precision
-        matches = matches_for(pilot, metric, half, job.game, cap=job.matches)
-        pilot_half = half_width(pilot.summary or {}, metric, job.game)
-        plan = {
-            "metric": metric,
-            "half_width_asked": half,
-            "matches": matches,
-            "cap": job.matches,
-            "pilot_matches": pilot.matches,
-            "pilot_half_width": pilot_half,
-            "method": "sample size fixed from a pilot on other seeds (not counted)",
-        }
-        capped = " (the --matches cap)" if matches == job.matches else ""
-        shown = "none" if pilot_half is None else f"{pilot_half:.4g}"
-        print(
-            f"tictacblitz simulate: --precision {metric}={half:g}: the pilot's half-width "
-            f"is {shown} at {pilot.matches:,} matches, so the run plays {matches:,}{capped}",
-            file=sys.stderr,
-        )
-        kwargs["matches"] = matches
-    threads = None if clustered else min(kwargs["workers"], default_workers())
-    detail = f"{kwargs['matches']:,} x {runs} runs of the same seeds" if runs > 1 else ""
-    if not announce("simulate", [(pilot, kwargs["matches"] * runs)], threads, args.yes, detail):
-        raise Declined()
-    return plan
+    extras: Sequence[Extra] = (),
+    *,
+    workers: int,
+    out: Optional[str] = None,
+    table: bool = True,
+    client: Any = None,
+    progress: bool = False,
+    on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
+    overwrite: bool = True,
+) -> SimulationResult:
+    """Play a checked ``job`` (:func:`~tictacblitz.lab.jobs.prepare`) and its ``extras``
+    (:func:`~tictacblitz.lab.study.plan_extras`), the rest as :func:`simulate`; nothing
+    is checked again (the caller checked ``out`` too: :func:`simulate`, or the command
+    line before its estimate)."""
+    summary = Summary(job.rules, job.game)
+    study = Study(job, extras)
+    tables: List[Any] = []
+    total = job.matches * (1 + len(extras))
+    advance, close = progress_bar(total, progress)
+    played = [0]
 
+    def sink(index: int, parts: List[Dict[str, Any]]) -> None:
+        cols = parts[0]
+        summary.add(cols)
+        study.fold(cols, parts[1:])
+        if writer is not None or table:
+            t = chunk_table(cols, job.game, job.players)
+            if writer is not None:
+                writer.write(t)
+            if table:
+                tables.append(t)
+        if on_chunk is not None:
+            on_chunk(index, cols)
 
-class Declined(Exception):
-    """The user answered no to the estimate's question."""
+    joined = Joined(1 + len(extras), sink)
 
+    def arrived(k: int, index: int, cols: Dict[str, Any]) -> None:
+        n = len(cols["winner"])
+        played[0] += n
+        advance(n)
+        joined(k, index, cols)
 
-def main(args: argparse.Namespace) -> int:
-    """Run ``simulate`` as the parsed ``args`` say: 0 on success, 2 on a bad argument
-    (reported on stderr before any match is played or any file written)."""
-    from .report import format_summary
-
+    jobs = [job, *(e.job for e in extras)]
+    # The records' temporary file is made now, before any match is played (issue 22,
+    # item 8); from here on every way out commits or removes it.
+    writer = RecordWriter(out, overwrite=overwrite) if out is not None else None
+    wall0, cpu0 = time.perf_counter(), time.process_time()
     try:
-        kwargs = job_arguments(args)
-        kwargs["options"] = runner_options(args, kwargs["game"])
-        extra = extra_arguments(args)
-        job = prepare(
-            kwargs["matches"],
-            None,
-            None,
-            kwargs["rules"],
-            kwargs["seed"],
-            game=kwargs["game"],
-            workers=kwargs["workers"],
-            chunk_size=kwargs["chunk_size"],
-            options=kwargs["options"],
-            bots=kwargs["bots"],
-        )
-        precision = (
-            None
-            if args.precision is None
-            else parse_precision(args.precision, job.game, job.hooks.seat_keys(job.rules))
-        )
-        try:
-            runs = 1 + len(plan_extras(job, **extra))
-        except ValueError as exc:
-            message = str(exc)
-            raise ArgumentProblem(
-                message if message.startswith("--") else f"--base: {message}"
-            ) from None
-        if args.out is not None:
-            check_out_path(args.out, overwrite=args.overwrite)
-            require_pyarrow()
-        if args.html is not None:
-            check_html_path(args.html, args.overwrite)
-        client = connect(args.scheduler)
-    except (ArgumentProblem, ValueError, ImportError) as exc:
-        return report_error("simulate", str(exc))
-    try:
-        plan = size_and_estimate(args, kwargs, job, runs, precision, client is not None)
-    except Declined:
         if client is not None:
-            client.close()
-        print("tictacblitz simulate: not started; nothing played", file=sys.stderr)
-        return 1
-    try:
-        _, summary = simulate(
-            **kwargs,
-            **extra,
-            out=args.out,
-            overwrite=args.overwrite,
-            table=False,
-            client=client,
-            progress=progress_wanted(args),
-        )
+            from .distributed import run_many_on_client
+
+            run_many_on_client(client, jobs, arrived)
+        else:
+            run_many(jobs, arrived, workers)
+        if joined.next != job.chunks or summary.matches != job.matches:
+            raise RuntimeError(f"simulation incomplete: {summary.matches} of {job.matches} matches")
+        if writer is not None:
+            writer.commit()
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.abort()
+        raise Interrupted(played[0], total) from None
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
     finally:
-        if client is not None:
-            client.close()
-    if plan is not None:
-        summary["precision"] = precision_result(summary, plan)
-    if args.html is not None:
-        write_html(summary, args.html)
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        print(format_summary(summary, explain=args.explain))
-        if plan is not None:
-            print(precision_line(summary["precision"]))
-    return 0
+        close()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    result = summary.to_dict()
+    hooks = job.hooks
+    keys = summary.keys
+    head: Dict[str, Any] = {"matches": result.pop("matches")}
+    if keys != LEGACY_KEYS:  # issue 25: the seats of a three- or four-player run
+        head["seat_keys"] = result.pop("seat_keys")
+    head.update({f"{k}_wins": result.pop(f"{k}_wins") for k in keys})
+    head.update(
+        {
+            "draws": result.pop("draws"),
+            "matches_per_s": total / wall if wall > 0 else None,
+            "seconds": wall,
+            "cpu_seconds": None if client is not None else cpu,
+            "workers": None if client is not None else workers,
+            "scheduler": _client_address(client),
+            "chunk_size": job.chunk_size,
+            "seed": job.seed,
+            "game": job.game,
+        }
+    )
+    head.update({f"{k}_bot": name for k, name in zip(keys, job.names, strict=True)})
+    head.update({f"{k}_spec": hooks.describe_bot(b) for k, b in zip(keys, job.bots, strict=True)})
+    head["rules"] = hooks.overrides(job.rules)
+    head["out"] = os.fspath(out) if out is not None else None
+    if job.options:  # e.g. Doh's fixed opening (absent otherwise: the golden summaries)
+        head["options"] = dict(job.options)
+    head.update(result)
+    head.update(study.result(hooks))
+    records = None
+    if table:
+        pa = require_pyarrow()
+        records = pa.concat_tables(tables) if tables else record_schema(job.game).empty_table()
+    return SimulationResult(records, head)
+
+
+def _client_address(client: Any) -> Optional[str]:
+    if client is None:
+        return None
+    try:
+        return str(client.scheduler.address)
+    except AttributeError:
+        return "dask"

@@ -19,17 +19,18 @@ The main run's records and summary are not touched by any of this.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
 from .hooks import GameHooks
 from .jobs import SimulationJob, resolve_game
 from .paired import PairedRatios, match_values
-from .seating import seat_keys
+from .seating import num_players, seat_keys
 from .seats import seat_verdict
 from .stats import adjust
 from .summary import Summary
 
-__all__ = ["Extra", "plan_extras", "Study", "ablation_names"]
+__all__ = ["Extra", "plan_extras", "resized_extras", "Study", "ablation_names"]
 
 
 class Extra(NamedTuple):
@@ -48,7 +49,13 @@ def ablation_names(hooks: GameHooks, rules: Any) -> Dict[str, Dict[str, Any]]:
 
 
 def _with(job: SimulationJob, **changes: Any) -> SimulationJob:
-    return job.__class__(**{**job.__dict__, **changes})
+    return replace(job, **changes)  # the job's checked fields as they are (issue 27, item 5)
+
+
+def resized_extras(extras: Sequence[Extra], job: SimulationJob) -> List[Extra]:
+    """``extras`` with the main ``job``'s number of matches and chunk size (``simulate
+    --precision`` fixes N after the extras are planned): the same seeds, match by match."""
+    return [e._replace(job=e.job.resized(job.matches, job.chunk_size)) for e in extras]
 
 
 def same_seats(hooks: GameHooks, base_game: Any, job: SimulationJob) -> Any:
@@ -58,11 +65,11 @@ def same_seats(hooks: GameHooks, base_game: Any, job: SimulationJob) -> Any:
     number of players are applied to the base too (found by trying each one: no rule
     is named here); a base that then is the run itself is no A/B (``--rule players=3``
     alone). A comparison across player counts is a sweep's (docs/simulate.md)."""
-    if hooks.players(base_game.rules) == job.players:
+    if num_players(base_game) == job.players:
         return base_game
     for name, value in hooks.overrides(job.rules).items():
         moved = base_game.with_rules({name: value})
-        if hooks.players(moved.rules) != hooks.players(base_game.rules):
+        if num_players(moved) != num_players(base_game):
             base_game = moved
     return base_game
 
@@ -106,12 +113,12 @@ def plan_extras(
             raise ValueError(
                 f"--ablate: game {hooks.name!r} has no feature to switch off under these rules"
             )
+        _, game = resolve_game(hooks.name, job.rules)  # the job's rules, taken as they are
         for name in names:
             if name not in features:
                 raise ValueError(
                     f"--ablate {name!r}: unknown feature; expected one of {', '.join(features)}"
                 )
-            _, game = resolve_game(hooks.name, job.rules)
             try:
                 off = game.with_rules(features[name]).rules
             except (TypeError, ValueError) as exc:

@@ -1,6 +1,6 @@
 """Rule sweeps: ``tictacblitz sweep`` and :func:`sweep`.
 
-A sweep runs :func:`tictacblitz.lab.simulator.simulate` at every point of a grid (or at
+A sweep runs :func:`tictacblitz.lab.simulation.simulate` at every point of a grid (or at
 random points) over one or more rule numbers of any registered game (``game=``, default
 ``"blitz"``; the points come from :mod:`tictacblitz.lab.grid`), with the same master
 seed at every point (so every point plays the same match seeds: differences between
@@ -47,7 +47,7 @@ from .player_axes import parse_player_axis, player_axis, point_players, points_b
 from .report import metric_rows
 from .runner import progress_bar
 from .seating import bot_meta, point_seats
-from .simulator import simulate
+from .simulation import run_simulation
 from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
 
 __all__ = [
@@ -99,7 +99,7 @@ def sweep(
 ) -> SweepResult:
     """Simulate at every point of ``grid`` (``{name: [values]}``, or ``{name: (lo, hi)}``
     ranges with ``random`` = K points) of ``game`` under base ``rules`` (a dict of
-    overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulator.simulate`
+    overrides or the game's rules object), bots as :func:`~tictacblitz.lab.simulation.simulate`
     takes them (``x``/``o``: seats 0 and 1; ``seats``: ``{seat index: bot}``, for a sweep
     whose points seat three or four players, e.g. over Doh's ``players``; a seat named by
     neither plays the game's default bot), and return a :class:`SweepResult`; with
@@ -138,8 +138,10 @@ def sweep(
         point_players(hooks, point_seats(hooks, g, chosen), p)
         for g, p in zip(games, points, strict=True)
     ]
-    for g, bots in zip(games, point_bots, strict=True):  # bots, N, workers, rules: up front
+    jobs = [  # bots, N, workers, rules: checked up front, once (issue 27, item 5)
         prepare(matches, seed=seed, game=g, workers=workers, bots=bots)
+        for g, bots in zip(games, point_bots, strict=True)
+    ]
     if out_dir is not None:
         check_out_dir(out_dir, overwrite)
     params = list(axes)
@@ -149,13 +151,10 @@ def sweep(
     rows: List[Dict[str, Any]] = []
     started = time.perf_counter()
     try:
-        for k, (point, g) in enumerate(zip(points, games, strict=False)):
+        for k, (point, job) in enumerate(zip(points, jobs, strict=True)):
             try:
-                _, summary = simulate(
-                    matches,
-                    seed=seed,
-                    bots=point_bots[k],
-                    game=g,
+                _, summary = run_simulation(
+                    job,
                     workers=workers,
                     client=client,
                     table=False,

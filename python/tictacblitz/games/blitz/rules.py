@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Tuple
 
+from ..base import rules_from_dict
 from .types import PowerupKind
 
 if TYPE_CHECKING:
@@ -218,13 +219,7 @@ class Rules:
 
         :raises ValueError: for an unknown rule name or a bad value.
         """
-        if not isinstance(data, Mapping):
-            raise TypeError(f"rules must be an object, not {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(sorted(known))}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data)  # the one check of every game's rules
 
     def setup_marks(self, setup: object) -> List[Tuple[int, "Player"]]:
         """Validate a docs/replay-format.md setup board (``size`` strings of ``size`` characters

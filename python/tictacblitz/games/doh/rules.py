@@ -15,6 +15,8 @@ from typing import Any, Dict, Mapping
 
 from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
+from ..base import rules_from_dict
+
 __all__ = [
     "DohRules",
     "MAX_PIECES_PER_SIZE",
@@ -90,13 +92,7 @@ class DohRules:
         """
         if isinstance(data, DohRules):
             return data
-        if not isinstance(data, Mapping):
-            raise TypeError(f"rules must be an object, not {type(data).__name__}")
-        known = [f.name for f in fields(cls)]
-        for key in data:
-            if key not in known:
-                raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(known)}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data)  # the one check of every game's rules
 
     def replace(self, **changes: Any) -> "DohRules":
         """A copy with some numbers changed (validated like a new one)."""

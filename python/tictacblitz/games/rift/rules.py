@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Dict, Iterable, Mapping, Tuple
 
+from ..base import rules_from_dict
 from .types import DEFAULT_OBJECTIVE_POINTS, OBJECTIVE_IDS, Ability
 
 __all__ = ["RiftRules", "MAX_NUMBER", "MAX_COOLDOWN"]
@@ -185,13 +186,7 @@ class RiftRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "RiftRules":
         """From a mapping of overrides. :raises ValueError: for an unknown rule name."""
-        if not isinstance(data, Mapping):
-            raise TypeError(f"rules must be an object, not {type(data).__name__}")
-        known = [f.name for f in fields(cls)]
-        for key in data:
-            if key not in known:
-                raise ValueError(f"unknown rule {key!r}; known rules: {', '.join(sorted(known))}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data)  # the one check of every game's rules
 
     @classmethod
     def from_assignments(cls, pairs: Iterable[str]) -> "RiftRules":
