@@ -14,9 +14,8 @@
 - :func:`BlitzSelfPlayVectorEnv`: both seats of M matches are the learner's (2 M rows);
 - :class:`LearnerBatch`: the learner's lean path against a native bot (its seat's
   buffers in place, torch dtypes, zero-copy tensors); :class:`LearnerPool`: send/recv;
-- :class:`BlitzEnv`: one match against a bot (``gymnasium.make("tictacblitz/Blitz-v0")``);
-  ``gymnasium.make_vec("tictacblitz/Blitz-v0", num_envs=N,
-  vectorization_mode="vector_entry_point")`` gives the native :class:`BlitzVectorEnv`;
+- :class:`BlitzEnv`: one match against a bot (``gymnasium.make("tictacblitz/Blitz-v0")``;
+  ``gymnasium.make_vec`` with ``vectorization_mode="vector_entry_point"``: the native one);
 - :func:`parallel_env`: the PettingZoo ``ParallelEnv`` (both seats);
 - :data:`PRESETS`: short rounds, smaller boards, per-round episodes;
 - :class:`StateBatch`: clone states into a preallocated batch and roll them forward
@@ -30,8 +29,7 @@ inside its ``nogil`` call: ``step`` (auto-reset in both modes, SAME_STEP's final
 observation, the bots), the info keys (Blitz's rounds: ``round_result``,
 ``match_result``; docs/rl.md), ``action_masks`` and ``rgb_array`` rendering.
 
-Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`).
-"""
+Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`)."""
 
 from __future__ import annotations
 
@@ -180,8 +178,6 @@ class BlitzVectorEnv(NativeVectorEnv):
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._terminal_mask = np.zeros(self.num_actions, dtype=np.int8)
-        self._terminal_mask[0] = 1
         self._shaping = _Shaping(shaping, shaping_gamma) if shaping is not None else None
         self._was_done = np.zeros(self.num_envs, dtype=bool)
         self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
@@ -216,18 +212,23 @@ class BlitzVectorEnv(NativeVectorEnv):
     def _per_env(self, arr: np.ndarray) -> np.ndarray:
         return np.repeat(arr, 2) if self.self_play else arr.copy()
 
-    def _collect(self) -> RowOutputs:
+    def _agent_obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         """The agent rows' observation (views; the mask as int8 unless it travels in the
-        info). The info keys are Blitz's own (:meth:`_info`), the rewards the step's."""
-        b = self.batch
-        obs = {
+        info)."""
+        out = {
             k: self._rows(v)
-            for k, v in b.observation.items()
+            for k, v in source.items()
             if not (k == "action_mask" and self.mask_in_info)
         }
-        if "action_mask" in obs:
-            obs["action_mask"] = obs["action_mask"].view(np.int8)
-        reasons = self._rows(b.info["reasons"])
+        if "action_mask" in out:
+            out["action_mask"] = out["action_mask"].view(np.int8)
+        return out
+
+    def _collect(self) -> RowOutputs:
+        """The rows now, for NativeVectorEnv's reset and snapshots (the info keys are
+        Blitz's own, :meth:`_info`: no step-number or winner rows here)."""
+        b = self.batch
+        obs, reasons = self._agent_obs(b.observation), self._rows(b.info["reasons"])
         return RowOutputs(
             obs, self._rows(b.rewards), b.terminated, b.truncated, reasons, None, None
         )
@@ -298,8 +299,7 @@ class BlitzVectorEnv(NativeVectorEnv):
                 raise TypeError(f"actions must be integers, not {arr.dtype}")
             self._full_actions.reshape(self.num_envs)[:] = arr
             actions = self._full_actions
-        _, rewards, terminated, truncated, info = self.batch.step(actions)
-        self._out = self._collect()
+        obs, rewards, terminated, truncated, info = self.batch.step(actions)
         infos = self._info()
         reward = self._rows(rewards).astype(np.float64)
         term, trunc = self._per_env(terminated), self._per_env(truncated)
@@ -316,26 +316,21 @@ class BlitzVectorEnv(NativeVectorEnv):
         self._was_done = term | trunc
         if "final_ended" in info and info["final_ended"].any():
             self._final(infos, info)
-        return self._obs(), reward, term, trunc, infos
+        out = self._agent_obs(obs)  # the step's buffers (no RowOutputs: cost as before)
+        out = {k: v.copy() for k, v in out.items()} if self.copy else out
+        return out, reward, term, trunc, infos
 
     def _final(self, infos: Dict[str, Any], info: Dict[str, np.ndarray]) -> None:
-        """SAME_STEP (natively): Gymnasium's layout for a Dict space (SyncVectorEnv's
-        _add_info), a dict of arrays over rows, each key with its `_key` mask of the
-        ended rows."""
+        """SAME_STEP, natively: ``final_obs``/``final_info`` in Gymnasium's layout (dicts
+        of arrays over rows, each key with its ``_key`` mask of the ended rows)."""
         ended = self._per_env(info["final_ended"])
-        mode = self.batch.obs_mode
-        final: Dict[str, np.ndarray] = {
-            mode: self._rows(info["final_" + mode]).copy(),
-            "scalars": self._rows(info["final_scalars"]).copy(),
-        }
+        keys = (self.batch.obs_mode, "scalars")
+        final = {k: self._rows(info["final_" + k]).copy() for k in keys}
         if not self.mask_in_info:  # an ended row: nothing but wait
-            final["action_mask"] = np.broadcast_to(
-                self._terminal_mask, (self.num_envs, self.num_actions)
-            ).copy()
-        infos["final_obs"] = with_key_masks(final, ended)
-        infos["_final_obs"] = ended
+            final["action_mask"] = np.zeros((self.num_envs, self.num_actions), np.int8)
+            final["action_mask"][:, 0] = 1
+        infos.update(final_obs=with_key_masks(final, ended), _final_obs=ended, _final_info=ended)
         infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
-        infos["_final_info"] = ended
 
     def describe(self, i: int) -> str:
         from ._blitz_render import board_ansi
