@@ -149,7 +149,7 @@ cdef class RiftBatch:
     """N games of Rift & Grid stepped together (see the module comment).
 
     :param num_envs: N.
-    :param rules: ``RiftRules.native()``.
+    :param rules: ``RiftRules.native_params()``.
     :param bot_spec: ``(kind, error_rate, simulations)``: the native bot (BotSpec.native()).
     :param seat: the agent's seat for :meth:`step` (0 X, 1 O).
     :param max_steps: truncate after this many steps (0: never).

@@ -16,13 +16,13 @@ cdef int _int_arg(object value, str what, long low, long high) except? -1:
 
 
 cdef int _load_rules(RiftRulesC* r, object rules) except -1:
-    """Fill a RiftRulesC from RiftRules.native()'s tuple, checking every number so that
+    """Fill a RiftRulesC from RiftRules.native_params()'s tuple, checking every number so that
     nothing unchecked reaches the nogil code."""
     cdef int i, n, base
     values = tuple(rules)
     if len(values) < 15:
         raise ValueError(
-            f"rules: expected the numbers of RiftRules.native(), got {len(values)} values")
+            f"rules: expected the numbers of RiftRules.native_params(), got {len(values)} values")
     n = _int_arg(values[14], "rules catalogue length", 0, N_OBJECTIVES)
     if len(values) != 15 + n + N_OBJECTIVES:
         raise ValueError(f"rules: expected {15 + n + N_OBJECTIVES} numbers, got {len(values)}")
@@ -76,7 +76,7 @@ cdef class Core:
     cdef RiftRulesC r
 
     def __init__(self, rules, seed=0, deal=None, setup=None):
-        """:param rules: ``RiftRules.native()``; :param deal: ``(X codes, O codes)``
+        """:param rules: ``RiftRules.native_params()``; :param deal: ``(X codes, O codes)``
         replacing the seeded deal; :param setup: 81 cell codes by cell id (0 empty,
         1 X, 2 O, 3 grey)."""
         cdef int p, i, c

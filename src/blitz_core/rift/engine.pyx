@@ -9,7 +9,7 @@ checks every argument before the unchecked functions see it (core.pxi);
 (matches.pxi). The parts are included into this one C module (issue 27, item 4).
 
 Imports nothing from ``tictacblitz``: the rules come as the tuple of numbers of
-``RiftRules.native()`` (RULES_SCALARS, then the catalogue's length and codes, then the
+``RiftRules.native_params()`` (RULES_SCALARS, then the catalogue's length and codes, then the
 points of every objective code).
 """
 
