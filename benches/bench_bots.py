@@ -79,10 +79,12 @@ def test_bot_matches(benchmark, x_bot, o_bot, n):
         rounds=1,
         iterations=1,
     )
-    decisions = out["X"]["decisions"]
-    benchmark.extra_info["x_us_per_decision"] = out["decide_s"][0] / decisions * 1e6
-    if out["X"]["simulations"]:
-        benchmark.extra_info["x_sims_per_s"] = out["X"]["simulations"] / out["decide_s"][0]
+    decisions = int(out["seat_counts"][:, 0, 0].sum())  # X's, SEAT_COUNT_FIELDS[0]
+    decide_s = out["decide_ns"][:, 0].sum() / 1e9
+    benchmark.extra_info["x_us_per_decision"] = decide_s / decisions * 1e6
+    simulations = int(out["simulations"][:, 0].sum())
+    if simulations:
+        benchmark.extra_info["x_sims_per_s"] = simulations / decide_s
     print(f"\n{x_bot} vs {o_bot}: {benchmark.extra_info}")
 
 
@@ -102,11 +104,11 @@ def test_strong_cost_in_whole_matches(benchmark):
         return out
 
     out = benchmark.pedantic(run, rounds=1, iterations=1)
-    decisions = out["X"]["decisions"] + out["O"]["decisions"]
+    decisions = int(out["seat_counts"][:, :, 0].sum())  # both seats', SEAT_COUNT_FIELDS[0]
     info = benchmark.extra_info
     info["decisions_per_match"] = decisions / n
     info["cpu_us_per_decision_whole_run"] = cpu[0] / decisions * 1e6
-    info["us_per_decision_inside"] = sum(out["decide_s"]) / decisions * 1e6
+    info["us_per_decision_inside"] = out["decide_ns"].sum() / 1e3 / decisions
     info["cpu_ms_per_match"] = cpu[0] / n * 1e3
     print(f"\nstrong vs strong, {n} matches: {info}")
 

@@ -29,8 +29,7 @@ import numpy as np
 
 from blitz_core.blitz.bots import SEAT_SALTS
 from tictacblitz import Match, Rules
-from tictacblitz.games.blitz.bots import drive, make_bot
-from tictacblitz.lab.games.blitz.balance import play_matches
+from tictacblitz.games.blitz.bots import drive, make_bot, play_matches
 from tictacblitz.lab.hooks import hooks_for
 from tictacblitz.lab.paired import PairedRatios, match_values
 from tictacblitz.lab.seeds import match_seeds

@@ -52,11 +52,11 @@ def _score(weights: strong.Weights, seeds: List[int], rules: Rules) -> Tuple[int
     as_o = play_matches(rules, "greedy", STRONG, seeds)
     wins = int((as_x["winner"] == 0).sum() + (as_o["winner"] == 1).sum())
     losses = int((as_x["winner"] == 1).sum() + (as_o["winner"] == 0).sum())
-    rounds = int(
-        as_x["x_rounds"].sum()
-        - as_x["o_rounds"].sum()
-        + as_o["o_rounds"].sum()
-        - as_o["x_rounds"].sum()
+    rounds = int(  # round_wins: (match, seat)
+        as_x["round_wins"][:, 0].sum()
+        - as_x["round_wins"][:, 1].sum()
+        + as_o["round_wins"][:, 1].sum()
+        - as_o["round_wins"][:, 0].sum()
     )
     return 3 * (wins - losses) + rounds, wins, losses
 

@@ -40,3 +40,47 @@ def test_bad_reset_and_step_arguments_are_refused_and_change_nothing(game: str) 
         with pytest.raises(ValueError, match=words):
             batch.step(actions, np.zeros(n, np.uint64))
     assert np.array_equal(np.asarray(batch.obs), before)
+
+
+# -- issue 27, item 2: Blitz's stepper and Rift's joint step use the same checks ----------
+
+
+def test_blitz_reset_refuses_bad_indices_and_seeds_and_changes_nothing() -> None:
+    pytest.importorskip("blitz_core.blitz")
+    from blitz_core.blitz.rollouts import BatchStepper
+    from tictacblitz import Rules
+
+    batch = BatchStepper(Rules(), 3)
+    batch.reset(7)
+    before = np.array(batch.scalars, copy=True)
+    for args, words in (
+        ((1, np.array([3])), r"env index 3 out of range \(0..2\)"),
+        ((1, np.array([-1])), r"env index -1 out of range \(0..2\)"),
+        ((1, np.array([0.5])), "env indices must be integers, not float64"),
+        ((np.array([1, -2]), np.array([0, 1])), r"seeds\[1\] must be an integer in \[0, 2\*\*64\)"),
+        ((np.array([1, 2]), None), "seeds must be an int or 3 integers"),
+        ((-1, None), r"seed must be an integer in \[0, 2\*\*64\), not -1"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            batch.reset(*args)
+    assert np.array_equal(batch.scalars, before)
+
+
+def test_rift_step_joint_refuses_bad_actions_and_seeds_and_changes_nothing() -> None:
+    pytest.importorskip("blitz_core.rift")
+    from tictacblitz.games.rift.rl import RiftVectorEnv
+
+    batch = RiftVectorEnv(3, seed=1).batch
+    before = np.array(batch.obs, copy=True)
+    ok = np.full(3, -1)
+    for args, words in (
+        ((np.zeros(2, np.int64), ok), r"x_actions must have shape \(3,\)"),
+        ((ok, np.full(3, 324)), r"o_actions must be -1 or in 0..323"),
+        ((np.full(3, -2), ok), r"x_actions must be -1 or in 0..323"),
+        ((np.zeros(3), ok), "x_actions must be integers, not float64"),
+        ((ok, ok, np.zeros(2, np.uint64)), r"reset_seeds must have shape \(3,\)"),
+        ((ok, ok, np.array([0, -1, 0])), r"reset_seeds\[1\] must be an integer"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            batch.step_joint(*args)
+    assert np.array_equal(np.asarray(batch.obs), before)

@@ -9,7 +9,14 @@ import pytest
 
 from blitz_core.blitz.bots import SEAT_SALTS, NativePolicy
 from tictacblitz import Match
-from tictacblitz.games.blitz.bots import drive, make_bot, play_match, play_matches, resolve
+from tictacblitz.games.blitz.bots import (
+    drive,
+    make_bot,
+    match_records,
+    play_match,
+    play_matches,
+    resolve,
+)
 from tictacblitz.games.blitz.rules import Rules
 
 SPREAD = "greedy:reaction=250ms±80"
@@ -44,10 +51,10 @@ def test_no_spread_is_the_fixed_reaction():
 def test_a_spread_changes_the_games_and_replays_on_a_seed():
     rules = Rules()
     seeds = list(range(20))
-    fixed = play_matches(rules, "greedy:reaction=250ms", "greedy", seeds, records=True)
-    spread = play_matches(rules, SPREAD, "greedy", seeds, records=True)
-    again = play_matches(rules, SPREAD, "greedy", seeds, records=True)
-    assert spread["records"] == again["records"] and spread["records"] != fixed["records"]
+    fixed = match_records(play_matches(rules, "greedy:reaction=250ms", "greedy", seeds), seeds)
+    spread = match_records(play_matches(rules, SPREAD, "greedy", seeds), seeds)
+    again = match_records(play_matches(rules, SPREAD, "greedy", seeds), seeds)
+    assert spread == again and spread != fixed
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """Bots: each greedy rule in a constructed position, search in forced positions, the
 Python loop against the native one, determinism, and bad input (docs/bots.md)."""
 
+import numpy as np
 import pytest
 
 from blitz_core.blitz.bots import SEAT_SALTS
@@ -13,6 +14,7 @@ from tictacblitz.games.blitz.bots import (
     Decision,
     drive,
     make_bot,
+    match_records,
     play_match,
     play_matches,
 )
@@ -268,10 +270,10 @@ def test_match_record_counts():
 
 
 def test_matches_are_deterministic_per_seed():
-    a = play_matches(None, "search", "medium", [1, 2, 3], records=True)["records"]
-    b = play_matches(None, "search", "medium", [1, 2, 3], records=True)["records"]
+    a = match_records(play_matches(None, "search", "medium", [1, 2, 3]), [1, 2, 3])
+    b = match_records(play_matches(None, "search", "medium", [1, 2, 3]), [1, 2, 3])
     assert a == b
-    c = play_matches(None, "search", "medium", [4, 5, 6], records=True)["records"]
+    c = match_records(play_matches(None, "search", "medium", [4, 5, 6]), [4, 5, 6])
     assert a != c
 
 
@@ -303,3 +305,34 @@ def test_bad_input():
 def test_presets_are_one_table():
     assert set(BOT_NAMES) == {"random", "greedy", "search", "strong", "easy", "medium", "hard"}
     assert make_bot("hard").spec == PRESETS["hard"]
+
+
+def test_play_matches_gives_one_row_a_match_as_every_games_runner():
+    """Issue 27, item 2: Blitz's one runner has the shape of Doh's and Rift's (a dict of
+    NumPy columns, one row a match, ``winner`` 0 X, 1 O, -1 draw)."""
+    from tictacblitz.games.doh.game import play_matches as doh_matches
+    from tictacblitz.games.rift.game import play_matches as rift_matches
+
+    seeds = np.arange(6, dtype=np.uint64)
+    for cols in (
+        play_matches(None, "greedy", "random", seeds),
+        rift_matches(None, "greedy", "random", seeds),
+        doh_matches(None, "random", "random", seeds),
+    ):
+        assert cols and all(
+            isinstance(col, np.ndarray) and col.shape[0] == len(seeds) for col in cols.values()
+        ), {name: type(col) for name, col in cols.items()}
+        assert set(cols["winner"].tolist()) <= {-1, 0, 1}
+
+
+def test_a_drawn_match_is_minus_one_in_the_columns_and_draw_in_its_record():
+    # Two rounds, two to win: 1-1 after both is a draw (R22); random play draws often.
+    seeds = list(range(60))
+    cols = play_matches(Rules(max_rounds=2, rounds_to_win=2), "random", "random", seeds)
+    records = match_records(cols, seeds)
+    drawn = cols["winner"] == -1
+    assert drawn.any() and not drawn.all()
+    assert [r["winner"] == "draw" for r in records] == drawn.tolist()
+    assert all(
+        r["round_wins"]["X"] == r["round_wins"]["O"] for r in records if r["winner"] == "draw"
+    )

@@ -81,9 +81,8 @@ def test_one_simulate_job_checks_its_rules_bots_and_options_once(monkeypatch, ca
 
     def post_init(self):
         # Validating the run's rules (DohRules checks its numbers when made). The lab's
-        # GameHooks.players(rules) still rebuilds the game to count its seats when a
-        # Summary is made (lab/hooks.py, lab/summary.py: the lab adapters' part of
-        # issue 27), so those calls are counted apart.
+        # seat count for a Summary (LabAdapter.players) takes the rules object as it is;
+        # it used to rebuild the game from the rules' dict, three times a job.
         callers = {frame.function for frame in inspect.stack()[1:12]}
         where = "seat count" if "players" in callers else "job"
         counts[f"run's rules validated ({where})"] += self == VARIANT
@@ -107,6 +106,7 @@ def test_one_simulate_job_checks_its_rules_bots_and_options_once(monkeypatch, ca
     assert counts["check_options"] == 1, counts
     assert counts["check_rules of the run's rules"] == 1, counts
     assert counts["run's rules validated (job)"] == 1, counts  # parsing --rule
+    assert counts["run's rules validated (seat count)"] == 0, counts  # was 3
 
 
 def test_the_job_is_frozen_and_its_payload_carries_the_rules_object():

@@ -71,9 +71,8 @@ def test_the_powerup_list_is_powerupkind():
     keys = tuple(kind.key for kind in PowerupKind)
     assert tuple(DEFAULT_WEIGHTS) == keys
     assert native_bots._POWERUP_KEYS == keys
-    record = native_bots.play_matches(
-        Rules(), _native("greedy"), _native("greedy"), [3], records=True
-    )["records"][0]
+    cols = native_bots.play_matches(Rules(), _native("greedy"), _native("greedy"), [3])
+    record = native_bots.match_record(cols, 0, 3)
     assert set(record["X"]["powerups"]) == set(keys)
 
 
@@ -257,7 +256,7 @@ def test_the_native_boundaries_refuse_a_bad_seed_with_the_python_line():
         "blitz Match": lambda s: engine.Match(seed=s),
         "blitz NativePolicy": lambda s: native_bots.NativePolicy(resolve("random").native(), s),
         "doh random_games": lambda s: doh_engine.random_games(n=1, seed=s),
-        "rift Core": lambda s: Core(RiftRules().native(), s),
+        "rift Core": lambda s: Core(RiftRules().native_params(), s),
     }
     for name, call in calls.items():
         for value in (-1, 2**64, "1"):

@@ -122,11 +122,9 @@ def test_blitz_specs_play_the_games_of_the_equal_bot_spec():
     same = blitz_bots.play_matches(rules, "greedy:reaction=150ms,error=10%", "random", seeds)
     medium = blitz_bots.play_matches(rules, "medium", "random", seeds)
     assert same["winner"].tolist() == medium["winner"].tolist()
-    raw = blitz_bots.play_matches(rules, "greedy", "search:budget=8", seeds, records=True)
-    zero = blitz_bots.play_matches(
-        rules, "greedy:reaction=0ms,error=0%", "search:budget=8", seeds, records=True
-    )
-    assert raw["records"] == zero["records"]
+    raw = blitz_bots.play_matches(rules, "greedy", "search:budget=8", seeds)
+    zero = blitz_bots.play_matches(rules, "greedy:reaction=0ms,error=0%", "search:budget=8", seeds)
+    assert blitz_bots.match_records(raw, seeds) == blitz_bots.match_records(zero, seeds)
     assert blitz_bots.resolve("search:budget=8") == replace(
         blitz_bots.PRESETS["search"], budget=8, description=""
     )
@@ -136,9 +134,9 @@ def test_a_slower_reaction_changes_blitz_games():
     """The parameter reaches the native loop (a check that the spec is not ignored)."""
     rules = Rules()
     seeds = list(range(30))
-    fast = blitz_bots.play_matches(rules, "greedy", "greedy", seeds, records=True)
-    slow = blitz_bots.play_matches(rules, "greedy:reaction=400ms", "greedy", seeds, records=True)
-    assert fast["records"] != slow["records"]
+    fast = blitz_bots.play_matches(rules, "greedy", "greedy", seeds)
+    slow = blitz_bots.play_matches(rules, "greedy:reaction=400ms", "greedy", seeds)
+    assert blitz_bots.match_records(fast, seeds) != blitz_bots.match_records(slow, seeds)
 
 
 def test_doh_specs_are_the_native_epsilon():

@@ -13,7 +13,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from tictacblitz import PowerupKind, Rules  # noqa: E402
-from tictacblitz.games.blitz.bots import play_matches  # noqa: E402
+from tictacblitz.games.blitz.bots import match_records, play_matches  # noqa: E402
 from tictacblitz.games.rng import mix64 as _mix  # noqa: E402
 from tictacblitz.lab import simulation as sim  # noqa: E402
 from tictacblitz.lab.report import format_summary, metric_rows  # noqa: E402
@@ -59,9 +59,8 @@ def test_results_do_not_depend_on_how_work_is_split():
 def test_records_match_the_native_match_records():
     res = simulate(40, "greedy", "easy", rules=Rules(set_ms=1200), seed=2, workers=2, chunk_size=9)
     rows = res.table.to_pylist()
-    native = play_matches(
-        Rules(set_ms=1200), "greedy", "easy", [r["seed"] for r in rows], records=True
-    )["records"]
+    seeds = [r["seed"] for r in rows]
+    native = match_records(play_matches(Rules(set_ms=1200), "greedy", "easy", seeds), seeds)
     for row, rec in zip(rows, native, strict=False):
         assert row["winner"] == rec["winner"]
         assert row["rounds"] == rec["rounds"]

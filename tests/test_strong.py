@@ -14,7 +14,14 @@ from blitz_core.blitz import bots as native
 from blitz_core.blitz.bots import SEAT_SALTS
 from tictacblitz import Match, Rules
 from tictacblitz.games.blitz import strong
-from tictacblitz.games.blitz.bots import PRESETS, drive, make_bot, play_match, play_matches
+from tictacblitz.games.blitz.bots import (
+    PRESETS,
+    drive,
+    make_bot,
+    match_records,
+    play_match,
+    play_matches,
+)
 from tictacblitz.lab.stats import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,10 +53,10 @@ def test_strong_is_a_preset_and_decides_by_its_tables():
 
 
 def test_strong_matches_are_deterministic_per_seed():
-    a = play_matches(None, "strong", "strong", [1, 2, 3], records=True)["records"]
-    b = play_matches(None, "strong", "strong", [1, 2, 3], records=True)["records"]
+    a = match_records(play_matches(None, "strong", "strong", [1, 2, 3]), [1, 2, 3])
+    b = match_records(play_matches(None, "strong", "strong", [1, 2, 3]), [1, 2, 3])
     assert a == b
-    assert a != play_matches(None, "strong", "strong", [4, 5, 6], records=True)["records"]
+    assert a != match_records(play_matches(None, "strong", "strong", [4, 5, 6]), [4, 5, 6])
 
 
 def test_python_loop_plays_the_native_strong_match():

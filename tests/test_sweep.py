@@ -302,6 +302,23 @@ def test_readable_plots_tables_and_report(capsys, tmp_path, monkeypatch):
         capsys,
     )
     assert status == 2 and "--metrics 'nosuch': unknown metric" in err
+    # A metric with no row in a sweep's table (a name tune and sensitivity read) is
+    # refused too; it used to print a column of "-".
+    for metric in ("round_length_ms",):
+        status, _, err = run_cli(
+            [
+                "sweep",
+                "--grid",
+                "set_ms=1000,1600",
+                "--metrics",
+                metric,
+                "--out",
+                str(tmp_path / "t"),
+            ],
+            capsys,
+        )
+        assert status == 2 and f"--metrics {metric!r}: unknown metric" in err
+        assert "round_length_s" in err and "round_length_ms," not in err
 
 
 def test_random_rows_are_sorted(capsys, tmp_path):

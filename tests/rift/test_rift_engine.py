@@ -174,7 +174,7 @@ def test_resolve_refuses_an_illegal_move():
 def test_core_checks_its_arguments():
     from blitz_core.rift.engine import Core, play_matches
 
-    rules = RiftRules().native()
+    rules = RiftRules().native_params()
     core = Core(rules, 1)
     for args, error in [
         ((2, 0, 0), ValueError),
@@ -202,9 +202,9 @@ def test_turn_one_mask_is_every_cell_with_none_shield_swap_reveal():
     from blitz_core.rift.engine import Core
 
     # energy 5 < reveal_cost 10: reveal is not usable at the start (G5)
-    mask = Core(RiftRules().native(), 1).legal_mask(0)
+    mask = Core(RiftRules().native_params(), 1).legal_mask(0)
     assert mask[:243].all() and not mask[243:].any()
-    mask = Core(RiftRules(energy_start=10).native(), 1).legal_mask(1)
+    mask = Core(RiftRules(energy_start=10).native_params(), 1).legal_mask(1)
     assert mask.all()
 
 
@@ -213,7 +213,7 @@ def test_loaded_state_bytes_are_checked_fuzz():
     on to the end (never a crash, never a move outside the board)."""
     from blitz_core.rift.engine import Core
 
-    rules = RiftRules().native()
+    rules = RiftRules().native_params()
     base = Core(rules, 4)
     for _ in range(10):
         code, _ = base.choose(0, 0, 0.0, 1)

@@ -83,6 +83,6 @@ def test_native_numbers_follow_the_engine_order():
 
     assert NATIVE_SCALARS == engine.RULES_SCALARS
     r = RiftRules(objectives=("meta_line", "centre"), objectives_per_player=1)
-    numbers = r.native()
+    numbers = r.native_params()
     assert numbers[14:17] == (2, OBJECTIVE_IDS.index("meta_line"), OBJECTIVE_IDS.index("centre"))
     assert len(numbers) == 14 + 1 + 2 + 12

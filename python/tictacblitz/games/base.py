@@ -16,6 +16,7 @@ import numpy as np
 from .protocol import GameType
 
 __all__ = [
+    "with_rules_object",
     "GameBase",
     "StateBase",
     "check_seat",
@@ -166,3 +167,14 @@ def check_count(value: Any, what: str, *, optional: bool = False) -> Optional[in
         kind = "a positive integer or None" if optional else "a positive integer"
         raise ValueError(f"{what} must be {kind}, not {value!r}")
     return value
+
+
+def with_rules_object(game: Any, rules: Any) -> Any:
+    """``game`` under ``rules``, a rules object of its own type (frozen, validated when
+    made): a :class:`GameBase` takes it as it is; another game
+    through ``with_rules``."""
+    if rules == game.rules:
+        return game
+    if isinstance(game, GameBase):
+        return type(game)(rules)
+    return game.with_rules(rules.to_dict())

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, ClassVar, Dict, Optional, Sequence, Tuple
 
 from ..games.adapters import AdapterError, check_overrides
+from ..games.base import with_rules_object
 from ..games.players import player_model
 from ..games.protocol import Game, GameType
 from ..games.registry import game_type, load_game
@@ -210,8 +211,10 @@ class LabAdapter:
         """The seats of the game under ``rules`` (its rules object, or None: the
         defaults): ``Game.num_players`` (issue 25)."""
         game = self.default_game
-        if rules is not None:
-            game = game.with_rules(rules if isinstance(rules, dict) else rules.to_dict())
+        if isinstance(rules, dict):
+            game = game.with_rules(rules)
+        elif rules is not None:  # a rules object, checked when made: not checked again
+            game = with_rules_object(game, rules)
         return int(getattr(game, "num_players", 2))
 
     def seat_keys(self, rules: Any = None) -> Tuple[str, ...]:

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..games.base import GameBase
+from ..games.base import with_rules_object
 from ..games.protocol import Game
 from ..games.registry import DEFAULT_GAME
 from ..games.rng import check_seed
@@ -36,7 +36,6 @@ __all__ = [
     "prepare",
     "play_chunk",
     "resolve_game",
-    "with_rules_object",
     "default_workers",
     "default_chunk_size",
     "int_arg",
@@ -188,17 +187,6 @@ def resolve_game(
         f"rules must be a {type(base.rules).__name__} or a dict of overrides, "
         f"not {type(rules).__name__}"
     )
-
-
-def with_rules_object(game: Game, rules: Any) -> Game:
-    """``game`` under ``rules``, a rules object of its own type (frozen, validated when
-    made): a :class:`~tictacblitz.games.base.GameBase` takes it as it is; another game
-    through ``with_rules``."""
-    if rules == game.rules:
-        return game
-    if isinstance(game, GameBase):
-        return type(game)(rules)
-    return game.with_rules(rules.to_dict())
 
 
 def _bot(hooks: GameHooks, seat: str, bot: Any) -> Tuple[Any, str]:

@@ -1,7 +1,7 @@
 """Types of blitz_core.blitz.bots (native bot policies and the policy match loop); the
 friendly face is tictacblitz.games.blitz.bots."""
 
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from typing_extensions import TypeAlias, disjoint_base
 
@@ -28,21 +28,9 @@ class NativePolicy:
     def reaction_at(self, since: int) -> int: ...
     def decide(self, match: Match, seat: int) -> Tuple[str, int, int, int]: ...
 
-def play_matches(
-    rules: Rules,
-    x_spec: _NativeSpec,
-    o_spec: _NativeSpec,
-    seeds: Sequence[int],
-    *,
-    random_powerups: bool = True,
-    records: bool = False,
-    timing: bool = False,
-    stream: int = 2,
-) -> Dict[str, Any]: ...
-
 SEAT_COUNT_FIELDS: Tuple[str, ...]
 
-def play_match_columns(
+def play_matches(
     rules: Optional[Rules],
     x_spec: _NativeSpec,
     o_spec: _NativeSpec,
@@ -50,7 +38,9 @@ def play_match_columns(
     *,
     random_powerups: bool = True,
     stream: int = 2,
+    timing: bool = False,
 ) -> Dict[str, Any]: ...
+def match_record(cols: Dict[str, Any], i: int, seed: int) -> Dict[str, Any]: ...
 def set_strong_weights(place: Any, knockout: Any, extra: Any) -> None: ...
 def winning_cells_mask(match: Match, seat: int) -> int: ...
 def time_reactions(spec: _NativeSpec, repeats: int, seed: int = 0) -> Dict[str, float]: ...

@@ -23,6 +23,7 @@ from tictacblitz.games.blitz.types import (
 STATE_BYTES: int
 SERIAL_VERSION: int
 NATIVE_CODES: Dict[str, Dict[str, int]]
+RULES_PARAMS: Tuple[str, ...]
 
 STREAM_LAYOUTS: Tuple[int, ...]
 DEFAULT_STREAM_LAYOUT: int

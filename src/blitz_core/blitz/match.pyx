@@ -41,37 +41,50 @@ cdef object Reason, RoundEnd, RoundRecord, REASON_BY_CODE, parse_cell
 # ---------------------------------------------------------------------------------------
 # Rules → RulesC
 
+RULES_PARAMS = (
+    "size", "line_length", "round_ms", "rounds_to_win", "max_rounds", "set_ms", "crater_ms",
+    "mark_limit", "powerup_max", "spawn_min_ms", "spawn_max_ms", "powerup_ms", "freeze_ms",
+    "haste_ms", "swap_max", "speed_normal", "speed_frozen", "speed_hasted",
+    "speed_frozen_hasted", "need_place", "need_knockout", "weight_bomb", "weight_freeze",
+    "weight_haste", "weight_swap", "random_spawns",
+)
+"""The order of ``Rules.native_params()``, the one tuple the rules cross in (issue 27)."""
+
+
 cdef int fill_rules(RulesC* rc, object rules) except -1:
-    """Copy a validated tictacblitz.Rules into the engine's struct."""
+    """Copy a validated tictacblitz.Rules into the engine's struct: the one place its
+    ``native_params()`` (RULES_PARAMS order) are unpacked."""
     _require_vocabulary()
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a tictacblitz.Rules, not {type(rules).__name__}")
+    cdef tuple p = rules.native_params()
+    if len(p) != len(RULES_PARAMS):
+        raise ValueError(f"native_params() gave {len(p)} numbers, not {len(RULES_PARAMS)}")
+    cdef int i
     memset(rc, 0, sizeof(RulesC))
-    init_geometry(&rc.geo, rules.size, rules.line_length)
-    rc.round_ms = rules.round_ms
-    rc.rounds_to_win = rules.rounds_to_win
-    rc.max_rounds = rules.max_rounds
-    rc.set_ms = rules.set_ms
-    rc.crater_ms = rules.crater_ms
-    rc.mark_limit = min(rules.mark_limit, 65)     # 65: never reached, as any larger limit
-    rc.powerup_max = min(rules.powerup_max, 64)
-    rc.spawn_min_ms = rules.spawn_min_ms
-    rc.spawn_span = rules.spawn_max_ms - rules.spawn_min_ms + 1
-    rc.powerup_ms = rules.powerup_ms
-    rc.freeze_ms = rules.freeze_ms
-    rc.haste_ms = rules.haste_ms
-    rc.swap_max = min(rules.swap_max, 8)
-    speeds = rules.speed_units
+    init_geometry(&rc.geo, p[0], p[1])
+    rc.round_ms = p[2]
+    rc.rounds_to_win = p[3]
+    rc.max_rounds = p[4]
+    rc.set_ms = p[5]
+    rc.crater_ms = p[6]
+    rc.mark_limit = min(<long>p[7], 65)       # 65: never reached, as any larger limit
+    rc.powerup_max = min(<long>p[8], 64)
+    rc.spawn_min_ms = p[9]
+    rc.spawn_span = p[10] - p[9] + 1
+    rc.powerup_ms = p[11]
+    rc.freeze_ms = p[12]
+    rc.haste_ms = p[13]
+    rc.swap_max = min(<long>p[14], 8)
     for i in range(4):
-        rc.speed[i] = speeds[i]
-    rc.need_place = rules.refill_need(rules.recharge_place_ms)
-    rc.need_knockout = rules.refill_need(rules.recharge_knockout_ms)
-    weights = rules.weights
+        rc.speed[i] = p[15 + i]
+    rc.need_place = p[19]
+    rc.need_knockout = p[20]
     rc.weight_total = 0.0
     for i in range(4):
-        rc.weight[i] = weights[i]
+        rc.weight[i] = p[21 + i]
         rc.weight_total += rc.weight[i]      # R14: summed in kind order (docs/engine.md)
-    rc.spawns_possible = rules.random_spawns
+    rc.spawns_possible = p[25]
     return 0
 
 

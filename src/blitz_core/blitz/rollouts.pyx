@@ -39,11 +39,9 @@ from blitz_core.blitz.bots cimport (
     RULE_NONE,
 )
 from blitz_core.blitz.match import check_stream_layout
-from blitz_core.common.batch_args import usable_cores
+from blitz_core.common.batch_args import env_indices, seed_array, usable_cores
 
 import numpy as np
-
-from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
 
 
 # -- constants shared with tictacblitz.envs ------------------------------------------------
@@ -550,21 +548,6 @@ cdef enum:
     SERIAL_BELOW = 256            # smaller batches skip the thread team (same results)
 
 
-def _seed_array(seeds, Py_ssize_t n):
-    """An int or n ints → n uint64 seeds (an int s gives s, s+1, ..., as Gymnasium does)."""
-    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
-        base = check_seed(seeds)
-        with np.errstate(over="ignore"):  # match i plays s + i, modulo 2**64
-            return np.arange(n, dtype=np.uint64) + np.uint64(base)
-    arr = np.asarray(seeds)
-    if arr.shape != (n,) or arr.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be an int or {n} integers, not {seeds!r}")
-    if arr.dtype.kind == "i" and (arr < 0).any():
-        first = int(np.flatnonzero(arr < 0)[0])
-        check_seed(arr[first], f"seeds[{first}]")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
-
-
 cdef class BatchStepper:
     """N matches on one rules configuration, stepped together (docs/rl.md).
 
@@ -772,16 +755,9 @@ cdef class BatchStepper:
         """Env i starts a new match with seed ``seeds[k]`` for the k-th of ``indices``
         (every env by default); an int s seeds the k-th env s + k. Other envs keep
         their state and last outputs (Gymnasium's ``reset_mask``)."""
-        cdef Py_ssize_t[::1] idx
-        if indices is None:
-            idx = np.arange(self.n, dtype=np.intp)
-        else:
-            arr = np.ascontiguousarray(np.atleast_1d(np.asarray(indices, dtype=np.intp)))
-            if arr.size and (arr.min() < 0 or arr.max() >= self.n):
-                raise IndexError(f"env indices out of range (n={self.n})")
-            idx = arr
+        cdef const int64_t[::1] idx = env_indices(self.n, indices)  # common/batch_args
         cdef Py_ssize_t k, i, m = idx.shape[0]
-        cdef const uint64_t[::1] sv = _seed_array(seeds, m)
+        cdef const uint64_t[::1] sv = seed_array(seeds, m)
         cdef Slot* sl
         sel = np.asarray(idx)
         self.rewards[sel] = 0
@@ -1084,7 +1060,7 @@ cdef class StateBatch:
             pol[p] = _policy(policies[p])
             if pol[p] == POLICY_EXTERNAL:
                 raise ValueError("rollout policies are native: 'random', 'wait' or a bot spec")
-        cdef const uint64_t[::1] sv = _seed_array(seeds, self.n)
+        cdef const uint64_t[::1] sv = seed_array(seeds, self.n)
         cdef Py_ssize_t i, n = self.n
         acc = np.zeros(n, dtype=np.int64)
         rej = np.zeros(n, dtype=np.int64)

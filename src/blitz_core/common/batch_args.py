@@ -10,23 +10,68 @@ from typing import Any, Dict, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["reset_args", "step_args", "usable_cores", "snapshot_state", "restore_state"]
+from .seed_check import check_seed
+
+__all__ = [
+    "env_indices",
+    "integers",
+    "joint_args",
+    "reset_args",
+    "restore_state",
+    "seed_array",
+    "snapshot_state",
+    "step_args",
+    "usable_cores",
+]
+
+
+def integers(values: Any, what: str, dtype: Any) -> np.ndarray:
+    """``values`` as a contiguous array of ``dtype``. :raises ValueError: naming ``what``
+    for values that are not integers (a float or a bool array is not cast silently)."""
+    arr = np.asarray(values)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise ValueError(f"{what} must be integers, not {arr.dtype} values")
+    if np.dtype(dtype).kind == "u" and arr.dtype.kind == "i" and arr.size and arr.min() < 0:
+        first = int(np.flatnonzero(arr.reshape(-1) < 0)[0])
+        check_seed(int(arr.reshape(-1)[first]), f"{what}[{first}]")  # raises, naming it
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def seed_array(seeds: Any, n: int) -> np.ndarray:
+    """An int or ``n`` integers as ``n`` uint64 seeds (an int s gives s, s+1, ..., as
+    Gymnasium does). :raises ValueError: for another shape or a seed outside
+    ``[0, 2**64)``, naming it."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        base = check_seed(seeds)
+        with np.errstate(over="ignore"):  # env i plays s + i, modulo 2**64
+            return np.arange(n, dtype=np.uint64) + np.uint64(base)
+    arr = np.asarray(seeds)
+    if arr.shape != (n,) or (n and arr.dtype.kind not in "iu"):
+        raise ValueError(f"seeds must be an int or {n} integers, not {seeds!r}")
+    return integers(arr, "seeds", np.uint64)
+
+
+def env_indices(num_envs: int, idx: Any) -> np.ndarray:
+    """The envs a call acts on as int64 indices: every env when ``idx`` is None.
+    :raises ValueError: for an index outside ``0..num_envs-1``, naming it."""
+    if idx is None:
+        return np.arange(num_envs, dtype=np.int64)
+    iv = integers(np.atleast_1d(idx), "env indices", np.int64)
+    if iv.ndim != 1:
+        raise ValueError(f"env indices must be one list of indices, not shape {iv.shape}")
+    bad = iv[(iv < 0) | (iv >= num_envs)]
+    if bad.size:
+        raise ValueError(f"env index {bad[0]} out of range (0..{num_envs - 1})")
+    return iv
 
 
 def reset_args(num_envs: int, seeds: Any, idx: Any) -> Tuple[np.ndarray, np.ndarray]:
     """``reset(seeds, idx)``'s arguments as (uint64 seeds, int64 env indices): every env
     when ``idx`` is None, else those of ``idx``, one seed each."""
-    sv = np.ascontiguousarray(seeds, dtype=np.uint64)
-    iv = (
-        np.arange(num_envs, dtype=np.int64)
-        if idx is None
-        else np.ascontiguousarray(idx, dtype=np.int64)
-    )
-    if sv.shape != (iv.shape[0],) or iv.ndim != 1:
-        raise ValueError(f"{iv.shape[0]} envs to reset but {sv.shape[0]} seeds")
-    bad = iv[(iv < 0) | (iv >= num_envs)]
-    if bad.size:
-        raise ValueError(f"env index {bad[0]} out of range")
+    iv = env_indices(num_envs, idx)
+    sv = integers(seeds, "seeds", np.uint64)
+    if sv.shape != (iv.shape[0],):
+        raise ValueError(f"{iv.shape[0]} envs to reset but {sv.size} seeds")
     return sv, iv
 
 
@@ -35,13 +80,34 @@ def step_args(
 ) -> Tuple[np.ndarray, np.ndarray]:
     """``step(actions, reset_seeds)``'s arguments as (int64 actions in 0..num_actions-1,
     uint64 seeds), one of each per env."""
-    av = np.ascontiguousarray(actions, dtype=np.int64)
-    rv = np.ascontiguousarray(reset_seeds, dtype=np.uint64)
+    av = integers(actions, "actions", np.int64)
+    rv = integers(reset_seeds, "reset_seeds", np.uint64)
     if av.shape != (num_envs,) or rv.shape != (num_envs,):
         raise ValueError(f"actions and reset_seeds must have shape ({num_envs},)")
     if num_envs and (av.min() < 0 or av.max() >= num_actions):
         raise ValueError(f"actions must be in 0..{num_actions - 1}")
     return av, rv
+
+
+def joint_args(
+    num_envs: int, x_actions: Any, o_actions: Any, reset_seeds: Any, num_actions: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``step_joint(x_actions, o_actions, reset_seeds)``'s arguments: int64 actions per
+    seat, -1 for a seat that does not act, else in 0..num_actions-1, and uint64 seeds
+    (zeros when ``reset_seeds`` is None), one of each per env."""
+    seats = (integers(x_actions, "x_actions", np.int64), integers(o_actions, "o_actions", np.int64))
+    for name, av in zip(("x_actions", "o_actions"), seats, strict=True):
+        if av.shape != (num_envs,):
+            raise ValueError(f"{name} must have shape ({num_envs},), not {av.shape}")
+        if num_envs and (av.min() < -1 or av.max() >= num_actions):
+            raise ValueError(f"{name} must be -1 or in 0..{num_actions - 1}")
+    if reset_seeds is None:
+        rv = np.zeros(num_envs, dtype=np.uint64)
+    else:
+        rv = integers(reset_seeds, "reset_seeds", np.uint64)
+        if rv.shape != (num_envs,):
+            raise ValueError(f"reset_seeds must have shape ({num_envs},), not {rv.shape}")
+    return seats[0], seats[1], rv
 
 
 def usable_cores() -> int:

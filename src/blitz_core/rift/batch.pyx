@@ -41,7 +41,8 @@ import os
 
 import numpy as np
 
-from blitz_core.common.batch_args import reset_args, restore_state, snapshot_state, step_args
+from blitz_core.common.batch_args import (joint_args, reset_args, restore_state, snapshot_state,
+                                          step_args)
 
 cdef enum:
     OBS_SIZE = 513                # game.OBSERVATION_SIZE (its OBS_* offsets below)
@@ -148,7 +149,7 @@ cdef class RiftBatch:
     """N games of Rift & Grid stepped together (see the module comment).
 
     :param num_envs: N.
-    :param rules: ``RiftRules.native()``.
+    :param rules: ``RiftRules.native_params()``.
     :param bot_spec: ``(kind, error_rate, simulations)``: the native bot (BotSpec.native()).
     :param seat: the agent's seat for :meth:`step` (0 X, 1 O).
     :param max_steps: truncate after this many steps (0: never).
@@ -428,20 +429,13 @@ cdef class RiftBatch:
         seat is 0 (swapped when it is 1). ``reset_seeds`` (uint64 (N,)): an env that
         ended at the last step restarts on its entry (NEXT_STEP, as :meth:`step`); None
         (the PettingZoo face): never."""
-        cdef int64_t[::1] xv = np.ascontiguousarray(x_actions, dtype=np.int64)
-        cdef int64_t[::1] ov = np.ascontiguousarray(o_actions, dtype=np.int64)
-        cdef Py_ssize_t i, n = self.num_envs
-        if xv.shape[0] != n or ov.shape[0] != n:
-            raise ValueError(f"actions must have shape ({n},)")
-        for arr in (np.asarray(xv), np.asarray(ov)):
-            if arr.min() < -1 or arr.max() >= N_ACTIONS:
-                raise ValueError(f"actions must be -1 or in 0..{N_ACTIONS - 1}")
-        cdef bint restart = reset_seeds is not None
-        seeds = np.zeros(n, dtype=np.uint64) if reset_seeds is None else \
-            np.ascontiguousarray(reset_seeds, dtype=np.uint64)
-        if seeds.shape != (n,):
-            raise ValueError(f"reset_seeds must have shape ({n},)")
+        x_actions, o_actions, seeds = joint_args(self.num_envs, x_actions, o_actions,
+                                                 reset_seeds, N_ACTIONS)
+        cdef int64_t[::1] xv = x_actions
+        cdef int64_t[::1] ov = o_actions
         cdef uint64_t[::1] rv = seeds
+        cdef bint restart = reset_seeds is not None
+        cdef Py_ssize_t i, n = self.num_envs
         with nogil:
             for i in range(n):
                 self._joint_one(i, xv[i], ov[i], restart, rv[i])

@@ -151,7 +151,9 @@ class RiftVectorEnv(NativeVectorEnv):
     def make_batch(
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
     ) -> Any:
-        return _native.RiftBatch(num_envs, self.rules.native(), bot, seat, max_steps, num_threads)
+        return _native.RiftBatch(
+            num_envs, self.rules.native_params(), bot, seat, max_steps, num_threads
+        )
 
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)
@@ -279,7 +281,7 @@ def RiftParallelEnv(
             self.state_space = spaces.Box(
                 np.concatenate([low, low]), np.concatenate([high, high]), dtype=np.float32
             )
-            self.batch = _native.RiftBatch(1, game_rules.native(), _IDLE, 0, limit, 1)
+            self.batch = _native.RiftBatch(1, game_rules.native_params(), _IDLE, 0, limit, 1)
             self.batch.reset(np.zeros(1, dtype=np.uint64))
             self._seeds: Optional[np.random.Generator] = None
 

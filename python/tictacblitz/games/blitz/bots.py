@@ -40,6 +40,7 @@ from ..players import PlayerModel, player_model
 from ..rng import check_seed, check_seeds
 from . import strong
 from .rules import Rules
+from .streams import DEFAULT_STREAM
 from .types import Action, ActionKind, Event, Player, PlayerStatus, index_cell
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "make_bot",
     "reaction_due_t",
     "resolve",
+    "match_records",
     "play_match",
     "play_matches",
     "drive",
@@ -283,23 +285,32 @@ def play_matches(
     seeds: Iterable[int],
     *,
     random_powerups: bool = True,
-    records: bool = False,
+    stream: int = DEFAULT_STREAM,
     timing: bool = False,
 ) -> Dict[str, Any]:
-    """Whole matches between two bots in the native loop (no GIL): see
-    ``blitz_core.blitz.bots.play_matches`` for the result."""
+    """Whole matches between two bots in the native loop (no GIL), as columns of NumPy
+    arrays, one row a match (the shape of every game's runner: ``winner`` 0 X, 1 O, -1
+    draw, then Blitz's own; ``blitz_core.blitz.bots.play_matches`` lists them).
+    ``stream``: the random stream layout (docs/engine.md);
+    ``timing``: also ``decide_ns`` (n, seat), the ns spent deciding."""
     from blitz_core.blitz import bots as nb
 
-    seeds = [int(s) for s in check_seeds(list(seeds))]
     return nb.play_matches(
         rules if rules is not None else Rules(),
         resolve(x_bot).native(),
         resolve(o_bot).native(),
-        seeds,
+        check_seeds(seeds if hasattr(seeds, "dtype") else list(seeds)),
         random_powerups=random_powerups,
-        records=records,
+        stream=stream,
         timing=timing,
     )
+
+
+def match_records(cols: Dict[str, Any], seeds: Iterable[int]) -> List[Dict[str, Any]]:
+    """The rows of :func:`play_matches`' columns as match records (:func:`play_match`)."""
+    from blitz_core.blitz.bots import match_record
+
+    return [match_record(cols, i, int(seed)) for i, seed in enumerate(seeds)]
 
 
 def play_match(
@@ -316,8 +327,8 @@ def play_match(
     retirements, powerups claimed by kind, marks bombed and stolen, simulations, and
     decisions by the rule that chose them."""
     seeds = [check_seed(seed)]
-    out = play_matches(rules, x_bot, o_bot, seeds, random_powerups=random_powerups, records=True)
-    return out["records"][0]
+    cols = play_matches(rules, x_bot, o_bot, seeds, random_powerups=random_powerups)
+    return match_records(cols, seeds)[0]
 
 
 def drive(

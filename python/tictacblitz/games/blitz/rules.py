@@ -200,6 +200,35 @@ class Rules:
         """R16 can ever put a powerup on the board (else no spawn is drawn at all)."""
         return self.powerup_max > 0 and self.powerup_ms > 0
 
+    def native_params(self) -> Tuple[Any, ...]:
+        """The numbers the native core takes, in ``blitz_core.blitz.match.RULES_PARAMS``
+        order, unpacked there in one place (``fill_rules``): every game's rules cross
+        into native code as one flat tuple (issue 27). The derived numbers are computed
+        here once: R5's charge units and refill needs, R14's weights, R16's spawns."""
+        speeds = self.speed_units
+        return (
+            self.size,
+            self.line_length,
+            self.round_ms,
+            self.rounds_to_win,
+            self.max_rounds,
+            self.set_ms,
+            self.crater_ms,
+            self.mark_limit,
+            self.powerup_max,
+            self.spawn_min_ms,
+            self.spawn_max_ms,
+            self.powerup_ms,
+            self.freeze_ms,
+            self.haste_ms,
+            self.swap_max,
+            *speeds,
+            self.recharge_place_ms * speeds[0],  # refill_need, R5
+            self.recharge_knockout_ms * speeds[0],
+            *self.weights,
+            self.random_spawns,
+        )
+
     # -- plain data -----------------------------------------------------------------------
 
     def to_dict(self) -> Dict[str, Any]:

@@ -426,5 +426,5 @@ def play_matches(rules: Any, x_bot: Any, o_bot: Any, seeds) -> Dict[str, np.ndar
     o_kind, o_error, o_sims = resolve_bot(o_bot).native()
     seeds = check_seeds(seeds)
     return _engine.play_matches(
-        game.rules.native(), x_kind, x_error, o_kind, o_error, seeds, x_sims, o_sims
+        game.rules.native_params(), x_kind, x_error, o_kind, o_error, seeds, x_sims, o_sims
     )

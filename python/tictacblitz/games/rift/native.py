@@ -72,7 +72,7 @@ class NativeRift:
             else tuple(tuple(OBJECTIVE_IDS.index(oid) for oid in hand) for hand in deal)
         )
         cells = None if setup is None else tuple(_SETUP_CODE[ch] for ch in setup)
-        self.core = Core(self.rules.native(), seed, codes, cells)
+        self.core = Core(self.rules.native_params(), seed, codes, cells)
 
     # -- reading -------------------------------------------------------------------------
     @property

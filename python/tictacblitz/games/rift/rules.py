@@ -150,10 +150,12 @@ class RiftRules:
         """G14: turns before an ability used in turn t can be used again (t + cooldown)."""
         return 0 if ability == Ability.NONE else getattr(self, f"{ability.key}_cooldown")
 
-    def native(self) -> Tuple[int, ...]:
-        """The numbers the native core takes (``blitz_core.rift.engine.RULES_FIELDS``
-        order): the scalar fields, then the catalogue as codes (its length first), then
-        the points of every objective code."""
+    def native_params(self) -> Tuple[int, ...]:
+        """The numbers the native core takes, unpacked there in one place
+        (``blitz_core.rift.engine``'s ``_load_rules``): the scalar fields in
+        ``RULES_SCALARS`` order, then the catalogue as codes (its length first), then the
+        points of every objective code. Every game's rules cross into native code as one
+        flat tuple (issue 27)."""
         scalars = tuple(getattr(self, name) for name in _INT_RANGE)
         codes = tuple(OBJECTIVE_IDS.index(oid) for oid in self.objectives)
         return (
@@ -217,4 +219,4 @@ class _FrozenPoints(dict):
 
 
 NATIVE_SCALARS: Tuple[str, ...] = tuple(_INT_RANGE)
-"""The scalar fields in :meth:`RiftRules.native` order."""
+"""The scalar fields in :meth:`RiftRules.native_params` order."""

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ....games.blitz.bots import BotSpec, resolve
+from ....games.blitz.bots import play_matches as _play_matches
 from ....games.blitz.rules import Rules
 from ....games.blitz.streams import DEFAULT_STREAM
 from ....games.blitz.types import POWERUP_KEYS as KINDS  # R14, in code order
@@ -98,26 +99,13 @@ def play_matches(
     stream: int = DEFAULT_STREAM,
 ) -> Dict[str, np.ndarray]:
     """Whole matches in the native loop without the GIL
-    (``blitz_core.blitz.bots.play_match_columns``): match i has seed ``seeds[i]``, drawn
-    with stream layout ``stream`` (docs/engine.md; 2, streams by purpose, so that two
-    rule sets on one seed share the draws the change does not touch: issue 22).
-    ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native ones.
-    ``seat_bots``: the bots of X and O (the lab's hook takes one bot a seat)."""
-    from blitz_core.blitz.bots import play_match_columns
-
+    (:func:`tictacblitz.games.blitz.bots.play_matches`, the one runner): match i has seed
+    ``seeds[i]``, drawn with stream layout ``stream`` (docs/engine.md; 2, streams by
+    purpose, so that two rule sets on one seed share the draws the change does not touch:
+    issue 22). ``winner`` is 0 (X), 1 (O) or -1 (draw); the other columns are the native
+    ones. ``seat_bots``: the bots of X and O (the lab's hook takes one bot a seat)."""
     x_bot, o_bot = seat_bots
-
-    cols = play_match_columns(
-        rules if rules is not None else Rules(),
-        resolve(x_bot).native(),
-        resolve(o_bot).native(),
-        np.asarray(seeds, dtype=np.uint64),
-        random_powerups=random_powerups,
-        stream=stream,
-    )
-    winner = cols["winner"]
-    cols["winner"] = np.where(winner == RESULTS.index("draw"), -1, winner).astype(winner.dtype)
-    return cols
+    return _play_matches(rules, x_bot, o_bot, seeds, random_powerups=random_powerups, stream=stream)
 
 
 def played_rounds(cols: Dict[str, Any]) -> np.ndarray:
