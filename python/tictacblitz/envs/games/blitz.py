@@ -50,7 +50,6 @@ from ._blitz_batched import (
     N_SCALARS,
     SCALAR_NAMES,
     BatchedMatches,
-    StateBatch,
     action_code,
     decode_action,
     observation_space,
@@ -61,6 +60,7 @@ from ._blitz_info import _Shaping, final_step_info, marks_potential, step_info
 from ._blitz_learner import LearnerBatch, LearnerPool
 from ._blitz_presets import PRESETS, preset_options
 from ._blitz_render import board_rgb
+from ._blitz_states import StateBatch
 
 __all__ = [
     "BatchedMatches",
