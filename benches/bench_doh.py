@@ -212,10 +212,10 @@ def test_doh_bot_matches(benchmark, figures, pair):
     [("random", 1), ("random", 2), ("greedy", 1), ("perfect", 1), ("perfect", 2)],
 )
 def test_doh_vector_env_steps(benchmark, figures, opponent, threads):
-    """The native vector env (games/doh/rl.py, blitz_core.doh.batch): 1,024 envs, the agent
+    """The native vector env (envs/games/doh.py, blitz_core.doh.batch): 1,024 envs, the agent
     plays random legal moves (sampled natively), the bot answers inside the same nogil
     step; agent steps per second, Python's step() included, and the native step alone."""
-    from tictacblitz.games.doh.rl import DohVectorEnv
+    from tictacblitz.envs.games.doh import DohVectorEnv
 
     n, steps = 1024, 50
     env = DohVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)
@@ -229,7 +229,7 @@ def test_doh_vector_env_steps_players(benchmark, figures, players):
     """Issue 25: the native vector env at 2, 3 and 4 players (D10), the agent first and
     ``random`` in every other seat, one thread: agent steps per second (each agent step
     is followed by ``players - 1`` bot moves inside the same nogil call)."""
-    from tictacblitz.games.doh.rl import DohVectorEnv
+    from tictacblitz.envs.games.doh import DohVectorEnv
 
     n, steps = 1024, 50
     env = DohVectorEnv(n, num_threads=1, seed=0, copy=False, rules={"players": players})
@@ -246,7 +246,7 @@ def test_doh_vector_env_opponents_cpu(benchmark, figures):
     greedy bot (memoised move scores, solver.pxd's GreedyCache) against perfect's."""
     import time
 
-    from tictacblitz.games.doh.rl import DohVectorEnv
+    from tictacblitz.envs.games.doh import DohVectorEnv
 
     n, steps = 1024, 40
     envs = {name: DohVectorEnv(n, opponent=name, num_threads=1, seed=0) for name in OPPONENTS}

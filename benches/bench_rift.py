@@ -11,7 +11,7 @@ records the figures).
   first, free turn (the most candidates) and mid-game;
 - whole games of ``hard`` (against greedy, against itself) and of the ``hard`` of
   before issue 23 (``search``, 2,000 simulations) against greedy, CPU ms a game;
-- the native RL stepper (games/rift/rl.py): agent steps per second of 1,024 envs.
+- the native RL stepper (envs/games/rift.py): agent steps per second of 1,024 envs.
 
 Every figure is a median and is also put in ``extra_info`` and the session's table.
 """
@@ -177,7 +177,7 @@ def test_rift_vector_env_steps(benchmark, figures, opponent, threads):
     """The native vector env: 1,024 envs, the agent plays random legal moves (sampled
     natively), the bot answers inside the same nogil step; agent steps per second,
     Python's step() included, and the native step alone."""
-    from tictacblitz.games.rift.rl import RiftVectorEnv
+    from tictacblitz.envs.games.rift import RiftVectorEnv
 
     n, steps = 1024, 50
     env = RiftVectorEnv(n, opponent=opponent, num_threads=threads, seed=0, copy=False)

@@ -25,7 +25,7 @@ def _single_envs():
     from sb3_contrib.common.wrappers import ActionMasker
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from tictacblitz.games.blitz.rl import make_env
+    from tictacblitz.envs.games.blitz import make_env
 
     def one(i: int):
         def build():

@@ -44,7 +44,7 @@ def _threads_arg(text: str):
 
 
 def stepper(num_threads, n: int = N_ENVS):
-    from tictacblitz.games.blitz.rl import BatchedMatches
+    from tictacblitz.envs.games.blitz import BatchedMatches
 
     batch = BatchedMatches(
         n, seed=0, policies=("random", OPPONENT), obs="bits", masks=False, num_threads=num_threads
@@ -53,7 +53,7 @@ def stepper(num_threads, n: int = N_ENVS):
 
 
 def learner(num_threads, n: int = N_ENVS):
-    from tictacblitz.games.blitz.rl.learner import LearnerBatch
+    from tictacblitz.envs.games.blitz import LearnerBatch
 
     batch = LearnerBatch(n, opponent=OPPONENT, seed=0, num_threads=num_threads)
 
@@ -64,7 +64,7 @@ def learner(num_threads, n: int = N_ENVS):
 
 
 def vector_env(num_threads, obs: str, n: int = N_ENVS):
-    from tictacblitz.games.blitz.rl import BlitzVectorEnv
+    from tictacblitz.envs.games.blitz import BlitzVectorEnv
 
     env = BlitzVectorEnv(n, opponent=OPPONENT, seed=0, copy=False, obs=obs, num_threads=num_threads)
     sampled = np.zeros((n, 2), dtype=np.int64)
@@ -185,7 +185,7 @@ def _policy(weights: np.ndarray):
 
 
 def async_pool(seconds: float = 2.0, rounds: int = 3) -> Dict[str, float]:
-    from tictacblitz.games.blitz.rl.learner import LearnerBatch, LearnerPool
+    from tictacblitz.envs.games.blitz import LearnerBatch, LearnerPool
 
     weights = np.random.default_rng(0).standard_normal((11 * 36, 73)).astype(np.float32)
     act = _policy(weights)

@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from tictacblitz import Match, Player
-from tictacblitz.games.blitz.rl import BatchedMatches
+from tictacblitz.envs.games.blitz import BatchedMatches
 
 N_ENVS = 8192
 N_OPP = 1024

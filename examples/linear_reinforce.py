@@ -30,7 +30,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from tictacblitz.games.blitz.rl import make_vector_env, unpack_bits
+from tictacblitz.envs.games.blitz import make_vector_env, unpack_bits
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> Tuple[float, float, float]:

@@ -22,7 +22,7 @@ def make_env(opponent: str = "random", seed: int = 0):
     from gymnasium.wrappers import FlattenObservation
     from sb3_contrib.common.wrappers import ActionMasker
 
-    from tictacblitz.games.blitz.rl import make_env as blitz_env
+    from tictacblitz.envs.games.blitz import make_env as blitz_env
 
     base = blitz_env("tiny", opponent=opponent, mask_in_info=True)
     env = FlattenObservation(base)  # planes + scalars as one vector

@@ -204,7 +204,7 @@ SERVER_SIDE = "(server|loadtest)"  # the layers whose adapters are per-game fold
 # What each layer may import (besides itself and the layers below the platform).
 ALLOWED = {
     "platform": {"platform"},
-    "lab": {"platform", "lab"},
+    "lab": {"platform", "lab", "envs"},  # evaluation plays a policy in a game's RL adapter
     "envs": {"platform", "envs"},
     "server": {"platform", "server"},
     "loadtest": {"platform", "server", "loadtest"},  # a tool beside the server (issue 27)
@@ -233,6 +233,8 @@ def test_layers_look_only_downward(name):
                 rf"tictacblitz\.({SERVER_SIDE}\.games\.{game}(\.\w+)?|lab\.games\.{game}(\..+)?)",
                 name,
             )
+            # the envs' RL adapter of that game and its helpers (issue 27, item 1)
+            adapter = adapter or re.fullmatch(rf"tictacblitz\.envs\.games\._?{game}(_\w+)?", name)
             assert (
                 re.fullmatch(r"tictacblitz\.games\.\w+\.(game|rl|infostate)", dep)
                 or adapter
@@ -272,7 +274,7 @@ def test_one_folder_per_game_on_both_sides():
 # folders; until then, named here). ``__main__`` runs the CLI when imported.
 GAME_ADAPTERS = re.compile(
     r"tictacblitz\.(server\.games\.\w+(\.\w+)?|loadtest\.games\.\w+|lab\.games\.[a-z]\w*(\..+)?"
-    r"|envs\.openspiel(_\w+)?|(loadtest\.)?__main__)"
+    r"|envs\.games\.\w+|envs\.openspiel(_\w+)?|(loadtest\.)?__main__)"
 )
 
 CORE_PLATFORM = ("protocol", "registry", "base", "options", "play", "rng", "players")
@@ -335,11 +337,9 @@ def test_the_platform_imports_without_any_native_build():
     assert "tictacblitz.Match" in message and "native build 'blitz_core" in message
 
 
-# The RL faces still kept in the game layer: gymnasium classes are their base classes
-# (issue 27 moves them to envs/; until then, named here). No other game module may need
-# gymnasium or pettingzoo.
-RL_FACES = re.compile(r"tictacblitz\.games\.(native_vector|native_single|\w+\.rl(\..+)?)")
-
+# Issue 27, item 1: the RL faces left the game layer for envs/ (envs/native/, and each
+# game's adapter in envs/games/<game>.py): no module of games/ may need gymnasium or
+# pettingzoo, not even inside a function.
 _WITHOUT_RL = """
 import importlib, json, sys
 for name in ("gymnasium", "pettingzoo"):
@@ -353,17 +353,19 @@ for name in json.loads(sys.argv[1]):
 print(json.dumps(failed))
 """
 
+RL_LIBRARIES = ("gymnasium", "pettingzoo")
+
+
+def _game_layer() -> list:
+    return sorted(n for n in MODULES if layer(n) == "platform" or layer(n).startswith("game:"))
+
 
 def test_the_game_layer_imports_without_gymnasium_or_pettingzoo():
-    """Issue 27, item 1: gymnasium was imported under games/ (``native_options.py``, the
-    spaces every RL face shares, at import time). Every module of the games' folders and
-    of the platform imports with both blocked, the RL faces aside."""
-    names = sorted(
-        n
-        for n in MODULES
-        if (layer(n) == "platform" or layer(n).startswith("game:")) and not RL_FACES.fullmatch(n)
-    )
-    assert "tictacblitz.games.native_options" in names and "tictacblitz.games.doh.game" in names
+    """Issue 27, item 1: gymnasium was imported under games/ (``native_vector.py``, the
+    games' ``rl`` hooks). Every module of the games' folders and of the platform imports
+    with both blocked."""
+    names = _game_layer()
+    assert "tictacblitz.games.registry" in names and "tictacblitz.games.doh.game" in names
     proc = subprocess.run(
         [sys.executable, "-c", _WITHOUT_RL, json.dumps(names)],
         capture_output=True,
@@ -373,6 +375,62 @@ def test_the_game_layer_imports_without_gymnasium_or_pettingzoo():
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout) == {}
+
+
+def test_nothing_under_games_names_gymnasium_or_pettingzoo():
+    """Issue 27, item 1, read from the source: no import of gymnasium or pettingzoo
+    anywhere in a module under ``games/``, a function's lazy import included (the
+    import test above only runs the module's top level)."""
+    found = []
+    for name in _game_layer():
+        for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+            else:
+                continue
+            found += [f"{name}: {t}" for t in targets if t.split(".")[0] in RL_LIBRARIES]
+    assert found == []
+
+
+ENVS_GAMES = PACKAGE / "envs" / "games"
+
+
+def test_per_game_rl_code_lives_only_under_envs_games():
+    """Issue 27, items 1-2: a game's RL adapter is ``envs/games/<game>.py`` (helpers
+    ``envs/games/_<game>_*.py``), one ``NativeVectorEnv`` subclass found by the shared
+    lookup; no ``rl`` module or package is left in a game's folder, and no module
+    elsewhere subclasses the envs' native bases."""
+    from tictacblitz.envs.games import native_env
+    from tictacblitz.games import available_games
+
+    leftovers = [
+        str(p.relative_to(PACKAGE))
+        for game in available_games()
+        for p in (PACKAGE / "games" / game).glob("rl*")
+        if p.suffix == ".py" or any(p.glob("*.py"))  # (a stale __pycache__ is no module)
+    ]
+    assert leftovers == []
+    for path in ENVS_GAMES.glob("*.py"):
+        stem = path.stem
+        if stem == "__init__":
+            continue
+        owner = stem[1:].split("_")[0] if stem.startswith("_") else stem
+        assert owner in available_games(), f"envs/games/{path.name} belongs to no game"
+    for game in available_games():
+        adapter = native_env(game)
+        assert adapter is not None and adapter.__module__ == f"tictacblitz.envs.games.{game}"
+    bases = {"NativeVectorEnv", "NativeSingleEnv"}
+    outside = []
+    for name, path in MODULES.items():
+        if name.startswith(("tictacblitz.envs.games.", "tictacblitz.envs.native")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                named = {ast.unparse(b).rpartition(".")[2] for b in node.bases}
+                outside += [f"{name}.{node.name}"] if named & bases else []
+    assert outside == []
 
 
 def test_no_game_module_is_handed_a_module():

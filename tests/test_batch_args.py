@@ -13,9 +13,9 @@ pytest.importorskip("gymnasium")
 def _vector(game: str):
     pytest.importorskip(f"blitz_core.{game}")
     if game == "doh":
-        from tictacblitz.games.doh.rl import DohVectorEnv as Env
+        from tictacblitz.envs.games.doh import DohVectorEnv as Env
     else:
-        from tictacblitz.games.rift.rl import RiftVectorEnv as Env
+        from tictacblitz.envs.games.rift import RiftVectorEnv as Env
     return Env(3, seed=1)
 
 
@@ -68,7 +68,7 @@ def test_blitz_reset_refuses_bad_indices_and_seeds_and_changes_nothing() -> None
 
 def test_rift_step_joint_refuses_bad_actions_and_seeds_and_changes_nothing() -> None:
     pytest.importorskip("blitz_core.rift")
-    from tictacblitz.games.rift.rl import RiftVectorEnv
+    from tictacblitz.envs.games.rift import RiftVectorEnv
 
     batch = RiftVectorEnv(3, seed=1).batch
     before = np.array(batch.obs, copy=True)

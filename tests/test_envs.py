@@ -1,5 +1,5 @@
 """Tic Tac Blitz's RL environments (tictacblitz.envs, served by its native hook
-tictacblitz.games.blitz.rl) and the native batch behind them (docs/rl.md)."""
+tictacblitz.envs.games.blitz) and the native batch behind them (docs/rl.md)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ pytest.importorskip("pettingzoo")
 
 import tictacblitz.envs  # noqa: E402,F401  (registers the Gymnasium ids)
 from tictacblitz import Match, Player, Rules  # noqa: E402
-from tictacblitz.games.blitz.rl import (  # noqa: E402
+from tictacblitz.envs.games.blitz import (  # noqa: E402
     BatchedMatches,
     BlitzVectorEnv,
     StateBatch,
@@ -499,7 +499,7 @@ def test_builtin_bot_opponent():
 
 def test_unpack_bits_gives_the_planes():
     """The bit-packed observation holds planes 0-8, 10 and 11 exactly."""
-    from tictacblitz.games.blitz.rl import BatchedMatches, unpack_bits
+    from tictacblitz.envs.games.blitz import BatchedMatches, unpack_bits
 
     planes = BatchedMatches(64, seed=3, policies=("random", "random"), obs="planes")
     bits = BatchedMatches(64, seed=3, policies=("random", "random"), obs="bits")

@@ -70,7 +70,7 @@ def test_an_illegal_turn_move_loses_with_a_clear_reason():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_pettingzoo_faces_pass_the_api_tests(game):
-    if game_type(game).time_model is not TimeModel.ALTERNATING and envs.rl_hook(game) is None:
+    if game_type(game).time_model is not TimeModel.ALTERNATING and envs.native_env(game) is None:
         parallel_api_test(envs.parallel_env(game, max_steps=200), num_cycles=300)
     api_test(envs.aec_env(game), num_cycles=300)
 

@@ -84,7 +84,7 @@ def _native(name):
 
 def test_one_seed_gives_the_same_seat_streams_in_every_runner():
     from blitz_core.blitz import rollouts
-    from tictacblitz.games.blitz.rl import StateBatch  # noqa: F401  (loads rollouts)
+    from tictacblitz.envs.games.blitz import StateBatch  # noqa: F401  (loads rollouts)
 
     assert (rollouts.SEED_SALTS["X"], rollouts.SEED_SALTS["O"]) == native_bots.SEAT_SALTS
     salts = [rollouts.SEED_SALTS[k] for k in ("X", "O", "reset", "sample")]
@@ -102,7 +102,7 @@ def test_layout_2_purpose_salts_are_the_same_in_c_and_python():
 
 
 def test_the_batched_masks_use_the_one_action_encoding():
-    from tictacblitz.games.blitz.rl import BatchedMatches
+    from tictacblitz.envs.games.blitz import BatchedMatches
 
     game = load_game("blitz")
     assert num_actions(Rules()) == game.num_actions

@@ -1,4 +1,4 @@
-"""Rift's RL hook (games/rift/rl.py over blitz_core.rift.batch): equal step by step to
+"""Rift's RL adapter (envs/games/rift.py over blitz_core.rift.batch): equal step by step to
 the protocol envs (GameEnv, GameParallelEnv) for the same seeds, rejected moves, missing
 moves and truncation included, and passing Gymnasium's and PettingZoo's checks."""
 
@@ -15,8 +15,8 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test  # noqa: E402
 
 from blitz_core.rift import batch as native_batch  # noqa: E402
 from tictacblitz import envs  # noqa: E402
+from tictacblitz.envs.games import rift as rl  # noqa: E402
 from tictacblitz.games.rift import game as rift_game  # noqa: E402
-from tictacblitz.games.rift import rl  # noqa: E402
 
 
 def _pick(mask, rng, illegal_rate):
@@ -127,7 +127,7 @@ def test_the_parallel_env_equals_the_protocol_parallel_env(seed):
 
 def test_the_parallel_env_passes_pettingzoo_tests():
     parallel_api_test(envs.parallel_env("rift", max_steps=200), num_cycles=300)
-    parallel_seed_test(lambda: rl.parallel_env(max_steps=100))
+    parallel_seed_test(lambda: rl.RiftParallelEnv(max_steps=100))
     par = envs.parallel_env("rift", max_steps=100, render_mode="ansi", mask_in_info=True)
     par.reset(seed=0)
     assert par.state_space.contains(par.state())

@@ -22,8 +22,8 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 import tictacblitz.envs as envs  # noqa: E402
+from tictacblitz.envs.native.options import INFO_KEYS, NOOP_ACTION  # noqa: E402
 from tictacblitz.games import available_games, load_game  # noqa: E402
-from tictacblitz.games.native_options import INFO_KEYS, NOOP_ACTION  # noqa: E402
 
 GAMES = available_games()
 N = 4

@@ -19,12 +19,10 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, sta
 
 import tictacblitz.envs as envs  # noqa: E402
 from tictacblitz import Rules  # noqa: E402
-from tictacblitz.games import TimeModel, available_games, game_type  # noqa: E402
-from tictacblitz.games.blitz.bots import PRESETS, play_matches  # noqa: E402
-from tictacblitz.games.blitz.rl import (  # noqa: E402
+from tictacblitz.envs.games.blitz import (  # noqa: E402
     PRESETS as RL_PRESETS,
 )
-from tictacblitz.games.blitz.rl import (  # noqa: E402
+from tictacblitz.envs.games.blitz import (  # noqa: E402
     BatchedMatches,
     BlitzEnv,
     BlitzSelfPlayVectorEnv,
@@ -34,6 +32,8 @@ from tictacblitz.games.blitz.rl import (  # noqa: E402
     marks_potential,
     parallel_env,
 )
+from tictacblitz.games import TimeModel, available_games, game_type  # noqa: E402
+from tictacblitz.games.blitz.bots import PRESETS, play_matches  # noqa: E402
 
 INFO_KEYS = {"round", "t", "round_wins", "reason", "rejected"}
 
@@ -504,8 +504,8 @@ def test_pettingzoo_render_test():
 )
 def test_state_batch_rolls_out_native_bots_as_play_matches(x, o, n):
     from tictacblitz import Match
+    from tictacblitz.envs.games.blitz import StateBatch
     from tictacblitz.games.blitz.bots import BotSpec
-    from tictacblitz.games.blitz.rl import StateBatch
 
     seeds = list(range(200, 200 + n))
     ref = play_matches(Rules(), x, o, seeds)

@@ -10,8 +10,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from tictacblitz.games.blitz.rl import BatchedMatches, BlitzVectorEnv
-from tictacblitz.games.blitz.rl.learner import LearnerBatch, LearnerPool
+from tictacblitz.envs.games.blitz import BatchedMatches, BlitzVectorEnv, LearnerBatch, LearnerPool
 
 N = 300  # above the stepper's serial threshold (256): the thread team is used
 

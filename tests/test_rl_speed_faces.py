@@ -10,7 +10,7 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 import tictacblitz.envs  # noqa: E402,F401  (registers tictacblitz/Blitz-v0)
-from tictacblitz.games.blitz.rl import BlitzVectorEnv  # noqa: E402
+from tictacblitz.envs.games.blitz import BlitzVectorEnv  # noqa: E402
 
 TINY = {"size": 4, "line_length": 3, "round_ms": 2_000, "rounds_to_win": 1, "max_rounds": 1}
 STEP_KEYS = ("round", "t", "round_wins", "reason", "rejected", "round_result", "match_result")

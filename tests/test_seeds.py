@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from tictacblitz import Match
+from tictacblitz.envs.games.blitz import BatchedMatches
 from tictacblitz.games import load_game
 from tictacblitz.games.blitz.bots import make_bot as make_blitz_bot
 from tictacblitz.games.blitz.bots import play_match as blitz_play_match
 from tictacblitz.games.blitz.bots import play_matches as blitz_play_matches
 from tictacblitz.games.blitz.reference import ReferenceMatch
-from tictacblitz.games.blitz.rl import BatchedMatches
 from tictacblitz.games.doh.bots import play_matches as doh_play_matches
 from tictacblitz.games.doh.rules import DohRules
 from tictacblitz.games.rift.bots import RiftBot

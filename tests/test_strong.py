@@ -135,7 +135,7 @@ def test_strong_is_an_rl_opponent():
     """The batched stepper takes it by name like any preset (its native spec): it beats
     an agent that always waits."""
     pytest.importorskip("gymnasium")
-    from tictacblitz.games.blitz.rl import BlitzVectorEnv
+    from tictacblitz.envs.games.blitz import BlitzVectorEnv
 
     env = BlitzVectorEnv(4, opponent="strong", seed=0, obs="bits")
     env.reset(seed=0)

@@ -1,4 +1,4 @@
-"""Doh's RL hook (games/doh/rl.py over blitz_core.doh.batch): the native batched stepper
+"""Doh's RL adapter (envs/games/doh.py over blitz_core.doh.batch): the native batched stepper
 against the protocol env step by step (2 to 4 players, D10), Gymnasium's checks,
 autoreset, threads, errors. More on 3 and 4 players: test_doh_rl_players.py."""
 
@@ -15,7 +15,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 import tictacblitz.envs as envs  # noqa: E402
 from tictacblitz.envs import GameEnv  # noqa: E402
-from tictacblitz.games.doh.rl import DohEnv, DohVectorEnv  # noqa: E402
+from tictacblitz.envs.games.doh import DohEnv, DohVectorEnv  # noqa: E402
 
 
 def _masked(rng: np.random.Generator, masks: np.ndarray, illegal_every: int, t: int) -> np.ndarray:

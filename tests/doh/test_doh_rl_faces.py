@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("gymnasium")
 
 from tictacblitz.envs import GameEnv
-from tictacblitz.games.doh.rl import DohSelfPlayVectorEnv, DohVectorEnv
-from tictacblitz.games.native_options import NOOP_ACTION
+from tictacblitz.envs.games.doh import DohSelfPlayVectorEnv, DohVectorEnv
+from tictacblitz.envs.native.options import NOOP_ACTION
 
 
 def test_self_play_rows_at_three_players():

@@ -19,8 +19,8 @@ from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 import tictacblitz.envs as envs  # noqa: E402
 from tictacblitz.envs import multi_agent  # noqa: E402
-from tictacblitz.games import native_options  # noqa: E402
-from tictacblitz.games.doh.rl import DohEnv, DohVectorEnv  # noqa: E402
+from tictacblitz.envs.games.doh import DohEnv, DohVectorEnv  # noqa: E402
+from tictacblitz.envs.native import options as native_options  # noqa: E402
 
 SEATS = ("first", "second", "third", "fourth")
 

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games import TimeModel
-from ..games.native_options import next_game_seed
+from .native.options import next_game_seed
 from .protocol_env import (
     ILLEGAL_MOVE_REWARD,
     ansi_text,
@@ -106,7 +106,7 @@ class _Seats:
         return self._space
 
     def _game_seed(self, seed: Optional[int]) -> int:
-        """A reset's game seed (:func:`~tictacblitz.games.native_options.next_game_seed`)."""
+        """A reset's game seed (:func:`~tictacblitz.envs.native.options.next_game_seed`)."""
         self._seeds, game_seed = next_game_seed(self._seeds, seed)
         return game_seed
 

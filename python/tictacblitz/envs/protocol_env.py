@@ -35,10 +35,10 @@ from gymnasium import spaces
 
 from ..games import Game, State, TimeModel, load_game
 from ..games.base import check_count
-from ..games.native_options import NOOP_ACTION, opponents_of, seat_of
-from ..games.native_options import observation_space as shared_observation_space
-from ..games.registry import game_module
 from ..games.rng import mix64
+from .games import native_env
+from .native.options import NOOP_ACTION, opponents_of, seat_of
+from .native.options import observation_space as shared_observation_space
 from .render import common_info, observation_rgb
 
 __all__ = ["GameEnv", "GameVectorEnv", "observation_space", "opponent_seed", "ILLEGAL_MOVE_REWARD"]
@@ -63,12 +63,10 @@ def game_of(game: Any, rules: Optional[Dict[str, Any]]) -> Game:
 
 
 def observation_bounds(game: Game) -> Optional[Tuple[Any, Any]]:
-    """The game's observation bounds, from its rl hook's ``observation_bounds(rules)``
-    when it has one (a game imports nothing above it: the hook is found by convention);
-    None: unbounded."""
-    hook = game_module(game.type.name, "rl")
-    bounds = getattr(hook, "observation_bounds", None)
-    return None if bounds is None else bounds(getattr(game, "rules", None))
+    """The game's observation bounds, from its RL adapter's ``observation_bounds(rules)``
+    (``envs/games/<name>.py``) when it has one; None: unbounded."""
+    adapter = native_env(game.type.name)
+    return None if adapter is None else adapter.observation_bounds(getattr(game, "rules", None))
 
 
 def observation_space(game: Game, mask: bool = True) -> spaces.Dict:
@@ -113,7 +111,7 @@ class GameEnv(gymnasium.Env):
     :param game: a registered game's name or a :class:`Game`.
     :param opponent: a bot name of the game (``game.bot_names``, default ``"random"``)
         for every other seat, or one per other seat (N - 1 names in seat order, or N
-        with None at the agent's seat: :func:`~tictacblitz.games.native_vector.opponents_of`).
+        with None at the agent's seat: :func:`~tictacblitz.envs.native.options.opponents_of`).
         The k-th opponent is seeded :func:`opponent_seed`.
     :param seat: the agent's seat, 0 to N - 1 or its name (``game.seat_names``).
     :param rules: rule overrides (validated by the game).

@@ -1,9 +1,9 @@
 """``tictacblitz evaluate``: a policy against every bot of a game (issue 28, "Evaluation").
 
 The policy (:mod:`.policies`: a callable, or a model file) plays ``matches`` games in
-each seat against each bot, through the game's native vector env
-(its RL hook's ``make_vector_env``, what ``tictacblitz.envs`` serves: the same
-observations a learner trained on). A
+each seat against each bot, through the game's native vector env (its RL adapter's
+``make_vector_env``, ``envs/games/<name>.py``: what ``tictacblitz.envs`` serves, the
+same observations a learner trained on). A
 game's result for the policy is the sign of its episode return (every env pays
 zero-sum rewards whose sum has the sign of the match result: +1 a win, 0 a draw, -1 a
 loss). Per bot: win, draw and loss shares with 95 % Wilson intervals, and the p-value
@@ -59,15 +59,17 @@ def play_seat(
     """``matches`` games of ``policy`` in ``seat`` against ``bot``: each game's result
     for the policy (int8: +1 win, 0 draw, -1 loss), games seeded ``seed + i``."""
     hooks_for(game)  # an unknown game: one line naming the registered ones
-    # The game's RL hook, by the convention the envs follow (envs.rl_hook): the lab
-    # builds on the games, not on the envs layer.
-    hook = game_module(game, "rl")
-    if hook is None:
-        raise ValueError(f"the game {game!r} has no RL environments to play a policy in")
+    # The game's RL adapter (envs/games/<game>.py, issue 27): imported here, not at the
+    # top, so the lab imports without the rl extra.
+    from ..envs.games import native_env
+
+    adapter = native_env(game)
+    if adapter is None:
+        raise ValueError(f"the game {game!r} has no native RL environments to play a policy in")
     # Disabled autoreset: a finished game waits instead of starting games nobody counts
     # until the slowest one ends (the results are the same: only unfinished rows count).
     options = {**(env_options or {}), "autoreset_mode": "disabled"}
-    env = hook.make_vector_env(matches, opponent=bot, seat=seat, **options)
+    env = adapter.make_vector_env(matches, opponent=bot, seat=seat, **options)
     seeds = np.asarray(seed)  # an int (game i: seed + i) or one seed per game
     rng = np.random.default_rng(seeds.astype(np.uint64).ravel()[:1] if seeds.ndim else seed)
     obs, info = env.reset(seed=seed if not seeds.ndim else seeds)

@@ -14,7 +14,7 @@ from .match import Match
 PLANES: int
 BITS: int
 SCALARS: int
-# The autoreset modes (tictacblitz.games.blitz.rl.batched.AutoresetMode).
+# The autoreset modes (tictacblitz.envs.games._blitz_batched, gymnasium's AutoresetMode).
 NEXT_STEP: int
 SAME_STEP: int
 DISABLED: int

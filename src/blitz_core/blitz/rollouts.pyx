@@ -551,7 +551,7 @@ cdef enum:
 cdef class BatchStepper:
     """N matches on one rules configuration, stepped together (docs/rl.md).
 
-    The low-level native batch behind ``tictacblitz.games.blitz.rl.BatchedMatches``: options are
+    The low-level native batch behind ``tictacblitz.envs.games.blitz.BatchedMatches``: options are
     validated there. Buffers are attributes (NumPy arrays written in place by
     ``reset``/``step``); ``step`` returns nothing.
     """

@@ -1,5 +1,5 @@
 """One game as a ``gymnasium.Env``: a game's native vector env with one row
-(:class:`NativeSingleEnv`), for the games' ``rl`` hooks."""
+(:class:`NativeSingleEnv`), for the games' RL adapters (``envs/games/<name>.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-from .native_options import step_info
+from .options import step_info
 
 __all__ = ["NativeSingleEnv"]
 

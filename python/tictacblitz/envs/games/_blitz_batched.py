@@ -1,4 +1,4 @@
-"""Batched matches for reinforcement learning (the Gymnasium faces are in vector_env.py).
+"""Batched matches for reinforcement learning (the Gymnasium faces: :mod:`.blitz`).
 
 :class:`BatchedMatches` steps N matches together in one native, ``nogil`` call (over
 threads with OpenMP), on a fixed decision interval of game time; observations, masks,
@@ -20,25 +20,34 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ...base import check_count
-from ...rng import check_seed, check_seeds
-from ..encoding import action_code, decode_action, num_actions
-from ..rules import Rules
-from ..types import Player
+from ...games.base import check_count
+from ...games.blitz.encoding import action_code, decode_action
+from ...games.blitz.rules import Rules
+from ...games.blitz.types import Player
+from ...games.rng import check_seed, check_seeds
+from ..native.options import autoreset_of
 
 try:
-    from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
-        "tictacblitz.games.blitz.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+        "tictacblitz.envs.games.blitz needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
 from blitz_core.blitz import rollouts as _native
 
+from ._blitz_buffers import BatchBuffers
+from ._blitz_spaces import (
+    N_BITS,
+    N_PLANES,
+    N_SCALARS,
+    SCALAR_NAMES,
+    observation_space,
+    unpack_bits,
+)
+
 __all__ = [
     "BatchedMatches",
-    "StateBatch",
     "N_PLANES",
     "N_BITS",
     "unpack_bits",
@@ -48,43 +57,6 @@ __all__ = [
     "decode_action",
     "observation_space",
 ]
-
-N_PLANES: int = _native.PLANES
-"""Planes of the ``"planes"`` observation, as ``Match.planes``: 0 own set, 1 own setting,
-2 opponent set, 3 opponent setting, 4 craters, 5-8 powerups (bomb, freeze, haste, swap),
-9 setting progress, 10 own next to retire, 11 opponent's next to retire (R12)."""
-
-N_BITS: int = _native.BITS
-"""Bitboards of the ``"bits"`` observation: planes 0-8, 10 and 11 as uint64 masks."""
-
-SCALAR_NAMES: Tuple[str, ...] = (
-    "own_charge",
-    "opp_charge",
-    "own_charge_full",
-    "opp_charge_full",
-    "own_frozen",
-    "own_hasted",
-    "opp_frozen",
-    "opp_hasted",
-    "clock",
-    "own_round_wins",
-    "opp_round_wins",
-    "round",
-    "own_marks",
-    "opp_marks",
-)
-N_SCALARS: int = _native.SCALARS
-assert len(SCALAR_NAMES) == N_SCALARS
-
-
-def unpack_bits(bits: np.ndarray, size: int = 6) -> np.ndarray:
-    """The ``"bits"`` observation as boolean planes: ``(..., N_BITS)`` uint64 masks →
-    ``(..., N_BITS, size, size)``, bit ``row * size + col`` of each mask (R11) at
-    ``[row, col]`` (planes 0-8, 10, 11 of :data:`N_PLANES`, in that order)."""
-    bits = np.ascontiguousarray(bits, dtype=np.uint64)
-    flat = np.unpackbits(bits.view(np.uint8).reshape(bits.shape + (8,)), axis=-1, bitorder="little")
-    return flat[..., : size * size].reshape(bits.shape + (size, size)).astype(bool)
-
 
 _AUTORESET = {
     AutoresetMode.NEXT_STEP: _native.NEXT_STEP,
@@ -108,48 +80,12 @@ def as_rules(rules: Union[None, Rules, Dict[str, Any]]) -> Rules:
     raise TypeError(f"rules must be a Rules, a dict of its fields or None, not {rules!r}")
 
 
-def observation_space(rules: Rules, obs: str = "planes", mask: bool = True) -> spaces.Dict:
-    """The observation space of one seat of one env (``mask=False``: without
-    ``action_mask``, when the mask travels in the info)."""
-    n_actions = num_actions(rules)
-    board: spaces.Space
-    if obs == "planes":
-        board = spaces.Box(0.0, 1.0, (N_PLANES, rules.size, rules.size), np.float32)
-    else:
-        board = spaces.Box(0, np.iinfo(np.uint64).max, (N_BITS,), np.uint64)
-    fields: Dict[str, spaces.Space] = {
-        obs: board,
-        "scalars": spaces.Box(0.0, 1.0, (N_SCALARS,), np.float32),
-    }
-    if mask:
-        # One mask space on every game's faces (issue 28): int8 0/1, as the other games'
-        fields["action_mask"] = spaces.Box(0, 1, (n_actions,), np.int8)
-    return spaces.Dict(fields)
-
-
-def _autoreset(mode) -> int:
-    if isinstance(mode, str):
-        try:
-            mode = {
-                "next_step": AutoresetMode.NEXT_STEP,
-                "same_step": AutoresetMode.SAME_STEP,
-                "disabled": AutoresetMode.DISABLED,
-            }[mode.lower()]
-        except KeyError:
-            raise ValueError(
-                f"unknown autoreset mode {mode!r}: next_step, same_step or disabled"
-            ) from None
-    if mode not in _AUTORESET:
-        raise ValueError(f"unknown autoreset mode {mode!r}")
-    return _AUTORESET[mode]
-
-
 def _resolve_policy(policy: Any) -> Any:
     """A seat's policy → what the native stepper takes (None, "random", "wait", a
     native spec tuple) or a callable (called in Python every step)."""
     if policy is None or policy in _NATIVE_POLICIES:
         return policy
-    from ..bots import BotSpec, resolve
+    from ...games.blitz.bots import BotSpec, resolve
 
     if callable(policy) and not isinstance(policy, (type, BotSpec)):
         return policy
@@ -164,7 +100,7 @@ def _resolve_policy(policy: Any) -> Any:
     )
 
 
-class BatchedMatches:
+class BatchedMatches(BatchBuffers):
     """N matches of one rules configuration, stepped together natively (docs/rl.md).
 
     :param num_envs: N.
@@ -239,16 +175,14 @@ class BatchedMatches:
             random_powerups=random_powerups,
             observe=tuple(observe),
         )
-        self.autoreset_mode = next(
-            k for k, v in _AUTORESET.items() if v == _autoreset(autoreset_mode)
-        )
+        self.autoreset_mode = autoreset_of(autoreset_mode)  # the modes every face takes
         self.episode = episode
         self.obs_mode = obs
         self._native = _native.BatchStepper(
             self.rules,
             num_envs,
             interval_ms=interval_ms,
-            autoreset=_autoreset(autoreset_mode),
+            autoreset=_AUTORESET[self.autoreset_mode],
             round_episodes=episode == "round",
             round_reward=round_reward,
             match_reward=match_reward,
@@ -300,90 +234,6 @@ class BatchedMatches:
         else:
             self._native.set_policy(seat, resolved)
         self._policies[seat] = policy
-
-    # -- the buffers, written in place ------------------------------------------------------
-    @property
-    def num_threads(self) -> int:
-        return self._native.num_threads
-
-    @num_threads.setter
-    def num_threads(self, value: Optional[int]) -> None:
-        check_count(value, "num_threads", optional=True)
-        self._native.num_threads = value
-
-    @property
-    def interval_ms(self) -> int:
-        return self._native.interval_ms
-
-    @property
-    def planes(self) -> Optional[np.ndarray]:
-        return self._native.planes
-
-    @property
-    def bits(self) -> Optional[np.ndarray]:
-        return self._native.bits
-
-    @property
-    def scalars(self) -> np.ndarray:
-        return self._native.scalars
-
-    @property
-    def masks(self) -> Optional[np.ndarray]:
-        return self._native.masks
-
-    @property
-    def rewards(self) -> np.ndarray:
-        return self._native.rewards
-
-    @property
-    def terminated(self) -> np.ndarray:
-        return self._native.terminated
-
-    @property
-    def truncated(self) -> np.ndarray:
-        return self._native.truncated
-
-    @property
-    def observation(self) -> Dict[str, np.ndarray]:
-        """The in-place buffers, by name: ``planes`` or ``bits``, ``scalars``,
-        ``action_mask`` (if masks are on). Indexed [env, k, ...] for the k-th seat of
-        ``observe`` (by default both: [env, seat, ...])."""
-        out = {self.obs_mode: getattr(self._native, self.obs_mode), "scalars": self._native.scalars}
-        if self._native.masks is not None:
-            out["action_mask"] = self._native.masks
-        return out
-
-    @property
-    def info(self) -> Dict[str, np.ndarray]:
-        """The in-place per-step info: ``round_result`` / ``match_result`` (0 X, 1 O,
-        2 draw, -1 none ended this step), ``reasons`` (N, 2: -1 no action, 0 accepted,
-        else the R7 rejection code); with SAME_STEP also ``final_ended`` and the final
-        observation buffers (``final_planes``/``final_bits``, ``final_scalars``)."""
-        n = self._native
-        out: Dict[str, np.ndarray] = {
-            "round_result": n.round_result,
-            "match_result": n.match_result,
-            "reasons": n.reasons,
-        }
-        if n.final_ended is not None:
-            out["final_ended"] = n.final_ended
-            out["final_" + self.obs_mode] = getattr(n, "final_" + self.obs_mode)
-            out["final_scalars"] = self.buffer("final_scalars")
-        return out
-
-    def buffer(self, name: str) -> np.ndarray:
-        """A buffer that this batch's options keep (``planes``, ``bits``, ``masks``, ...).
-
-        :raises ValueError: for one the options leave out (``masks=False``, ...)."""
-        out = getattr(self._native, name, None)
-        if out is None:
-            raise ValueError(f"this batch keeps no {name!r} buffer (see its options)")
-        return out
-
-    @property
-    def state_bytes(self) -> int:
-        """Native bytes per env besides the observation buffers."""
-        return self._native.state_bytes
 
     # -- stepping ---------------------------------------------------------------------------
     def reset(
@@ -541,30 +391,3 @@ class BatchedMatches:
         options = dict(state["options"])
         BatchedMatches.__init__(self, options.pop("num_envs"), **options)
         self.set_state(state)
-
-
-class StateBatch(_native.StateBatch):
-    """N match states for planners (``blitz_core.blitz.rollouts.StateBatch``), whose
-    ``rollout`` also takes bot names and ``BotSpec``s: a preset such as ``"greedy"`` or
-    ``"hard"`` rolls out natively (``nogil``, over threads) exactly as ``play_matches``
-    plays it; ``"random"`` and ``"wait"`` are the fast native playout policies.
-
-    >>> from tictacblitz import Match
-    >>> batch = StateBatch(n=8)
-    >>> batch.load(Match(seed=3))
-    >>> out = batch.rollout(("greedy", "easy"), seeds=0, until="match")
-    >>> sorted(set(out["match_result"].tolist())) <= [0, 1, 2]
-    True
-    """
-
-    def rollout(self, policies=("random", "random"), seeds=0, *, until="round", num_threads=None):
-        if len(policies) != 2:
-            raise ValueError(f"policies must name one policy per seat, not {policies!r}")
-        resolved = tuple(
-            p if p is None or p in _NATIVE_POLICIES or isinstance(p, tuple) else _resolve_policy(p)
-            for p in policies
-        )
-        for p in resolved:
-            if callable(p):
-                raise ValueError("rollout policies are native: a bot name, a BotSpec or 'wait'")
-        return super().rollout(resolved, seeds, until=until, num_threads=num_threads)

@@ -1,16 +1,17 @@
 """What every game's native batched RL stepper shares: :class:`NativeVectorEnv`.
 
-A game's ``rl`` hook (``games/<name>/rl.py``) wraps its native batch (a Cython class
-that steps N games against native bots in one ``nogil`` call) in a subclass of
-:class:`NativeVectorEnv`, which supplies the Gymnasium ``VectorEnv`` face once (issue 28:
-every game the same faces): seeding (game i plays seed ``s + i``), ``reset_mask``, the
-three autoreset modes (``NEXT_STEP`` natively, ``SAME_STEP`` with ``final_obs`` /
-``final_info``, ``DISABLED``), the info keys with their ``_key`` masks, masks
-(``action_masks()``, or in ``info``; a row that cannot act has :data:`NOOP_ACTION`),
-opponents (bot names, natively, or callables ``fn(obs, mask) -> actions``, changed
-between episodes), self-play (``opponent=None``: every seat of every game is a row the
-learner drives), snapshots (``get_state``/``set_state``, pickling), copies or in-place
-buffers, and ``ansi`` rendering.
+A game's RL adapter (``envs/games/<name>.py``, found by
+:func:`tictacblitz.games.adapters.adapter_class`, issue 27) wraps its native batch (a
+Cython class that steps N games against native bots in one ``nogil`` call) in its one
+subclass of :class:`NativeVectorEnv`, which supplies the Gymnasium ``VectorEnv`` face
+once (issue 28: every game the same faces): seeding (game i plays seed ``s + i``),
+``reset_mask``, the three autoreset modes (``NEXT_STEP`` natively, ``SAME_STEP`` with
+``final_obs`` / ``final_info``, ``DISABLED``), the info keys with their ``_key`` masks,
+masks (``action_masks()``, or in ``info``; a row that cannot act has
+:data:`NOOP_ACTION`), opponents (bot names, natively, or callables ``fn(obs, mask) ->
+actions``, changed between episodes), self-play (``opponent=None``: every seat of every
+game is a row the learner drives), snapshots (``get_state``/``set_state``, pickling),
+copies or in-place buffers, and ``ansi`` rendering.
 
 The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``truncated``, ``reasons``, ``steps``, ``winners`` (arrays of N rows), ``done()``,
@@ -19,7 +20,8 @@ The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``seat_names`` (or ``seats_of(rules)``), ``num_actions``, ``observation_space_of(mask)``,
 ``make_batch(...)``, ``bot_spec(name)``, ``bots_spec_of(specs)`` when its batch takes
 them otherwise, ``describe(i)``, and the callable and self-play steps (``_advance``,
-``_collect``).
+``_collect``). A game whose native stepper auto-resets and keeps its own info inside
+its ``nogil`` call (Blitz's) overrides ``step`` and ``_info`` and keeps the rest.
 """
 
 from __future__ import annotations
@@ -35,40 +37,27 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-from .base import check_count
-from .native_options import (
+from ...games.adapters import check_overrides
+from ...games.base import check_count
+from ...games.rng import check_seed, check_seeds
+from .faces import NativeFaces
+from .options import (
     INFO_KEYS,
     NOOP_ACTION,
     RowOutputs,
     autoreset_of,
-    observation_space,
     opponents_of,
     rules_of,
     seat_of,
-    step_info,
     with_key_masks,
 )
-from .native_single import NativeSingleEnv
-from .native_snapshots import NativeSnapshots
-from .rng import check_seed, check_seeds
+from .single import NativeSingleEnv
+from .snapshots import NativeSnapshots
 
-__all__ = [
-    "NativeVectorEnv",
-    "NativeSingleEnv",
-    "RowOutputs",
-    "check_count",
-    "step_info",
-    "observation_space",
-    "rules_of",
-    "seat_of",
-    "opponents_of",
-    "autoreset_of",
-    "NOOP_ACTION",
-    "INFO_KEYS",
-]
+__all__ = ["NativeVectorEnv", "NativeSingleEnv", "RowOutputs", "NOOP_ACTION", "INFO_KEYS"]
 
 
-class NativeVectorEnv(NativeSnapshots, VectorEnv):
+class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
     """``num_envs`` games against native bots (or callables) as one Gymnasium ``VectorEnv``;
     with ``opponent=None`` (self-play) ``num_envs`` games of which every seat is a row,
     row ``k * i + j`` seat j of game i (k seats a game).
@@ -88,6 +77,10 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
     num_actions: int = 0
     bot_names: Sequence[str] = ()
     _row_masks: np.ndarray  # self-play: every row's mask, set by a subclass's _collect
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_overrides(cls, NativeVectorEnv)  # a misspelled override fails loudly
 
     def __init__(
         self,
@@ -150,13 +143,15 @@ class NativeVectorEnv(NativeSnapshots, VectorEnv):
         self._out: Optional[RowOutputs] = None
         self.reset(seed=seed)
 
-    @staticmethod
-    def check_options(num_envs: Any, render_mode: Any, max_steps: Any = None) -> None:
+    @classmethod
+    def check_options(cls, num_envs: Any, render_mode: Any, max_steps: Any = None) -> None:
         """The options every stepper takes, checked before its batch is made."""
         check_count(num_envs, "num_envs")
         check_count(max_steps, "max_steps", optional=True)
-        if render_mode is not None and render_mode not in NativeVectorEnv.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        modes = ["None", *map(repr, cls.metadata["render_modes"])]
+        if render_mode is not None and render_mode not in cls.metadata["render_modes"]:
+            one_of = ", ".join(modes[:-1]) + " or " + modes[-1]
+            raise ValueError(f"render_mode must be {one_of}, not {render_mode!r}")
 
     # -- what a game supplies ---------------------------------------------------------------
     def observation_space_of(self, mask: bool) -> spaces.Dict:  # pragma: no cover - each game's

@@ -1,11 +1,10 @@
 """The options and conventions every game's RL faces share (issue 28), for
-:mod:`tictacblitz.games.native_vector` (the native steppers' base) and
+:mod:`tictacblitz.envs.native.vector` (the native steppers' base) and
 :mod:`tictacblitz.envs` (the protocol environments): the info of a step, the observation
 and mask spaces, ``rules=``, ``seat=``, ``opponent=`` (bot names or callables) and
 ``autoreset_mode=``, and :data:`NOOP_ACTION`.
 
-gymnasium is imported by the two functions that build its objects, not by this module:
-the game layer imports without the rl extra (issue 27, item 1).
+gymnasium is imported by the two functions that build its objects, not by this module.
 """
 
 from __future__ import annotations

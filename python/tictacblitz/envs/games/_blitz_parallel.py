@@ -27,9 +27,9 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
         "tictacblitz.envs.parallel_env needs pettingzoo (pip install 'tictacblitz[rl]')"
     ) from exc
 
-from ..rules import Rules
-from .batched import BatchedMatches, observation_space
-from .vector_env import step_info
+from ...games.blitz.rules import Rules
+from ._blitz_batched import BatchedMatches, observation_space
+from ._blitz_info import step_info
 
 __all__ = ["BlitzParallelEnv"]
 
@@ -39,7 +39,7 @@ AGENTS = ("X", "O")
 class BlitzParallelEnv(ParallelEnv):
     """Two-seat Tic Tac Blitz as a PettingZoo ``ParallelEnv``.
 
-    Options as :class:`tictacblitz.games.blitz.rl.gym_env.BlitzEnv`, without the opponent:
+    Options as :class:`tictacblitz.envs.games.blitz.BlitzEnv`, without the opponent:
     ``rules``, ``interval_ms``, ``round_reward``, ``match_reward``, ``max_steps``,
     ``random_powerups``, ``episode``, ``mask_in_info``, ``render_mode`` (None,
     ``"ansi"`` or ``"rgb_array"``). ``state_space`` / ``state()`` are the global state:
@@ -170,7 +170,7 @@ class BlitzParallelEnv(ParallelEnv):
         return obs, rew, term, trunc, infos
 
     def render(self):
-        from .render import render_match
+        from ._blitz_render import render_match
 
         return render_match(self.batch.get_match(0), self.render_mode)
 

@@ -23,10 +23,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..rules import Rules
-from ..types import Player
-from .batched import BatchedMatches, observation_space
-from .vector_env import _Shaping, step_info
+from ...games.blitz.rules import Rules
+from ...games.blitz.types import Player
+from ._blitz_batched import BatchedMatches, observation_space
+from ._blitz_info import _Shaping, step_info
 
 __all__ = ["BlitzEnv"]
 
@@ -168,7 +168,7 @@ class BlitzEnv(gymnasium.Env):
         return (self._obs(), reward, bool(terminated[0]), bool(truncated[0]), self._info())
 
     def render(self):
-        from .render import render_match
+        from ._blitz_render import render_match
 
         return render_match(self.batch.get_match(0), self.render_mode)
 

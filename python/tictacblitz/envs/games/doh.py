@@ -1,8 +1,8 @@
-"""Tic Tac Doh's RL hook: environments over its native batched stepper (docs/doh.md, "RL").
+"""Tic Tac Doh's RL adapter: environments over its native batched stepper (docs/doh.md, "RL").
 
-``tictacblitz.envs`` serves these for ``game="doh"``: it looks for ``make_env`` and
-``make_vector_env`` here (and the optional ``parallel_env`` and ``aec_env``, which Doh
-leaves to the generic layer).
+``tictacblitz.envs`` serves these for ``game="doh"`` through the adapter class,
+:class:`DohVectorEnv` (``make_env``, ``make_vector_env``; ``parallel_env`` and
+``aec_env`` are left to the protocol layer).
 
 - :class:`DohVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
   native bots in the other seats (``players`` 2 to 4, D10: one bot name for all or one
@@ -14,8 +14,7 @@ leaves to the generic layer).
   with one env.
 - PettingZoo: ``tictacblitz.envs.aec_env("doh")`` and ``parallel_env("doh")`` are the
   platform's protocol ``GameAECEnv`` and ``GameParallelEnv`` (every seat is an agent; in
-  the parallel one only the seat to move acts; a game imports nothing above it, so this
-  module defines neither).
+  the parallel one only the seat to move acts).
 
 Observations, rewards and flags are those of the protocol env
 (``tictacblitz.envs.GameEnv``) for the same match seed: ``{"observation": float32
@@ -41,20 +40,20 @@ try:
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
-        "tictacblitz.games.doh.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+        "tictacblitz.envs.games.doh needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
 from blitz_core.doh import batch as _native
 from blitz_core.doh.engine import Position
 
-from ..native_options import reject_self_play_options
-from ..native_vector import NativeSingleEnv, NativeVectorEnv, RowOutputs, step_info
-from ..native_vector import observation_space as shared_observation_space
-from .bots import BOT_NAMES, bot_spec
-from .encoding import NUM_ACTIONS, OBSERVATION_SHAPE
-from .replay import position_summary
-from .rules import DohRules
-from .types import REASONS, SEATS
+from ...games.doh.bots import BOT_NAMES, bot_spec
+from ...games.doh.encoding import NUM_ACTIONS, OBSERVATION_SHAPE
+from ...games.doh.replay import position_summary
+from ...games.doh.rules import DohRules
+from ...games.doh.types import REASONS, SEATS
+from ..native.options import observation_space as shared_observation_space
+from ..native.options import reject_self_play_options, step_info
+from ..native.vector import NativeSingleEnv, NativeVectorEnv, RowOutputs
 
 __all__ = [
     "DohVectorEnv",
@@ -62,8 +61,6 @@ __all__ = [
     "DohEnv",
     "observation_bounds",
     "observation_space",
-    "make_env",
-    "make_vector_env",
     "info_of",
 ]
 
@@ -86,7 +83,7 @@ def _opponent(name: Any) -> tuple:
 
 
 def info_of(reason: int, steps: int, players: int = 2) -> Dict[str, Any]:
-    """The protocol env's info of one step (:func:`~tictacblitz.games.native_vector.step_info`)."""
+    """The protocol env's info of one step (:func:`~tictacblitz.envs.native.options.step_info`)."""
     return step_info(REASONS, reason, steps, players)
 
 
@@ -99,7 +96,7 @@ class DohVectorEnv(NativeVectorEnv):
         and bool mask over every game, returning one code a game; only the games where
         that seat is to move use theirs; a rejected move loses it the game) for all of
         them, or one per other seat; None: self-play (:class:`DohSelfPlayVectorEnv`)
-        (:func:`~tictacblitz.games.native_vector.opponents_of`). With 3-4 players
+        (:func:`~tictacblitz.envs.native.options.opponents_of`). With 3-4 players
         ``perfect`` and the presets built on it (``medium``, ``hard``) play the paranoid
         solver's moves for their own seat (docs/doh.md).
     :param seat: the agent's seat, 0 to ``players - 1`` or its name (``first`` ...).
@@ -115,12 +112,16 @@ class DohVectorEnv(NativeVectorEnv):
         (default), SAME_STEP (``final_obs``/``final_info``) or DISABLED.
 
     Seeding, auto-reset and the info keys:
-    :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
+    :class:`~tictacblitz.envs.native.vector.NativeVectorEnv`.
     """
 
     rules_type = DohRules
     num_actions = NUM_ACTIONS
     bot_names = BOT_NAMES
+
+    @classmethod
+    def observation_bounds(cls, rules: Any = None) -> Tuple[float, float]:
+        return observation_bounds(rules)
 
     def observation_space_of(self, mask: bool) -> spaces.Dict:
         return observation_space(mask)
@@ -254,14 +255,4 @@ class DohEnv(NativeSingleEnv):
         return self.vec._position(int(self.vec.batch.position_keys()[0]))
 
 
-# -- the hook ------------------------------------------------------------------------------------
-
-
-def make_env(**options: Any) -> DohEnv:
-    """One seat against a bot (:class:`DohEnv`)."""
-    return DohEnv(**options)
-
-
-def make_vector_env(num_envs: int = 1, **options: Any) -> DohVectorEnv:
-    """The native vector env (:class:`DohVectorEnv`)."""
-    return DohVectorEnv(num_envs, **options)
+DohVectorEnv.single_env = DohEnv  # the adapter's one-game face (make_env)

@@ -26,8 +26,8 @@ from typing import Any, Deque, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ..types import Player
-from .batched import BatchedMatches, _resolve_policy
+from ...games.blitz.types import Player
+from ._blitz_batched import BatchedMatches, _resolve_policy
 
 __all__ = ["LearnerBatch", "LearnerPool"]
 
@@ -143,7 +143,7 @@ class LearnerBatch:
 
     def info(self) -> Dict[str, np.ndarray]:
         """The last step's info keys of every face (docs/rl.md), allocated on demand."""
-        from .vector_env import step_info
+        from ._blitz_info import step_info
 
         return step_info(self.batch, (self.seat,))
 

@@ -1,8 +1,8 @@
-"""Rift & Grid's RL hook: environments over its native batched stepper (docs/rift.md, "RL").
+"""Rift & Grid's RL adapter: environments over its native batched stepper (docs/rift.md, "RL").
 
-``tictacblitz.envs`` serves these for ``game="rift"``: it looks for ``make_env``,
-``make_vector_env`` and ``parallel_env`` here (the AEC face is PettingZoo's
-``parallel_to_aec`` over :func:`parallel_env`).
+``tictacblitz.envs`` serves these for ``game="rift"`` through the adapter class,
+:class:`RiftVectorEnv` (``make_env``, ``make_vector_env``, ``parallel_env``; the AEC face
+is PettingZoo's ``parallel_to_aec`` over the parallel one).
 
 - :class:`RiftVectorEnv`: a Gymnasium ``VectorEnv`` of N games, the agent's seat against
   a native bot (any preset, ``hard``'s search included), stepped in one ``nogil`` call
@@ -38,27 +38,21 @@ try:
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
     raise ImportError(
-        "tictacblitz.games.rift.rl needs gymnasium (pip install 'tictacblitz[rl]')"
+        "tictacblitz.envs.games.rift needs gymnasium (pip install 'tictacblitz[rl]')"
     ) from exc
 
 from blitz_core.rift import batch as _native
 
-from ..native_options import next_game_seed, reject_self_play_options
-from ..native_vector import (
-    NativeSingleEnv,
-    NativeVectorEnv,
-    RowOutputs,
-    check_count,
-    rules_of,
-    step_info,
-)
-from ..native_vector import observation_space as shared_observation_space
-from .bots import BOT_NAMES, resolve_bot
-from .encoding import NUM_ACTIONS
-from .game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
-from .native import NativeRift
-from .rules import RiftRules
-from .types import MAX_TURNS, Reason
+from ...games.base import check_count
+from ...games.rift.bots import BOT_NAMES, resolve_bot
+from ...games.rift.encoding import NUM_ACTIONS
+from ...games.rift.game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
+from ...games.rift.native import NativeRift
+from ...games.rift.rules import RiftRules
+from ...games.rift.types import MAX_TURNS, Reason
+from ..native.options import next_game_seed, reject_self_play_options, rules_of, step_info
+from ..native.options import observation_space as shared_observation_space
+from ..native.vector import NativeSingleEnv, NativeVectorEnv, RowOutputs
 
 __all__ = [
     "RiftVectorEnv",
@@ -68,9 +62,6 @@ __all__ = [
     "RiftEnv",
     "RiftParallelEnv",
     "observation_space",
-    "make_env",
-    "make_vector_env",
-    "parallel_env",
     "info_of",
 ]
 
@@ -119,7 +110,7 @@ def _opponent(name: Any) -> tuple:
 
 
 def info_of(reason: int, steps: int) -> Dict[str, Any]:
-    """The protocol env's info of one step (:func:`~tictacblitz.games.native_vector.step_info`)."""
+    """The protocol env's info of one step (:func:`~tictacblitz.envs.native.options.step_info`)."""
     return step_info(REASONS, reason, steps)
 
 
@@ -143,12 +134,16 @@ class RiftVectorEnv(NativeVectorEnv):
     :param seed: seeds the first :meth:`reset` (done here).
 
     Seeding, auto-reset and the info keys:
-    :class:`~tictacblitz.games.native_vector.NativeVectorEnv`.
+    :class:`~tictacblitz.envs.native.vector.NativeVectorEnv`.
     """
 
     rules_type = RiftRules
     seat_names = SEATS
     num_actions = NUM_ACTIONS
+
+    @classmethod
+    def observation_bounds(cls, rules: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+        return observation_bounds(rules)
 
     def observation_space_of(self, mask: bool) -> spaces.Dict:
         return observation_space(mask, self.rules)
@@ -374,19 +369,6 @@ def RiftParallelEnv(
     return _Parallel()
 
 
-# -- the hook ------------------------------------------------------------------------------
-
-
-def make_env(**options: Any) -> RiftEnv:
-    """One seat against a bot (:class:`RiftEnv`)."""
-    return RiftEnv(**options)
-
-
-def make_vector_env(num_envs: int = 1, **options: Any) -> RiftVectorEnv:
-    """The native vector env (:class:`RiftVectorEnv`)."""
-    return RiftVectorEnv(num_envs, **options)
-
-
-def parallel_env(**options: Any) -> Any:
-    """Both seats as a PettingZoo ``ParallelEnv`` (:func:`RiftParallelEnv`)."""
-    return RiftParallelEnv(**options)
+# The adapter's other faces (make_env, parallel_env), defined above it in this module.
+RiftVectorEnv.single_env = RiftEnv
+RiftVectorEnv.parallel_env = staticmethod(RiftParallelEnv)

@@ -1,6 +1,6 @@
 """Snapshots of a native vector env (issue 28): :class:`NativeSnapshots`, the
 ``get_state``/``set_state`` and pickling of
-:class:`~tictacblitz.games.native_vector.NativeVectorEnv`."""
+:class:`~tictacblitz.envs.native.vector.NativeVectorEnv`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Pictures of the board for ``render()``: an RGB image drawn with NumPy only, and text.
 
 >>> import numpy as np
->>> from tictacblitz.games.blitz.rl.render import board_rgb
+>>> from tictacblitz.envs.games._blitz_render import board_rgb
 >>> board_rgb(np.zeros((12, 6, 6), np.float32)).shape
 (144, 144, 3)
 """

@@ -1,0 +1,391 @@
+"""Tic Tac Blitz's RL adapter: environments over its native batched stepper (docs/rl.md).
+
+``tictacblitz.envs`` serves these for ``game="blitz"`` through the adapter class,
+:class:`BlitzVectorEnv`, a :class:`~tictacblitz.envs.native.vector.NativeVectorEnv`
+(issue 27, item 2: Blitz on the shared template; its helpers are the
+``envs/games/_blitz_*.py`` modules):
+
+- :class:`BatchedMatches`: N matches stepped together in one ``nogil`` call, NumPy
+  buffers written in place (the fast path); every bot preset (``random``, ``greedy``,
+  ``search``, ``easy``, ``medium``, ``hard``) or ``BotSpec`` plays a seat natively
+  inside that call, a callable ``fn(obs, mask) -> actions`` in Python;
+- :class:`BlitzVectorEnv`: a Gymnasium ``VectorEnv`` over it (one seat vs a bot, or a
+  callable; ``set_opponent`` between episodes; ``opponent=None``: self-play);
+- :func:`BlitzSelfPlayVectorEnv`: both seats of M matches are the learner's (2 M rows);
+- :class:`LearnerBatch`: the learner's lean path against a native bot (its seat's
+  buffers in place, torch dtypes, zero-copy tensors); :class:`LearnerPool`: send/recv;
+- :class:`BlitzEnv`: one match against a bot (``gymnasium.make("tictacblitz/Blitz-v0")``;
+  ``gymnasium.make_vec`` with ``vectorization_mode="vector_entry_point"``: the native one);
+- :func:`parallel_env`: the PettingZoo ``ParallelEnv`` (both seats);
+- :data:`PRESETS`: short rounds, smaller boards, per-round episodes;
+- :class:`StateBatch`: clone states into a preallocated batch and roll them forward
+  with native bots (search helpers).
+
+What :class:`BlitzVectorEnv` takes from ``NativeVectorEnv``: the option checks,
+``reset`` (seeding: game i plays ``s + i``, else seeds from the env's generator;
+``reset_mask``), the autoreset modes' names, snapshots and pickling, and the faces
+``tictacblitz.envs`` asks for. What it overrides, because the native stepper does it
+inside its ``nogil`` call: ``step`` (auto-reset in both modes, SAME_STEP's final
+observation, the bots), the info keys (Blitz's rounds: ``round_result``,
+``match_result``; docs/rl.md), ``action_masks`` and ``rgb_array`` rendering.
+
+Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ...games.blitz.rules import Rules
+from ...games.blitz.types import Player
+from ..native.options import RowOutputs, reject_self_play_options, with_key_masks
+from ..native.vector import NativeVectorEnv
+from ._blitz_batched import (
+    N_BITS,
+    N_PLANES,
+    N_SCALARS,
+    SCALAR_NAMES,
+    BatchedMatches,
+    action_code,
+    decode_action,
+    observation_space,
+    unpack_bits,
+)
+from ._blitz_gym import BlitzEnv
+from ._blitz_info import _Shaping, final_step_info, marks_potential, step_info
+from ._blitz_learner import LearnerBatch, LearnerPool
+from ._blitz_presets import PRESETS, preset_options
+from ._blitz_render import board_rgb
+from ._blitz_states import StateBatch
+
+__all__ = [
+    "BatchedMatches",
+    "BlitzEnv",
+    "BlitzSelfPlayVectorEnv",
+    "BlitzVectorEnv",
+    "LearnerBatch",
+    "LearnerPool",
+    "N_BITS",
+    "N_PLANES",
+    "N_SCALARS",
+    "PRESETS",
+    "SCALAR_NAMES",
+    "StateBatch",
+    "action_code",
+    "board_rgb",
+    "decode_action",
+    "marks_potential",
+    "observation_space",
+    "preset_options",
+    "step_info",
+    "unpack_bits",
+    "make_env",
+    "make_vector_env",
+    "make_self_play_env",
+    "parallel_env",
+]
+
+
+def _parallel_env(preset: Optional[str] = None, **options: Any) -> Any:
+    """The PettingZoo ``ParallelEnv`` (both seats; options: :class:`BlitzParallelEnv
+    <tictacblitz.envs.games._blitz_parallel.BlitzParallelEnv>`'s)."""
+    from ._blitz_parallel import BlitzParallelEnv  # pettingzoo: only for this face
+
+    return BlitzParallelEnv(**preset_options(preset, options))
+
+
+class BlitzVectorEnv(NativeVectorEnv):
+    """A Gymnasium ``VectorEnv`` of ``num_envs`` single-agent matches on the native batch.
+
+    The agent plays ``seat`` (X by default) against ``opponent``: a bot name of
+    ``tictacblitz.games.blitz.bots.PRESETS`` or a ``BotSpec`` (native, inside the
+    ``nogil`` step), ``"wait"``, or a callable ``fn(obs, mask) -> actions`` (a frozen
+    network); None: self-play (both seats of every match are rows, row ``2 i`` X of match
+    i, ``2 i + 1`` its O). Observations are the agent seat's (``planes``, ``scalars``,
+    ``action_mask``), rewards the agent's. ``metadata["autoreset_mode"]`` says the mode
+    (NEXT_STEP by default). ``copy=False`` returns the batch's in-place buffers instead
+    of copies. Other options: :class:`BatchedMatches`'s (``rules``, ``seed``,
+    ``interval_ms``, ``episode``, ``autoreset_mode``, ``num_threads`` ...).
+
+    :param mask_in_info: carry the legal-action mask in ``info["action_mask"]`` instead
+        of the observation (``action_masks()`` gives it either way).
+    :param shaping: None (default) or a potential ``phi(obs) -> (num_envs,)``: adds
+        ``shaping_gamma * phi(s') - phi(s)`` to the rewards (phi = 0 at an episode's end).
+    :param render_mode: None, ``"rgb_array"`` (a tuple of (H, W, 3) uint8 images) or
+        ``"ansi"`` (one text block per env).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
+    rules_type = Rules
+    seat_names = ("X", "O")
+    single_env = BlitzEnv
+    parallel_env = staticmethod(_parallel_env)
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        opponent: Any = "random",
+        seat: Any = "X",
+        copy: bool = True,
+        mask_in_info: bool = False,
+        shaping: Optional[Callable] = None,
+        shaping_gamma: float = 0.99,
+        render_mode: Optional[str] = None,
+        **options: Any,
+    ) -> None:
+        self.check_options(num_envs, render_mode)
+        self.self_play = opponent is None or seat == "both"
+        if opponent is None and seat not in ("X", 0, "both"):
+            raise ValueError("self-play has no seat: both seats are the agent's")
+        self._seats: Tuple[int, ...] = (0, 1) if self.self_play else (int(Player.parse(seat)),)
+        self.seat = self._seats[0]
+        policies: list = [None, None]
+        if not self.self_play:
+            policies[1 - self.seat] = opponent
+        seed = options.pop("seed", None)
+        options.setdefault("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._options = {  # what a snapshot must match (NativeSnapshots)
+            "opponent": None if self.self_play else opponent,
+            "seat": "both" if self.self_play else seat,
+            "copy": copy,
+            "mask_in_info": mask_in_info,
+            "shaping": shaping,
+            "shaping_gamma": shaping_gamma,
+            "render_mode": render_mode,
+            **{k: v for k, v in options.items() if k != "num_threads"},
+        }
+        self.batch = BatchedMatches(num_envs, policies=policies, seed=seed, **options)
+        self.autoreset_mode = self.batch.autoreset_mode
+        self.metadata = dict(type(self).metadata, autoreset_mode=self.autoreset_mode)
+        self.rules = self.batch.rules
+        self.num_games = self.num_matches = num_envs
+        self.rows_per_game = len(self._seats)
+        self.num_envs = num_envs * self.rows_per_game
+        self.num_actions = self.batch.n_actions
+        self.copy = copy
+        self.mask_in_info = mask_in_info
+        self.render_mode = render_mode
+        if self.batch.masks is None and mask_in_info:
+            raise ValueError("mask_in_info needs masks=True")
+        self.single_observation_space = observation_space(
+            self.rules, self.batch.obs_mode, mask=not mask_in_info and self.batch.masks is not None
+        )
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._shaping = _Shaping(shaping, shaping_gamma) if shaping is not None else None
+        self._was_done = np.zeros(self.num_envs, dtype=bool)
+        self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
+        self._all = np.ones(self.num_envs, dtype=bool)
+        self._all.flags.writeable = False  # shared by every step's `_key` masks
+        self._rng = np.random.default_rng(seed)
+        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)  # each match's last reset seed
+        self._out: Optional[RowOutputs] = None
+        self.reset(seed=seed)
+
+    # -- the faces tictacblitz.envs serves (NativeFaces), with Blitz's presets --------------
+    @classmethod
+    def make_env(cls, preset: Optional[str] = None, **options: Any) -> BlitzEnv:
+        """The single-agent env (:class:`BlitzEnv`); ``preset``: see :data:`PRESETS`."""
+        return BlitzEnv(**preset_options(preset, options))
+
+    @classmethod
+    def make_vector_env(
+        cls, num_envs: int = 1, preset: Optional[str] = None, **options: Any
+    ) -> BlitzVectorEnv:
+        """The native vector env; ``opponent=None`` gives the self-play env
+        (``2 * num_envs`` rows)."""
+        return cls(num_envs, **preset_options(preset, options))
+
+    # -- views over the agent rows ----------------------------------------------------------
+    def _rows(self, arr: np.ndarray) -> np.ndarray:
+        """(N, 2, ...) → the agent rows (N * seats, ...): a view for one seat or both."""
+        if self.self_play:
+            return arr.reshape((self.num_envs,) + arr.shape[2:])
+        return arr[:, self.seat]
+
+    def _per_env(self, arr: np.ndarray) -> np.ndarray:
+        return np.repeat(arr, 2) if self.self_play else arr.copy()
+
+    def _agent_obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        """The agent rows' observation (views; the mask as int8 unless it travels in the
+        info)."""
+        out = {
+            k: self._rows(v)
+            for k, v in source.items()
+            if not (k == "action_mask" and self.mask_in_info)
+        }
+        if "action_mask" in out:
+            out["action_mask"] = out["action_mask"].view(np.int8)
+        return out
+
+    def _collect(self) -> RowOutputs:
+        """The rows now, for NativeVectorEnv's reset and snapshots (the info keys are
+        Blitz's own, :meth:`_info`: no step-number or winner rows here)."""
+        b = self.batch
+        obs, reasons = self._agent_obs(b.observation), self._rows(b.info["reasons"])
+        return RowOutputs(
+            obs, self._rows(b.rewards), b.terminated, b.truncated, reasons, None, None
+        )
+
+    def _info(self) -> Dict[str, Any]:
+        return with_key_masks(step_info(self.batch, self._seats, self.mask_in_info), self._all)
+
+    def _obs_all(self) -> Dict[str, np.ndarray]:
+        return {k: self._rows(v) for k, v in self.batch.observation.items()}
+
+    @property
+    def opponent(self) -> Any:
+        """The other seat's policy (None in self-play)."""
+        return None if self.self_play else self.batch.policies[1 - self.seat]
+
+    def set_opponent(self, opponent: Any) -> None:
+        """A new opponent from the next step on (a name, a ``BotSpec`` or a callable);
+        call it between episodes, e.g. after a ``reset``, for a league."""
+        if self.self_play:
+            raise ValueError("a self-play env has no opponent: both seats are the agent's")
+        self.batch.set_policy(1 - self.seat, opponent)
+        self._options["opponent"] = opponent
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every agent row now, bool (num_envs, n_actions)
+        (sb3-contrib's MaskablePPO convention)."""
+        return self._rows(self.batch.buffer("masks")).copy()
+
+    # -- gymnasium: reset is NativeVectorEnv's, over the native batch's restart ------------
+    def _restart(self, idx: np.ndarray, seeds: np.ndarray) -> None:
+        self.episode_seeds[idx] = seeds
+        mask = None
+        if len(idx) < self.num_games:
+            mask = np.zeros(self.num_games, dtype=bool)
+            mask[idx] = True
+        self.batch.reset(seed=self.episode_seeds, mask=mask)
+
+    def reset(self, *, seed: Any = None, options: Optional[dict] = None):
+        """NativeVectorEnv's reset (``reset_mask``; self-play: a match resets when either
+        of its rows is set; one seed per row is taken as its X row's)."""
+        if self.self_play and seed is not None and not isinstance(seed, (int, np.integer)):
+            if len(seed) == self.num_envs:
+                seed = np.asarray(seed)[0::2]  # one seed per row: the X row's seeds its match
+        obs, info = super().reset(seed=seed, options=options)  # checks the seed first
+        rows = None
+        if options and "reset_mask" in options:
+            rows = np.asarray(options["reset_mask"])
+        elif seed is None or isinstance(seed, (int, np.integer)):
+            VectorEnv.reset(self, seed=None if seed is None else int(seed))  # np_random
+        if rows is not None and self.self_play:  # both rows of a match that resets
+            rows = np.repeat(rows.reshape(self.num_games, 2).any(axis=1), 2)
+        if rows is None:
+            self._was_done[:] = False
+        else:
+            self._was_done[rows] = False
+        if self._shaping is not None:
+            self._shaping.start(self._obs_all(), rows)
+        return obs, info
+
+    def step(self, actions: Any):
+        """One decision step of every match; the native stepper auto-resets and plays the
+        bots inside its ``nogil`` call (docs/rl.md)."""
+        if self.self_play:
+            arr = np.asarray(actions)
+            if arr.shape != (self.num_envs,):
+                raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
+            if arr.dtype.kind not in "iu":
+                raise TypeError(f"actions must be integers, not {arr.dtype}")
+            self._full_actions.reshape(self.num_envs)[:] = arr
+            actions = self._full_actions
+        obs, rewards, terminated, truncated, info = self.batch.step(actions)
+        infos = self._info()
+        reward = self._rows(rewards).astype(np.float64)
+        term, trunc = self._per_env(terminated), self._per_env(truncated)
+        if self._shaping is not None:
+            fresh = (
+                self._was_done.copy()
+                if self.autoreset_mode == AutoresetMode.NEXT_STEP
+                else np.zeros(self.num_envs, bool)
+            )
+            done = term | trunc
+            if "final_ended" in info:
+                done = done | self._per_env(info["final_ended"])
+            reward = reward + self._shaping.bonus(self._obs_all(), done, fresh)
+        self._was_done = term | trunc
+        if "final_ended" in info and info["final_ended"].any():
+            self._final(infos, info)
+        out = self._agent_obs(obs)  # the step's buffers (no RowOutputs: cost as before)
+        out = {k: v.copy() for k, v in out.items()} if self.copy else out
+        return out, reward, term, trunc, infos
+
+    def _final(self, infos: Dict[str, Any], info: Dict[str, np.ndarray]) -> None:
+        """SAME_STEP, natively: ``final_obs``/``final_info`` in Gymnasium's layout (dicts
+        of arrays over rows, each key with its ``_key`` mask of the ended rows)."""
+        ended = self._per_env(info["final_ended"])
+        keys = (self.batch.obs_mode, "scalars")
+        final = {k: self._rows(info["final_" + k]).copy() for k in keys}
+        if not self.mask_in_info:  # an ended row: nothing but wait
+            final["action_mask"] = np.zeros((self.num_envs, self.num_actions), np.int8)
+            final["action_mask"][:, 0] = 1
+        infos.update(final_obs=with_key_masks(final, ended), _final_obs=ended, _final_info=ended)
+        infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
+
+    def describe(self, i: int) -> str:
+        from ._blitz_render import board_ansi
+
+        return board_ansi(self.batch.get_match(i))
+
+    def render(self):
+        """``rgb_array``: a tuple of (H, W, 3) uint8 images, one per match (X's view);
+        ``ansi``: the boards as text, one block per match."""
+        from ._blitz_render import boards_ansi
+
+        matches = [self.batch.get_match(i) for i in range(self.num_matches)]
+        if self.render_mode == "rgb_array":
+            return tuple(board_rgb(m.planes(0)) for m in matches)
+        if self.render_mode == "ansi":
+            return boards_ansi(matches)
+        return None
+
+    # -- snapshots: NativeVectorEnv's (options, batch, generator) and the env's own --------
+    def get_state(self) -> Dict[str, Any]:
+        state = super().get_state()
+        state["was_done"] = self._was_done.copy()
+        state["shaping"] = None if self._shaping is None else self._shaping.last
+        return state
+
+    def set_state(self, state: Dict[str, Any]) -> None:
+        super().set_state(state)
+        self._was_done[:] = state["was_done"]
+        if self._shaping is not None:
+            self._shaping.last = None if state["shaping"] is None else state["shaping"].copy()
+
+
+def BlitzSelfPlayVectorEnv(num_matches: int = 1, **options: Any) -> BlitzVectorEnv:
+    """Self-play: ``num_matches`` matches whose two seats are both the agent's, as a
+    Gymnasium ``VectorEnv`` of ``num_envs = 2 * num_matches`` rows: row ``2 i`` is X of
+    match i, row ``2 i + 1`` is O (the batch's buffers reshaped, no copy inside).
+    Actions ``(num_envs,)``, rewards per row (zero-sum within a match), each row's
+    observation from its own seat. Every option of :class:`BlitzVectorEnv` but
+    ``opponent`` and ``seat``.
+
+    >>> env = BlitzSelfPlayVectorEnv(4, seed=0)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["planes"].shape, env.action_masks().shape
+    ((8, 12, 6, 6), (8, 73))
+    """
+    reject_self_play_options(options, "both seats are the agent's")
+    return BlitzVectorEnv(num_matches, opponent=None, **options)
+
+
+def make_self_play_env(num_matches: int = 1, preset: Optional[str] = None, **options: Any):
+    """Both seats are the learner's: :func:`BlitzSelfPlayVectorEnv`."""
+    return BlitzSelfPlayVectorEnv(num_matches, **preset_options(preset, options))
+
+
+# The adapter's faces under the names docs/rl.md shows (``make_env("tiny")`` ...).
+make_env = BlitzVectorEnv.make_env
+make_vector_env = BlitzVectorEnv.make_vector_env
+parallel_env = _parallel_env
