@@ -44,7 +44,7 @@ def new(setup=None, *, seed=0, scripted=True, **rules):
     """A match on ``Rules(**rules)``; scripted powerups (no random spawns) by default.
 
     Stream layout 1 (docs/engine.md): the seeds and draws worked out below follow its one
-    stream; layout 2 has its own tests (test_streams.py, the differential tests)."""
+    stream; layout 2 has its own tests (test_blitz_streams.py, the differential tests)."""
     return engine(Rules(**rules), seed=seed, setup=setup, random_powerups=not scripted, stream=1)
 
 
