@@ -1,4 +1,4 @@
-"""Rule-by-rule tests (docs/rules/blitz.md R1..R23, docs/engine.md), run on both engines: the
+"""Rule-by-rule tests (docs/blitz.md R1..R23, docs/engine.md), run on both engines: the
 pure-Python reference model and the native engine.
 
 Every expectation here is worked out by hand from the rules text; tests are named after
