@@ -115,6 +115,9 @@ def test_ci_runs_the_gate_beside_the_checks_and_its_status_is_cis():
     lines = [line.strip() for line in script.splitlines()]
     start = next(i for i, line in enumerate(lines) if "benches/gate.py check" in line)
     assert lines[start].endswith("&") and start < lines.index("scripts/check.sh")
+    # benches/ compiled before the gate starts: the tests' collection must not change its
+    # import path under it (an empty run compiling, a full run reading the .pyc).
+    assert lines.index("python -m compileall -q benches") < start
     waited = lines.index('wait "$gate" || gate_status=$?')
     assert lines.index(TEST_COMMAND) < waited and lines[-1] == 'exit "$gate_status"'
 
