@@ -16,6 +16,7 @@ loop, and a workload's figure is its run minus the empty run (one empty run serv
     python benches/gate.py list         # the workloads
     python benches/gate.py run NAME [--slow] [--reps N]   # one workload (internal)
     python benches/gate.py run --empty                    # the subtracted run (internal)
+    python benches/gate.py run [NAME] [--empty] --only NAME   # set up NAME alone (tests)
 
 ``--runs N`` (check/update) measures every workload N times and reports the spread.
 ``--slow`` does 10 % more repetitions: tests/test_gate.py uses it to show that the gate
@@ -179,13 +180,22 @@ def slow_reps(reps: int) -> int:
 
 
 def run_workload(
-    name: Optional[str], *, empty: bool = False, slow: bool = False, reps: Optional[int] = None
+    name: Optional[str],
+    *,
+    empty: bool = False,
+    slow: bool = False,
+    reps: Optional[int] = None,
+    only: Optional[str] = None,
 ) -> None:
     """Set up every workload and warm each up once (the same in every run, so that one
-    empty run serves them all); then, unless `empty`, the named one's measured loop."""
+    empty run serves them all); then, unless `empty`, the named one's measured loop.
+    `only`: set up that one workload alone (tests/test_gate.py, whose three runs then skip
+    the others' set-up, most of a run's cost under callgrind; the gate never uses it)."""
     _import_core()
     contexts = {}
     for key, (setup, body, _) in WORKLOADS.items():
+        if only is not None and key != only:
+            continue
         contexts[key] = setup()
         body(contexts[key])  # lazy imports, caches, first-call paths: not measured
     gc.collect()
@@ -397,10 +407,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--empty", action="store_true", help="set-up only (the subtracted run)")
     p.add_argument("--slow", action="store_true", help="~10 %% more repetitions")
     p.add_argument("--reps", type=int, default=None)
+    p.add_argument("--only", choices=sorted(WORKLOADS), help="set up this workload alone")
     args = parser.parse_args(argv)
 
     if args.command == "run":
-        run_workload(args.name, empty=args.empty, slow=args.slow, reps=args.reps)
+        if args.only is not None and args.name not in (None, args.only):
+            parser.error(f"run {args.name} --only {args.only}: set up what is measured")
+        run_workload(args.name, empty=args.empty, slow=args.slow, reps=args.reps, only=args.only)
         return 0
     if args.command == "list":
         for name, (_, body, reps) in WORKLOADS.items():

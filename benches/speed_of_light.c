@@ -1,4 +1,4 @@
-/* Speed-of-light references for the batch kernels (benches/bench_core.py).
+/* Speed-of-light references for the batch kernels (benches/bench_blitz.py).
  *
  * Minimal plain-C versions of R10 line detection (has_line, lowest_line) and R20
  * timeout scoring, hard-wired to the default geometry (6x6, line_length 4, bit i =

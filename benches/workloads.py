@@ -1,4 +1,4 @@
-"""Deterministic inputs shared by the benchmarks (bench_core.py) and the gate (gate.py).
+"""Deterministic inputs shared by the benchmarks (bench_blitz.py) and the gate (gate.py).
 
 Everything here is a pure function of fixed seeds, so the timing benchmarks and the
 instruction-count gate measure the same work on every machine and every run.

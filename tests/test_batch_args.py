@@ -68,7 +68,7 @@ def test_blitz_reset_refuses_bad_indices_and_seeds_and_changes_nothing() -> None
 
 def test_rift_step_joint_refuses_bad_actions_and_seeds_and_changes_nothing() -> None:
     pytest.importorskip("blitz_core.rift")
-    from tictacblitz.games.rift.rl import RiftVectorEnv
+    from tictacblitz.envs.games.rift import RiftVectorEnv
 
     batch = RiftVectorEnv(3, seed=1).batch
     before = np.array(batch.obs, copy=True)

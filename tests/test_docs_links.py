@@ -3,7 +3,7 @@ file of this repository that exists (and, for a link to a heading, to a heading 
 exists), no link leaves the repository, and no page mentions the ``../shared`` folder
 that a clone does not have.
 
-It also holds docs/rules/blitz.md to the code: every rule id R1-R23 is a heading, and
+It also holds docs/blitz.md to the code: every rule id R1-R23 is a heading, and
 the "Rule settings" table lists every field of ``Rules`` with its default.
 
 Nothing is allowlisted: a link to a page that is not written yet fails until the page
@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
-RULES_PAGE = ROOT / "docs" / "rules" / "blitz.md"
+RULES_PAGE = ROOT / "docs" / "blitz.md"
 RULES_PY = ROOT / "python" / "tictacblitz" / "games" / "blitz" / "rules.py"
 
 
@@ -156,7 +156,7 @@ def check_link(source: Path, target: str):
 
 def test_the_link_reader_on_a_sample():
     sample = (
-        'See [the rules](docs/rules/blitz.md#r5-refilling) and ![a](img/a.png "title").\n'
+        'See [the rules](docs/blitz.md#r5-refilling) and ![a](img/a.png "title").\n'
         "Code is not a link: `[x](nowhere.md)` or `http://127.0.0.1:8000`.\n"
         "```sh\n"
         "tictacblitz replay [y](../shared/z.md) http://example.org\n"
@@ -166,7 +166,7 @@ def test_the_link_reader_on_a_sample():
         '<a href="x.md">x</a>\n'
     )
     assert links(sample) == [
-        (1, "docs/rules/blitz.md#r5-refilling"),
+        (1, "docs/blitz.md#r5-refilling"),
         (1, "img/a.png"),
         (6, "https://example.org/auto"),
         (6, "https://example.org/page"),
@@ -191,7 +191,7 @@ def test_the_link_reader_on_a_sample():
 
 def test_the_documentation_is_there():
     names = {doc_id(p) for p in DOCS}
-    assert {"README.md", "docs/rules/blitz.md", "docs/replay-format.md", "docs/engine.md"} <= names
+    assert {"README.md", "docs/blitz.md", "docs/replay-format.md", "docs/engine.md"} <= names
 
 
 @pytest.mark.parametrize("path", DOCS, ids=doc_id)
@@ -219,7 +219,7 @@ def test_no_page_mentions_the_shared_folder(path):
 
 
 def settings_table() -> dict:
-    """The "Rule settings" table of docs/rules/blitz.md: setting name → default."""
+    """The "Rule settings" table of docs/blitz.md: setting name → default."""
     text = RULES_PAGE.read_text(encoding="utf-8")
     section = text.split("## Rule settings", 1)[1].split("\n## ", 1)[0]
     table = {}
@@ -253,7 +253,7 @@ def test_the_settings_table_matches_the_rules_code():
 
 
 def site_url(page: Path) -> str:
-    """The URL MkDocs gives a page (directory URLs): ``rules/blitz.md`` -> ``rules/blitz/``."""
+    """The URL MkDocs gives a page (directory URLs): ``api/blitz.md`` -> ``api/blitz/``."""
     rel = page.relative_to(ROOT / "docs").with_suffix("").as_posix()
     if rel == "index" or rel.endswith("/index"):
         return rel[: -len("index")]
@@ -283,7 +283,7 @@ def test_the_site_holds_every_repository_file_a_guide_links_to(tmp_path):
                 continue
             if not (page.parent / path).resolve().is_relative_to(ROOT / "docs"):
                 expected.append((doc_id(page), target, (url or "./") + path))
-    assert len(expected) >= 15  # the scenario links of rules/blitz.md and replay-format.md
+    assert len(expected) >= 15  # the scenario links of blitz.md and replay-format.md
     hook.copy_into_site(found, tmp_path)
     missing = []
     for page, target, in_site in expected:

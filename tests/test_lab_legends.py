@@ -21,7 +21,7 @@ from tictacblitz.lab.units import explanation, legend, metrics_of, unit
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 RULE_DOCS = {
     # game: (id prefix, its rules document, how the document defines an id)
-    "blitz": ("R", DOCS / "rules" / "blitz.md", r"^### (R\d+) "),
+    "blitz": ("R", DOCS / "blitz.md", r"^### (R\d+) "),
     "doh": ("D", DOCS / "doh.md", r"^\*\*(D\d+) — "),
     "rift": ("G", DOCS / "rift.md", r"^(?:- \*\*|### )(G\d+)\b"),
 }

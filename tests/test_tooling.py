@@ -8,6 +8,7 @@ scripts/check.sh; this file only keeps them from being unplugged quietly.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -102,3 +103,30 @@ def test_the_public_api_is_type_checked_strictly():
         "tictacblitz.games.registry",
         "tictacblitz.games.blitz.game",
     } <= set(strict["module"])
+
+
+# -- the CI's time (issue 27, CI item) -------------------------------------------------------
+
+
+def test_ci_runs_the_gate_beside_the_checks_and_its_status_is_cis():
+    """The gate counts instructions (no load changes them), so .ci/run starts it before the
+    checks and waits for it after the tests; a failing gate must still fail CI."""
+    script = (ROOT / ".ci" / "run").read_text()
+    lines = [line.strip() for line in script.splitlines()]
+    start = next(i for i, line in enumerate(lines) if "benches/gate.py check" in line)
+    assert lines[start].endswith("&") and start < lines.index("scripts/check.sh")
+    # benches/ compiled before the gate starts: the tests' collection must not change its
+    # import path under it (an empty run compiling, a full run reading the .pyc).
+    assert lines.index("python -m compileall -q benches") < start
+    waited = lines.index('wait "$gate" || gate_status=$?')
+    assert lines.index(TEST_COMMAND) < waited and lines[-1] == 'exit "$gate_status"'
+
+
+def test_auto_starts_two_workers_a_core_unless_told(monkeypatch):
+    import conftest
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    cores = len(os.sched_getaffinity(0))
+    assert conftest.pytest_xdist_auto_num_workers(None) == 2 * cores
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
+    assert conftest.pytest_xdist_auto_num_workers(None) == 3

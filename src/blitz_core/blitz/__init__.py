@@ -1,4 +1,4 @@
-"""The native core of Tic Tac Blitz (docs/rules/blitz.md R1-R23 on 64-bit bitboards).
+"""The native core of Tic Tac Blitz (docs/blitz.md R1-R23 on 64-bit bitboards).
 
 Layers, bottom up: ``bitboard.pxd`` (windows, line tests, timeout scores), ``seeds.pxd``
 (the salts of a match's streams), ``engine`` (the nogil rules engine: MatchState, time,

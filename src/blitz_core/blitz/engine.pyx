@@ -1,9 +1,9 @@
-# The rules engine (declared in engine.pxd): docs/rules/blitz.md on bitboards, without the GIL.
+# The rules engine (declared in engine.pxd): docs/blitz.md on bitboards, without the GIL.
 #
 # All of it is C: a match is a MatchState struct, advanced by state_advance_to and changed
 # by state_act, emitting EventC records into an optional sink. The Python face (the
 # `Match` class, the Rules bridge, serialisation) is match.pyx. docs/engine.md fixes
-# what docs/rules/blitz.md leaves open (the random stream, the order of events);
+# what docs/blitz.md leaves open (the random stream, the order of events);
 # tictacblitz.games.blitz.reference implements the same contract in plain Python and the
 # differential tests hold the two together.
 

@@ -1,4 +1,4 @@
-"""Tic Tac Blitz: real-time four in a row on 6×6 (rules R1-R23, docs/rules/blitz.md).
+"""Tic Tac Blitz: real-time four in a row on 6×6 (rules R1-R23, docs/blitz.md).
 
 Everything of this game on the Python side is in this folder:
 

@@ -345,7 +345,7 @@ def drive(
     the events of every call that changed the match. Returns the match.
 
     With the seat seeds of ``play_matches`` (``seed ^ SEAT_SALTS[seat]``) this plays the
-    very match the native loop plays (tests/test_bots.py holds them together)."""
+    very match the native loop plays (tests/blitz/test_blitz_bots.py holds them together)."""
     bots = (x_bot, o_bot)
 
     def call(method: Callable[..., Any], *args: Any) -> Any:

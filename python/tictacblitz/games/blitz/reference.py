@@ -1,6 +1,6 @@
 """The pure-Python reference model of Tic Tac Blitz: the oracle of the rules contract.
 
-:class:`ReferenceMatch` implements docs/rules/blitz.md (R1..R23) and docs/engine.md literally and
+:class:`ReferenceMatch` implements docs/blitz.md (R1..R23) and docs/engine.md literally and
 plainly: the board is a dict of marks, craters and powerups keyed by cell number, every
 player's marks are kept in a list oldest first, and time moves from one timed event to
 the next.  It is written to be read, not to be fast; the native engine (``_engine``) has
@@ -111,7 +111,7 @@ class _Powerup:
 
 
 class ReferenceMatch:
-    """A whole match, per docs/rules/blitz.md and docs/engine.md (see the module docstring).
+    """A whole match, per docs/blitz.md and docs/engine.md (see the module docstring).
 
     :param rules: the rules configuration (defaults when None).
     :param seed: the random stream (R23).

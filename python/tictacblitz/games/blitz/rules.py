@@ -1,4 +1,4 @@
-"""The rules configuration: every number of docs/rules/blitz.md, validated, under
+"""The rules configuration: every number of docs/blitz.md, validated, under
 docs/replay-format.md names.
 
 A :class:`Rules` is immutable; ``Rules(set_ms=1200)`` overrides one default.  It is the
@@ -77,7 +77,7 @@ def factor_fraction(value: float, name: str) -> Fraction:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every number of docs/rules/blitz.md (defaults shown), by the names
+    """Every number of docs/blitz.md (defaults shown), by the names
     docs/replay-format.md uses.
 
     >>> Rules().round_ms

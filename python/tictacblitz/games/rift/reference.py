@@ -4,7 +4,7 @@
 characters (``.``, ``X``, ``O``, ``#`` for grey), sectors are a list of
 :class:`~.types.SectorResult`, and a turn is resolved in G6's order, one step per
 method. The native core (``blitz_core.rift.engine``, behind :mod:`.native`) has the same
-surface and is tested against this one turn by turn (tests/rift/test_differential.py).
+surface and is tested against this one turn by turn (tests/rift/test_rift_differential.py).
 
 Both engines take their input already validated (the replay loader and the protocol
 adapter check it); a move given to :meth:`resolve` must be legal (G4, G5).

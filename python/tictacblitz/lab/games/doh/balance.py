@@ -217,7 +217,7 @@ averaged (issue 22), its shares are the metrics ``P_first_share`` and ``END_shar
 
 RUNNER_OPTIONS: Dict[str, Tuple[str, str]] = {
     "opening": (
-        "S|M|L",
+        "|".join(PIECES),  # the sizes, from the one vocabulary (issue 27, item 3)
         "Doh: every game's first piece is this size, in every arm of the run (A/B, seats "
         "swapped): the bots play on from it (docs/doh.md)",
     ),

@@ -4,7 +4,7 @@
 // answers "what does the screen show at engine ms nowT of this round" — the setting
 // rings, charge rings, crater fades and powerup burn-outs are all functions of nowT, so
 // the page animates them locally between messages (docs/protocol.md, "Animating").
-// Rule ids (R…) refer to docs/rules/blitz.md.
+// Rule ids (R…) refer to docs/blitz.md.
 //
 // Every number comes from the server: the rules (`welcome.rules`, a room's `state.rules`,
 // a replay's `rules`) and the game's vocabulary (`welcome.game`: its seats and the

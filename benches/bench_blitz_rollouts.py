@@ -15,8 +15,9 @@ current ms, then 50 ms of game time), with random legal actions:
 
 at 1 and 2 OpenMP threads. Run::
 
-    PYTHONPATH=python python -m pytest benches/bench_rollouts.py --benchmark-columns=mean,rounds
-    PYTHONPATH=python python benches/bench_rollouts.py          # the table of docs/rl.md
+    PYTHONPATH=python python -m pytest benches/bench_blitz_rollouts.py \
+        --benchmark-columns=mean,rounds
+    PYTHONPATH=python python benches/bench_blitz_rollouts.py          # the table of docs/rl.md
 
 The OpenMP wait policy is libgomp's default (threads spin briefly between steps), which
 is fastest on an idle machine: measured 26 M steps/s on 2 threads, 1.85x one thread. On a

@@ -3,7 +3,7 @@
 Layout 2 keys every draw by its purpose, the round and an index, so that a change of
 history leaves the other draws alone (common random numbers); layout 1, one stream in
 the order things happen, is what files without a ``stream`` field replay with. The
-exact draws of both are held to the reference engine by tests/test_differential.py.
+exact draws of both are held to the reference engine by tests/blitz/test_blitz_differential.py.
 """
 
 from __future__ import annotations

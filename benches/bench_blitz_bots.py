@@ -1,7 +1,7 @@
 """Bot speed: decision times of greedy, strong and search, search simulations per second,
 and whole native bot matches (pytest-benchmark; docs/bots.md records the figures).
 
-    PYTHONPATH=python python -m pytest benches/bench_bots.py --benchmark-only -s
+    PYTHONPATH=python python -m pytest benches/bench_blitz_bots.py --benchmark-only -s
 
 Each benchmark stores its derived figure in ``extra_info`` (µs per decision, sims/s),
 and prints it with ``-s``.

@@ -24,7 +24,7 @@ from tictacblitz.games.blitz.bots import (
 )
 from tictacblitz.lab.stats import wilson
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The seeds docs/bots.md's strength figures were measured on start here; the test plays
 # a prefix of them (fewer matches, the same claim: the Wilson lower bound over 85 %).
 STRENGTH_SEEDS = range(500)
