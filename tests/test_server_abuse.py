@@ -318,8 +318,11 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
     # loaded 2-core CI machine measured p99 183 ms once with nothing wrong.
     assert result["latency_ms"]["p99"] < 1000.0, result["latency_ms"]
     creates, replays = result["abuse"]["creates"], result["abuse"]["replays"]
-    assert creates.get("joined", 0) <= 8 and sum(creates.values()) > 100, creates
-    assert replays.get("200", 0) == 0 and sum(replays.values()) > 100, replays
+    # Counted, not timed: the flood must have gone well past the burst the limit allows
+    # (8 rooms) and been refused many times. Not "over 100 requests in 8 s": a starved
+    # attacker on a loaded CI machine sent 34 (7 joined, 27 refused) with nothing wrong.
+    assert creates.get("joined", 0) <= 8 and creates.get("too_many_rooms", 0) >= 20, creates
+    assert replays.get("200", 0) == 0 and sum(replays.values()) >= 20, replays
 
 
 def test_serve_options_for_the_limits(monkeypatch, capsys) -> None:

@@ -2,6 +2,13 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
 
-sys.exit(main())
+    status = main()
+except KeyboardInterrupt:
+    # Ctrl-C before a command's own handler took over (while the imports ran): one line
+    # and 130, as after a run (lab/edges.py), never a traceback.
+    print("tictacblitz: interrupted before any work; nothing written", file=sys.stderr)
+    status = 130
+sys.exit(status)

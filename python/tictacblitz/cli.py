@@ -65,7 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run one subcommand; returns the exit status (0 ok, 2 bad input)."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the commands' modules import: as in __main__
+        print("tictacblitz: interrupted before any work; nothing written", file=sys.stderr)
+        return 130
     try:
         return args.handler(args)
     except CommandError as exc:
