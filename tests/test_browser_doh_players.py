@@ -182,7 +182,7 @@ def test_a_four_player_room_its_host_starts_with_bots(server4, browser) -> None:
         a.shot("started")
         pages = {"first": a, "second": b}
         rng = random.Random(7)
-        for _ in range(15):
+        for _ in range(60):  # a human move each, or a reread after a bot's turn (below)
             a.wait(
                 "() => window.__blitz.view.result || ['first', 'second']"
                 ".includes(window.__blitz.view.toMove)"
@@ -190,6 +190,8 @@ def test_a_four_player_room_its_host_starts_with_bots(server4, browser) -> None:
             v = a.view()
             if v["result"]:
                 break
+            if v["toMove"] not in pages:  # a bot's turn again between the wait and this read
+                continue
             mover = pages[v["toMove"]]
             mover.wait(
                 "(n) => window.__blitz.view.ply === n && window.__blitz.view.myTurn", v["ply"]

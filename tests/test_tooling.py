@@ -8,6 +8,7 @@ scripts/check.sh; this file only keeps them from being unplugged quietly.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -123,7 +124,11 @@ def test_ci_runs_the_gate_beside_the_checks_and_its_status_is_cis():
 
 
 def test_auto_starts_two_workers_a_core_unless_told(monkeypatch):
-    import conftest
+    # tests/conftest.py by its path: `import conftest` may give another folder's conftest
+    # (tests/fourth_game/ has one), whichever a worker imported first.
+    spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
 
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
