@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..games.stats import Moments
+from ..games.stats import Moments, quantiles
 
 __all__ = [
     "Metric",
@@ -205,3 +205,20 @@ class FirstSeatScore:
         mean, ci = self.score2.mean_ci()
         value = None if mean is None else mean / 2 - 0.5
         return value, None if ci is None else [ci[0] / 2 - 0.5, ci[1] / 2 - 0.5]
+
+
+def game_length_summary(length: Moments, hist: np.ndarray) -> Dict[str, Any]:
+    """The summary's ``game_length`` block of a game counted in plies or turns (``hist``:
+    games by length): the mean with its 95 % interval, the 10th, 50th and 90th
+    percentiles, and the distribution. Written once for Doh, Doh of three or four seats
+    and Rift & Grid (issue 27, item 3)."""
+    mean, mean_ci = length.mean_ci()
+    p10, p50, p90 = quantiles(hist, 1, (0.1, 0.5, 0.9))
+    return {
+        "mean": mean,
+        "mean_ci": mean_ci,
+        "p10": p10,
+        "median": p50,
+        "p90": p90,
+        "distribution": {str(k): int(v) for k, v in enumerate(hist) if v},
+    }

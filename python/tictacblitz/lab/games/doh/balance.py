@@ -32,8 +32,8 @@ from ....games.doh import bots as _bots
 from ....games.doh.bots import opening_code
 from ....games.doh.rules import DohRules
 from ....games.doh.types import PIECES, SEATS
-from ....games.stats import Moments, quantiles, wilson_or_none
-from ...metric import FirstSeatScore, first_seat_values
+from ....games.stats import Moments, wilson_or_none
+from ...metric import FirstSeatScore, first_seat_values, game_length_summary
 from .seats import ENDS, RULE_OF_END, SeatMetrics, seat_match_values
 
 __all__ = [
@@ -157,8 +157,6 @@ class TwoSeatMetrics:
         wilson = wilson_or_none
         n = int(self.by_piece.sum())
         score, score_ci = self.first.score()
-        length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         pieces = {}
         for k, name in enumerate(PIECES):
             fw, sw, dr = (int(v) for v in self.by_piece[k])
@@ -196,14 +194,7 @@ class TwoSeatMetrics:
                 "first_score": score,
                 "first_score_ci": score_ci,
             },
-            "game_length": {
-                "mean": length,
-                "mean_ci": length_ci,
-                "p10": p10,
-                "median": p50,
-                "p90": p90,
-                "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
-            },
+            "game_length": game_length_summary(self.length, self.length_hist),
             "first_pieces": pieces,
             "ends": ends,
         }

@@ -32,8 +32,8 @@ import numpy as np
 from ....games.doh.bots import END_NAMES
 from ....games.doh.rules import MAX_PLIES
 from ....games.doh.types import SEATS
-from ....games.stats import Moments, quantiles, wilson_or_none
-from ...metric import Metric
+from ....games.stats import Moments, wilson_or_none
+from ...metric import Metric, game_length_summary
 
 __all__ = [
     "SeatMetrics",
@@ -113,8 +113,6 @@ class SeatMetrics:
                 "out_ci": wilson(int(self.out[k]), games),
                 "kingmaker": int(self.kingmaker[k]),
             }
-        length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         ends = {
             name: {
                 "rule": RULE_OF_END[name],
@@ -132,14 +130,7 @@ class SeatMetrics:
             # the first seat's score where the two-player summary has it (a draw 1/N)
             "seat_advantage": {"first_score": first["score"], "first_score_ci": first["score_ci"]},
             "seat_scores": seats,
-            "game_length": {
-                "mean": length,
-                "mean_ci": length_ci,
-                "p10": p10,
-                "median": p50,
-                "p90": p90,
-                "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
-            },
+            "game_length": game_length_summary(self.length, self.length_hist),
             "ends": ends,
             "players_out": {
                 "games": stuck,

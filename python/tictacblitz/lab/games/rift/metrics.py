@@ -22,8 +22,8 @@ import numpy as np
 
 from ....games.rift.rules import RiftRules
 from ....games.rift.types import MAX_TURNS, OBJECTIVE_IDS, Ability, Player
-from ....games.stats import Z95, Moments, quantiles, ratio_ci, wilson_or_none
-from ...metric import FirstSeatScore
+from ....games.stats import Z95, Moments, ratio_ci, wilson_or_none
+from ...metric import FirstSeatScore, game_length_summary
 
 __all__ = ["Metrics", "ABILITIES", "SEATS", "TARGETS", "objective_bits"]
 
@@ -159,8 +159,6 @@ class Metrics:
         score)."""
         wilson = wilson_or_none
         score, score_ci = self.first.score(clip=True)
-        length, length_ci = self.length.mean_ci()
-        p10, p50, p90 = quantiles(self.length_hist, 1, (0.1, 0.5, 0.9))
         turns, collisions, greys = (int(v) for v in self.turn_counts)
         games = self.length.n
         abilities = {}
@@ -209,14 +207,7 @@ class Metrics:
                 "x_score": score,
                 "x_score_ci": score_ci,
             },
-            "game_length": {
-                "mean": length,
-                "mean_ci": length_ci,
-                "p10": p10,
-                "median": p50,
-                "p90": p90,
-                "distribution": {str(k): int(v) for k, v in enumerate(self.length_hist) if v},
-            },
+            "game_length": game_length_summary(self.length, self.length_hist),
             "collisions": {
                 "turns": turns,
                 "collisions": collisions,
