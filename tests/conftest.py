@@ -8,13 +8,14 @@ from typing import Iterator, List
 
 import pytest
 
-# How many pytest-xdist workers ``-n auto`` starts per core: most of the suite's time is
-# spent waiting (a browser page for its frames, a real-time round, a server process, a
-# subprocess), not computing. Measured in .ci/run from a fresh clone on the quiet 2-core
-# machine with one worker a core: 445 s of tests while the whole run used 860 CPU
-# seconds, install, checks and gate included, so the tests kept about 1.2 of the 2 cores
-# busy; two workers a core fill the waits (issue 27, CI item).
-WORKERS_PER_CORE = 2
+# How many pytest-xdist workers ``-n auto`` starts per core. Two a core (tried in issue 27
+# to fill the suite's waits: browsers, servers, real-time rounds) did not shorten .ci/run
+# from a fresh clone on the quiet 2-core machine (7 min 50 s to 9 min 9 s of tests, 11 min
+# 18 s to 12 min 33 s in all, against 7 min 47 s and 12 min 7 s with one a core and 160
+# fewer tests), and a real-time test starved of its core failed in one of three runs (a
+# Blitz bot match in the browser drew instead of X winning; a load-test attacker sent too
+# little): one a core.
+WORKERS_PER_CORE = 1
 
 
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:

@@ -123,7 +123,7 @@ def test_ci_runs_the_gate_beside_the_checks_and_its_status_is_cis():
     assert lines.index(TEST_COMMAND) < waited and lines[-1] == 'exit "$gate_status"'
 
 
-def test_auto_starts_two_workers_a_core_unless_told(monkeypatch):
+def test_auto_starts_one_worker_a_core_unless_told(monkeypatch):
     # tests/conftest.py by its path: `import conftest` may give another folder's conftest
     # (tests/fourth_game/ has one), whichever a worker imported first.
     spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
@@ -132,6 +132,6 @@ def test_auto_starts_two_workers_a_core_unless_told(monkeypatch):
 
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
-    assert conftest.pytest_xdist_auto_num_workers(None) == 2 * cores
+    assert conftest.pytest_xdist_auto_num_workers(None) == cores
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
     assert conftest.pytest_xdist_auto_num_workers(None) == 3
