@@ -54,7 +54,9 @@ def illegal_move_rewards(num_players: int, at_fault: Sequence[int]) -> List[floa
     return rewards
 
 
-def _pettingzoo():
+def pettingzoo_module() -> Any:
+    """PettingZoo, imported on first use (it is the rl extra's): one line naming the extra
+    when it is missing."""
     try:
         import pettingzoo
     except ImportError:
@@ -166,7 +168,7 @@ def GameAECEnv(
     render_mode: Optional[str] = None,
 ):
     """A PettingZoo ``AECEnv`` of an alternating-turn game (every seat is an agent)."""
-    pettingzoo = _pettingzoo()
+    pettingzoo = pettingzoo_module()
 
     class _AEC(_Seats, pettingzoo.AECEnv):  # type: ignore[name-defined]
         def __init__(self) -> None:
@@ -233,7 +235,7 @@ def GameParallelEnv(
 ):
     """A PettingZoo ``ParallelEnv`` of any game (an alternating game's step is the move
     of the seat to move; the others' actions are ignored: see the module)."""
-    pettingzoo = _pettingzoo()
+    pettingzoo = pettingzoo_module()
 
     class _Parallel(_Seats, pettingzoo.ParallelEnv):  # type: ignore[name-defined]
         def __init__(self) -> None:

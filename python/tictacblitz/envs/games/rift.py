@@ -50,6 +50,7 @@ from ...games.rift.game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
 from ...games.rift.native import NativeRift
 from ...games.rift.rules import RiftRules
 from ...games.rift.types import MAX_TURNS, Reason
+from ..multi_agent import pettingzoo_module
 from ..native.options import next_game_seed, reject_self_play_options, rules_of, step_info
 from ..native.options import observation_space as shared_observation_space
 from ..native.vector import NativeSingleEnv, NativeVectorEnv, RowOutputs
@@ -231,16 +232,6 @@ class RiftEnv(NativeSingleEnv):
     reasons = REASONS
 
 
-def _pettingzoo() -> Any:
-    try:
-        import pettingzoo
-    except ImportError:
-        raise ImportError(
-            "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
-        ) from None
-    return pettingzoo
-
-
 def RiftParallelEnv(
     *,
     rules: Any = None,
@@ -254,7 +245,7 @@ def RiftParallelEnv(
     missing does not act, and the turn resolves once both have locked a move; a rejected
     move ends the episode, -1 for its seat and +1 for the other). ``interval_ms`` is
     accepted for the generic signature and ignored (the game has no clock)."""
-    pettingzoo = _pettingzoo()
+    pettingzoo = pettingzoo_module()
     if render_mode is not None and render_mode != "ansi":
         raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
     game_rules = rules_of(RiftRules, rules)
