@@ -47,6 +47,7 @@ INTERFACE: Dict[str, Spec] = {
     "stageHeight": ("function", 3, False),
     "replayStatus": ("function", 2, False),
     "layoutFits": ("function", 2, False),
+    "animating": ("function", 2, False),
     "localNote": ("function", 1, False),
     "LOCAL_NOTE": ("string", 0, False),
     "LOCAL_SEAT": ("string", 0, False),

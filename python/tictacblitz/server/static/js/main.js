@@ -26,6 +26,8 @@ const app = {
   replay: null,
   lay: null,
   view: null,
+  frames: 0, // animation frames run, and the canvas paints among them (a still board: none)
+  paints: 0,
   mouseSeat: null,
   status: "",
   statusUntil: 0,
@@ -459,6 +461,7 @@ function resize() {
   const w = stage.clientWidth,
     h = stage.clientHeight;
   if (!w || !h) return;
+  paintedKey = null; // a canvas given a size is blank: paint it again
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -481,7 +484,27 @@ function setHTML(id, html) {
   }
 }
 
+// The canvas is painted again only when the picture can have changed: the view, the
+// cursors, the hover or the canvas differ from the last painted, or the view module says
+// its picture moves on its own (`animating(view, now)`: a pulse, a resolution's
+// animation). A still board then costs the page no painting at all: a phone's battery,
+// and the CPU of the browser tests (several pages of a still board at 60 frames a second
+// kept a core busy; issue 27, CI item).
+let paintedKey = null;
+function drawIfChanged(view, now) {
+  const cursors = app.input.cursorList();
+  const hover = app.input.hover;
+  // The view's clock `t` alone is no change: what the clock moves on the board is in the
+  // view's other fields (a ring, a countdown), or the module says `animating`.
+  const key = JSON.stringify([{ ...view, t: null }, cursors, hover, canvas.width, canvas.height]);
+  if (key === paintedKey && !(app.ui.animating && app.ui.animating(view, now))) return;
+  paintedKey = key;
+  app.paints += 1; // the browser tests count paints against frames
+  app.ui.draw(ctx, view, app.lay, { cursors, hover, now });
+}
+
 function frame(now) {
+  app.frames += 1;
   const dt = Math.min(250, now - lastFrame);
   lastFrame = now;
   if (app.screen !== "menu" && app.ui) {
@@ -498,7 +521,7 @@ function frame(now) {
     }
     app.view = view;
     if (!app.lay || app.lay.size !== view.size || (app.ui.layoutFits && !app.ui.layoutFits(app.lay, view))) resize();
-    if (app.lay) app.ui.draw(ctx, view, app.lay, { cursors: app.input.cursorList(), hover: app.input.hover, now });
+    if (app.lay) drawIfChanged(view, now);
     updateDom(view, model);
   }
   requestAnimationFrame(frame);

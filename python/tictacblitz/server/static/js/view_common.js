@@ -3,6 +3,13 @@
 // the cursor's moves and the input's wiring to the canvas and the keyboard. Nothing of
 // any game's rules or words. `tests/` and the games' modules import them from here.
 
+// The player's system asks for less motion (prefers-reduced-motion): the views then show a
+// resolution's end at once and glows without a pulse. No window (Node's tests): never.
+const LESS_MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+export function reducedMotion() {
+  return !!LESS_MOTION && LESS_MOTION.matches;
+}
+
 /** A rounded rectangle path (fill or stroke it after). */
 export function roundRect(ctx, x, y, w, h, r) {
   ctx.beginPath();

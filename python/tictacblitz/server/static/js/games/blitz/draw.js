@@ -6,7 +6,7 @@
 // and dashed; a full charge is gold *and* thick with a tick; a frozen ring is slate blue
 // *and* shows a snowflake; haste shows a lightning bolt.
 
-import { roundRect } from "../../view_common.js";
+import { reducedMotion, roundRect } from "../../view_common.js";
 
 export { cellFromPoint } from "../../view_common.js";
 
@@ -249,11 +249,18 @@ function drawCrater(ctx, x, y, s, left) {
   ctx.restore();
 }
 
+/** True while something on the board pulses with the page's clock (a powerup's glow, a
+ *  knockable mark's target): the shell paints every frame then. The clocks, rings and
+ *  fades are in the view itself, so a live round's view changes every frame anyway. */
+export function animating(view) {
+  return !reducedMotion() && view.cells.some((c) => c.powerup || (c.mark && c.setting && c.knockable));
+}
+
 /** Paint the whole screen. `ui`: {cursors: [{seat, cell, label}], hover, now (ms, for pulses)}. */
 export function drawGame(ctx, view, lay, ui = {}) {
   const { w, h } = lay;
   const now = ui.now || 0;
-  const pulse = 0.5 + 0.5 * Math.sin(now / 180);
+  const pulse = reducedMotion() ? 1 : 0.5 + 0.5 * Math.sin(now / 180);
   ctx.clearRect(0, 0, w, h);
   ctx.fillStyle = COLORS.bg;
   ctx.fillRect(0, 0, w, h);

@@ -146,6 +146,7 @@ export function layoutFor(w, h, view) {
 }
 
 export const draw = drawGame;
+export { animating } from "./draw.js";
 
 /** The page coordinates of a cell's centre (the browser tests click there). */
 export { cellCenter } from "../../view_common.js";

@@ -11,7 +11,7 @@
 
 import { ANIM_MS, abilityUsable, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
 import { cellRect, sectorRect } from "./layout.js";
-import { roundRect } from "../../view_common.js";
+import { reducedMotion, roundRect } from "../../view_common.js";
 
 export { layout } from "./layout.js";
 
@@ -123,8 +123,15 @@ const started = new WeakMap();
 function withProgress(view, now) {
   if (!view.anim || now === undefined) return view;
   if (!started.has(view.anim.report)) started.set(view.anim.report, now);
-  const p = Math.max(view.anim.p, Math.min(1, (now - started.get(view.anim.report)) / ANIM_MS));
+  const p = reducedMotion() ? 1 : Math.max(view.anim.p, Math.min(1, (now - started.get(view.anim.report)) / ANIM_MS));
   return { ...view, anim: { ...view.anim, p, done: p >= 1 } };
+}
+
+/** True while the resolution's animation runs (the shell paints every frame then; a
+ *  still board only when something changed). */
+export function animating(view, now) {
+  const v = withProgress(view, now);
+  return !!v.anim && v.anim.p < 1;
 }
 
 export function drawGame(ctx, view0, lay, ui = {}) {

@@ -11,6 +11,7 @@
 // has no rules and no rule numbers. Rule ids (G…) refer to docs/rift.md.
 
 import { ModelBase, seatNamesOf } from "../../model_common.js";
+import { reducedMotion } from "../../view_common.js";
 
 export const ANIM_MS = 1600; // the resolution's animation (ghosts, swap, collision, landing)
 export const SIDE = 9; // cells per side of the board (G1)
@@ -223,7 +224,8 @@ export class GameModel extends ModelBase {
     let anim = null;
     if (this.anim) {
       if (this.anim.start === null || nowT < this.anim.start) this.anim.start = nowT;
-      const p = Math.min(1, (nowT - this.anim.start) / ANIM_MS);
+      // Less motion (the system's setting): the resolution shows its end at once.
+      const p = reducedMotion() ? 1 : Math.min(1, (nowT - this.anim.start) / ANIM_MS);
       anim = { report: this.anim.report, p, done: p >= 1 };
     }
     const live = this.phase === "live" && !this.result && !pic.result;

@@ -123,6 +123,7 @@ export function replayStatus(view, at) {
 }
 
 export const draw = drawGame;
+export { animating } from "./draw.js";
 
 /** The page coordinates of a cell's centre (the browser tests click there). */
 export function cellCenter(lay, rect, cell) {
