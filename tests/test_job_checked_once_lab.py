@@ -1,0 +1,66 @@
+"""A tournament checks its bots once (issue 27, item 5).
+
+The sibling of tests/test_job_checked_once.py (``simulate``), counting the same way:
+
+- a tournament resolves each bot once (:mod:`~tictacblitz.lab.tournament_job`); the
+  old code resolved it for the command's check, again a pair for the pilot, again in
+  ``run_tournament``'s check and again for every batch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from test_job_checked_once import counting
+from tictacblitz.lab import grid as lab_grid
+from tictacblitz.lab import hooks as lab_hooks
+from tictacblitz.lab import jobs
+from tictacblitz.lab import tournament as tournament_command
+from tictacblitz.lab.tournament import run_tournament
+
+
+def counted(monkeypatch) -> Counter:
+    """Count every prepared job, built rule set (a point's or a candidate's), rules
+    check and bot resolution (``check_bot`` resolves too: it is counted there)."""
+    counts: Counter = Counter()
+    counting(monkeypatch, jobs, "prepare", counts)
+    counting(monkeypatch, lab_grid, "apply_point", counts)
+    counting(monkeypatch, lab_hooks.GameHooks, "check_rules", counts)
+    counting(monkeypatch, lab_hooks.GameHooks, "resolve_bot", counts)
+    return counts
+
+
+def run_command(register, argv):
+    parser = argparse.ArgumentParser(prog="tictacblitz")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+BOTS = ["random", "greedy", "easy"]
+
+
+def test_a_tournament_on_the_command_line_resolves_each_bot_once(monkeypatch, capsys):
+    counts = counted(monkeypatch)
+    argv = ["tournament", "--game", "doh", "--bots", ",".join(BOTS), "--matches", "20"]
+    assert run_command(tournament_command.register, [*argv, "--no-progress", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["pairs"]) == 3 and sorted(report["bots"]) == sorted(BOTS)
+    assert all(p["a_wins"] + p["b_wins"] + p["draws"] == 20 for p in report["pairs"])
+    # Old code: resolve_bot 24 (3 checks, 2 a pair for the pilot, 3 checks again,
+    # 2 a batch: 2 batches a pair), check_rules 2.
+    assert counts["resolve_bot"] == len(BOTS), counts
+    assert counts["check_rules"] == 1, counts
+
+
+def test_a_tournament_resolves_each_bot_once_however_many_batches(monkeypatch):
+    counts = counted(monkeypatch)
+    # 1,100 matches a pair: two batches a pair (seats alternated) of 550, each cut in
+    # two pieces of at most 512 matches: 4 pieces a pair, 12 in all.
+    result = run_tournament(BOTS, 1100, seed=3, game="doh")
+    assert len(result["pairs"]) == 3 and result["matches"] == 1100
+    # Old code: resolve_bot 27 (3 checks, 2 a seat a piece).
+    assert counts["resolve_bot"] == len(BOTS), counts
+    assert counts["check_rules"] == 1, counts
