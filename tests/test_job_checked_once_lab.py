@@ -1,7 +1,12 @@
-"""A tournament checks its bots once (issue 27, item 5).
+"""A sweep point and a tournament, each checked once (issue 27, item 5).
 
 The sibling of tests/test_job_checked_once.py (``simulate``), counting the same way:
 
+- ``sweep``'s command line makes one :class:`~tictacblitz.lab.sweep_plan.SweepPlan`
+  (one job a point, :func:`~tictacblitz.lab.jobs.prepare`), which the pilot and the run
+  take as it is. On the old code every point was prepared twice (the command's check,
+  then ``sweep()`` again), its rules built twice and its bots resolved three times (the
+  pilot too), and the command line prepared one more job for its base rules;
 - a tournament resolves each bot once (:mod:`~tictacblitz.lab.tournament_job`); the
   old code resolved it for the command's check, again a pair for the pilot, again in
   ``run_tournament``'s check and again for every batch.
@@ -17,6 +22,7 @@ from test_job_checked_once import counting
 from tictacblitz.lab import grid as lab_grid
 from tictacblitz.lab import hooks as lab_hooks
 from tictacblitz.lab import jobs
+from tictacblitz.lab import sweep as sweep_command
 from tictacblitz.lab import tournament as tournament_command
 from tictacblitz.lab.tournament import run_tournament
 
@@ -37,6 +43,42 @@ def run_command(register, argv):
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)
     return args.handler(args)
+
+
+def test_a_sweep_on_the_command_line_checks_each_point_once(monkeypatch, capsys, tmp_path):
+    counts = counted(monkeypatch)
+    argv = ["sweep", "--game", "doh", "--grid", "pieces_per_size=3,4,5", "--x", "greedy"]
+    argv += ["--o", "random", "--matches", "20", "--workers", "1", "--no-progress", "--json"]
+    assert run_command(sweep_command.register, [*argv, "--out", str(tmp_path / "s")]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["pieces_per_size"] for r in rows} == {3, 4, 5} and {r["point"] for r in rows} == {
+        0,
+        1,
+        2,
+    }
+    points = 3
+    # Old code: prepare 7 (1 + 2 a point), apply_point 6, resolve_bot 20 (2 + 6 a
+    # point), check_rules 7 (the base's, then 2 a point).
+    assert counts["prepare"] == points, counts
+    assert counts["apply_point"] == points, counts
+    assert counts["resolve_bot"] == 2 * points, counts  # one a seat a point
+    assert counts["check_rules"] == 1 + points, counts  # the base rules, then each point's
+
+
+def test_a_sweep_over_a_player_parameter_resolves_each_points_bots_once(
+    monkeypatch, capsys, tmp_path
+):
+    # A point's bots differ (the swept error rate): the pilot and the run use each
+    # point's own job. The swept seat's new spec is checked once more where it is made
+    # (a bad one is named with its point: player_axes.point_players), so 3 a point.
+    # Old code: resolve_bot 18 for these two points.
+    counts = counted(monkeypatch)
+    argv = ["sweep", "--game", "doh", "--grid", "x.error=0%,10%", "--matches", "20"]
+    argv += ["--workers", "1", "--no-progress", "--json", "--out", str(tmp_path / "s")]
+    assert run_command(sweep_command.register, argv) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["x.error"] for r in rows} == {0.0, 0.1}
+    assert (counts["prepare"], counts["resolve_bot"]) == (2, 6), counts
 
 
 BOTS = ["random", "greedy", "easy"]
