@@ -1,4 +1,4 @@
-"""A sweep point and a tournament, each checked once (issue 27, item 5).
+"""A sweep point, a tournament and a rule candidate, each checked once (issue 27, item 5).
 
 The sibling of tests/test_job_checked_once.py (``simulate``), counting the same way:
 
@@ -9,7 +9,10 @@ The sibling of tests/test_job_checked_once.py (``simulate``), counting the same 
   pilot too), and the command line prepared one more job for its base rules;
 - a tournament resolves each bot once (:mod:`~tictacblitz.lab.tournament_job`); the
   old code resolved it for the command's check, again a pair for the pilot, again in
-  ``run_tournament``'s check and again for every batch.
+  ``run_tournament``'s check and again for every batch;
+- :class:`~tictacblitz.lab.candidates.Candidates` prepares its job once; each
+  candidate is that job on the candidate's rules (only the rules checked). The old code
+  prepared the job afresh for every ``measure``, resolving the bots each time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from tictacblitz.lab import hooks as lab_hooks
 from tictacblitz.lab import jobs
 from tictacblitz.lab import sweep as sweep_command
 from tictacblitz.lab import tournament as tournament_command
+from tictacblitz.lab.candidates import Candidates, estimates
+from tictacblitz.lab.simulation import simulate
 from tictacblitz.lab.tournament import run_tournament
 
 
@@ -106,3 +111,28 @@ def test_a_tournament_resolves_each_bot_once_however_many_batches(monkeypatch):
     # Old code: resolve_bot 27 (3 checks, 2 a seat a piece).
     assert counts["resolve_bot"] == len(BOTS), counts
     assert counts["check_rules"] == 1, counts
+
+
+def test_candidates_prepare_their_job_once(monkeypatch):
+    counts = counted(monkeypatch)
+    lab = Candidates("doh", seats=["x=greedy", "o=random"], workers=1)
+    first = lab.measure_summary({"pieces_per_size": 3}, matches=20, seed=1)[1]
+    lab.measure({"pieces_per_size": 4}, matches=20, seed=1)
+    # Old code: prepare 3 (Candidates, then every measure), resolve_bot 6.
+    assert counts["prepare"] == 1, counts
+    assert counts["resolve_bot"] == 2, counts  # one a seat
+    assert counts["check_rules"] == 3, counts  # one a job: the base's, then each candidate's
+    assert counts["apply_point"] == 2, counts  # each candidate built once
+    # A candidate seating three players is its own job, prepared once.
+    three = lab.measure_summary({"players": 3}, matches=20, seed=1)[1]
+    assert three["seat_keys"] == ["first", "second", "third"]
+    assert counts["prepare"] == 2 and counts["resolve_bot"] == 5, counts
+    # The same run as simulate() makes of the candidate (the old path), timing aside.
+    same = simulate(
+        20, "greedy", "random", {"pieces_per_size": 3}, 1, game="doh", workers=1, table=False
+    )[1]
+    timing = {"seconds", "matches_per_s", "cpu_seconds"}
+    assert {k: v for k, v in first.items() if k not in timing} == {
+        k: v for k, v in same.items() if k not in timing
+    }
+    assert estimates(first, "doh") == estimates(same, "doh")
