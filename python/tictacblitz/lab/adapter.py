@@ -181,12 +181,17 @@ class LabAdapter:
     def check_bot(self, bot: Any) -> None:
         """A bot of the game: one of its names, or a player spec of its model (issue 23).
         :raises ValueError: one line naming it."""
+        self.checked_bot(bot)
+
+    def checked_bot(self, bot: Any) -> Any:
+        """:meth:`check_bot`'s check, giving what :meth:`resolve_bot` made of the bot
+        (what ``play_matches`` takes), so that a caller resolves it once (a tournament:
+        issue 27, item 5). :raises ValueError: one line naming it."""
         if isinstance(bot, str) and (bot in self.bot_names or player_model(self.name)):
             try:
-                self.resolve_bot(bot)
+                return self.resolve_bot(bot)[0]
             except TypeError as exc:
                 raise ValueError(str(exc)) from None
-            return
         raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(self.bot_names)}")
 
     def describe_bot(self, bot: Any) -> Dict[str, Any]:

@@ -3,16 +3,18 @@ repeat for every candidate (issue 24, items 1 and 2).
 
 A *candidate* is the base rules with a few numbers changed (``{"set_ms": 1200}``;
 ``outer.inner`` names change one entry of a nested rule, as in a sweep). It is played
-through the lab's one runner (:func:`~tictacblitz.lab.simulation.simulate`: threads, or
-a Dask cluster with ``client``) on the match seeds of a master seed, so every candidate
-measured with the same seed plays the same seeds (common random numbers: differences
-between candidates come from the rules, not from luck, as in a sweep and the paired
-A/B). Its answer is every metric the lab reports with a 95 % interval for the game
+through the lab's one runner (:func:`~tictacblitz.lab.simulation.run_simulation`, what
+``simulate`` plays with: threads, or a Dask cluster with ``client``) on the match
+seeds of a master seed, so every candidate measured with the same seed plays the same
+seeds (common random numbers: differences between candidates come from the rules, not
+from luck, as in a sweep and the paired A/B). Its answer is every metric the lab reports
+with a 95 % interval for the game
 (:func:`~tictacblitz.lab.cost.precision_metrics`: the lab's win rates and seat shares
 plus the game's ``PRECISION_METRICS`` hook), as :class:`Estimate` values.
 
 :class:`Candidates` does the set-up once (the game, its base rules, the seats' bots
-checked, the rule kinds), so a loop over candidates only builds each rule set:
+checked and resolved in one prepared job, the rule kinds), so a loop over candidates only
+builds each rule set and checks it (:meth:`~tictacblitz.lab.jobs.SimulationJob.on_rules`):
 
 >>> lab = Candidates("doh", seats=["all=greedy"])
 >>> got = lab.measure({"pieces_per_size": 3}, matches=20, seed=1)
@@ -31,9 +33,9 @@ from ..games.protocol import Game
 from .cost import metric_interval, precision_metrics
 from .grid import apply_point
 from .hooks import GameHooks
-from .jobs import default_workers, prepare, resolve_game
-from .seating import EVERY, parse_seat, point_seats, seat_choices, summary_keys
-from .simulation import simulate
+from .jobs import SimulationJob, default_workers, prepare, resolve_game
+from .seating import EVERY, num_players, parse_seat, point_seats, seat_choices, summary_keys
+from .simulation import run_simulation
 from .units import label, unit
 
 __all__ = [
@@ -161,9 +163,17 @@ class Candidates:
         self.client = client
         self.chunk_size = chunk_size
         self.rules = tunable_rules(self.base)
-        # Checked once here; a candidate that changes the number of seats (Doh's
-        # players) is checked again when it is built.
-        prepare(1, bots=self.bots(self.base), game=self.base, workers=self.workers)
+        # The seats' bots checked and resolved once, here: each candidate's job is this
+        # one on its rules (SimulationJob.on_rules: its rules checked, nothing else);
+        # a candidate that changes the number of seats (Doh's players) prepares its own
+        # (issue 27, item 5: every measure used to prepare the job afresh).
+        self.job = prepare(
+            1,
+            bots=self.bots(self.base),
+            game=self.base,
+            workers=self.workers,
+            options=self.options,
+        )
 
     def bots(self, game: Game) -> Sequence[Any]:
         """One bot a seat of ``game`` (a candidate may seat more or fewer players)."""
@@ -218,20 +228,30 @@ class Candidates:
         on_chunk: Optional[Callable[[int, Dict[str, Any]], None]] = None,
     ) -> Tuple[Dict[str, Estimate], Dict[str, Any]]:
         """:meth:`measure` and the run's whole summary (``simulate --json``'s)."""
-        game = self.build(overrides)
-        _, summary = simulate(
+        job = self.job_of(self.build(overrides), matches, seed)
+        _, summary = run_simulation(
+            job, workers=self.workers, client=self.client, table=False, on_chunk=on_chunk
+        )
+        return estimates(summary, self.game), summary
+
+    def job_of(self, game: Game, matches: int, seed: int) -> SimulationJob:
+        """The checked job of a built candidate (:meth:`build`), checked once: the base
+        job on its rules, or, for a candidate seating another number of players, its own.
+
+        :raises ValueError: for a bad N or seed, or rules the game's runner refuses."""
+        if num_players(game) == self.job.players:
+            return self.job.on_rules(
+                game, matches, seed, workers=self.workers, chunk_size=self.chunk_size
+            )
+        return prepare(
             matches,
             seed=seed,
             game=game,
             bots=self.bots(game),
             workers=self.workers,
-            client=self.client,
             chunk_size=self.chunk_size,
             options=self.options,
-            table=False,
-            on_chunk=on_chunk,
         )
-        return estimates(summary, self.game), summary
 
 
 def missing(name: str, game: str) -> Estimate:

@@ -81,6 +81,40 @@ class SimulationJob:
         by the caller, :func:`int_arg`)."""
         return replace(self, matches=matches, chunk_size=chunk_size)
 
+    def on_rules(
+        self,
+        game: Game,
+        matches: int,
+        seed: int,
+        *,
+        workers: int = 1,
+        chunk_size: Optional[int] = None,
+    ) -> "SimulationJob":
+        """The same job (its bots and options as :func:`prepare` checked them) on
+        ``game``, this job's game under other rules seating as many players (a rule
+        candidate: :class:`~tictacblitz.lab.candidates.Candidates`), with ``matches``
+        and master ``seed``: only what changed is checked, as :func:`prepare` checks it
+        (N, workers, seed, the rules by the game's ``check_rules`` hook, the chunk size).
+
+        :raises ValueError: as :func:`prepare`, or for a game of another name or seat
+            count (the caller prepares that job afresh).
+        """
+        matches = int_arg("matches", matches, 1)
+        workers = int_arg("workers", workers, 1)
+        seed = check_seed(seed)
+        if game.type.name != self.game or num_players(game) != self.players:
+            raise ValueError(
+                f"a {game.type.name} game of {num_players(game)} seats is not a variant of "
+                f"this {self.game} job of {self.players}: prepare its own job"
+            )
+        self.hooks.check_rules(game.rules)
+        if chunk_size is None:
+            chunk_size = default_chunk_size(matches, workers, self.slow)
+        chunk_size = int_arg("chunk_size", chunk_size, 1)
+        return replace(
+            self, rules=game.rules, matches=matches, seed=int(seed), chunk_size=chunk_size
+        )
+
     @property
     def slow(self) -> bool:
         """Whether a seat's bot is slow (the game's ``slow_bot`` hook): small chunks."""

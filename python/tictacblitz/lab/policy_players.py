@@ -47,10 +47,13 @@ class PolicyHooks:
         return getattr(self._hooks, name)
 
     def check_bot(self, bot: Any) -> None:
+        self.checked_bot(bot)
+
+    def checked_bot(self, bot: Any) -> Any:
         if is_policy(bot):
             _policy(bot)  # ValueError: one line naming the file
-            return
-        self._hooks.check_bot(bot)
+            return bot
+        return self._hooks.checked_bot(bot)
 
     def resolve_bot(self, bot: Any) -> Any:
         return (bot, bot) if is_policy(bot) else self._hooks.resolve_bot(bot)

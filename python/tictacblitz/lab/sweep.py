@@ -33,7 +33,7 @@ from .command import (
     ArgumentProblem,
     add_common_arguments,
     connect,
-    job_arguments,
+    parsed_arguments,
     progress_wanted,
     report_error,
     seat_arguments,
@@ -41,14 +41,14 @@ from .command import (
 from .cost import announce, pilot_seeds, pilot_size, run_pilot
 from .edges import Interrupted, guarded, one_line_errors, whole_number
 from .grid import MAX_POINTS, apply_point, make_points, parse_grid, sweepable
-from .hooks import hooks_for
-from .jobs import default_workers, prepare, resolve_game
-from .player_axes import parse_player_axis, player_axis, point_players, points_bots, rule_point
+from .jobs import default_workers, resolve_game
+from .player_axes import parse_player_axis, points_bots, rule_point
 from .report import metric_rows
 from .runner import progress_bar
-from .seating import bot_meta, point_seats
+from .seating import bot_meta
 from .simulation import run_simulation
 from .sweep_files import check_metrics, check_out_dir, format_sweep, write_outputs
+from .sweep_plan import SweepPlan, plan_sweep, point_jobs
 
 __all__ = [
     "sweep",
@@ -56,6 +56,7 @@ __all__ = [
     "parse_grid",
     "sweepable",
     "write_outputs",
+    "run_sweep",
     "register",
     "main",
     "MAX_POINTS",
@@ -113,35 +114,34 @@ def sweep(
     :raises ValueError: for an unknown name, an out-of-range value at some point, a bad
         bot, N < 1, an unknown metric or an unusable ``out_dir``.
     """
-    if not isinstance(grid, dict) or not grid:
-        raise ValueError("a sweep needs at least one parameter")
-    hooks, base = resolve_game(game, rules)
-    kinds = hooks.sweepable()
-    axes: Dict[str, Dict[str, Any]] = {}
-    for name, spec in grid.items():
-        if name not in kinds and player_axis(hooks, name) is None:  # a rule, or SEAT.PARAM
-            raise ValueError(f"unknown rule {name!r}; sweepable: {', '.join(sorted(kinds))}")
-        if isinstance(spec, dict):
-            axes[name] = spec
-        elif isinstance(spec, tuple) and len(spec) == 2 and random is not None:
-            axes[name] = {"range": spec}
-        else:
-            axes[name] = {"values": list(spec)}
-    points, mode = make_points(axes, random, seed, hooks.name)
-    check_metrics(hooks.name, metrics)
-    if workers is None:
-        workers = default_workers()
-    games = [apply_point(base, rule_point(hooks, p)) for p in points]
-    chosen = {**({0: x} if x is not None else {}), **({1: o} if o is not None else {})}
-    chosen.update(seats or {})
-    point_bots = [
-        point_players(hooks, point_seats(hooks, g, chosen), p)
-        for g, p in zip(games, points, strict=True)
-    ]
-    jobs = [  # bots, N, workers, rules: checked up front, once (issue 27, item 5)
-        prepare(matches, seed=seed, game=g, workers=workers, bots=bots)
-        for g, bots in zip(games, point_bots, strict=True)
-    ]
+    plan = plan_sweep(
+        grid,
+        matches,
+        x,
+        o,
+        rules,
+        seed,
+        game=game,
+        random=random,
+        workers=workers,
+        metrics=metrics,
+        seats=dict(seats or {}),
+    )
+    return run_sweep(plan, client=client, out_dir=out_dir, overwrite=overwrite, progress=progress)
+
+
+def run_sweep(
+    plan: SweepPlan,
+    *,
+    client: Any = None,
+    out_dir: Optional[str] = None,
+    overwrite: bool = False,
+    progress: bool = False,
+) -> SweepResult:
+    """Play a checked sweep (:class:`~.sweep_plan.SweepPlan`: :func:`sweep` and the
+    command line make one), each point's job as it was checked; with ``out_dir`` (checked
+    here, before any match) also write the outputs."""
+    hooks, base, axes, points, mode, jobs, workers, metrics, matches, seed = plan
     if out_dir is not None:
         check_out_dir(out_dir, overwrite)
     params = list(axes)
@@ -245,29 +245,23 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def estimate_sweep(
-    args: argparse.Namespace,
-    kwargs: Dict[str, Any],
-    games: List[Game],
-    client: Any,
-    point_bots: List[List[Any]],
-) -> bool:
+def estimate_sweep(args: argparse.Namespace, plan: SweepPlan, client: Any) -> bool:
     """The pilot (issue 22, item 7): a few matches at the first, middle and last point
-    on seeds the sweep never plays (not counted), the estimate on stderr; whether to go."""
-    hooks = hooks_for(kwargs["game"])
-    picked = sorted({0, len(games) // 2, len(games) - 1})
-    bots = [[hooks.resolve_bot(b)[0] for b in point_bots[k]] for k in range(len(games))]
-    slow = any(hooks.slow_bot(b) for k in picked for b in bots[k])
+    on seeds the sweep never plays (not counted), the estimate on stderr; whether to go.
+    Each point's bots are its checked job's (nothing resolved again: issue 27, item 5)."""
+    jobs = plan.jobs
+    picked = sorted({0, len(jobs) // 2, len(jobs) - 1})
+    slow = any(jobs[k].slow for k in picked)
     size = max(1, pilot_size(slow) // len(picked))
-    total = args.matches * len(games)  # each picked point stands for its share of it
+    total = args.matches * len(jobs)  # each picked point stands for its share of it
     pilots = []
     for i, k in enumerate(picked):
         seeds = pilot_seeds(args.seed, min(size, args.matches))
-        pilot = run_pilot(hooks, games[k].rules, bots[k], seeds)
+        pilot = run_pilot(plan.hooks, jobs[k].rules, list(jobs[k].bots), seeds)
         share = total // len(picked) + (1 if i < total % len(picked) else 0)
         pilots.append((pilot, share))
-    threads = None if client is not None else min(kwargs["workers"], default_workers())
-    detail = f"{len(games)} points x {args.matches:,}"
+    threads = None if client is not None else min(plan.workers, default_workers())
+    detail = f"{len(jobs)} points x {args.matches:,}"
     return announce("sweep", pilots, threads, args.yes, detail)
 
 
@@ -275,8 +269,11 @@ def main(args: argparse.Namespace) -> int:
     """Run ``sweep`` as the parsed ``args`` say: 0 on success, 2 on a bad argument
     (reported before any match is played or any file written)."""
     try:
-        kwargs = job_arguments(args, seated=False)  # each point's seats: below
-        hooks = hooks_for(kwargs["game"])
+        # The command line once (its seats' bots and specs checked here; each point's
+        # seats below); the base rules as before (each point's own: its job's prepare).
+        _, kwargs = parsed_arguments(args, seated=False)
+        hooks, base = resolve_game(kwargs["game"], kwargs["rules"])
+        hooks.check_rules(base.rules)
         grid = dict(
             parse_player_axis(hooks, spec) or parse_grid(spec, kwargs["game"]) for spec in args.grid
         )
@@ -288,13 +285,11 @@ def main(args: argparse.Namespace) -> int:
                     raise ValueError(
                         f"--grid {name}: a range START:STOP needs --random K (or give a STEP)"
                     )
-        _, base = resolve_game(kwargs["game"], kwargs["rules"])
-        points, _ = make_points(grid, args.random, args.seed, kwargs["game"])
+        points, mode = make_points(grid, args.random, args.seed, kwargs["game"])
         games = [apply_point(base, rule_point(hooks, p)) for p in points]
-        chosen = seat_arguments(args, hooks)
+        chosen = seat_arguments(args, hooks, checked=False)  # checked above: not read again
         point_bots = points_bots(hooks, chosen, games, points)
-        for game, bots in zip(games, point_bots, strict=True):
-            prepare(args.matches, seed=args.seed, game=game, workers=kwargs["workers"], bots=bots)
+        jobs = point_jobs(games, point_bots, args.matches, args.seed, kwargs["workers"])
         metrics = (
             None
             if args.metrics is None
@@ -313,28 +308,21 @@ def main(args: argparse.Namespace) -> int:
         )
     except (ArgumentProblem, ValueError) as exc:
         return report_error("sweep", str(exc))
-    if not estimate_sweep(args, kwargs, games, client, point_bots):
+    plan = SweepPlan(
+        hooks, base, grid, points, mode, jobs, kwargs["workers"], metrics, args.matches, args.seed
+    )
+    if not estimate_sweep(args, plan, client):
         if client is not None:
             client.close()
         print("tictacblitz sweep: not started; nothing played", file=sys.stderr)
         return 1
     try:
-        result = sweep(
-            grid,
-            args.matches,
-            None,
-            None,
-            kwargs["rules"],
-            args.seed,
-            metrics=metrics,
-            game=kwargs["game"],
-            random=args.random,
-            workers=kwargs["workers"],
+        result = run_sweep(
+            plan,
             client=client,
             out_dir=args.out,
             overwrite=args.overwrite,
             progress=progress_wanted(args),
-            seats={k: bot for k, (bot, _) in chosen.items()},
         )
     finally:
         if client is not None:

@@ -32,7 +32,7 @@ from .command import add_yes_argument, progress_wanted, report_error
 from .cost import announce
 from .edges import Interrupted, guarded, one_line_errors, seed_number, whole_number
 from .hooks import hooks_for
-from .jobs import default_workers, resolve_game
+from .jobs import default_workers
 from .policy_players import run_pilot, with_policies
 from .ratings import elo_ratings, fit_ratings, format_report
 from .runner import daemon_map, progress_bar
@@ -41,9 +41,11 @@ from .seating import num_players
 from .seats import seat_verdict
 from .seeds import pair_match_seed as match_seed
 from .stats import adjust, normal_p, wilson, wilson_or_none
+from .tournament_job import TournamentJob, prepare_tournament, resolve_players
 
 __all__ = [
     "run_tournament",
+    "play_tournament",
     "format_report",
     "wilson",
     "elo_ratings",
@@ -71,57 +73,41 @@ def run_tournament(
     :raises ValueError: for an unknown game or rule, an unknown or repeated bot name,
         fewer than two bots, or ``matches`` < 1.
     """
-    hooks, the_game = resolve_game(game, rules)
-    names = list(hooks.tournament_bots if bots is None else bots)
-    hooks = with_policies(hooks, names)  # issue 28: policy:PATH players
-    for name in names:
-        hooks.check_bot(name)
-    if len(set(names)) != len(names):
-        raise ValueError(f"a bot is named twice in {','.join(names)}")
-    if len(names) < 2:
-        raise ValueError("a tournament needs at least two bots")
-    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
-        raise ValueError(f"matches must be an integer >= 1, not {matches!r}")
-    seed = check_seed(seed)
-    if jobs < 1:
-        raise ValueError(f"jobs must be >= 1, not {jobs}")
-    hooks.check_rules(the_game.rules)
+    job = prepare_tournament(bots, matches, seed, rules=rules, jobs=jobs, game=game)
+    return play_tournament(job, progress)
+
+
+def play_tournament(job: TournamentJob, progress: bool = False) -> Dict[str, Any]:
+    """Play a checked round robin (:func:`~.tournament_job.prepare_tournament`, or the
+    command line's), each bot as the job resolved it, and return its report (see
+    :func:`run_tournament`)."""
+    names = list(job.names)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     # Per pair two batches (first bot as X, then as O), in pieces (for the progress bar).
     try:
-        return _play(hooks, the_game, names, pairs, matches, seed, jobs, progress)
+        return _play(job, pairs, progress)
     except KeyboardInterrupt as exc:
         if isinstance(exc, Interrupted):
             raise
-        raise Interrupted(0, matches * len(pairs)) from None
+        raise Interrupted(0, job.matches * len(pairs)) from None
 
 
-def _play(
-    hooks: Any,
-    the_game: Game,
-    names: List[str],
-    pairs: List[Tuple[str, str]],
-    matches: int,
-    seed: int,
-    jobs: int,
-    progress: bool,
-) -> Dict[str, Any]:
+def _play(job: TournamentJob, pairs: List[Tuple[str, str]], progress: bool) -> Dict[str, Any]:
+    hooks, the_game, names, seed = job.hooks, job.game, list(job.names), job.seed
     play = hooks.play_matches
     players = num_players(the_game)
-    batches, matches = schedule(pairs, matches, players, lambda a, b, k: match_seed(seed, a, b, k))
+    batches, matches = schedule(
+        pairs, job.matches, players, lambda a, b, k: match_seed(seed, a, b, k)
+    )
     tasks = []
     for n, (seating, seeds) in enumerate(batches):
-        piece = 8 if any(hooks.slow_bot(x) for x in seating) else 512
+        piece = 8 if any(job.slow[x] for x in seating) else 512
         tasks += [(n, seating, seeds[i : i + piece]) for i in range(0, len(seeds), piece)]
     advance, close = progress_bar(matches * len(pairs), progress, "tournament")
 
     def run(task: Tuple[int, Tuple[str, ...], List[int]]) -> Dict[str, Any]:
         _, seating, seeds = task
-        return play(
-            the_game.rules,
-            tuple(hooks.resolve_bot(x)[0] for x in seating),
-            np.array(seeds, dtype=np.uint64),
-        )
+        return play(the_game.rules, job.seating(seating), np.array(seeds, dtype=np.uint64))
 
     parts: List[Any] = [None] * len(tasks)
     played = [0]
@@ -132,7 +118,7 @@ def _play(
         advance(len(tasks[n][2]))
 
     try:
-        daemon_map(run, tasks, jobs, got)  # the native loop drops the GIL
+        daemon_map(run, tasks, job.jobs, got)  # the native loop drops the GIL
     except KeyboardInterrupt:
         raise Interrupted(played[0], matches * len(pairs)) from None
     finally:
@@ -287,18 +273,20 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def estimate_tournament(args: argparse.Namespace, hooks: Any, game: Game, names: List[str]) -> bool:
+def estimate_tournament(args: argparse.Namespace, job: TournamentJob) -> bool:
     """The pilot (issue 22, item 7): a few matches of every pair, on match numbers the
     tournament does not play (from ``--matches`` on: not counted), the estimate on
-    stderr (pairs differ a lot: a search bot is ~1,000 times slower); whether to go."""
+    stderr (pairs differ a lot: a search bot is ~1,000 times slower); whether to go.
+    Each bot is the job's (resolved once: issue 27, item 5)."""
     pilots = []
+    names = list(job.names)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            x, o = hooks.resolve_bot(a)[0], hooks.resolve_bot(b)[0]
-            size = min(args.matches, 2 if hooks.slow_bot(x) or hooks.slow_bot(o) else 8)
+            x, o = job.bots[a], job.bots[b]
+            size = min(args.matches, 2 if job.slow[a] or job.slow[b] else 8)
             seeds = [match_seed(args.seed, a, b, args.matches + k) for k in range(size)]
-            seating = seatings(x, o, num_players(game))[0]
-            pilots.append((run_pilot(hooks, game.rules, seating, seeds), args.matches))
+            seating = seatings(x, o, num_players(job.game))[0]
+            pilots.append((run_pilot(job.hooks, job.game.rules, seating, seeds), args.matches))
     detail = f"{len(pilots)} pair{'s' if len(pilots) != 1 else ''} x {args.matches:,}"
     return announce("tournament", pilots, min(args.jobs, default_workers()), args.yes, detail)
 
@@ -316,8 +304,7 @@ def main(args: argparse.Namespace) -> int:
         names = list(hooks.tournament_bots) if args.bots is None else split_specs(args.bots)
         hooks = with_policies(hooks, names)
         try:
-            for name in names:
-                hooks.check_bot(name)
+            resolved = resolve_players(hooks, names)  # each bot resolved once (issue 27)
         except ValueError as exc:
             problem = str(exc)
         if problem is not None:
@@ -337,12 +324,13 @@ def main(args: argparse.Namespace) -> int:
                 problem = f"--rule: {exc}"
     if problem is not None or game is None:
         return report_error("tournament", problem or "no game")
-    if not estimate_tournament(args, hooks, game, names):
+    job = TournamentJob.checked(
+        hooks, game, resolved, args.matches, check_seed(args.seed), args.jobs
+    )
+    if not estimate_tournament(args, job):
         print("tictacblitz tournament: not started; nothing played", file=sys.stderr)
         return 1
-    result = run_tournament(
-        names, args.matches, args.seed, jobs=args.jobs, game=game, progress=progress_wanted(args)
-    )
+    result = play_tournament(job, progress_wanted(args))
     if args.json:
         print(json.dumps(result, indent=1))
     else:
