@@ -28,6 +28,8 @@ from tictacblitz.games.doh.game import play_matches
 from tictacblitz.games.doh.rules import DohRules
 
 RANDOM_GAMES = 100_000
+TWO = DohRules().native_params()  # pieces_per_size 5, grid 3: the rules as they cross
+THREE = DohRules(players=3).native_params()
 
 
 def test_doh_random_games(benchmark, figures):
@@ -37,7 +39,7 @@ def test_doh_random_games(benchmark, figures):
 
     def run():
         t0 = time.process_time()
-        played, *_ = random_games(5, 3, RANDOM_GAMES, next(counter))
+        played, *_ = random_games(TWO, RANDOM_GAMES, next(counter))
         cpu.append((time.process_time() - t0) / played)
         moves.append(played)
 
@@ -71,7 +73,7 @@ def test_doh_random_games_three_players(benchmark, figures):
         seed = next(counter)
         for players in (2, 3):
             t0 = time.process_time()
-            played, *_ = random_games(5, 3, RANDOM_GAMES, seed, players)
+            played, *_ = random_games(TWO if players == 2 else THREE, RANDOM_GAMES, seed)
             per_move[players].append((time.process_time() - t0) / played)
 
     benchmark.pedantic(run, rounds=9, warmup_rounds=1)
@@ -89,8 +91,8 @@ def test_doh_full_solve(benchmark, figures):
 
     def run():
         t0 = time.process_time()
-        solver = Solver(5, 3)
-        value = solver.value(Position(5, 3))
+        solver = Solver(TWO)
+        value = solver.value(Position(TWO))
         cpu.append(time.process_time() - t0)
         solvers.append(solver)
         return value
@@ -114,8 +116,8 @@ def test_doh_paranoid_solves_three_players(benchmark, figures):
 
     def run():
         t0 = time.process_time()
-        fresh = [Solver(5, 3, players=3) for _ in range(3)]
-        values = [s.paranoid_value(Position(5, 3, 3), seat) for seat, s in enumerate(fresh)]
+        fresh = [Solver(THREE) for _ in range(3)]
+        values = [s.paranoid_value(Position(THREE), seat) for seat, s in enumerate(fresh)]
         cpu.append(time.process_time() - t0)
         solvers.append(fresh)
         return values
@@ -138,13 +140,13 @@ def test_doh_paranoid_two_players(benchmark, figures):
 
     def run():
         t0 = time.process_time()
-        fresh = [Solver(5, 3) for _ in range(2)]
-        scores = [s.paranoid_score(Position(5, 3), seat) for seat, s in enumerate(fresh)]
+        fresh = [Solver(TWO) for _ in range(2)]
+        scores = [s.paranoid_score(Position(TWO), seat) for seat, s in enumerate(fresh)]
         cpu.append(time.process_time() - t0)
         return fresh, scores
 
     fresh, scores = benchmark.pedantic(run, rounds=10, warmup_rounds=1)
-    assert scores == [Solver(5, 3).score(Position(5, 3))] * 2 == [0, 0]
+    assert scores == [Solver(TWO).score(Position(TWO))] * 2 == [0, 0]
     med = median_s(benchmark)
     if med is not None:
         figures.add("solve_both_seats_s", med, unit="s")
@@ -156,7 +158,7 @@ def _positions(count, seed):
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        p = Position(5, 3)
+        p = Position(TWO)
         while not p.over:
             found.append(p.clone())
             p.play(int(rng.choice(np.flatnonzero(p.legal_mask()))))
@@ -166,8 +168,8 @@ def _positions(count, seed):
 def test_doh_perfect_decision(benchmark, figures):
     """The perfect bot's move once the table holds the solve: the empty table and
     positions of random games (1000 decisions per round)."""
-    solver = Solver(5, 3)
-    solver.value(Position(5, 3))  # the solve
+    solver = Solver(TWO)
+    solver.value(Position(TWO))  # the solve
     positions = _positions(1000, seed=1)
     spec = bot_spec("perfect")
     for p in positions:  # warm: the table also learns these
@@ -183,8 +185,8 @@ def test_doh_perfect_decision(benchmark, figures):
         us = med / len(positions) * 1e6
         figures.add("us_per_decision", us, unit="us", target="<= 1000", met=us <= 1000)
     # a cold decision: a fresh table, straight after the solve, on new positions
-    cold = Solver(5, 3)
-    cold.value(Position(5, 3))
+    cold = Solver(TWO)
+    cold.value(Position(TWO))
     fresh = _positions(200, seed=2)
     t0 = time.perf_counter()
     for p in fresh:

@@ -134,13 +134,12 @@ class League:
 
     def play(self, games: int) -> Dict[str, float]:
         """One batch of games, learner vs PFSP-drawn snapshots; one REINFORCE step."""
-        p = self.rules.pieces_per_size
-        g = self.rules.grid
+        params = self.rules.native_params()  # the one way the rules cross (issue 27)
         scores = self.scores()
         probs_pool = pfsp_weights(scores, self.power)
         opponent = self.rng.choice(len(self.pool), size=games, p=probs_pool)
         seat = np.arange(games) % 2  # the learner's seat
-        keys = np.full(games, native.start_key(p, g), dtype=np.uint64)
+        keys = np.full(games, native.start_key(params), dtype=np.uint64)
         outcome = np.zeros(games)  # for the learner: +1 win, 0 draw, -1 loss
         live = np.ones(games, dtype=bool)
         states, acts, ps, rows = [], [], [], []
@@ -148,7 +147,7 @@ class League:
         while live.any():
             mover = ply % 2
             idx = np.flatnonzero(live)
-            _, mask = native.observe(keys[idx], p, g, mover)
+            _, mask = native.observe(keys[idx], params, mover)
             chosen = np.zeros(len(idx), dtype=np.int64)
             mine = seat[idx] == mover
             for k in np.unique(opponent[idx[~mine]]).tolist() + [-1]:
@@ -164,13 +163,13 @@ class League:
                     acts.append(chosen[sel])
                     ps.append(pr)
                     rows.append(idx[sel])
-            winner, _, offsets, actions, children = native.expand(keys[idx], p, g)
+            winner, _, offsets, actions, children = native.expand(keys[idx], params)
             table = np.zeros((len(idx), NUM_ACTIONS), dtype=np.uint64)
             edge_state = np.repeat(np.arange(len(idx)), np.diff(offsets))
             table[edge_state, actions] = children
             keys[idx] = table[np.arange(len(idx)), chosen]
             ply += 1
-            after, _, _, _, _ = native.expand(keys[idx], p, g)
+            after, _, _, _, _ = native.expand(keys[idx], params)
             over = after != native.ONGOING
             end = idx[over]
             won = after[over]

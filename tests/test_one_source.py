@@ -249,13 +249,16 @@ def test_the_native_boundaries_refuse_a_bad_seed_with_the_python_line():
     from blitz_core.doh import engine as doh_engine
     from blitz_core.rift.engine import Core
     from tictacblitz.games.blitz.bots import resolve
+    from tictacblitz.games.doh.rules import DohRules
     from tictacblitz.games.rift.rules import RiftRules
     from tictacblitz.games.rng import check_seed
 
     calls = {
         "blitz Match": lambda s: engine.Match(seed=s),
         "blitz NativePolicy": lambda s: native_bots.NativePolicy(resolve("random").native(), s),
-        "doh random_games": lambda s: doh_engine.random_games(n=1, seed=s),
+        "doh random_games": lambda s: doh_engine.random_games(
+            DohRules().native_params(), n=1, seed=s
+        ),
         "rift Core": lambda s: Core(RiftRules().native_params(), s),
     }
     for name, call in calls.items():
@@ -340,7 +343,9 @@ def test_doh_observation_keys_read_the_native_key_layout(pieces):
     from tictacblitz.games.doh.exploitability import observation_keys
     from tictacblitz.games.doh.rules import DohRules
 
-    assert doh_engine.key_stash_bits(pieces) == (3 if pieces <= 7 else 4)
+    assert doh_engine.key_stash_bits(DohRules(pieces_per_size=pieces).native_params()) == (
+        3 if pieces <= 7 else 4
+    )
     rules = DohRules(pieces_per_size=pieces)
     game = load_game("doh").with_rules({"pieces_per_size": pieces})
     rng = np.random.default_rng(pieces)

@@ -45,7 +45,7 @@ def random_positions(count, seed, pieces=5):
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        p = Position(pieces, 3)
+        p = Position(DohRules(pieces_per_size=pieces).native_params())
         while not p.over:
             if rng.random() < 0.3:
                 found.append(p.clone())
@@ -159,7 +159,9 @@ def test_a_bot_is_a_pure_function_of_seed_and_position():
         a = DohBot(name, 99).choose(p, p.to_move)
         DohBot(name, 99).choose(random_positions(1, seed=6)[0], 0)  # something else first
         assert DohBot(name, 99).choose(p, p.to_move) == a
-    choices = {DohBot("random", s).choose(Position(), 0) for s in range(40)}
+    choices = {
+        DohBot("random", s).choose(Position(DohRules().native_params()), 0) for s in range(40)
+    }
     assert choices == {12, 37, 62}  # the three first moves
 
 

@@ -71,7 +71,7 @@ def reference_mask(ref):
 @SETTINGS
 @given(rules=rules_st, steps=steps_st)
 def test_native_engine_equals_the_reference(rules, steps):
-    native = Position(rules.pieces_per_size, rules.grid)
+    native = Position(rules.native_params())
     ref = ReferenceDoh(rules)
     for prefer_legal, pick in steps:
         mask = native.legal_mask()
@@ -195,7 +195,7 @@ def check_d9_cascade(ref):
 @SETTINGS
 @given(rules=players_rules_st, steps=long_steps_st)
 def test_native_engine_equals_the_reference_for_2_to_4_players(rules, steps):
-    native = Position(rules.pieces_per_size, rules.grid, rules.players)
+    native = Position(rules.native_params())
     ref = ReferenceDoh(rules)
     assert native.players == rules.players
     for prefer_legal, pick in steps:

@@ -141,7 +141,8 @@ def test_the_native_core_checks_its_arguments():
     from blitz_core.doh.engine import Position
     from blitz_core.doh.solver import Solver
 
-    p = Position()
+    params = DohRules().native_params()
+    p = Position(params)
     before = p.to_bytes()
     for bad, error in [
         ("x", TypeError),
@@ -157,23 +158,23 @@ def test_the_native_core_checks_its_arguments():
         with pytest.raises(error):
             p.reason(bad)
     assert p.to_bytes() == before
-    for args, error in [
-        ((0, 3), ValueError),
-        ((11, 3), ValueError),
+    for rules, error in [
+        ((0, 3, 2), ValueError),
+        ((11, 3, 2), ValueError),
         ((5, 3, 5), ValueError),
-        ((5, 4), ValueError),
-        (("5", 3), TypeError),
-        ((5, None), TypeError),
+        ((5, 4, 2), ValueError),
+        (("5", 3, 2), TypeError),
+        ((5, None, 2), TypeError),
     ]:
         with pytest.raises(error):
-            Position(*args)
+            Position(rules)
     for key in (-1, 2**64, "x", 1 << 50):
         with pytest.raises(ValueError):
-            Position.from_key(key)
+            Position.from_key(key, params)
     for data in (b"", b"xx" * 9, "text"):
         with pytest.raises((TypeError, ValueError)):
             Position.from_bytes(data)
-    solver = Solver()
+    solver = Solver(params)
     for seeds in (np.array([[1]]), np.array(["a"]), "abc", None):
         with pytest.raises(TypeError):
             solver.play_matches([(0, 0.0, 0), (0, 0.0, 0)], seeds)

@@ -57,12 +57,17 @@ def brute_force():
     return score, move_score
 
 
+def params(pieces, grid=3, players=2):
+    """The native core's rules (DohRules.native_params(), the one way they cross)."""
+    return DohRules(pieces_per_size=pieces, grid=grid, players=players).native_params()
+
+
 def random_positions(pieces, grid, players, games, seed):
     """Every position of `games` uniformly random games (the finished ones left out)."""
     rng = random.Random(seed)
     found = []
     for _ in range(games):
-        p = Position(pieces, grid, players)
+        p = Position(params(pieces, grid, players))
         while not p.over:
             found.append(p.clone())
             p.play(int(rng.choice(np.flatnonzero(p.legal_mask()))))
@@ -73,7 +78,7 @@ def random_positions(pieces, grid, players, games, seed):
     "pieces, grid", [(1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (2, 2), (3, 2), (5, 1)]
 )
 def test_two_players_paranoid_is_negamax(pieces, grid):
-    negamax, paranoid = Solver(pieces, grid), Solver(pieces, grid)
+    negamax, paranoid = Solver(params(pieces, grid)), Solver(params(pieces, grid))
     for p in random_positions(pieces, grid, 2, 40, seed=pieces * 10 + grid):
         score = negamax.score(p)
         assert paranoid.paranoid_score(p, p.to_move) == score
@@ -87,14 +92,14 @@ def test_two_players_paranoid_is_negamax(pieces, grid):
 def test_one_table_keeps_every_seat_and_the_negamax_apart(pieces):
     # 4-bit stash counts fill the key's 48 bits (engine.pxd); the seat is folded in
     # above them (table.pxd): interleaved in one table, no answer may read another's
-    shared, negamax = Solver(pieces, 3), Solver(pieces, 3)
+    shared, negamax = Solver(params(pieces)), Solver(params(pieces))
     for p in random_positions(pieces, 3, 2, 10, seed=pieces):
         want = negamax.score(p)
         assert shared.paranoid_score(p, 1 - p.to_move) == -want
         assert shared.score(p) == want
         assert shared.paranoid_score(p, p.to_move) == want
-    shared = Solver(pieces, 3, players=3)
-    alone = [Solver(pieces, 3, players=3) for _ in range(3)]
+    shared = Solver(params(pieces, players=3))
+    alone = [Solver(params(pieces, players=3)) for _ in range(3)]
     for p in random_positions(pieces, 3, 3, 10, seed=pieces):
         for seat in (2, 0, 1):
             assert shared.paranoid_score(p, seat) == alone[seat].paranoid_score(p, seat)
@@ -131,8 +136,8 @@ def test_the_documented_paranoid_values(players, pieces):
 )
 def test_the_paranoid_solver_equals_brute_force(players, pieces, grid):
     score, move_score = brute_force()
-    solver = Solver(pieces, grid, players=players)
-    start = Position(pieces, grid, players)
+    solver = Solver(params(pieces, grid, players))
+    start = Position(params(pieces, grid, players))
     for seat in range(players):
         assert solver.paranoid_score(start, seat) == score(start, seat)
     for p in random_positions(pieces, grid, players, 12, seed=players * 100 + pieces):
@@ -149,7 +154,7 @@ def test_late_positions_of_larger_stashes_equal_brute_force(players, pieces, fro
     # where the values are losses and wins (a whole brute-force solve of 3 per size
     # takes minutes): the positions of random games from `from_ply` on
     score, _ = brute_force()
-    solver = Solver(pieces, 3, players=players)
+    solver = Solver(params(pieces, players=players))
     late = [p for p in random_positions(pieces, 3, players, 6, seed=pieces) if p.ply >= from_ply]
     assert len(late) >= 10
     values = [solver.paranoid_score(p, seat) for p in late for seat in range(players)]
@@ -203,11 +208,11 @@ def test_the_paranoid_solver_equals_brute_force_over_the_reference(players, piec
     # random games (the reference follows the native game action by action)
     score = reference_brute_force()
     rules = DohRules(players=players, pieces_per_size=pieces, grid=grid)
-    solver = Solver(pieces, grid, players=players)
+    solver = Solver(rules.native_params())
     rng = random.Random(players * 10 + pieces)
     checked = 0
     for _ in range(1 if from_ply == 0 else 4):
-        native, ref = Position(pieces, grid, players), ReferenceDoh(rules)
+        native, ref = Position(rules.native_params()), ReferenceDoh(rules)
         while not native.over:
             if native.ply >= from_ply:
                 want = [score(ref, seat) for seat in range(players)]
@@ -223,7 +228,7 @@ def test_the_paranoid_solver_equals_brute_force_over_the_reference(players, piec
 
 @pytest.mark.parametrize("players, pieces", [(3, 3), (3, 5), (4, 3), (4, 4)])
 def test_the_perfect_bot_keeps_its_seats_paranoid_value(players, pieces):
-    solver = Solver(pieces, 3, players=players)
+    solver = Solver(params(pieces, players=players))
     spec = bot_spec("perfect")
     for i, p in enumerate(random_positions(pieces, 3, players, 8, seed=players + pieces)):
         seat = p.to_move
@@ -235,8 +240,8 @@ def test_the_perfect_bot_keeps_its_seats_paranoid_value(players, pieces):
 def test_the_perfect_bot_breaks_ties_at_random():
     # the empty table: a first piece of each size is one position (D2); two or more
     # of them keep the paranoid score, and different seeds pick more than one of them
-    solver = Solver(3, 3, players=3)
-    start = Position(3, 3, 3)
+    solver = Solver(params(3, players=3))
+    start = Position(params(3, players=3))
     scores = solver.paranoid_action_scores(start, 0)
     best = set(np.flatnonzero(scores == scores.max()).tolist())
     assert len(best) > 1
@@ -253,7 +258,7 @@ def test_perfect_games_are_the_same_in_python_and_natively(players):
     seeds = np.arange(30, dtype=np.uint64)
     cols = play_matches(rules, bots, seeds)
     for i, seed in enumerate(seeds.tolist()):
-        position = Position(5, 3, players)
+        position = Position(rules.native_params())
         seat_bots = [make_bot(name, seed) for name in bots]
         while not position.over:
             position.play(seat_bots[position.to_move].choose(position, position.to_move))
@@ -280,11 +285,12 @@ def test_paranoid_solutions_report_their_cost():
 
 
 def test_paranoid_arguments_are_checked():
-    with pytest.raises(ValueError, match="players must be an integer from 2 to 4, not 5"):
-        Solver(2, 3, players=5)
+    with pytest.raises(ValueError, match="rules.players must be from 2 to 4, not 5"):
+        Solver((2, 3, 5))  # the native check, past DohRules' own
+    three = params(2, players=3)
     with pytest.raises(ValueError, match="from 0 to 2, not 3"):
-        Solver(2, 3, players=3).paranoid_score(Position(2, 3, 3), 3)
+        Solver(three).paranoid_score(Position(three), 3)
     with pytest.raises(ValueError, match="not True"):
-        Solver(2, 3, players=3).paranoid_value(Position(2, 3, 3), True)
+        Solver(three).paranoid_value(Position(three), True)
     with pytest.raises(ValueError, match="players=2"):
-        Solver(2, 3, players=3).paranoid_score(Position(2, 3, 2), 0)
+        Solver(three).paranoid_score(Position(params(2)), 0)

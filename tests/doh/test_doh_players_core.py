@@ -26,7 +26,7 @@ def _play_random(position: Position, rng: np.random.Generator) -> list:
 def test_turns_go_round_the_seats_in_order(players):
     rng = np.random.default_rng(players)
     for _ in range(50):
-        position = Position(5, 3, players)
+        position = Position(DohRules(players=players).native_params())
         for ply, before in enumerate(_play_random(position, rng)):
             assert before.to_move == ply % players  # D10: nobody is out mid-game (D9)
         assert position.ply >= 3
@@ -37,7 +37,7 @@ def test_a_stuck_table_puts_every_other_seat_out_in_turn(players):
     seen = 0
     rng = np.random.default_rng(7)
     for _ in range(3000):
-        position = Position(6, 3, players)
+        position = Position(DohRules(pieces_per_size=6, players=players).native_params())
         _play_random(position, rng)
         if position.winner is None or position.lines():
             assert position.out == ()  # a draw (D8) or a line (D7): nobody went out
@@ -50,24 +50,25 @@ def test_a_stuck_table_puts_every_other_seat_out_in_turn(players):
 
 
 def test_two_player_positions_keep_their_bytes_and_keys():
-    position = Position(5, 3)
+    position = Position(DohRules().native_params())
     position.play(25 + 12)
     data = position.to_bytes()
     assert data[3] == 1 and len(data) == 18  # version 1: what two players always wrote
     assert position.key() == (2 << 4 * 0) | (5 << 36) | (4 << 39) | (5 << 42)
     for players in (3, 4):
-        many = Position(10, 3, players)
+        rules = DohRules(pieces_per_size=10, players=players).native_params()
+        many = Position(rules)
         many.play(50 + 12)
         again = Position.from_bytes(many.to_bytes())
         assert again == many and again.players == players and again.stash == (10, 10, 9)
-        assert Position.from_key(many.key(), 10, 3, players) == many
+        assert Position.from_key(many.key(), rules) == many
 
 
 def test_bad_numbers_are_refused_by_name():
     with pytest.raises(ValueError, match="players must be from 2 to 4, not 5"):
-        Position(5, 3, 5)
+        Position((5, 3, 5))
     with pytest.raises(ValueError, match="pieces_per_size must be from 1 to 10, not 11"):
-        Position(11)
+        Position((11, 3, 2))
     with pytest.raises(
         ValueError, match=r"rules.players=5: must be an integer from 2 to 4 \(D10\)"
     ):
@@ -76,7 +77,7 @@ def test_bad_numbers_are_refused_by_name():
 
 
 def test_random_games_count_every_seat():
-    moves, draws, *wins = random_games(5, 3, 3000, 1, players=3)
+    moves, draws, *wins = random_games(DohRules(players=3).native_params(), 3000, 1)
     assert len(wins) == 3 and draws + sum(wins) == 3000 and min(wins) > 500
 
 
@@ -99,7 +100,7 @@ def test_the_state_names_seats_and_shares_returns():
 def _recount_kingmade(rules: DohRules, bots, seed: int) -> tuple:
     """The same game in Python (make_bot plays what the native loop plays), and the
     kingmaking test recomputed on the positions through the Position API."""
-    position = Position(rules.pieces_per_size, rules.grid, rules.players)
+    position = Position(rules.native_params())
     players = [make_bot(name, seed) for name in bots]
     history = []
     while not position.over:

@@ -172,6 +172,8 @@ def test_the_native_batch_steps_on_one_thread_unless_told():
     # issue 28 item 1: every core by default (with OpenMP's spinning wait) collapses
     # beside a busy neighbour; the batch used directly now defaults as the env faces do
     from blitz_core.doh.batch import DohBatch
+    from tictacblitz.games.doh.rules import DohRules
 
-    assert DohBatch(4, 5, 3, (0, 0.0, 0), 0).num_threads == 1
-    assert DohBatch(4, 5, 3, (0, 0.0, 0), 0, num_threads=2).num_threads == 2
+    params = DohRules().native_params()
+    assert DohBatch(4, params, (0, 0.0, 0), 0).num_threads == 1
+    assert DohBatch(4, params, (0, 0.0, 0), 0, num_threads=2).num_threads == 2

@@ -69,8 +69,8 @@ def test_the_value_of_the_empty_table(pieces):
 )
 def test_the_solver_equals_brute_force(grid, pieces):
     brute = brute_force(pieces, grid)
-    solver = Solver(pieces, grid)
-    assert solver.score(Position(pieces, grid)) == brute(Position(pieces, grid))
+    params = DohRules(pieces_per_size=pieces, grid=grid).native_params()
+    assert Solver(params).score(Position(params)) == brute(Position(params))
 
 
 def test_small_grids_have_values_other_than_a_draw():
@@ -84,8 +84,9 @@ def test_every_move_scores_as_brute_force_says(seed):
     rng = random.Random(seed)
     pieces = 2
     brute = brute_force(pieces, 3)
-    solver = Solver(pieces, 3)
-    p = Position(pieces, 3)
+    params = DohRules(pieces_per_size=pieces).native_params()
+    solver = Solver(params)
+    p = Position(params)
     while not p.over:
         scores = solver.action_scores(p)
         legal = p.legal_mask()
@@ -107,24 +108,26 @@ def test_scores_read_as_value_and_distance():
     assert score_value(WIN_SCORE - 3, 9) == (1, 3)
     assert score_value(-(WIN_SCORE - 4), 9) == (-1, 4)
     assert score_value(0, 9) == (0, 9)
-    solver = Solver(5, 3)
-    assert solver.value(Position()) == (0, 15)
+    params = DohRules().native_params()
+    assert Solver(params).value(Position(params)) == (0, 15)
 
 
 def test_solver_arguments_are_checked():
     with pytest.raises(ValueError):
-        Solver(11, 3)
+        Solver((11, 3, 2))
     with pytest.raises(ValueError):
-        Solver(5, 4)
+        Solver((5, 4, 2))
+    params = DohRules().native_params()
     with pytest.raises(TypeError):
-        Solver().score("not a position")
+        Solver(params).score("not a position")
     with pytest.raises(ValueError, match="pieces_per_size=2"):
-        Solver(5, 3).score(Position(2, 3))
+        Solver(params).score(Position(DohRules(pieces_per_size=2).native_params()))
     with pytest.raises((TypeError, ValueError)):
-        Solver().choose(Position(), (9, 0.0, 0), 1)
+        Solver(params).choose(Position(params), (9, 0.0, 0), 1)
     with pytest.raises((TypeError, ValueError)):
-        Solver().choose(Position(), (0, 2.0, 0), 1)
-    over = Position(1, 1)
+        Solver(params).choose(Position(params), (0, 2.0, 0), 1)
+    tiny = DohRules(pieces_per_size=1, grid=1).native_params()
+    over = Position(tiny)
     for action in (12, 37, 62):  # S, then M over it, then L: D9
         over.play(action)
-    assert over.over and Solver(1, 1).choose(over, (2, 0.0, 2), 1) == -1
+    assert over.over and Solver(tiny).choose(over, (2, 0.0, 2), 1) == -1

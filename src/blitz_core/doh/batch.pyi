@@ -18,6 +18,7 @@ class DohBatch:
     pieces_per_size: int
     grid: int
     players: int
+    rules: Tuple[int, ...]
     seat: int
     max_steps: int
     obs: npt.NDArray[np.float32]
@@ -34,13 +35,11 @@ class DohBatch:
     def __init__(
         self,
         num_envs: int,
-        pieces_per_size: int,
-        grid: int,
+        rules: Tuple[int, ...],
         bot_spec: Union[None, _BotSpec, Sequence[Optional[_BotSpec]]],
         seat: int,
         max_steps: int = 0,
         num_threads: Optional[int] = None,
-        players: int = 2,
     ) -> None: ...
     def set_threads(self, num_threads: Optional[int] = None) -> None: ...
     @property

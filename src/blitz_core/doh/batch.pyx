@@ -32,8 +32,8 @@ from cython.parallel cimport prange, threadid
 
 from blitz_core.common.rng cimport mix64
 from blitz_core.doh.engine cimport (
-    DohPos, pos_init, pos_play, pos_reason, pos_key, random_action, DOH_ONGOING, DOH_DRAW,
-    DOH_ACTIONS,
+    DohPos, DohRulesC, load_rules, pos_init, pos_play, pos_reason, pos_key, random_action,
+    DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
 from libc.string cimport memcpy
 from blitz_core.doh.observation cimport write_obs, N_PLANES, NOOP_CODE
@@ -45,7 +45,6 @@ from blitz_core.doh.solver cimport (
 import numpy as np
 
 from blitz_core.common.batch_args import reset_args, restore_state, snapshot_state, step_args
-from blitz_core.doh import engine as _engine
 
 cdef enum:
     SEATS_MAX = 4           # engine.MAX_PLAYERS (D10)
@@ -94,11 +93,11 @@ cdef class DohBatch:
     """N single-agent Doh games against native bots in the other seats (see the top of
     batch.pyx).
 
-    DohBatch(num_envs, pieces_per_size, grid, bot_spec, seat, max_steps=0, num_threads=None,
-             players=2)
+    DohBatch(num_envs, rules, bot_spec, seat, max_steps=0, num_threads=None)
 
-    bot_spec: one spec (kind, error, fallback) for every other seat, or a sequence of
-    players - 1 specs (the other seats in seat order).
+    rules: ``DohRules.native_params()`` (engine.RULES_PARAMS order). bot_spec: one spec
+    (kind, error, fallback) for every other seat, or a sequence of players - 1 specs (the
+    other seats in seat order).
     """
 
     cdef Env* envs
@@ -109,6 +108,7 @@ cdef class DohBatch:
     cdef readonly int pieces_per_size
     cdef readonly int grid
     cdef readonly int players
+    cdef readonly tuple rules           # DohRules.native_params(), as given
     cdef readonly int seat
     cdef readonly int max_steps
     cdef int nt
@@ -125,23 +125,20 @@ cdef class DohBatch:
     cdef int32_t[::1] steps_v
     cdef int8_t[::1] mover_v, move_reason_v
 
-    def __init__(self, int num_envs, int pieces_per_size, int grid, object bot_spec, int seat,
-                 int max_steps=0, object num_threads=None, int players=2):
+    def __init__(self, int num_envs, object rules, object bot_spec, int seat, int max_steps=0,
+                 object num_threads=None):
+        cdef DohRulesC r
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs}")
-        if not 1 <= pieces_per_size <= _engine.MAX_PIECES_PER_SIZE or not 1 <= grid <= 3:
-            raise ValueError(f"rules out of range: pieces_per_size={pieces_per_size}, grid={grid}")
-        if not _engine.MIN_PLAYERS <= players <= _engine.MAX_PLAYERS:
-            raise ValueError(f"players must be from {_engine.MIN_PLAYERS} to "
-                             f"{_engine.MAX_PLAYERS}, "
-                             f"not {players}")
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
+        load_rules(&r, rules)
+        if not 0 <= seat < r.players:
+            raise ValueError(f"seat must be 0 to {r.players - 1}, not {seat}")
         if max_steps < 0:
             raise ValueError(f"max_steps must be >= 0 (0: never truncate), not {max_steps}")
-        self.num_envs, self.pieces_per_size, self.grid = num_envs, pieces_per_size, grid
-        self.players, self.seat, self.max_steps = players, seat, max_steps
-        self.loss = -1.0 / (players - 1)
+        self.num_envs, self.pieces_per_size, self.grid = num_envs, r.pieces_per_size, r.grid
+        self.players, self.seat, self.max_steps = r.players, seat, max_steps
+        self.rules = rules                  # checked: every thread's Solver takes it
+        self.loss = -1.0 / (r.players - 1)
         self.tables = NULL
         self.greedy = NULL
         self.autoreset = True
@@ -184,8 +181,7 @@ cdef class DohBatch:
         n = 1 if num_threads is None else num_threads
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"num_threads must be a positive integer, not {num_threads!r}")
-        solvers = [Solver(self.pieces_per_size, self.grid, players=self.players)
-                   for _ in range(n)]
+        solvers = [Solver(self.rules) for _ in range(n)]
         cdef Table** tables = <Table**>calloc(n, sizeof(Table*))
         if tables == NULL:
             raise MemoryError("cannot allocate the tables")

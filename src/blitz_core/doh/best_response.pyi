@@ -9,9 +9,9 @@ import numpy.typing as npt
 ONGOING: int
 DRAW: int
 
-def start_key(pieces_per_size: int, grid: int) -> int: ...
+def start_key(rules: Tuple[int, ...]) -> int: ...
 def expand(
-    keys: npt.ArrayLike, pieces_per_size: int, grid: int
+    keys: npt.ArrayLike, rules: Tuple[int, ...]
 ) -> Tuple[
     npt.NDArray[np.int8],
     npt.NDArray[np.int8],
@@ -20,7 +20,7 @@ def expand(
     npt.NDArray[np.uint64],
 ]: ...
 def observe(
-    keys: npt.ArrayLike, pieces_per_size: int, grid: int, seat: int
+    keys: npt.ArrayLike, rules: Tuple[int, ...], seat: int
 ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
 def backup(
     winner: npt.NDArray[np.int8],

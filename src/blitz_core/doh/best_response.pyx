@@ -15,8 +15,8 @@ from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 
 from blitz_core.common.bits cimport lowest, popcount
 from blitz_core.doh.engine cimport (
-    DohPos, pos_init, pos_play, pos_key, pos_from_key, empty_targets, targets_for,
-    bit_cell, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
+    DohPos, DohRulesC, load_rules, pos_init, pos_play, pos_key, pos_from_key, empty_targets,
+    targets_for, bit_cell, DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
 from blitz_core.doh.observation cimport write_obs, N_PLANES, NOOP_CODE
 
@@ -26,10 +26,21 @@ ONGOING = DOH_ONGOING
 DRAW = DOH_DRAW
 
 
-def start_key(int pieces_per_size, int grid):
-    """The key of the empty table (D1: a full stash)."""
+cdef int _two_player_rules(DohRulesC* r, object rules) except -1:
+    """load_rules, and the one more check of this module: its positions are of 2 players."""
+    load_rules(r, rules)
+    if r.players != 2:
+        raise ValueError(f"rules.players={r.players}: the best response is for 2 players")
+    return 0
+
+
+def start_key(rules):
+    """The key of the empty table (D1: a full stash) of ``rules``
+    (``DohRules.native_params()``)."""
+    cdef DohRulesC r
+    _two_player_rules(&r, rules)
     cdef DohPos p
-    pos_init(&p, pieces_per_size, grid, 2)
+    pos_init(&p, r.pieces_per_size, r.grid, 2)
     return pos_key(&p)
 
 
@@ -37,14 +48,18 @@ cdef int _load(DohPos* p, uint64_t key, int pieces, int grid) noexcept nogil:
     return pos_from_key(p, key, pieces, grid, 2)
 
 
-def expand(keys, int pieces_per_size, int grid):
+def expand(keys, rules):
     """Every legal move of every state of a layer.
 
-    keys: uint64 (n,) position keys of 2-player positions of these rules. Returns
+    keys: uint64 (n,) position keys of 2-player positions of ``rules``
+    (``DohRules.native_params()``). Returns
     (winner int8 (n,): ONGOING, DRAW or the winning seat (D7-D9); to_move int8 (n,);
     offsets int64 (n + 1,): state i's moves are edges offsets[i]..offsets[i+1] (none
     once over); actions int16 (E,); children uint64 (E,): the key after the move).
     :raises ValueError: for a key that is no position of these rules."""
+    cdef DohRulesC r
+    _two_player_rules(&r, rules)
+    cdef int pieces_per_size = r.pieces_per_size, grid = r.grid
     cdef const uint64_t[::1] kv = np.ascontiguousarray(keys, dtype=np.uint64)
     cdef Py_ssize_t n = kv.shape[0], i
     winner = np.empty(n, dtype=np.int8)
@@ -92,11 +107,15 @@ def expand(keys, int pieces_per_size, int grid):
     return winner, to_move, offsets, actions, children
 
 
-def observe(keys, int pieces_per_size, int grid, int seat):
-    """The env's observation of `seat` in each state (encoding.py's planes, as the
-    batched env's write_obs in batch.pyx writes them; tests hold the two equal) and
-    the legal mask: (obs float32 (n, 15, 3, 3), mask bool (n, 75), all False unless
-    `seat` is to move in an ongoing state)."""
+def observe(keys, rules, int seat):
+    """The env's observation of `seat` in each state of ``rules``
+    (``DohRules.native_params()``; encoding.py's planes, as the batched env's write_obs in
+    batch.pyx writes them; tests hold the two equal) and the legal mask: (obs float32
+    (n, 15, 3, 3), mask bool (n, 75), all False unless `seat` is to move in an ongoing
+    state)."""
+    cdef DohRulesC r
+    _two_player_rules(&r, rules)
+    cdef int pieces_per_size = r.pieces_per_size, grid = r.grid
     cdef const uint64_t[::1] kv = np.ascontiguousarray(keys, dtype=np.uint64)
     cdef Py_ssize_t n = kv.shape[0], i
     obs = np.zeros((n, N_PLANES, 3, 3), dtype=np.float32)

@@ -464,5 +464,15 @@ cdef inline int random_action(const DohPos* p, uint64_t* rng) noexcept nogil:
     return 50 + bit_cell(nth_set_bit(m2, k - n1))
 
 
+# The rules as every native module of this game holds them: the numbers of
+# DohRules.native_params() (engine.RULES_PARAMS order), unpacked and checked in one place,
+# load_rules (engine.pyx): the one way Doh's rules cross into native code (issue 27, item 5).
+ctypedef struct DohRulesC:
+    int pieces_per_size     # D1
+    int grid                # D2
+    int players             # D10
+
+cdef int load_rules(DohRulesC* r, object params) except -1
+
 cdef class Position:
     cdef DohPos pos

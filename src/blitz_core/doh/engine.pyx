@@ -31,6 +31,10 @@ KEY_STASH_SHIFT = DOH_KEY_STASH_SHIFT  # pos_key's layout (engine.pxd), for key_
 MAX_PIECES_PER_SIZE = 10             # D10: "at least 1 to 10"; a count fits pos_key's 4 bits
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4                       # D10
+MAX_GRID = 3                          # D2: the position packs at most a 3x3 box
+
+RULES_PARAMS = ("pieces_per_size", "grid", "players")
+"""The order of ``DohRules.native_params()``, the one tuple the rules cross in (issue 27)."""
 
 SERIAL_MAGIC = b"DOH"
 SERIAL_VERSION = 2
@@ -64,18 +68,35 @@ cdef int _int_arg(object value, str what, int low, int high) except? -1:
     return <int>value
 
 
+cdef int load_rules(DohRulesC* r, object params) except -1:
+    """Fill a DohRulesC from ``DohRules.native_params()``'s tuple (RULES_PARAMS order): the
+    one place it is unpacked, every number checked (one line naming a bad one), so nothing
+    unchecked reaches the nogil code of any of this game's native modules."""
+    if not isinstance(params, tuple):
+        raise TypeError(f"rules must be the tuple of DohRules.native_params() "
+                        f"({', '.join(RULES_PARAMS)}), not {type(params).__name__}")
+    if len(params) != len(RULES_PARAMS):
+        raise ValueError(f"rules: expected the {len(RULES_PARAMS)} numbers of "
+                         f"DohRules.native_params() ({', '.join(RULES_PARAMS)}), "
+                         f"got {len(params)}")
+    r.pieces_per_size = _int_arg(params[0], "rules.pieces_per_size", 1, MAX_PIECES_PER_SIZE)
+    r.grid = _int_arg(params[1], "rules.grid", 1, MAX_GRID)
+    r.players = _int_arg(params[2], "rules.players", MIN_PLAYERS, MAX_PLAYERS)
+    return 0
+
+
 cdef class Position:
     """A Tic Tac Doh position (normalised: the occupied box's top-left is (0, 0)).
 
-    ``Position(pieces_per_size=5, grid=3, players=2)`` is the empty table. Actions are the
-    codes of tictacblitz.games.doh.encoding (25*size + 5*(dr+2) + (dc+2) from the box's
-    top-left).
+    ``Position(rules)`` is the empty table, ``rules`` the tuple of
+    ``DohRules.native_params()``. Actions are the codes of tictacblitz.games.doh.encoding
+    (25*size + 5*(dr+2) + (dc+2) from the box's top-left).
     """
 
-    def __init__(self, pieces_per_size=5, grid=3, players=2):
-        pos_init(&self.pos, _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE),
-                 _int_arg(grid, "grid", 1, 3),
-                 _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS))
+    def __init__(self, rules):
+        cdef DohRulesC r
+        load_rules(&r, rules)
+        pos_init(&self.pos, r.pieces_per_size, r.grid, r.players)
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -241,21 +262,21 @@ cdef class Position:
             want = 2
         if magic != SERIAL_MAGIC or version != want:
             raise ValueError(f"not a Doh position of version {want}: {magic!r} v{version}")
-        return Position.from_key(key, pieces, grid, players)
+        return Position.from_key(key, (pieces, grid, players))
 
     @staticmethod
-    def from_key(key, pieces_per_size=5, grid=3, players=2):
-        """The position of a key (pos_key). :raises ValueError: for a malformed key."""
+    def from_key(key, rules):
+        """The position of a key (pos_key) under ``rules`` (``DohRules.native_params()``).
+        :raises ValueError: for a malformed key."""
         cdef Position p = Position.__new__(Position)
-        cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE)
-        cdef int g = _int_arg(grid, "grid", 1, 3)
-        cdef int n = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+        cdef DohRulesC r
+        load_rules(&r, rules)
         if (isinstance(key, bool) or not isinstance(key, (int, np.integer))
                 or not 0 <= key < (1 << 64)):
             raise ValueError(f"a position key is a uint64, not {key!r}")
-        if pos_from_key(&p.pos, <uint64_t>key, pieces, g, n) != 0:
-            raise ValueError(f"key {key:#x} is not a position of pieces_per_size={pieces}, "
-                             f"grid={g}")
+        if pos_from_key(&p.pos, <uint64_t>key, r.pieces_per_size, r.grid, r.players) != 0:
+            raise ValueError(f"key {key:#x} is not a position of pieces_per_size="
+                             f"{r.pieces_per_size}, grid={r.grid}")
         return p
 
     def __reduce__(self):
@@ -294,18 +315,22 @@ cdef long long random_games_c(int pieces, int grid, int players, long long n, ui
     return moves
 
 
-def key_stash_bits(pieces_per_size):
-    """The width in bits of one stash count in a position key under ``pieces_per_size``
-    (engine.pxd's stash_bits: the counts sit at KEY_STASH_SHIFT, one such field a size)."""
-    return stash_bits(_int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE))
+def key_stash_bits(rules):
+    """The width in bits of one stash count in a position key under ``rules``
+    (``DohRules.native_params()``; engine.pxd's stash_bits of its pieces_per_size: the
+    counts sit at KEY_STASH_SHIFT, one such field a size)."""
+    cdef DohRulesC r
+    load_rules(&r, rules)
+    return stash_bits(r.pieces_per_size)
 
 
-def random_games(pieces_per_size=5, grid=3, n=1000, seed=0, players=2):
-    """Play `n` uniformly random games without the GIL (game i's stream is seeded
-    mix64(seed + i)). Returns (moves played in all, draws, then the wins of each seat)."""
-    cdef int pieces = _int_arg(pieces_per_size, "pieces_per_size", 1, MAX_PIECES_PER_SIZE)
-    cdef int seats = _int_arg(players, "players", MIN_PLAYERS, MAX_PLAYERS)
-    cdef int g = _int_arg(grid, "grid", 1, 3)
+def random_games(rules, n=1000, seed=0):
+    """Play `n` uniformly random games of ``rules`` (``DohRules.native_params()``) without
+    the GIL (game i's stream is seeded mix64(seed + i)). Returns (moves played in all,
+    draws, then the wins of each seat)."""
+    cdef DohRulesC r
+    load_rules(&r, rules)
+    cdef int pieces = r.pieces_per_size, g = r.grid, seats = r.players
     cdef long long count = _int_arg(n, "n", 0, 2_000_000_000)
     cdef uint64_t s = <uint64_t>check_seed(seed)
     cdef long long wins[5]

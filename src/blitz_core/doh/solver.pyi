@@ -19,9 +19,7 @@ class Solver:
     pieces_per_size: int
     grid: int
     players: int
-    def __init__(
-        self, pieces_per_size: int = 5, grid: int = 3, initial_bits: int = 16, players: int = 2
-    ) -> None: ...
+    def __init__(self, rules: Tuple[int, ...], initial_bits: int = 16) -> None: ...
     @property
     def nodes(self) -> int: ...
     @property

@@ -23,8 +23,8 @@ from blitz_core.doh.table cimport (
     FLAG_UPPER,
 )
 from blitz_core.doh.engine cimport (
-    DohPos, Position, pos_init, pos_play, pos_reason, pos_key, pos_canonical_key,
-    empty_targets, targets_for, completions, bit_cell, random_action, has_line,
+    DohPos, DohRulesC, Position, load_rules, pos_init, pos_play, pos_reason, pos_key,
+    pos_canonical_key, empty_targets, targets_for, completions, bit_cell, random_action, has_line,
     DOH_ONGOING, DOH_DRAW, DOH_ACTIONS,
 )
 
@@ -33,8 +33,6 @@ import threading
 import numpy as np
 
 from blitz_core.common.seed_check import check_seed  # tictacblitz.games.rng's, tied by a test
-
-from blitz_core.doh import engine as _engine
 
 cdef enum:
     NO_ACTION = -1
@@ -391,23 +389,15 @@ cdef class Solver:
     (kept across calls: every answer makes the next one cheaper). Thread-safe: calls
     on one Solver are serialised by a lock; the search itself runs without the GIL."""
 
-    def __init__(self, pieces_per_size=5, grid=3, int initial_bits=16, players=2):
-        if isinstance(pieces_per_size, bool) or not isinstance(pieces_per_size, (int, np.integer)) \
-                or not 1 <= pieces_per_size <= _engine.MAX_PIECES_PER_SIZE:
-            raise ValueError(f"pieces_per_size must be an integer from 1 to "
-                             f"{_engine.MAX_PIECES_PER_SIZE}, not {pieces_per_size!r}")
-        if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or not 1 <= grid <= 3:
-            raise ValueError(f"grid must be an integer from 1 to 3, not {grid!r}")
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) \
-                or not _engine.MIN_PLAYERS <= players <= _engine.MAX_PLAYERS:
-            raise ValueError(f"players must be an integer from {_engine.MIN_PLAYERS} to "
-                             f"{_engine.MAX_PLAYERS}, "
-                             f"not {players!r}")
+    def __init__(self, rules, int initial_bits=16):
+        """:param rules: ``DohRules.native_params()`` (engine.RULES_PARAMS order)."""
+        cdef DohRulesC r
+        load_rules(&r, rules)
         if not 4 <= initial_bits <= 30:
             raise ValueError(f"initial_bits must be from 4 to 30, not {initial_bits}")
-        self.pieces_per_size = pieces_per_size
-        self.grid = grid
-        self.players = players
+        self.pieces_per_size = r.pieces_per_size
+        self.grid = r.grid
+        self.players = r.players
         free(self.table.slots)          # NULL unless __init__ runs again
         self.table.slots = <uint64_t*>calloc((<uint64_t>1) << initial_bits, sizeof(uint64_t))
         if self.table.slots == NULL:

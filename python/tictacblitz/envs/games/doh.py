@@ -132,9 +132,8 @@ class DohVectorEnv(NativeVectorEnv):
     def make_batch(
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
     ) -> Any:
-        grid = (self.rules.pieces_per_size, self.rules.grid)
-        players = self.rules.players
-        return _native.DohBatch(num_envs, *grid, bot, seat, max_steps, num_threads, players)
+        params = self.rules.native_params()
+        return _native.DohBatch(num_envs, params, bot, seat, max_steps, num_threads)
 
     def bot_spec(self, name: str) -> tuple:
         return _opponent(name)
@@ -225,8 +224,7 @@ class DohVectorEnv(NativeVectorEnv):
         return str(position_summary(self._position(int(self.batch.position_keys()[i]))))
 
     def _position(self, key: int) -> Position:
-        rules = self.rules
-        return Position.from_key(key, rules.pieces_per_size, rules.grid, rules.players)
+        return Position.from_key(key, self.rules.native_params())
 
 
 def DohSelfPlayVectorEnv(num_games: int = 1, **options: Any) -> DohVectorEnv:

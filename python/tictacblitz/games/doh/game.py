@@ -61,7 +61,7 @@ class DohGame(GameBase):
     def new_state(self, seed: int = 0, *, record: bool = False) -> "DohState":
         """A fresh game (``seed`` is ignored: nothing is random)."""
         check_seed(seed)
-        position = Position(self._rules.pieces_per_size, self._rules.grid, self._rules.players)
+        position = Position(self._rules.native_params())
         return DohState(self, position, [] if record else None)
 
     def state_from_bytes(self, data: bytes) -> "DohState":

@@ -215,7 +215,7 @@ class NativeTable:
 
     def __init__(self, rules: DohRules) -> None:
         self.rules = rules
-        self.position = Position(rules.pieces_per_size, rules.grid, rules.players)
+        self.position = Position(rules.native_params())
         self.anchor: Optional[Square] = None
 
     @property

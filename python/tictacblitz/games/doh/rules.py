@@ -11,9 +11,9 @@ ValueError: rules.players=5: must be an integer from 2 to 4 (D10)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Tuple
 
-from blitz_core.doh.engine import MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from blitz_core.doh.engine import MAX_GRID, MAX_PIECES_PER_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 from ..base import rules_from_dict
 
@@ -30,11 +30,10 @@ MAX_PLIES = 3 * MAX_PIECES_PER_SIZE
 """D1/D8: the longest game under any rules (a full stash of the largest, from the native
 engine's bound)."""
 
-MAX_GRID = 3
-"""D2's supported range is 1..3: the native position packs at most a 3x3 box."""
-
 # D1's stash goes to 10 of each size (D10 asks for 1 to 10, for more players; the native
-# key holds a count in 4 bits), D10's players 2 to 4: both limits are the core's.
+# key holds a count in 4 bits), D10's players 2 to 4, D2's grid 1 to 3 (the native
+# position packs at most a 3x3 box): every limit is the core's, which checks them again
+# where the rules cross into it (engine.pyx's load_rules).
 _RANGES = {
     "players": (MIN_PLAYERS, MAX_PLAYERS, "D10"),
     "pieces_per_size": (1, MAX_PIECES_PER_SIZE, "D1"),
@@ -73,6 +72,13 @@ class DohRules:
     def total_pieces(self) -> int:
         """D1/D8: pieces in the full stash, the most moves a game can last."""
         return 3 * self.pieces_per_size
+
+    def native_params(self) -> Tuple[int, ...]:
+        """The numbers the native core takes, in ``blitz_core.doh.engine.RULES_PARAMS``
+        order, unpacked there in one place (``load_rules``, which every native entry point
+        of this game calls): every game's rules cross into native code as one flat tuple
+        (issue 27)."""
+        return (self.pieces_per_size, self.grid, self.players)
 
     def to_dict(self) -> Dict[str, Any]:
         """Every field as plain JSON-ready data; :meth:`from_dict` inverts it."""

@@ -50,7 +50,7 @@ __all__ = [
 @lru_cache(maxsize=None)
 def solver_for(rules: DohRules) -> Solver:
     """The process's solver for these rules (shared, thread-safe)."""
-    return Solver(rules.pieces_per_size, rules.grid, players=rules.players)
+    return Solver(rules.native_params())
 
 
 _LOCAL = threading.local()
@@ -64,7 +64,7 @@ def thread_solver(rules: DohRules) -> Solver:
     if solvers is None:
         solvers = _LOCAL.solvers = {}
     if rules not in solvers:
-        solvers[rules] = Solver(rules.pieces_per_size, rules.grid, players=rules.players)
+        solvers[rules] = Solver(rules.native_params())
     return solvers[rules]
 
 
@@ -114,8 +114,8 @@ def solve(rules: Optional[DohRules] = None, *, fresh: bool = True) -> Solution:
         raise ValueError(
             f"solve() answers two players, not {rules.players}: paranoid_values() answers 3-4"
         )
-    solver = Solver(rules.pieces_per_size, rules.grid) if fresh else solver_for(rules)
-    start = Position(rules.pieces_per_size, rules.grid)
+    solver = Solver(rules.native_params()) if fresh else solver_for(rules)
+    start = Position(rules.native_params())
     began = time.perf_counter()
     score = solver.score(start)
     seconds = time.perf_counter() - began
@@ -173,12 +173,8 @@ def paranoid_solve(rules: DohRules, seat: int, *, fresh: bool = True) -> Paranoi
         times measure this seat's whole solve) rather than the process's shared one.
     :raises ValueError: for a seat the rules do not have.
     """
-    solver = (
-        Solver(rules.pieces_per_size, rules.grid, players=rules.players)
-        if fresh
-        else solver_for(rules)
-    )
-    start = Position(rules.pieces_per_size, rules.grid, rules.players)
+    solver = Solver(rules.native_params()) if fresh else solver_for(rules)
+    start = Position(rules.native_params())
     began, cpu = time.perf_counter(), time.process_time()
     score = solver.paranoid_score(start, seat)
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
