@@ -39,6 +39,20 @@ export function boxCenter(rect, b) {
   return { x: rect.left + b.x + b.w / 2, y: rect.top + b.y + b.h / 2 };
 }
 
+/** The keys that move a keyboard cursor, [dr, dc]: the arrows, and WASD for a second
+ *  player on one screen. Every game's input uses these. */
+export const CURSOR_MOVES = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  w: [-1, 0],
+  s: [1, 0],
+  a: [0, -1],
+  d: [0, 1],
+};
+export const ARROW_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+
 /** A cursor [row, col] moved by [dr, dc], kept on a size×size board. */
 export function moveCursor(cell, move, size) {
   return [Math.min(size - 1, Math.max(0, cell[0] + move[0])), Math.min(size - 1, Math.max(0, cell[1] + move[1]))];

@@ -10,28 +10,16 @@
 
 import { intentFor } from "./model.js";
 import { cellFromPoint } from "./draw.js";
-import { canvasPoint, listen, moveCursor } from "../../view_common.js";
-
-const MOVES = {
-  ArrowUp: [-1, 0],
-  ArrowDown: [1, 0],
-  ArrowLeft: [0, -1],
-  ArrowRight: [0, 1],
-  w: [-1, 0],
-  s: [1, 0],
-  a: [0, -1],
-  d: [0, 1],
-};
-const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+import { ARROW_KEYS, canvasPoint, CURSOR_MOVES, listen, moveCursor } from "../../view_common.js";
 
 /** Which seat a key drives, and what it does: pure, so tests can check the key map.
  *  `seats`: {mouse, keyboard} (local) or {mouse: seat, keyboard: seat} equal (alone). */
 export function keyAction(key, seats) {
   const k = key.length === 1 ? key.toLowerCase() : key;
   const alone = seats.mouse === seats.keyboard;
-  if (MOVES[k]) {
-    if (alone) return { seat: seats.keyboard, move: MOVES[k] };
-    return { seat: ARROWS.has(k) ? seats.keyboard : seats.mouse, move: MOVES[k] };
+  if (CURSOR_MOVES[k]) {
+    if (alone) return { seat: seats.keyboard, move: CURSOR_MOVES[k] };
+    return { seat: ARROW_KEYS.has(k) ? seats.keyboard : seats.mouse, move: CURSOR_MOVES[k] };
   }
   if (k === "Enter" || k === " ") return { seat: seats.keyboard, act: true };
   if (k === "f") return { seat: alone ? seats.keyboard : seats.mouse, act: true };

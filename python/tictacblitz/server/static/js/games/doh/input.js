@@ -11,19 +11,8 @@
 
 import { PIECES, firstPlayable, intentFor } from "./model.js";
 import { cellFromPoint, pieceFromPoint } from "./draw.js";
-import { canvasPoint, listen, moveCursor } from "../../view_common.js";
+import { ARROW_KEYS, canvasPoint, CURSOR_MOVES, listen, moveCursor } from "../../view_common.js";
 
-const MOVES = {
-  ArrowUp: [-1, 0],
-  ArrowDown: [1, 0],
-  ArrowLeft: [0, -1],
-  ArrowRight: [0, 1],
-  w: [-1, 0],
-  s: [1, 0],
-  a: [0, -1],
-  d: [0, 1],
-};
-const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 const PIECE_KEYS = { 1: "S", 2: "M", 3: "L", 7: "S", 8: "M", 9: "L" };
 const MOUSE_PIECE_KEYS = new Set(["7", "8", "9"]);
 
@@ -41,9 +30,9 @@ export function driving(seats, toMove) {
 export function keyAction(key, seats) {
   const k = key.length === 1 ? key.toLowerCase() : key;
   const alone = seats.mouse === seats.keyboard;
-  if (MOVES[k]) {
-    if (alone) return { seat: seats.keyboard, move: MOVES[k] };
-    return { seat: ARROWS.has(k) ? seats.keyboard : seats.mouse, move: MOVES[k] };
+  if (CURSOR_MOVES[k]) {
+    if (alone) return { seat: seats.keyboard, move: CURSOR_MOVES[k] };
+    return { seat: ARROW_KEYS.has(k) ? seats.keyboard : seats.mouse, move: CURSOR_MOVES[k] };
   }
   if (PIECE_KEYS[k]) {
     const seat = alone ? seats.keyboard : MOUSE_PIECE_KEYS.has(k) ? seats.mouse : seats.keyboard;

@@ -12,18 +12,8 @@
 
 import { abilityUsable, intentFor } from "./model.js";
 import { abilityFromPoint, cellFromPoint, tabFromPoint } from "./layout.js";
-import { canvasPoint, listen } from "../../view_common.js";
+import { canvasPoint, CURSOR_MOVES, listen } from "../../view_common.js";
 
-const MOVES = {
-  ArrowUp: [-1, 0],
-  ArrowDown: [1, 0],
-  ArrowLeft: [0, -1],
-  ArrowRight: [0, 1],
-  w: [-1, 0],
-  s: [1, 0],
-  a: [0, -1],
-  d: [0, 1],
-};
 export const ABILITY_KEYS = { 1: "none", 2: "shield", 3: "swap", 4: "reveal" };
 const REFUSED_MS = 1200; // how long a greyed button clicked stays framed
 const now = () => (typeof performance === "undefined" ? Date.now() : performance.now());
@@ -31,7 +21,7 @@ const now = () => (typeof performance === "undefined" ? Date.now() : performance
 /** What a key does: pure, so tests can check the key map. */
 export function keyAction(key) {
   const k = key.length === 1 ? key.toLowerCase() : key;
-  if (MOVES[k]) return { move: MOVES[k] };
+  if (CURSOR_MOVES[k]) return { move: CURSOR_MOVES[k] };
   if (ABILITY_KEYS[k]) return { ability: ABILITY_KEYS[k] };
   if (k === "Enter" || k === " " || k === "f") return { act: true };
   if (k === "v" || k === "Tab") return { switchView: true };
