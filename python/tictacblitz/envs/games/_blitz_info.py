@@ -11,7 +11,7 @@ import numpy as np
 
 from ._blitz_batched import BatchedMatches
 
-__all__ = ["final_step_info", "marks_potential", "step_info"]
+__all__ = ["final_step_info", "marks_potential", "row_info", "step_info"]
 
 
 def final_step_info(batch: BatchedMatches, seats: Sequence[int]) -> Dict[str, Any]:
@@ -55,6 +55,23 @@ def step_info(
     if mask_in_info:
         out["action_mask"] = batch.buffer("masks")[:, seats].reshape(n * k, -1).view(np.int8).copy()
     return out
+
+
+def row_info(rows: Dict[str, Any], i: int, mask_in_info: bool) -> Dict[str, Any]:
+    """Row i of a vector env's :func:`step_info` as a one-match face's info (Python
+    scalars; ``round_wins`` a tuple, own first): ``BlitzEnv``'s and the PettingZoo env's."""
+    info: Dict[str, Any] = {
+        "round": int(rows["round"][i]),
+        "t": int(rows["t"][i]),
+        "round_wins": tuple(int(w) for w in rows["round_wins"][i]),
+        "reason": int(rows["reason"][i]),
+        "rejected": bool(rows["rejected"][i]),
+        "round_result": int(rows["round_result"][i]),
+        "match_result": int(rows["match_result"][i]),
+    }
+    if mask_in_info:
+        info["action_mask"] = rows["action_mask"][i]
+    return info
 
 
 class _Shaping:

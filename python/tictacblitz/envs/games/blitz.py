@@ -95,7 +95,7 @@ def _parallel_env(preset: Optional[str] = None, **options: Any) -> Any:
     <tictacblitz.envs.games._blitz_parallel.BlitzParallelEnv>`'s)."""
     from ._blitz_parallel import BlitzParallelEnv  # pettingzoo: only for this face
 
-    return BlitzParallelEnv(**preset_options(preset, options))
+    return BlitzParallelEnv.over(BlitzVectorEnv, **preset_options(preset, options))
 
 
 class BlitzVectorEnv(NativeVectorEnv):
@@ -233,8 +233,12 @@ class BlitzVectorEnv(NativeVectorEnv):
             obs, self._rows(b.rewards), b.terminated, b.truncated, reasons, None, None
         )
 
-    def _info(self) -> Dict[str, Any]:
-        return with_key_masks(step_info(self.batch, self._seats, self.mask_in_info), self._all)
+    def _info_rows(self) -> Dict[str, Any]:
+        """Blitz's info keys (its rounds: ``round_result``, ``match_result``; docs/rl.md)."""
+        return step_info(self.batch, self._seats)
+
+    def _mask_rows(self) -> np.ndarray:
+        return self._rows(self.batch.buffer("masks"))
 
     def _obs_all(self) -> Dict[str, np.ndarray]:
         return {k: self._rows(v) for k, v in self.batch.observation.items()}
@@ -251,11 +255,6 @@ class BlitzVectorEnv(NativeVectorEnv):
             raise ValueError("a self-play env has no opponent: both seats are the agent's")
         self.batch.set_policy(1 - self.seat, opponent)
         self._options["opponent"] = opponent
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of every agent row now, bool (num_envs, n_actions)
-        (sb3-contrib's MaskablePPO convention)."""
-        return self._rows(self.batch.buffer("masks")).copy()
 
     # -- gymnasium: reset is NativeVectorEnv's, over the native batch's restart ------------
     def _restart(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -333,21 +332,14 @@ class BlitzVectorEnv(NativeVectorEnv):
         infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
 
     def describe(self, i: int) -> str:
+        """Match i as text, a block of its own (``ansi``)."""
         from ._blitz_render import board_ansi
 
-        return board_ansi(self.batch.get_match(i))
+        return board_ansi(self.batch.get_match(i)) + "\n"
 
-    def render(self):
-        """``rgb_array``: a tuple of (H, W, 3) uint8 images, one per match (X's view);
-        ``ansi``: the boards as text, one block per match."""
-        from ._blitz_render import boards_ansi
-
-        matches = [self.batch.get_match(i) for i in range(self.num_matches)]
-        if self.render_mode == "rgb_array":
-            return tuple(board_rgb(m.planes(0)) for m in matches)
-        if self.render_mode == "ansi":
-            return boards_ansi(matches)
-        return None
+    def frame(self, i: int) -> np.ndarray:
+        """Match i as X sees it, an (H, W, 3) uint8 image (``rgb_array``)."""
+        return board_rgb(self.batch.get_match(i).planes(0))
 
     # -- snapshots: NativeVectorEnv's (options, batch, generator) and the env's own --------
     def get_state(self) -> Dict[str, Any]:
@@ -384,6 +376,8 @@ def make_self_play_env(num_matches: int = 1, preset: Optional[str] = None, **opt
     """Both seats are the learner's: :func:`BlitzSelfPlayVectorEnv`."""
     return BlitzSelfPlayVectorEnv(num_matches, **preset_options(preset, options))
 
+
+BlitzEnv.vector_type = BlitzVectorEnv  # the one-match face is the stepper with one match
 
 # The adapter's faces under the names docs/rl.md shows (``make_env("tiny")`` ...).
 make_env = BlitzVectorEnv.make_env

@@ -19,9 +19,10 @@ The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``autoreset`` and ``get_state()``/``set_state()``. A subclass gives ``rules_type``,
 ``seat_names`` (or ``seats_of(rules)``), ``num_actions``, ``observation_space_of(mask)``,
 ``make_batch(...)``, ``bot_spec(name)``, ``bots_spec_of(specs)`` when its batch takes
-them otherwise, ``describe(i)``, and the callable and self-play steps (``_advance``,
-``_collect``). A game whose native stepper auto-resets and keeps its own info inside
-its ``nogil`` call (Blitz's) overrides ``step`` and ``_info`` and keeps the rest.
+them otherwise, ``describe(i)`` (``frame(i)`` for ``rgb_array``), the callable and
+self-play steps (``_advance``, ``_collect``), and, if it has info keys of its own,
+``_info_rows`` (Blitz's rounds). A game whose native stepper auto-resets inside its
+``nogil`` call on seeds of its own streams (Blitz's) overrides ``step`` too.
 """
 
 from __future__ import annotations
@@ -233,16 +234,24 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         return {k: v.copy() for k, v in out.items()} if self.copy else out
 
     def _info(self) -> Dict[str, Any]:
+        """The step's info: :meth:`_info_rows`, the mask when it travels in the info, and
+        each key's ``_key`` mask (every row has every key)."""
+        info = self._info_rows()
+        if self.mask_in_info:
+            info["action_mask"] = self._masks().astype(np.int8)
+        return with_key_masks(info, self._all)
+
+    def _info_rows(self) -> Dict[str, Any]:
         """The info keys of every face (``INFO_KEYS``: ``round``, ``t``, ``round_wins``,
         ``reason``, ``rejected``, ``steps``) and the native ones (``winner``, ``seed``),
-        each with its ``_key`` mask (every row has every key)."""
+        arrays over the rows; a game with keys of its own (Blitz's rounds) overrides it."""
         o = self._out
         assert o is not None
         reasons = o.reasons.astype(np.int64)
         steps = o.steps.astype(np.int64)
         k = self.rows_per_game
         seeds = self.episode_seeds.copy() if k == 1 else np.repeat(self.episode_seeds, k)
-        info: Dict[str, Any] = {
+        return {
             "round": self._ones.copy(),
             "t": steps,
             "round_wins": self._wins.copy(),
@@ -252,12 +261,9 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
             "winner": o.winners.astype(np.int64),
             "seed": seeds,
         }
-        if self.mask_in_info:
-            info["action_mask"] = self._masks().astype(np.int8)
-        return with_key_masks(info, self._all)
 
     def _masks(self) -> np.ndarray:
-        if self.mask_in_info or self._out is None:
+        if self.mask_in_info or self._out is None or "action_mask" not in self._out.obs:
             return self._mask_rows()
         return self._out.obs["action_mask"]
 
@@ -381,10 +387,16 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         return self._obs(), rewards, terminated, truncated, info
 
     def render(self) -> Any:
-        """``ansi``: one line a game."""
+        """``ansi``: a game's :meth:`describe` each, after ``env i:``; ``rgb_array`` (a
+        game whose ``metadata`` lists it): a tuple of :meth:`frame` images, one a game."""
+        if self.render_mode == "rgb_array":
+            return tuple(self.frame(i) for i in range(self.num_games))
         if self.render_mode != "ansi":
             return None
         return "\n".join(f"env {i}: {self.describe(i)}" for i in range(self.num_games)) + "\n"
+
+    def frame(self, i: int) -> np.ndarray:  # pragma: no cover - a game that draws
+        raise NotImplementedError  # game i as an (H, W, 3) uint8 image (rgb_array)
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
