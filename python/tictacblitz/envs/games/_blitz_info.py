@@ -37,20 +37,25 @@ def step_info(
     ``round``, ``t``, ``round_wins`` (own, opponent), ``reason`` (-1 no action, 0
     accepted, else the R7 code), ``rejected``, ``round_result``, ``match_result``; and
     ``action_mask`` when the mask travels in the info."""
-    state = batch.state_info()
+    state = batch.state_info()  # fresh arrays (the native batch's info_arrays)
     n, k = batch.num_envs, len(seats)
     seats = list(seats)
-    wins = state["round_wins"]
-    own = np.stack([wins[:, seats], wins[:, [1 - s for s in seats]]], axis=-1)
-    reasons = batch.info["reasons"][:, seats].astype(np.int64)
+    info = batch.info
+    # The rows in (env, seat) order; with one seat, the arrays as they are (this runs at
+    # every step of every face: no np.repeat of one).
+    wins = state["round_wins"][:, [i for s in seats for i in (s, 1 - s)]]  # own first
+    reasons = info["reasons"][:, seats].astype(np.int64).reshape(n * k)
+    rounds, t = state["round"], state["t"]
+    if k > 1:
+        rounds, t = rounds.repeat(k), t.repeat(k)
     out: Dict[str, Any] = {
-        "round": np.repeat(state["round"], k),
-        "t": np.repeat(state["t"], k),
-        "round_wins": own.reshape(n * k, 2),
-        "reason": reasons.reshape(n * k),
-        "rejected": reasons.reshape(n * k) > 0,
-        "round_result": np.repeat(batch.info["round_result"], k).astype(np.int64),
-        "match_result": np.repeat(batch.info["match_result"], k).astype(np.int64),
+        "round": rounds,
+        "t": t,
+        "round_wins": wins.reshape(n * k, 2),
+        "reason": reasons,
+        "rejected": reasons > 0,
+        "round_result": info["round_result"].repeat(k).astype(np.int64, copy=False),
+        "match_result": info["match_result"].repeat(k).astype(np.int64, copy=False),
     }
     if mask_in_info:
         out["action_mask"] = batch.buffer("masks")[:, seats].reshape(n * k, -1).view(np.int8).copy()

@@ -57,6 +57,7 @@ class NativeSingleEnv(gymnasium.Env):
             mask_in_info=mask_in_info,
             num_threads=1,
             render_mode=render_mode,
+            copy=False,  # the vector env's buffers: _one copies row 0 alone
             **options,
             **self.vector_options,
         )
@@ -103,7 +104,7 @@ class NativeSingleEnv(gymnasium.Env):
         return int(action)
 
     def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        return {k: v[0] for k, v in obs.items()}
+        return {k: v[0].copy() for k, v in obs.items()}
 
     def _info(self, rows: Dict[str, Any]) -> Dict[str, Any]:
         """The step's info (``rows``: the vector env's, which a game with info keys of
