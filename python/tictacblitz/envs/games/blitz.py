@@ -122,6 +122,7 @@ class BlitzVectorEnv(NativeVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
     rules_type = Rules
     seat_names = ("X", "O")
+    native_autoreset = True
     single_env = BlitzEnv
     parallel_env = staticmethod(_parallel_env)
 
@@ -210,7 +211,7 @@ class BlitzVectorEnv(NativeVectorEnv):
         return arr[:, self.seat]
 
     def _per_env(self, arr: np.ndarray) -> np.ndarray:
-        return np.repeat(arr, 2) if self.self_play else arr.copy()
+        return arr.repeat(2) if self.self_play else arr.copy()
 
     def _agent_obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         """The agent rows' observation (views; the mask as int8 unless it travels in the
@@ -225,12 +226,16 @@ class BlitzVectorEnv(NativeVectorEnv):
         return out
 
     def _collect(self) -> RowOutputs:
-        """The rows now, for NativeVectorEnv's reset and snapshots (the info keys are
-        Blitz's own, :meth:`_info`: no step-number or winner rows here)."""
+        """The rows now (the info keys are Blitz's own, :meth:`_info_rows`)."""
         b = self.batch
-        obs, reasons = self._agent_obs(b.observation), self._rows(b.info["reasons"])
         return RowOutputs(
-            obs, self._rows(b.rewards), b.terminated, b.truncated, reasons, None, None
+            self._agent_obs(b.observation),
+            self._rows(b.rewards).astype(np.float64),
+            self._per_env(b.terminated),
+            self._per_env(b.truncated),
+            None,  # the reasons, steps and winners: Blitz's info keys read the batch's own
+            None,
+            None,
         )
 
     def _info_rows(self) -> Dict[str, Any]:
@@ -287,37 +292,34 @@ class BlitzVectorEnv(NativeVectorEnv):
             self._shaping.start(self._obs_all(), rows)
         return obs, info
 
-    def step(self, actions: Any):
-        """One decision step of every match; the native stepper auto-resets and plays the
-        bots inside its ``nogil`` call (docs/rl.md)."""
+    # -- the step: NativeVectorEnv's, with the native stepper's auto-reset (in its nogil
+    # call, on each match's own reset stream; SAME_STEP's final rows kept natively) -------
+    def _advance(self, actions: np.ndarray, reset_seeds: np.ndarray) -> None:
         if self.self_play:
-            arr = np.asarray(actions)
-            if arr.shape != (self.num_envs,):
-                raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
-            if arr.dtype.kind not in "iu":
-                raise TypeError(f"actions must be integers, not {arr.dtype}")
-            self._full_actions.reshape(self.num_envs)[:] = arr
+            self._full_actions.reshape(self.num_envs)[:] = actions
             actions = self._full_actions
-        obs, rewards, terminated, truncated, info = self.batch.step(actions)
-        infos = self._info()
-        reward = self._rows(rewards).astype(np.float64)
-        term, trunc = self._per_env(terminated), self._per_env(truncated)
+        self.batch.step(actions)  # checks the codes' range: nothing changes on a bad one
+
+    def _rewards(self, out: RowOutputs) -> np.ndarray:
+        """The rows' rewards (fresh float64 from :meth:`_collect`) and the shaping bonus."""
+        reward, done = out.rewards, out.terminated | out.truncated
         if self._shaping is not None:
-            fresh = (
-                self._was_done.copy()
-                if self.autoreset_mode == AutoresetMode.NEXT_STEP
-                else np.zeros(self.num_envs, bool)
-            )
-            done = term | trunc
-            if "final_ended" in info:
-                done = done | self._per_env(info["final_ended"])
-            reward = reward + self._shaping.bonus(self._obs_all(), done, fresh)
-        self._was_done = term | trunc
-        if "final_ended" in info and info["final_ended"].any():
-            self._final(infos, info)
-        out = self._agent_obs(obs)  # the step's buffers (no RowOutputs: cost as before)
-        out = {k: v.copy() for k, v in out.items()} if self.copy else out
-        return out, reward, term, trunc, infos
+            next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+            fresh = self._was_done.copy() if next_step else np.zeros(self.num_envs, bool)
+            ended = self.batch.info.get("final_ended")
+            shaped = done if ended is None else done | self._per_env(ended)
+            reward = reward + self._shaping.bonus(self._obs_all(), shaped, fresh)
+        self._was_done = done
+        return reward
+
+    def _same_step(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray):
+        """SAME_STEP, natively: the stepper restarted the ended matches; their final rows
+        are its ``final_*`` buffers."""
+        infos = self._info()
+        ended = self.batch.info.get("final_ended")
+        if ended is not None and ended.any():
+            self._final(infos, self.batch.info)
+        return self._obs(), rewards, terminated, truncated, infos
 
     def _final(self, infos: Dict[str, Any], info: Dict[str, np.ndarray]) -> None:
         """SAME_STEP, natively: ``final_obs``/``final_info`` in Gymnasium's layout (dicts

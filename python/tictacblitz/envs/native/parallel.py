@@ -91,7 +91,7 @@ class NativeParallelEnv(ParallelEnv):
         rew = {a: float(rewards[i]) for i, a in enumerate(agents)}
         term = {a: bool(terminated[i]) for i, a in enumerate(agents)}
         trunc = {a: bool(truncated[i]) for i, a in enumerate(agents)}
-        if terminated.any() or truncated.any():
+        if terminated[0] or truncated[0]:  # every seat's row of the game has its flags
             self.agents = []
         return self._split(obs), rew, term, trunc, self._infos(rows)
 
