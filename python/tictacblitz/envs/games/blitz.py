@@ -22,12 +22,15 @@
   with native bots (search helpers).
 
 What :class:`BlitzVectorEnv` takes from ``NativeVectorEnv``: the option checks,
-``reset`` (seeding: game i plays ``s + i``, else seeds from the env's generator;
-``reset_mask``), the autoreset modes' names, snapshots and pickling, and the faces
-``tictacblitz.envs`` asks for. What it overrides, because the native stepper does it
-inside its ``nogil`` call: ``step`` (auto-reset in both modes, SAME_STEP's final
-observation, the bots), the info keys (Blitz's rounds: ``round_result``,
-``match_result``; docs/rl.md), ``action_masks`` and ``rgb_array`` rendering.
+``reset`` (seeding: game i plays ``s + i``; ``reset_mask``), ``step``, masks, the info's
+``_key`` masks, rendering, snapshots and pickling, and the faces ``tictacblitz.envs``
+asks for. What it gives through the base's hooks: ``native_autoreset`` (its stepper
+restarts an ended match inside its ``nogil`` call, on the match's own reset stream, and
+keeps SAME_STEP's final rows: ``_same_step`` reads them), ``_advance``/``_collect``
+(self-play rows), ``_rewards`` (shaping), ``_info_rows`` (its rounds:
+``round_result``, ``match_result``; docs/rl.md), ``describe``/``frame``.
+:class:`BlitzEnv` is the shared ``NativeSingleEnv`` over it and the PettingZoo env the
+shared ``NativeParallelEnv`` (``envs/native/``).
 
 Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`)."""
 
