@@ -11,7 +11,7 @@ import numpy as np
 
 from ._blitz_batched import BatchedMatches
 
-__all__ = ["final_step_info", "marks_potential", "step_info"]
+__all__ = ["final_step_info", "marks_potential", "row_info", "step_info"]
 
 
 def final_step_info(batch: BatchedMatches, seats: Sequence[int]) -> Dict[str, Any]:
@@ -37,24 +37,46 @@ def step_info(
     ``round``, ``t``, ``round_wins`` (own, opponent), ``reason`` (-1 no action, 0
     accepted, else the R7 code), ``rejected``, ``round_result``, ``match_result``; and
     ``action_mask`` when the mask travels in the info."""
-    state = batch.state_info()
+    state = batch.state_info()  # fresh arrays (the native batch's info_arrays)
     n, k = batch.num_envs, len(seats)
     seats = list(seats)
-    wins = state["round_wins"]
-    own = np.stack([wins[:, seats], wins[:, [1 - s for s in seats]]], axis=-1)
-    reasons = batch.info["reasons"][:, seats].astype(np.int64)
+    info = batch.info
+    # The rows in (env, seat) order; with one seat, the arrays as they are (this runs at
+    # every step of every face: no np.repeat of one).
+    wins = state["round_wins"][:, [i for s in seats for i in (s, 1 - s)]]  # own first
+    reasons = info["reasons"][:, seats].astype(np.int64).reshape(n * k)
+    rounds, t = state["round"], state["t"]
+    if k > 1:
+        rounds, t = rounds.repeat(k), t.repeat(k)
     out: Dict[str, Any] = {
-        "round": np.repeat(state["round"], k),
-        "t": np.repeat(state["t"], k),
-        "round_wins": own.reshape(n * k, 2),
-        "reason": reasons.reshape(n * k),
-        "rejected": reasons.reshape(n * k) > 0,
-        "round_result": np.repeat(batch.info["round_result"], k).astype(np.int64),
-        "match_result": np.repeat(batch.info["match_result"], k).astype(np.int64),
+        "round": rounds,
+        "t": t,
+        "round_wins": wins.reshape(n * k, 2),
+        "reason": reasons,
+        "rejected": reasons > 0,
+        "round_result": info["round_result"].repeat(k).astype(np.int64, copy=False),
+        "match_result": info["match_result"].repeat(k).astype(np.int64, copy=False),
     }
     if mask_in_info:
         out["action_mask"] = batch.buffer("masks")[:, seats].reshape(n * k, -1).view(np.int8).copy()
     return out
+
+
+def row_info(rows: Dict[str, Any], i: int, mask_in_info: bool) -> Dict[str, Any]:
+    """Row i of a vector env's :func:`step_info` as a one-match face's info (Python
+    scalars; ``round_wins`` a tuple, own first): ``BlitzEnv``'s and the PettingZoo env's."""
+    info: Dict[str, Any] = {
+        "round": int(rows["round"][i]),
+        "t": int(rows["t"][i]),
+        "round_wins": tuple(int(w) for w in rows["round_wins"][i]),
+        "reason": int(rows["reason"][i]),
+        "rejected": bool(rows["rejected"][i]),
+        "round_result": int(rows["round_result"][i]),
+        "match_result": int(rows["match_result"][i]),
+    }
+    if mask_in_info:
+        info["action_mask"] = rows["action_mask"][i]
+    return info
 
 
 class _Shaping:

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["board_rgb", "boards_ansi", "CELL_PX"]
+__all__ = ["board_rgb", "board_ansi", "CELL_PX"]
 
 CELL_PX = 24
 """Pixels per cell side of :func:`board_rgb`."""
@@ -77,17 +77,3 @@ def board_ansi(match: Any) -> str:
     return f"round {match.round} t={match.t} wins X {wins[0]} O {wins[1]}\n" + "\n".join(
         match.board_text()
     )
-
-
-def boards_ansi(matches: Sequence) -> str:
-    """Text of several matches, one block each (:func:`board_ansi`)."""
-    return "\n\n".join(f"env {i}: {board_ansi(m)}" for i, m in enumerate(matches)) + "\n"
-
-
-def render_match(match: Any, mode: Optional[str]) -> Any:
-    """A single-match env's ``render()``: ``ansi`` text, an ``rgb_array`` image, or None."""
-    if mode == "ansi":
-        return board_ansi(match) + "\n"
-    if mode == "rgb_array":
-        return board_rgb(match.planes(0))
-    return None

@@ -22,12 +22,15 @@
   with native bots (search helpers).
 
 What :class:`BlitzVectorEnv` takes from ``NativeVectorEnv``: the option checks,
-``reset`` (seeding: game i plays ``s + i``, else seeds from the env's generator;
-``reset_mask``), the autoreset modes' names, snapshots and pickling, and the faces
-``tictacblitz.envs`` asks for. What it overrides, because the native stepper does it
-inside its ``nogil`` call: ``step`` (auto-reset in both modes, SAME_STEP's final
-observation, the bots), the info keys (Blitz's rounds: ``round_result``,
-``match_result``; docs/rl.md), ``action_masks`` and ``rgb_array`` rendering.
+``reset`` (seeding: game i plays ``s + i``; ``reset_mask``), ``step``, masks, the info's
+``_key`` masks, rendering, snapshots and pickling, and the faces ``tictacblitz.envs``
+asks for. What it gives through the base's hooks: ``native_autoreset`` (its stepper
+restarts an ended match inside its ``nogil`` call, on the match's own reset stream, and
+keeps SAME_STEP's final rows: ``_same_step`` reads them), ``_advance``/``_collect``
+(self-play rows), ``_rewards`` (shaping), ``_info_rows`` (its rounds:
+``round_result``, ``match_result``; docs/rl.md), ``describe``/``frame``.
+:class:`BlitzEnv` is the shared ``NativeSingleEnv`` over it and the PettingZoo env the
+shared ``NativeParallelEnv`` (``envs/native/``).
 
 Needs the ``rl`` extra (gymnasium; pettingzoo for :func:`parallel_env`)."""
 
@@ -95,7 +98,7 @@ def _parallel_env(preset: Optional[str] = None, **options: Any) -> Any:
     <tictacblitz.envs.games._blitz_parallel.BlitzParallelEnv>`'s)."""
     from ._blitz_parallel import BlitzParallelEnv  # pettingzoo: only for this face
 
-    return BlitzParallelEnv(**preset_options(preset, options))
+    return BlitzParallelEnv.over(BlitzVectorEnv, **preset_options(preset, options))
 
 
 class BlitzVectorEnv(NativeVectorEnv):
@@ -122,6 +125,7 @@ class BlitzVectorEnv(NativeVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
     rules_type = Rules
     seat_names = ("X", "O")
+    native_autoreset = True
     single_env = BlitzEnv
     parallel_env = staticmethod(_parallel_env)
 
@@ -210,7 +214,7 @@ class BlitzVectorEnv(NativeVectorEnv):
         return arr[:, self.seat]
 
     def _per_env(self, arr: np.ndarray) -> np.ndarray:
-        return np.repeat(arr, 2) if self.self_play else arr.copy()
+        return arr.repeat(2) if self.self_play else arr.copy()
 
     def _agent_obs(self, source: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         """The agent rows' observation (views; the mask as int8 unless it travels in the
@@ -225,16 +229,24 @@ class BlitzVectorEnv(NativeVectorEnv):
         return out
 
     def _collect(self) -> RowOutputs:
-        """The rows now, for NativeVectorEnv's reset and snapshots (the info keys are
-        Blitz's own, :meth:`_info`: no step-number or winner rows here)."""
+        """The rows now (the info keys are Blitz's own, :meth:`_info_rows`)."""
         b = self.batch
-        obs, reasons = self._agent_obs(b.observation), self._rows(b.info["reasons"])
         return RowOutputs(
-            obs, self._rows(b.rewards), b.terminated, b.truncated, reasons, None, None
+            self._agent_obs(b.observation),
+            self._rows(b.rewards).astype(np.float64),
+            self._per_env(b.terminated),
+            self._per_env(b.truncated),
+            None,  # the reasons, steps and winners: Blitz's info keys read the batch's own
+            None,
+            None,
         )
 
-    def _info(self) -> Dict[str, Any]:
-        return with_key_masks(step_info(self.batch, self._seats, self.mask_in_info), self._all)
+    def _info_rows(self) -> Dict[str, Any]:
+        """Blitz's info keys (its rounds: ``round_result``, ``match_result``; docs/rl.md)."""
+        return step_info(self.batch, self._seats)
+
+    def _mask_rows(self) -> np.ndarray:
+        return self._rows(self.batch.buffer("masks"))
 
     def _obs_all(self) -> Dict[str, np.ndarray]:
         return {k: self._rows(v) for k, v in self.batch.observation.items()}
@@ -251,11 +263,6 @@ class BlitzVectorEnv(NativeVectorEnv):
             raise ValueError("a self-play env has no opponent: both seats are the agent's")
         self.batch.set_policy(1 - self.seat, opponent)
         self._options["opponent"] = opponent
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of every agent row now, bool (num_envs, n_actions)
-        (sb3-contrib's MaskablePPO convention)."""
-        return self._rows(self.batch.buffer("masks")).copy()
 
     # -- gymnasium: reset is NativeVectorEnv's, over the native batch's restart ------------
     def _restart(self, idx: np.ndarray, seeds: np.ndarray) -> None:
@@ -288,37 +295,34 @@ class BlitzVectorEnv(NativeVectorEnv):
             self._shaping.start(self._obs_all(), rows)
         return obs, info
 
-    def step(self, actions: Any):
-        """One decision step of every match; the native stepper auto-resets and plays the
-        bots inside its ``nogil`` call (docs/rl.md)."""
+    # -- the step: NativeVectorEnv's, with the native stepper's auto-reset (in its nogil
+    # call, on each match's own reset stream; SAME_STEP's final rows kept natively) -------
+    def _advance(self, actions: np.ndarray, reset_seeds: np.ndarray) -> None:
         if self.self_play:
-            arr = np.asarray(actions)
-            if arr.shape != (self.num_envs,):
-                raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
-            if arr.dtype.kind not in "iu":
-                raise TypeError(f"actions must be integers, not {arr.dtype}")
-            self._full_actions.reshape(self.num_envs)[:] = arr
+            self._full_actions.reshape(self.num_envs)[:] = actions
             actions = self._full_actions
-        obs, rewards, terminated, truncated, info = self.batch.step(actions)
-        infos = self._info()
-        reward = self._rows(rewards).astype(np.float64)
-        term, trunc = self._per_env(terminated), self._per_env(truncated)
+        self.batch.step(actions)  # checks the codes' range: nothing changes on a bad one
+
+    def _rewards(self, out: RowOutputs) -> np.ndarray:
+        """The rows' rewards (fresh float64 from :meth:`_collect`) and the shaping bonus."""
+        reward, done = out.rewards, out.terminated | out.truncated
         if self._shaping is not None:
-            fresh = (
-                self._was_done.copy()
-                if self.autoreset_mode == AutoresetMode.NEXT_STEP
-                else np.zeros(self.num_envs, bool)
-            )
-            done = term | trunc
-            if "final_ended" in info:
-                done = done | self._per_env(info["final_ended"])
-            reward = reward + self._shaping.bonus(self._obs_all(), done, fresh)
-        self._was_done = term | trunc
-        if "final_ended" in info and info["final_ended"].any():
-            self._final(infos, info)
-        out = self._agent_obs(obs)  # the step's buffers (no RowOutputs: cost as before)
-        out = {k: v.copy() for k, v in out.items()} if self.copy else out
-        return out, reward, term, trunc, infos
+            next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+            fresh = self._was_done.copy() if next_step else np.zeros(self.num_envs, bool)
+            ended = self.batch.info.get("final_ended")
+            shaped = done if ended is None else done | self._per_env(ended)
+            reward = reward + self._shaping.bonus(self._obs_all(), shaped, fresh)
+        self._was_done = done
+        return reward
+
+    def _same_step(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray):
+        """SAME_STEP, natively: the stepper restarted the ended matches; their final rows
+        are its ``final_*`` buffers."""
+        infos = self._info()
+        ended = self.batch.info.get("final_ended")
+        if ended is not None and ended.any():
+            self._final(infos, self.batch.info)
+        return self._obs(), rewards, terminated, truncated, infos
 
     def _final(self, infos: Dict[str, Any], info: Dict[str, np.ndarray]) -> None:
         """SAME_STEP, natively: ``final_obs``/``final_info`` in Gymnasium's layout (dicts
@@ -333,21 +337,14 @@ class BlitzVectorEnv(NativeVectorEnv):
         infos["final_info"] = with_key_masks(final_step_info(self.batch, self._seats), ended)
 
     def describe(self, i: int) -> str:
+        """Match i as text, a block of its own (``ansi``)."""
         from ._blitz_render import board_ansi
 
-        return board_ansi(self.batch.get_match(i))
+        return board_ansi(self.batch.get_match(i)) + "\n"
 
-    def render(self):
-        """``rgb_array``: a tuple of (H, W, 3) uint8 images, one per match (X's view);
-        ``ansi``: the boards as text, one block per match."""
-        from ._blitz_render import boards_ansi
-
-        matches = [self.batch.get_match(i) for i in range(self.num_matches)]
-        if self.render_mode == "rgb_array":
-            return tuple(board_rgb(m.planes(0)) for m in matches)
-        if self.render_mode == "ansi":
-            return boards_ansi(matches)
-        return None
+    def frame(self, i: int) -> np.ndarray:
+        """Match i as X sees it, an (H, W, 3) uint8 image (``rgb_array``)."""
+        return board_rgb(self.batch.get_match(i).planes(0))
 
     # -- snapshots: NativeVectorEnv's (options, batch, generator) and the env's own --------
     def get_state(self) -> Dict[str, Any]:
@@ -384,6 +381,8 @@ def make_self_play_env(num_matches: int = 1, preset: Optional[str] = None, **opt
     """Both seats are the learner's: :func:`BlitzSelfPlayVectorEnv`."""
     return BlitzSelfPlayVectorEnv(num_matches, **preset_options(preset, options))
 
+
+BlitzEnv.vector_type = BlitzVectorEnv  # the one-match face is the stepper with one match
 
 # The adapter's faces under the names docs/rl.md shows (``make_env("tiny")`` ...).
 make_env = BlitzVectorEnv.make_env

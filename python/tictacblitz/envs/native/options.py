@@ -30,6 +30,7 @@ __all__ = [
     "with_key_masks",
     "next_game_seed",
     "reject_self_play_options",
+    "callable_codes",
 ]
 
 NOOP_ACTION = 0
@@ -213,3 +214,20 @@ def reject_self_play_options(options: Dict[str, Any], seats: str) -> None:
     for bad in ("opponent", "seat"):
         if bad in options:
             raise ValueError(f"self-play has no {bad}: {seats}")
+
+
+def callable_codes(out: np.ndarray, seat: int, num_games: int, num_actions: int) -> np.ndarray:
+    """A callable opponent's answer (``out``) as int64 codes, one a game.
+
+    :raises ValueError: naming the seat and what it returned instead.
+    """
+    if out.shape != (num_games,) or out.dtype.kind not in "iu":
+        raise ValueError(
+            f"the callable opponent of seat {seat} must return {num_games} "
+            f"integer codes, not {out.dtype} {out.shape}"
+        )
+    if out.min(initial=0) < 0 or out.max(initial=0) >= num_actions:
+        raise ValueError(
+            f"the callable opponent of seat {seat} returned codes outside [0, {num_actions})"
+        )
+    return out.astype(np.int64)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, ClassVar, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -20,10 +20,16 @@ __all__ = ["NativeSingleEnv"]
 class NativeSingleEnv(gymnasium.Env):
     """One game against a bot as a ``gymnasium.Env``: the game's stepper with one env
     (``vector_type``, a :class:`NativeVectorEnv`). ``reset(seed=s)`` plays the game of
-    seed ``s`` (as the protocol env's ``GameEnv.reset(seed=s)`` does)."""
+    seed ``s`` (as the protocol env's ``GameEnv.reset(seed=s)`` does).
+
+    A game's options beyond the shared ones go to its vector env as they are;
+    ``vector_options`` are the ones its single env always sets (Blitz's:
+    ``autoreset_mode="disabled"``, docs/rl.md: an ended match then does nothing until
+    ``reset()``, where a game whose stepper would restart it refuses the step)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
     vector_type: type
+    vector_options: ClassVar[Dict[str, Any]] = {}
     reasons: Sequence[str] = ()
 
     def __init__(
@@ -35,7 +41,13 @@ class NativeSingleEnv(gymnasium.Env):
         max_steps: Optional[int] = None,
         mask_in_info: bool = False,
         render_mode: Optional[str] = None,
+        **options: Any,
     ) -> None:
+        if opponent is None:
+            raise ValueError(
+                "a single-game env needs an opponent (a bot name or a callable), not None: "
+                "self-play is the vector env's opponent=None"
+            )
         self.vec = self.vector_type(
             1,
             opponent=opponent,
@@ -45,7 +57,13 @@ class NativeSingleEnv(gymnasium.Env):
             mask_in_info=mask_in_info,
             num_threads=1,
             render_mode=render_mode,
+            copy=False,  # the vector env's buffers: _one copies row 0 alone
+            **options,
+            **self.vector_options,
         )
+        if self.vec.num_envs != 1:  # e.g. Blitz's seat="both" (self-play)
+            raise ValueError(f"a single-game env plays one seat, not seat={seat!r}")
+        self._idle_after_end = self.vec.autoreset_mode.name == "DISABLED"
         self.render_mode = render_mode
         self.observation_space = self.vec.single_observation_space
         self.action_space = self.vec.single_action_space
@@ -55,27 +73,42 @@ class NativeSingleEnv(gymnasium.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
         match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
-        obs, _ = self.vec.reset(seed=[match_seed])
+        obs, rows = self.vec.reset(seed=[match_seed])
         self._over = False
-        return self._one(obs), self._info()
+        return self._one(obs), self._info(rows)
 
     def step(self, action: Any):
-        if self._over:
+        """:raises TypeError: for an action that is not an integer code; ValueError: for
+        a code outside the action space (each in one line naming it)."""
+        if self._over and not self._idle_after_end:
             raise RuntimeError("the episode is over: call reset()")
-        obs, rewards, terminated, truncated, _ = self.vec.step(np.array([int(action)]))
+        code = self._code(action)
+        obs, rewards, terminated, truncated, rows = self.vec.step(np.array([code]))
         self._over = bool(terminated[0] or truncated[0])
         return (
             self._one(obs),
             float(rewards[0]),
             bool(terminated[0]),
             bool(truncated[0]),
-            self._info(),
+            self._info(rows),
         )
 
-    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        return {k: v[0] for k, v in obs.items()}
+    def _code(self, action: Any) -> int:
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an integer code, not {action!r}")
+        n = self.vec.num_actions
+        if not 0 <= action < n:
+            raise ValueError(f"action code {action} out of range [0, {n})")
+        return int(action)
 
-    def _info(self) -> Dict[str, Any]:
+    def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        return {k: v[0].copy() for k, v in obs.items()}
+
+    def _info(self, rows: Dict[str, Any]) -> Dict[str, Any]:
+        """The step's info (``rows``: the vector env's, which a game with info keys of
+        its own reads row 0 of; the default is the protocol env's turn-based info)."""
         b = self.vec.batch
         info = step_info(self.reasons, int(b.reasons[0]), int(b.steps[0]), len(self.vec.seat_names))
         if self.vec.mask_in_info:
@@ -84,6 +117,10 @@ class NativeSingleEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         return np.asarray(self.vec.action_masks()[0])
+
+    @property
+    def opponent(self) -> Any:
+        return self.vec.opponent
 
     def set_opponent(self, opponent: Any) -> None:
         self.vec.set_opponent(opponent)
@@ -107,6 +144,9 @@ class NativeSingleEnv(gymnasium.Env):
         return int(self.vec.episode_seeds[0])
 
     def render(self) -> Any:
-        if self.render_mode != "ansi":
-            return None
-        return self.vec.describe(0)
+        """``ansi``: the game as text; ``rgb_array``: its image (a game that draws one)."""
+        if self.render_mode == "ansi":
+            return self.vec.describe(0)
+        if self.render_mode == "rgb_array":
+            return self.vec.frame(0)
+        return None

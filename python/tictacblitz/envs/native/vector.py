@@ -19,9 +19,11 @@ The native batch must offer: ``obs``, ``masks``, ``rewards``, ``terminated``,
 ``autoreset`` and ``get_state()``/``set_state()``. A subclass gives ``rules_type``,
 ``seat_names`` (or ``seats_of(rules)``), ``num_actions``, ``observation_space_of(mask)``,
 ``make_batch(...)``, ``bot_spec(name)``, ``bots_spec_of(specs)`` when its batch takes
-them otherwise, ``describe(i)``, and the callable and self-play steps (``_advance``,
-``_collect``). A game whose native stepper auto-resets and keeps its own info inside
-its ``nogil`` call (Blitz's) overrides ``step`` and ``_info`` and keeps the rest.
+them otherwise, ``describe(i)`` (``frame(i)`` for ``rgb_array``), the callable and
+self-play steps (``_advance``, ``_collect``), and, if it has info keys of its own,
+``_info_rows`` (Blitz's rounds). A game whose native stepper auto-resets inside its
+``nogil`` call on seeds of its own streams (Blitz's) sets ``native_autoreset`` and
+gives ``_same_step``; one that shapes its rewards, ``_rewards``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from .options import (
     NOOP_ACTION,
     RowOutputs,
     autoreset_of,
+    callable_codes,
     opponents_of,
     rules_of,
     seat_of,
@@ -76,6 +79,9 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
     seat_names: Sequence[str] = ()
     num_actions: int = 0
     bot_names: Sequence[str] = ()
+    # True: the native stepper restarts an ended game inside its step, on a seed of its own
+    # streams, and keeps SAME_STEP's final rows (Blitz's; its _same_step reads them).
+    native_autoreset = False
     _row_masks: np.ndarray  # self-play: every row's mask, set by a subclass's _collect
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -214,17 +220,7 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
     def _call(self, seat: int, obs: Dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         """Seat ``seat``'s callable opponent on every game (``mask`` bool)."""
         out = np.asarray(self._callables[seat](obs, mask))
-        if out.shape != (self.num_games,) or out.dtype.kind not in "iu":
-            raise ValueError(
-                f"the callable opponent of seat {seat} must return {self.num_games} "
-                f"integer codes, not {out.dtype} {out.shape}"
-            )
-        if out.min(initial=0) < 0 or out.max(initial=0) >= self.num_actions:
-            raise ValueError(
-                f"the callable opponent of seat {seat} returned codes outside [0, "
-                f"{self.num_actions})"
-            )
-        return out.astype(np.int64)
+        return callable_codes(out, seat, self.num_games, self.num_actions)
 
     # -- buffers ----------------------------------------------------------------------------
     def _obs(self) -> Dict[str, np.ndarray]:
@@ -233,16 +229,24 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         return {k: v.copy() for k, v in out.items()} if self.copy else out
 
     def _info(self) -> Dict[str, Any]:
+        """The step's info: :meth:`_info_rows`, the mask when it travels in the info, and
+        each key's ``_key`` mask (every row has every key)."""
+        info = self._info_rows()
+        if self.mask_in_info:
+            info["action_mask"] = self._masks().astype(np.int8)
+        return with_key_masks(info, self._all)
+
+    def _info_rows(self) -> Dict[str, Any]:
         """The info keys of every face (``INFO_KEYS``: ``round``, ``t``, ``round_wins``,
         ``reason``, ``rejected``, ``steps``) and the native ones (``winner``, ``seed``),
-        each with its ``_key`` mask (every row has every key)."""
+        arrays over the rows; a game with keys of its own (Blitz's rounds) overrides it."""
         o = self._out
         assert o is not None
         reasons = o.reasons.astype(np.int64)
         steps = o.steps.astype(np.int64)
         k = self.rows_per_game
         seeds = self.episode_seeds.copy() if k == 1 else np.repeat(self.episode_seeds, k)
-        info: Dict[str, Any] = {
+        return {
             "round": self._ones.copy(),
             "t": steps,
             "round_wins": self._wins.copy(),
@@ -252,12 +256,9 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
             "winner": o.winners.astype(np.int64),
             "seed": seeds,
         }
-        if self.mask_in_info:
-            info["action_mask"] = self._masks().astype(np.int8)
-        return with_key_masks(info, self._all)
 
     def _masks(self) -> np.ndarray:
-        if self.mask_in_info or self._out is None:
+        if self.mask_in_info or self._out is None or "action_mask" not in self._out.obs:
             return self._mask_rows()
         return self._out.obs["action_mask"]
 
@@ -341,21 +342,25 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
                 f"actions must be {self.num_envs} integers, not {arr.dtype} {arr.shape}"
             )
         reset_seeds = np.zeros(self.num_games, dtype=np.uint64)
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP and not self.native_autoreset:
             done = self.batch.done()
             if done.any():
                 reset_seeds[done] = self._rng.integers(
                     0, 2**63, size=int(done.sum()), dtype=np.uint64
                 )
                 self.episode_seeds[done] = reset_seeds[done]
-        self._advance(arr.astype(np.int64), reset_seeds)
+        self._advance(arr.astype(np.int64, copy=False), reset_seeds)  # read, never written
         out = self._out = self._collect()
-        rewards = out.rewards.astype(np.float64) if self.copy else out.rewards
+        rewards = self._rewards(out)
         terminated = out.terminated.copy() if self.copy else out.terminated
         truncated = out.truncated.copy() if self.copy else out.truncated
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             return self._same_step(rewards, terminated, truncated)
         return self._obs(), rewards, terminated, truncated, self._info()
+
+    def _rewards(self, out: RowOutputs) -> np.ndarray:
+        """The step's rewards, float64 (a game that shapes them adds its bonus here)."""
+        return out.rewards.astype(np.float64) if self.copy else out.rewards
 
     def _same_step(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray):
         """SAME_STEP: an ended game restarts at once; its rows' final observation and info
@@ -374,17 +379,21 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
             self._restart(games, seeds)
             self._out = self._collect()
             info = self._info()
-            info["final_obs"] = with_key_masks(final_obs, ended)
-            info["_final_obs"] = ended
-            info["final_info"] = final_info
-            info["_final_info"] = ended
+            info.update(final_obs=with_key_masks(final_obs, ended), _final_obs=ended)
+            info.update(final_info=final_info, _final_info=ended)
         return self._obs(), rewards, terminated, truncated, info
 
     def render(self) -> Any:
-        """``ansi``: one line a game."""
+        """``ansi``: a game's :meth:`describe` each, after ``env i:``; ``rgb_array`` (a
+        game whose ``metadata`` lists it): a tuple of :meth:`frame` images, one a game."""
+        if self.render_mode == "rgb_array":
+            return tuple(self.frame(i) for i in range(self.num_games))
         if self.render_mode != "ansi":
             return None
         return "\n".join(f"env {i}: {self.describe(i)}" for i in range(self.num_games)) + "\n"
+
+    def frame(self, i: int) -> np.ndarray:  # pragma: no cover - a game that draws
+        raise NotImplementedError  # game i as an (H, W, 3) uint8 image (rgb_array)
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
