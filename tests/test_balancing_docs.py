@@ -13,8 +13,6 @@ same *shape* for each (the same words, every number free: issue 24 item 3), so a
 cannot show a row the command no longer prints.
 """
 
-import contextlib
-import io
 import os
 import re
 import shlex
@@ -23,7 +21,7 @@ from pathlib import Path
 import pytest
 import tomllib
 
-from tictacblitz import cli
+from cli_support import in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("docs/simulate.md", "docs/balancing.md")
@@ -100,17 +98,6 @@ def needed(code):
         pytest.importorskip("distributed")
 
 
-def run_command(argv):
-    """``tictacblitz ARGV`` as the console script runs it: ``(status, stdout, stderr)``."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = cli.main(argv)
-        except SystemExit as exit_:  # argparse's own exits (none expected here)
-            status = exit_.code
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("page", DOCS)
 def test_shell_blocks_run(page, tmp_path, monkeypatch):
@@ -132,9 +119,10 @@ def test_shell_blocks_run(page, tmp_path, monkeypatch):
                 if flag in argv:
                     i = argv.index(flag) + 1
                     argv[i] = str(tmp_path / f"{ran}-{os.path.basename(argv[i].rstrip('/'))}")
-            status, stdout, stderr = run_command(argv)
-            assert status == 0, f"{line}\n{stderr}"
-            assert stdout.strip() and "Traceback" not in stderr
+            proc = in_process(*argv)
+            assert proc.returncode == 0, f"{line}\n{proc.stderr}"
+            assert proc.stdout.strip() and "Traceback" not in proc.stderr
+            stdout = proc.stdout
             ran += 1
         printed = {shape(ln) for ln in stdout.splitlines()}
         for want in outputs.get(index, ()):

@@ -6,8 +6,6 @@ process, with one case of each through ``python -m tictacblitz`` to show the sta
 the one line reach the shell unchanged (issue 27, CI item: 24 subprocesses, each
 importing the package, tested the parser alone)."""
 
-import contextlib
-import io
 import os
 import signal
 import subprocess
@@ -16,7 +14,7 @@ import time
 
 import pytest
 
-from tictacblitz.cli import main
+from cli_support import in_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
@@ -42,19 +40,6 @@ def run(*args, prefix=(), env=ENV):
         capture_output=True,
         timeout=120,
     )
-
-
-def in_process(*args):
-    """``tictacblitz ARGS`` through ``cli.main``, the console script's entry point, as
-    ``run`` gives it: the exit status (``main``'s, or the parser's ``SystemExit``) and
-    what was printed."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(list(args))
-        except SystemExit as exit_:  # the parser's own exits: --help, a bad option
-            status = 0 if exit_.code is None else exit_.code
-    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
 def unprivileged():
