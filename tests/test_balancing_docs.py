@@ -1,7 +1,10 @@
 """Every code block of docs/simulate.md and docs/balancing.md runs, at a small size
-(issue 14): shell blocks line by line through ``python -m tictacblitz``, Python blocks in
-order in one namespace per page. Match counts are cut down, output paths go to a
-temporary folder, and each block says which extra it needs (an extra pyproject has).
+(issue 14): shell blocks line by line through the ``tictacblitz`` command's entry point
+(``cli.main``, in this process: the 19 commands re-imported the package, numpy, pandas
+and matplotlib, a subprocess each; tests/test_cli_edges.py runs ``python -m
+tictacblitz`` itself), Python blocks in order in one namespace per page. Match counts are
+cut down, output paths go to a temporary folder, and each block says which extra it
+needs (an extra pyproject has).
 
 A block fenced as ``text`` is a synopsis or a deployment recipe, not code to run; one
 that starts with ``# output`` right after a shell block shows lines of that block's last
@@ -13,19 +16,22 @@ cannot show a row the command no longer prints.
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import tomllib
 
+from cli_support import in_process
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("docs/simulate.md", "docs/balancing.md")
 SMALL = 4
 SMALL_BY_PAGE = {"docs/balancing.md": 40}
-"""Matches at test size: the case study's output blocks show intervals and per-round
-means, which need a few rounds of every kind (a handful of matches leaves some empty)."""
+"""Matches at test size for a command whose output a block shows: the case study's
+output blocks show intervals and per-round means, which need a few rounds of every kind
+(a handful of matches leaves some empty). Every other command runs at ``SMALL``: only
+that it runs is checked (issue 27, CI item: 40 matches of Rift's ``expert`` alone took
+6 CPU s)."""
 ENV = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
 NEEDS = re.compile(r"^# needs: pip install (?:\.|'\.\[(?P<extras>[\w,]+)\]')\s*$")
 
@@ -94,32 +100,26 @@ def needed(code):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", DOCS)
-def test_shell_blocks_run(page, tmp_path):
+def test_shell_blocks_run(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     ran = 0
-    size = SMALL_BY_PAGE.get(page, SMALL)
     outputs = shown_outputs(page)
     for index, (lang, code) in enumerate(blocks(page)):
         if lang != "sh":
             continue
         needed(code)
+        lines = [ln.split("  #")[0].strip() for ln in code.splitlines()]
+        lines = [ln for ln in lines if ln.startswith("tictacblitz ")]
         stdout = ""
-        for line in code.splitlines():
-            line = line.split("  #")[0].strip()
-            if not line.startswith("tictacblitz "):
-                continue
-            argv = shlex.split(small(line, size))[1:]
+        for k, line in enumerate(lines):
+            # the last command's output is the one an output block shows
+            shown = index in outputs and k == len(lines) - 1
+            argv = shlex.split(small(line, SMALL_BY_PAGE.get(page, SMALL) if shown else SMALL))[1:]
             for flag in ("--out",):
                 if flag in argv:
                     i = argv.index(flag) + 1
                     argv[i] = str(tmp_path / f"{ran}-{os.path.basename(argv[i].rstrip('/'))}")
-            proc = subprocess.run(
-                [sys.executable, "-m", "tictacblitz", *argv],
-                cwd=tmp_path,
-                env=ENV,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
+            proc = in_process(*argv)
             assert proc.returncode == 0, f"{line}\n{proc.stderr}"
             assert proc.stdout.strip() and "Traceback" not in proc.stderr
             stdout = proc.stdout

@@ -1,6 +1,10 @@
-"""The edges of the lab's commands (issue 14, "Clean edges"), each through a real
-subprocess: Ctrl-C (SIGINT) mid-run, a closed pipe, an unwritable folder, an existing
-file, a non-number for a number option, and ``%%`` in no ``--help``."""
+"""The edges of the lab's commands (issue 14, "Clean edges"): Ctrl-C (SIGINT) mid-run, a
+closed pipe and an unwritable folder through a real subprocess (a signal, a pipe, a
+process without root's capabilities), an existing file, a non-number for a number option
+and ``%%`` in no ``--help`` through the command's entry point (``cli.main``) in this
+process, with one case of each through ``python -m tictacblitz`` to show the status and
+the one line reach the shell unchanged (issue 27, CI item: 24 subprocesses, each
+importing the package, tested the parser alone)."""
 
 import os
 import signal
@@ -9,6 +13,8 @@ import sys
 import time
 
 import pytest
+
+from cli_support import in_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
@@ -26,10 +32,10 @@ def popen(*args, **kw):
     )
 
 
-def run(*args, prefix=()):
+def run(*args, prefix=(), env=ENV):
     return subprocess.run(
         [*prefix, sys.executable, "-m", "tictacblitz", *args],
-        env=ENV,
+        env=env,
         text=True,
         capture_output=True,
         timeout=120,
@@ -160,16 +166,20 @@ def test_an_unwritable_folder_is_refused_before_any_match(tmp_path):
 def test_an_existing_file_needs_overwrite(tmp_path):
     out = tmp_path / "r.csv"
     out.write_text("keep me")
-    proc = run("simulate", "--matches", "100000", "--out", str(out))
+    proc = in_process("simulate", "--matches", "100000", "--out", str(out))
     assert proc.returncode == 2 and "exists (pass --overwrite to replace it)" in proc.stderr
     assert proc.stderr.count("\n") == 1 and out.read_text() == "keep me"
-    proc = run("simulate", "--matches", "20", "--out", str(out), "--overwrite", "--no-progress")
+    proc = in_process(
+        "simulate", "--matches", "20", "--out", str(out), "--overwrite", "--no-progress"
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_text().startswith('"match","seed","winner"')
     folder = tmp_path / "sweep"
     folder.mkdir()
     (folder / "old.txt").write_text("x")
-    proc = run("sweep", "--grid", "set_ms=1000,1200", "--matches", "100000", "--out", str(folder))
+    proc = in_process(
+        "sweep", "--grid", "set_ms=1000,1200", "--matches", "100000", "--out", str(folder)
+    )
     assert proc.returncode == 2 and "--overwrite" in proc.stderr and proc.stderr.count("\n") == 1
 
 
@@ -195,7 +205,7 @@ def test_an_existing_file_needs_overwrite(tmp_path):
     ],
 )
 def test_a_bad_option_value_is_one_line_exit_2(argv, option):
-    proc = run(*argv)
+    proc = in_process(*argv)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith(f"tictacblitz {argv[0]}: error: ") and option in proc.stderr
@@ -203,11 +213,26 @@ def test_a_bad_option_value_is_one_line_exit_2(argv, option):
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])
 def test_no_help_shows_a_literal_double_percent(command):
-    proc = run(*([command] if command else []), "--help")
+    proc = in_process(*([command] if command else []), "--help")
     assert proc.returncode == 0, proc.stderr
     assert "%%" not in proc.stdout
     if command in ("simulate", "tournament"):
         assert "95 %" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "argv", [["simulate", "--matches", "lots"], ["--help"], ["simulate", "--help"]]
+)
+def test_python_m_gives_the_shell_what_the_entry_point_gives(argv, monkeypatch):
+    """The cases above run cli.main in this process; ``python -m tictacblitz`` (its
+    __main__) must pass the status and the printed lines on unchanged, a bad option
+    still one line (no warning or traceback from the imports)."""
+    monkeypatch.setenv("COLUMNS", "100")  # --help wraps to the terminal: the same for both
+    proc, same = run(*argv, env=dict(ENV, COLUMNS="100")), in_process(*argv)
+    assert proc.returncode == same.returncode and proc.returncode in (0, 2)
+    assert (proc.stdout, proc.stderr) == (same.stdout, same.stderr)
+    if proc.returncode == 2:
+        assert proc.stderr.count("\n") == 1 and proc.stdout == ""
 
 
 def test_the_one_line_error_format_is_written_once():

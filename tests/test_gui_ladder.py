@@ -19,13 +19,26 @@ from tictacblitz.lab.hooks import hooks_for
 DOCS = os.path.join(os.path.dirname(__file__), "..", "docs", "bots.md")
 GAMES = 400  # seeds a seat a pairing. The closest pair is Doh's hard vs medium as X (65 %
 # of ~420 decided in 1,000 games): at 400 games, ~200 decided, its lower bound is ~55 %
-# (at 200, ~50 %, too close). About 30 s of CPU in all, most of it Rift's hard.
+# (at 200, ~50 %, too close).
+GAMES_BY_GAME = {"rift": 200}  # Rift's ladder took 27 of the 29 CPU s at 400 (its hard
+# level searches). Its closest pair, medium vs easy as X, is 65 % of ~195 decided at 200
+# games, lower bound 58 %: still wider of 50 % than Doh's hard vs medium at 400 (55 %)
+# (issue 27, CI item: the same rungs, the same assertion; 13 CPU s less). A smaller
+# sample widens the interval (its 95 % holds at any size): a rung needs a wider margin.
 SEED = 90_000
+
+
+def games_for(game):
+    return GAMES_BY_GAME.get(game, GAMES)
 
 
 @pytest.fixture(scope="module")
 def rungs():
-    return ladder.measure(GAMES, SEED)
+    return [
+        rung
+        for game in available_games()
+        for rung in ladder.measure(games_for(game), SEED, only=[game])
+    ]
 
 
 def test_every_game_has_a_ladder_and_it_is_the_servers_level_list():
@@ -47,7 +60,7 @@ def test_each_level_beats_the_one_below_in_both_seats(rungs):
     failing = [r for r in rungs if not r.pairing.above_half()]
     assert failing == [], failing
     for rung in rungs:  # decided games counted per seat, never more than were played
-        assert all(0 < d <= GAMES for d in rung.pairing.decided)
+        assert all(0 < d <= games_for(rung.game) for d in rung.pairing.decided)
 
 
 def test_the_command_rewrites_only_the_docs_table(tmp_path, capsys):

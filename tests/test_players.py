@@ -2,13 +2,12 @@
 and every command (tictacblitz.games.players and each game's ``players`` module)."""
 
 import doctest
-import subprocess
-import sys
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from cli_support import in_process as run
 from tictacblitz.games import players
 from tictacblitz.games.blitz import bots as blitz_bots
 from tictacblitz.games.blitz import players as blitz_players
@@ -22,12 +21,6 @@ from tictacblitz.games.rift.game import play_matches as rift_play_matches
 from tictacblitz.lab import player_axes
 
 SEEDS = np.arange(40, dtype=np.uint64)
-
-
-def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tictacblitz", *args], capture_output=True, text=True, timeout=300
-    )
 
 
 @pytest.mark.parametrize("module", [players, blitz_players, doh_players, rift_players, player_axes])

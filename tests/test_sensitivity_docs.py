@@ -1,22 +1,22 @@
 """Every code block of docs/sensitivity.md runs, at a small size (as tests/test_tune_docs.py
-does for docs/tune.md): shell blocks through ``python -m tictacblitz`` with 2 trajectories,
-4 matches a rule set and a Sobol N of 2, the Python block with its sizes cut down, each in
-a temporary folder (the default --out lands there)."""
+does for docs/tune.md): shell blocks through the ``tictacblitz`` command's entry point,
+``cli.main``, in this process (a subprocess each re-imported the package, numpy, SALib
+and matplotlib; tests/test_cli_edges.py runs ``python -m tictacblitz`` itself), with 2
+trajectories, 4 matches a rule set and a Sobol N of 2, the Python block with its sizes
+cut down, each in a temporary folder (the default --out lands there)."""
 
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tictacblitz.cli import main
 
 pytest.importorskip("SALib")
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "sensitivity.md"
-ENV = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
 SIZED = {"--trajectories": "2", "--matches": "4", "--sobol-samples": "2"}
 
 
@@ -56,15 +56,13 @@ def _small(args):
 
 
 @pytest.mark.parametrize("k", range(4))
-def test_the_shell_examples_run(tmp_path, k):
+def test_the_shell_examples_run(tmp_path, monkeypatch, capsys, k):
     args = commands()[k]
     assert args[:2] == ["tictacblitz", "sensitivity"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", *_small(args[1:]), "--yes", "--no-progress"],
-        cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    assert "Morris mu*" in proc.stdout and "wrote sensitivity.json" in proc.stdout
+    monkeypatch.chdir(tmp_path)
+    assert main([*_small(args[1:]), "--yes", "--no-progress"]) == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "Morris mu*" in printed and "wrote sensitivity.json" in printed
     out = tmp_path / (args[args.index("--out") + 1] if "--out" in args else "sensitivity")
     assert (out / "sensitivity.json").is_file() and list(out.glob("tornado_*.png"))
 

@@ -130,13 +130,29 @@ def _trials(storage, study):
     return optuna.load_study(study_name=study, storage=storage).trials
 
 
-@pytest.fixture
-def study(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    storage = f"sqlite:///{tmp_path / 'tune.db'}"
+def _made_study(folder):
+    storage = f"sqlite:///{folder / 'tune.db'}"
     where = ["--storage", storage, "--study", "s"]
     assert main(["tune", *DOH_SEARCH, *SMALL, "--trials", "2", *where]) == 0
     return storage, where
+
+
+@pytest.fixture
+def study(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return _made_study(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def untouched_study(tmp_path_factory):
+    """One study for every bad-input case: each compares the study's trials before and
+    after its own bad command, so a case that changed it would fail, and the next case
+    starts from what that one left (a study a test may change is made per test: study).
+    Made once, not once a case (issue 27, CI item: 12 studies of 2 trials)."""
+    folder = tmp_path_factory.mktemp("tune")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        return _made_study(folder)
 
 
 @pytest.mark.parametrize(
@@ -156,8 +172,11 @@ def study(tmp_path, monkeypatch):
         (["--vary", "pieces_per_size=1..2", "--vary", "pieces_per_size=2..3"], "twice"),
     ],
 )
-def test_bad_input_is_one_line_exit_2_and_the_study_is_untouched(study, capsys, bad, words):
-    storage, where = study
+def test_bad_input_is_one_line_exit_2_and_the_study_is_untouched(
+    untouched_study, tmp_path, monkeypatch, capsys, bad, words
+):
+    monkeypatch.chdir(tmp_path)
+    storage, where = untouched_study
     before = [(t.number, t.state) for t in _trials(storage, "s")]
     capsys.readouterr()
     search = {  # the bad --vary or --target replaces the good one
@@ -361,12 +380,18 @@ def test_a_candidate_that_seats_more_players_counts_two_seat_metrics_as_missing(
         (["--target", "decisiveness >= 0.5"], "--vary"),
     ],
 )
-def test_the_command_line_refuses_in_one_line_without_a_traceback(tmp_path, args, words):
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", "tune", *args],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")),
-    )  # fmt: skip
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+def test_the_command_line_refuses_in_one_line_without_a_traceback(
+    tmp_path, monkeypatch, capsys, args, words
+):
+    # through the command's entry point in this process (a traceback would fail the test
+    # as an exception); test_two_worker_processes_share_one_study runs python -m
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["tune", *args])
+    except SystemExit as exit_:  # the parser's own errors, through the one-line parser
+        status = exit_.code
+    assert status == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err
     assert not (tmp_path / "tune.db").exists()  # no storage opened

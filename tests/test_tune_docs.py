@@ -1,22 +1,22 @@
 """Every code block of docs/tune.md runs, at a small size (as tests/test_balancing_docs.py
-does for the balancing pages): shell blocks through ``python -m tictacblitz`` with a
-budget of a few matches, Python blocks with ``trials``/``matches`` cut down, each in a
-temporary folder (the default study file lands there)."""
+does for the balancing pages): shell blocks through the ``tictacblitz`` command's entry
+point, ``cli.main``, in this process (a subprocess each re-imported the package, numpy,
+optuna and matplotlib; tests/test_cli_edges.py runs ``python -m tictacblitz`` itself),
+with a budget of a few matches, Python blocks with ``trials``/``matches`` cut down, each
+in a temporary folder (the default study file lands there)."""
 
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tictacblitz.cli import main
 
 pytest.importorskip("optuna")
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "tune.md"
-ENV = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
 BUDGET = ["--trials", "2", "--matches", "4", "--confirm", "1", "--confirm-matches", "4"]
 
 
@@ -45,17 +45,15 @@ def _small(args):
 
 
 @pytest.mark.parametrize("k", [0, 1])
-def test_the_shell_examples_run(tmp_path, k):
+def test_the_shell_examples_run(tmp_path, monkeypatch, capsys, k):
     code = [c for lang, c in blocks() if lang == "sh"][k]
     line = " ".join(part.strip() for part in code.replace("\\\n", " ").splitlines()[1:])
     args = shlex.split(line)
     assert args[:2] == ["tictacblitz", "tune"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "tictacblitz", *_small(args[1:]), "--no-progress"],
-        cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    assert "best: " in proc.stdout and "the base rules" in proc.stdout
+    monkeypatch.chdir(tmp_path)
+    assert main([*_small(args[1:]), "--no-progress"]) == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "best: " in printed and "the base rules" in printed
     if "--objective" in args:
         assert list(tmp_path.glob("*-pareto.png"))
 
