@@ -69,7 +69,12 @@ def test_cluster_run_equals_local_run(client):
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path):
-    n = 3000
+    # 40 chunks of 25. The kill cannot come after the job's end: the 4th chunk to arrive
+    # waits for it, and no chunk is submitted while one is being taken (at most twice the
+    # cluster's threads, 4, are in flight: lab/distributed.py), so most of the job is
+    # still to be played when the worker dies. (Before, 3000 matches raced a killer
+    # polling every 5 ms; playing them twice was most of the file's CPU time.)
+    n = 1000
     local = simulate(n, "greedy", "greedy", seed=5, workers=2)
     pids = list(client.run(os.getpid).values())
     arrived = []
@@ -84,6 +89,11 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path)
         os.kill(pids[0], signal.SIGKILL)  # no goodbye: the scheduler must notice
         killed.set()
 
+    def take(i, cols):
+        arrived.append(i)
+        if len(arrived) == 4:
+            killed.wait(30)  # a bound, not a measure: the killer acts within milliseconds
+
     killer = threading.Thread(target=kill_one)
     killer.start()
     out = tmp_path / "records.parquet"
@@ -95,7 +105,7 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_no_match(client, tmp_path)
         client=client,
         chunk_size=25,
         out=str(out),
-        on_chunk=lambda i, cols: arrived.append(i),
+        on_chunk=take,
     )
     killer.join()
     assert killed.is_set()

@@ -2,9 +2,9 @@
 
 An HTTP endpoint that runs a game's engine for a request (the replay viewer's frames)
 runs it through :func:`run_budgeted`: in a worker process of its own (forked from a
-clean ``forkserver``), never in the server's process, with a :class:`WorkBudget` of
-events, bytes and CPU time. Its own process: no GIL shared with the event loop, so
-the live rooms' latency does not move while it works.
+clean ``forkserver``, which the first job starts), never in the server's process, with a
+:class:`WorkBudget` of events, bytes and CPU time. Its own process: no GIL shared with
+the event loop, so the live rooms' latency does not move while it works.
 
 - **Cooperative**: the game's code charges what it makes as it goes
   (``current_budget().charge(events=..., nbytes=...)``, e.g. once per replay frame);
@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["WorkBudget", "BudgetExceeded", "JobFailed", "current_budget", "run_budgeted", "warm_up"]
+__all__ = ["WorkBudget", "BudgetExceeded", "JobFailed", "current_budget", "run_budgeted", "preload"]
 
 _local = threading.local()
 
@@ -122,14 +122,12 @@ def _context() -> Any:
     return multiprocessing.get_context("forkserver")
 
 
-def warm_up(modules: Sequence[str]) -> None:
-    """Start the worker processes' server now (with ``modules`` imported once), not at the
-    first request."""
-    ctx = _context()
-    ctx.set_forkserver_preload(["tictacblitz.server.budget", *modules])
-    from multiprocessing import forkserver
-
-    forkserver.ensure_running()
+def preload(modules: Sequence[str]) -> None:
+    """The worker processes' server imports ``modules`` once, when the first job starts
+    it: not at the server's start, where most servers never run a job (it cost every
+    start 0.3 s of CPU and a resident process; issue 27, CI item). The first job waits
+    for it before its wall budget starts (``Process.start`` returns once forked)."""
+    _context().set_forkserver_preload(["tictacblitz.server.budget", *modules])
 
 
 def _run(target: str, args: Tuple[Any, ...], budget: WorkBudget) -> bytes:

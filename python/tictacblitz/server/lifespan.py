@@ -1,5 +1,5 @@
 """A server's start and stop (:func:`lifespan`): the bot and replay threads, the
-replay workers' warm-up and the scope's (a cluster's registration) before the first
+replay workers' preload and the scope's (a cluster's registration) before the first
 request; after the last, every room closed, the scope left, the last replays on disk.
 Draining before the stop (SIGTERM) is :mod:`.drain`'s."""
 
@@ -10,7 +10,7 @@ import contextlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, AsyncContextManager, AsyncIterator, Callable
 
-from .budget import warm_up
+from .budget import preload
 from .clock import Clock
 from .jobs import run_job
 from .lobby import Lobby
@@ -45,8 +45,9 @@ def lifespan(
             loop.call_soon_threadsafe(callback)
 
         lobby.replays.offload = lambda job, done: run_job(writer, back, job, done)
-        # The replay workers' process server, with the game's adapter imported once.
-        loop.run_in_executor(None, warm_up, [f"{__package__}.games.{settings.game.type.name}"])
+        # The replay workers' process server (started by the first job) imports the
+        # game's adapter once.
+        preload([f"{__package__}.games.{settings.game.type.name}"])
         await scope.start()
         try:
             yield
