@@ -231,3 +231,13 @@ def callable_codes(out: np.ndarray, seat: int, num_games: int, num_actions: int)
             f"the callable opponent of seat {seat} returned codes outside [0, {num_actions})"
         )
     return out.astype(np.int64)
+
+
+def render_game(vec: Any, render_mode: Optional[str]) -> Any:
+    """The one game of a one-game face (its vector env's game 0) rendered: ``ansi`` its
+    text, ``rgb_array`` its image (a game that draws one), otherwise nothing."""
+    if render_mode == "ansi":
+        return vec.describe(0)
+    if render_mode == "rgb_array":
+        return vec.frame(0)
+    return None

@@ -22,7 +22,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
         "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
     ) from exc
 
-from .options import NOOP_ACTION, next_game_seed, reject_self_play_options
+from .options import NOOP_ACTION, next_game_seed, reject_self_play_options, render_game
 
 __all__ = ["NativeParallelEnv"]
 
@@ -112,11 +112,7 @@ class NativeParallelEnv(ParallelEnv):
 
     def render(self) -> Any:
         """``ansi``: the game as text; ``rgb_array``: its image (a game that draws one)."""
-        if self.render_mode == "ansi":
-            return self.vec.describe(0)
-        if self.render_mode == "rgb_array":
-            return self.vec.frame(0)
-        return None
+        return render_game(self.vec, self.render_mode)
 
     def close(self) -> None:
         pass

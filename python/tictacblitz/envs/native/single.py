@@ -12,7 +12,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-from .options import step_info
+from .options import render_game, step_info
 
 __all__ = ["NativeSingleEnv"]
 
@@ -145,8 +145,4 @@ class NativeSingleEnv(gymnasium.Env):
 
     def render(self) -> Any:
         """``ansi``: the game as text; ``rgb_array``: its image (a game that draws one)."""
-        if self.render_mode == "ansi":
-            return self.vec.describe(0)
-        if self.render_mode == "rgb_array":
-            return self.vec.frame(0)
-        return None
+        return render_game(self.vec, self.render_mode)
