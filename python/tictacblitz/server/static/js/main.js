@@ -449,6 +449,8 @@ function keysHelp() {
 
 // -- drawing ------------------------------------------------------------------------------
 
+let paintedKey = null; // what the canvas shows now (drawIfChanged, below); null: paint
+
 function resize() {
   const stage = canvas.parentElement;
   // A phone (the side column under the board, the page scrolling): a view that says how
@@ -468,6 +470,14 @@ function resize() {
   if (app.view) app.lay = app.ui.layoutFor(w, h, app.view);
 }
 window.addEventListener("resize", resize);
+// A canvas whose pixels the browser dropped (a tab in the background, its 2D context
+// lost and restored) is blank: paint it again, still board or not.
+canvas.addEventListener("contextrestored", () => {
+  paintedKey = null;
+});
+document.addEventListener("visibilitychange", () => {
+  paintedKey = null;
+});
 
 let lastFrame = performance.now();
 const dom = {};
@@ -490,7 +500,6 @@ function setHTML(id, html) {
 // animation). A still board then costs the page no painting at all: a phone's battery,
 // and the CPU of the browser tests (several pages of a still board at 60 frames a second
 // kept a core busy; issue 27, CI item).
-let paintedKey = null;
 function drawIfChanged(view, now) {
   const cursors = app.input.cursorList();
   const hover = app.input.hover;
