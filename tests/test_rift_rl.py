@@ -230,3 +230,33 @@ def test_a_callable_opponent_locks_with_the_agent_and_loses_by_a_rejected_move(s
     assert seen == [(3, rift_game.OBSERVATION_SIZE)]
     assert term.all() and (rewards == 1.0).all() and (info["reason"] == 0).all()
     assert env.action_masks().any(axis=1).all()  # ended by a rejection: never empty
+
+
+def test_the_parallel_env_is_the_shared_native_parallel_env_with_its_checks():
+    """Issue 27: Rift's parallel face is NativeParallelEnv's subclass (as Blitz's is): a
+    missing, None or -1 action does not lock; a bad action is refused in one line naming
+    the agent and the value, the game unchanged; a step after the game ended is refused
+    (the old env stepped the ended game on, with empty terminations, and took 3.7 as 3)."""
+    from tictacblitz.envs.native.parallel import NativeParallelEnv
+
+    par = envs.parallel_env("rift")
+    assert isinstance(par, NativeParallelEnv)
+    par.reset(seed=0)
+    par.step({"X": 5, "O": None})
+    assert par.locked() == (5, None)
+    par.step({"X": -1})
+    assert par.locked() == (5, None)
+    for bad, error, words in (
+        ({"O": 3.7}, TypeError, "O's action must be an integer code, not 3.7"),
+        ({"O": -2}, ValueError, "O's action code -2 out of range"),
+        ({"X": 0, "O": 324}, ValueError, "O's action code 324 out of range"),
+    ):
+        with pytest.raises(error, match=words) as raised:
+            par.step(bad)
+        assert "\n" not in str(raised.value)
+        assert par.locked() == (5, None) and par.agents == ["X", "O"]
+    illegal = int(np.flatnonzero(par.action_masks()["O"] == 0)[0])
+    _, rewards, terms, _, _ = par.step({"O": illegal})  # G5 rejects it: the game ends
+    assert rewards == {"X": 1.0, "O": -1.0} and all(terms.values()) and not par.agents
+    with pytest.raises(ValueError, match="step after the game ended"):
+        par.step({"X": 1, "O": 2})

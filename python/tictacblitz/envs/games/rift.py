@@ -30,7 +30,7 @@ env seeds it; ``tests/test_rift_rl.py`` holds the paths equal step by step.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -43,17 +43,16 @@ except ImportError as exc:  # pragma: no cover - the `rl` extra is missing
 
 from blitz_core.rift import batch as _native
 
-from ...games.base import check_count
 from ...games.rift.bots import BOT_NAMES, resolve_bot
 from ...games.rift.encoding import NUM_ACTIONS
 from ...games.rift.game import GAME_TYPE, OBS_SCALARS, OBSERVATION_SIZE
 from ...games.rift.native import NativeRift
 from ...games.rift.rules import RiftRules
-from ...games.rift.types import MAX_TURNS, Reason
-from ..multi_agent import pettingzoo_module
-from ..native.options import next_game_seed, reject_self_play_options, rules_of, step_info
+from ...games.rift.types import MAX_TURNS
 from ..native.options import observation_space as shared_observation_space
+from ..native.options import reject_self_play_options, rules_of
 from ..native.vector import NativeSingleEnv, NativeVectorEnv, RowOutputs
+from ._rift_info import REASONS, global_state, info_of
 
 __all__ = [
     "RiftVectorEnv",
@@ -66,7 +65,6 @@ __all__ = [
     "info_of",
 ]
 
-REASONS = tuple(r.value for r in Reason)
 SEATS = GAME_TYPE.seat_names
 
 
@@ -97,22 +95,10 @@ def observation_space(mask: bool = True, rules: Any = None) -> spaces.Dict:
     return shared_observation_space((OBSERVATION_SIZE,), NUM_ACTIONS, mask, bounds)
 
 
-def global_state(batch: Any, i: int) -> np.ndarray:
-    """Game i's true global state (PettingZoo's ``state()``): X's observation then O's,
-    which together hold both seats' secret objectives (G12) and everything public."""
-    x, o = (batch.obs, batch.obs_other) if batch.seat == 0 else (batch.obs_other, batch.obs)
-    return np.concatenate([x[i], o[i]])
-
-
 def _opponent(name: Any) -> tuple:
     if name not in BOT_NAMES and not (isinstance(name, str) and ":" in name):  # a player spec
         raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(BOT_NAMES)}")
     return resolve_bot(name).native()
-
-
-def info_of(reason: int, steps: int) -> Dict[str, Any]:
-    """The protocol env's info of one step (:func:`~tictacblitz.envs.native.options.step_info`)."""
-    return step_info(REASONS, reason, steps)
 
 
 def _summary(rules: RiftRules, state: bytes) -> Dict[str, Any]:
@@ -241,123 +227,16 @@ def RiftParallelEnv(
     interval_ms: Optional[int] = None,
 ) -> Any:
     """Both seats of Rift & Grid as a PettingZoo ``ParallelEnv`` over the native stepper
-    (``GameParallelEnv``'s behaviour: agents ``"X"`` and ``"O"``; a seat whose action is
-    missing does not act, and the turn resolves once both have locked a move; a rejected
-    move ends the episode, -1 for its seat and +1 for the other). ``interval_ms`` is
-    accepted for the generic signature and ignored (the game has no clock)."""
-    pettingzoo = pettingzoo_module()
-    if render_mode is not None and render_mode != "ansi":
-        raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-    game_rules = rules_of(RiftRules, rules)
-    limit = check_count(max_steps, "max_steps", optional=True) or 0
+    (:class:`~tictacblitz.envs.games._rift_parallel.RiftParallel`, the shared
+    ``NativeParallelEnv``; ``GameParallelEnv``'s behaviour: agents ``"X"`` and ``"O"``; a
+    seat whose action is missing does not act, and the turn resolves once both have
+    locked a move; a rejected move ends the episode, -1 for its seat and +1 for the
+    other). ``interval_ms`` is accepted for the generic signature and ignored (the game
+    has no clock)."""
+    from ._rift_parallel import RiftParallel  # pettingzoo: only for this face
 
-    class _Parallel(pettingzoo.ParallelEnv):  # type: ignore[name-defined]
-        metadata = {
-            "render_modes": ["ansi"],
-            "is_parallelizable": True,
-            "render_fps": 4,
-            "name": "tictacblitz_rift_v0",
-        }
-
-        def __init__(self) -> None:
-            self.rules = game_rules
-            self.render_mode = render_mode
-            self.mask_in_info = mask_in_info
-            self.max_steps = max_steps
-            self.possible_agents: List[str] = list(SEATS)
-            self.agents: List[str] = []
-            self._space = observation_space(mask=not mask_in_info, rules=game_rules)
-            self._actions = spaces.Discrete(NUM_ACTIONS)
-            low, high = observation_bounds(game_rules)
-            self.state_space = spaces.Box(
-                np.concatenate([low, low]), np.concatenate([high, high]), dtype=np.float32
-            )
-            self.batch = _native.RiftBatch(1, game_rules.native_params(), _IDLE, 0, limit, 1)
-            self.batch.reset(np.zeros(1, dtype=np.uint64))
-            self._seeds: Optional[np.random.Generator] = None
-
-        def observation_space(self, agent: str) -> spaces.Space:
-            return self._space
-
-        def action_space(self, agent: str) -> spaces.Space:
-            return self._actions
-
-        def seat_of(self, agent: str) -> int:
-            return self.possible_agents.index(agent)
-
-        def _obs_of(self, seat: int) -> Dict[str, np.ndarray]:
-            b = self.batch
-            out = {"observation": (b.obs if seat == 0 else b.obs_other)[0].copy()}
-            if not self.mask_in_info:
-                out["action_mask"] = (b.masks if seat == 0 else b.masks_other)[0].copy()
-            return out
-
-        def _info_of(self, seat: int) -> Dict[str, Any]:
-            b = self.batch
-            info = info_of(int((b.reasons if seat == 0 else b.reasons_other)[0]), int(b.steps[0]))
-            if self.mask_in_info:
-                info["action_mask"] = (b.masks if seat == 0 else b.masks_other)[0].copy()
-            return info
-
-        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-            """``seed``: the game's seed (the deal, G12); None: a fresh one from the env's
-            stream (seeded by the last seeded reset; from OS entropy before any), so the
-            secret deal changes from game to game (issue 28)."""
-            self.batch.reset(np.array([self._game_seed(seed)], dtype=np.uint64))
-            self.agents = self.possible_agents[:]
-            return (
-                {a: self._obs_of(i) for i, a in enumerate(self.agents)},
-                {a: self._info_of(i) for i, a in enumerate(self.agents)},
-            )
-
-        def step(self, actions: Dict[str, Any]):
-            joint = [
-                -1 if actions.get(a) is None else int(actions[a]) for a in self.possible_agents
-            ]
-            for code in joint:
-                if code >= NUM_ACTIONS:
-                    raise ValueError(f"action code {code!r} out of range [0, {NUM_ACTIONS})")
-            b = self.batch
-            b.step_joint(np.array([joint[0]]), np.array([joint[1]]))
-            rewards = {"X": float(b.rewards[0]), "O": float(b.rewards_other[0])}
-            done, truncated = bool(b.terminated[0]), bool(b.truncated[0])
-            observations = {a: self._obs_of(i) for i, a in enumerate(self.possible_agents)}
-            infos = {a: self._info_of(i) for i, a in enumerate(self.possible_agents)}
-            terminations = dict.fromkeys(self.agents, done)
-            truncations = dict.fromkeys(self.agents, truncated)
-            if done or truncated:
-                self.agents = []
-            return observations, rewards, terminations, truncations, infos
-
-        def _game_seed(self, seed: Optional[int]) -> int:
-            self._seeds, game_seed = next_game_seed(self._seeds, seed)
-            return game_seed
-
-        def state(self) -> np.ndarray:
-            """The true global state (``state_space``, :func:`global_state`): X's
-            observation then O's, both seats' secret objectives included."""
-            return global_state(self.batch, 0)
-
-        def action_masks(self) -> Dict[str, np.ndarray]:
-            b = self.batch
-            return {"X": b.masks[0].astype(bool), "O": b.masks_other[0].astype(bool)}
-
-        def locked(self) -> tuple:
-            """The seats' locked moves this turn ``(x, o)``, None where not locked."""
-            return self.batch.locked(0)
-
-        def summary(self) -> Dict[str, Any]:
-            return _summary(self.rules, self.batch.state_bytes(0))
-
-        def render(self):
-            if self.render_mode != "ansi":
-                return None
-            return json.dumps(self.summary(), sort_keys=True)
-
-        def close(self) -> None:
-            pass
-
-    return _Parallel()
+    options = {"rules": rules, "max_steps": max_steps, "mask_in_info": mask_in_info}
+    return RiftParallel.over(RiftVectorEnv, render_mode=render_mode, **options)
 
 
 # The adapter's other faces (make_env, parallel_env), defined above it in this module.

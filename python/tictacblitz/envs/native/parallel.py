@@ -37,7 +37,8 @@ class NativeParallelEnv(ParallelEnv):
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}
     idle_action: ClassVar[int] = NOOP_ACTION
-    """What a missing agent plays (Blitz: code 0, ``wait``)."""
+    """What a missing agent plays (Blitz: code 0, ``wait``; Rift: -1, not locked), also
+    accepted when given."""
 
     @classmethod
     def over(cls, vector_type: type, **options: Any) -> NativeParallelEnv:
@@ -83,8 +84,9 @@ class NativeParallelEnv(ParallelEnv):
                 code = code.item()
             if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
                 raise TypeError(f"{agent}'s action must be an integer code, not {code!r}")
-            if not 0 <= code < n:
-                raise ValueError(f"{agent}'s action code {code} out of range [0, {n})")
+            if code != self.idle_action and not 0 <= code < n:
+                idle = "" if 0 <= self.idle_action < n else f" (or {self.idle_action}: idle)"
+                raise ValueError(f"{agent}'s action code {code} out of range [0, {n}){idle}")
             self._codes[i] = code
         obs, rewards, terminated, truncated, rows = self.vec.step(self._codes)
         agents = self.possible_agents
