@@ -286,6 +286,51 @@ def test_a_still_board_is_not_painted_and_less_motion_shows_the_resolution_at_on
         p.close()
 
 
+HOLD_THE_VIEWS_CLOCK = """() => {
+  const conn = window.__blitz.conn, t = conn.serverNow();
+  conn.serverNow = () => t;
+}"""
+# Records whether each canvas paint was of a picture still moving on the page's clock.
+RECORD_PAINTS = """() => {
+  const app = window.__blitz, ui = app.ui;
+  window.__paintedMoving = [];
+  app.ui = {...ui, draw: (ctx, view, lay, u) => {
+    window.__paintedMoving.push(ui.animating(view, u.now));
+    return ui.draw(ctx, view, lay, u);
+  }};
+}"""
+
+
+def test_a_resolution_on_the_pages_clock_alone_is_painted_to_its_end(server, browser) -> None:
+    """The view's clock standing still (a paused replay's step: docs/client.md, "so a step
+    through a paused replay still lands"; here a local game's clock held), the resolution
+    runs on the page's clock alone and the view never changes: its last picture (the turn
+    landed) is painted too, not left at the frame before ``animating`` turned false, where
+    the collision's ring or the landing marks stayed on the board."""
+    p = Page(browser, "clock_held")
+    try:
+        p.open(server)
+        p.page.check("#form-local input[value=X]")
+        p.page.click("#play-local")
+        p.wait("() => window.__blitz.view && window.__blitz.view.live")
+        rng = random.Random(7)
+        _lock(p, "X", rng)
+        p.wait("() => window.__blitz.view.locked.X && window.__blitz.input.viewing === 'O'")
+        # Rift times nothing but the animation: the view's clock held from here on.
+        p.js(HOLD_THE_VIEWS_CLOCK)
+        p.js(RECORD_PAINTS)
+        _lock(p, "O", rng)
+        p.wait("() => window.__blitz.view.turns === 1 && window.__blitz.view.anim")
+        assert not p.view()["anim"]["done"]  # the view's own clock: held at the start
+        p.wait("() => !window.__blitz.ui.animating(window.__blitz.view, performance.now())")
+        p.js(SAMPLE_FRAMES, 5)  # a few frames more: the shell's chance to paint the end
+        painted = p.js("() => window.__paintedMoving")
+        assert True in painted, painted  # the animation was painted as it ran
+        assert painted[-1] is False, painted[-5:]
+    finally:
+        p.close()
+
+
 @pytest.mark.slow
 def test_online_room_two_pages_spectator_replay_and_rematch(server, browser) -> None:
     # The guest and the spectator ask for less motion (no resolution animations to paint:

@@ -84,6 +84,11 @@ def test_the_pettingzoo_env_is_the_self_play_rows_of_one_match():
         par.step({"X": 0, "O": 0})
     with pytest.raises(ValueError, match="self-play has no opponent"):
         parallel_env(opponent="easy")
+    # One game, ended until reset(): an option that would change that is refused, not
+    # silently overridden (it was before).
+    for option in ({"autoreset_mode": "next_step"}, {"num_threads": 2}):
+        with pytest.raises(ValueError, match="sets .* itself: it steps one game"):
+            parallel_env(**option)
 
 
 @pytest.mark.parametrize("face", [BlitzEnv, DohEnv, RiftEnv], ids=lambda f: f.__name__)

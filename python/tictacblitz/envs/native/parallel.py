@@ -44,6 +44,9 @@ class NativeParallelEnv(ParallelEnv):
     def over(cls, vector_type: type, **options: Any) -> NativeParallelEnv:
         """The env over a game's vector env type (its adapter's class), with its options."""
         reject_self_play_options(options, "every seat is an agent")
+        for fixed in ("num_threads", "autoreset_mode"):  # one game, ended until reset()
+            if fixed in options:
+                raise ValueError(f"the parallel env sets {fixed} itself: it steps one game")
         options.update(num_threads=1, autoreset_mode="disabled")
         return cls(vector_type(1, opponent=None, **options))
 

@@ -500,14 +500,20 @@ function setHTML(id, html) {
 // animation). A still board then costs the page no painting at all: a phone's battery,
 // and the CPU of the browser tests (several pages of a still board at 60 frames a second
 // kept a core busy; issue 27, CI item).
+// The last paint was of a moving picture: the frame `animating` turns false is painted
+// too (a paused replay's step ends on the page's clock alone, the view unchanged: else
+// the picture stayed one frame short of its end, a collision's ring on the board).
+let paintedMoving = false;
 function drawIfChanged(view, now) {
   const cursors = app.input.cursorList();
   const hover = app.input.hover;
   // The view's clock `t` alone is no change: what the clock moves on the board is in the
   // view's other fields (a ring, a countdown), or the module says `animating`.
   const key = JSON.stringify([{ ...view, t: null }, cursors, hover, canvas.width, canvas.height]);
-  if (key === paintedKey && !(app.ui.animating && app.ui.animating(view, now))) return;
+  const moving = !!(app.ui.animating && app.ui.animating(view, now));
+  if (key === paintedKey && !moving && !paintedMoving) return;
   paintedKey = key;
+  paintedMoving = moving;
   app.paints += 1; // the browser tests count paints against frames
   app.ui.draw(ctx, view, app.lay, { cursors, hover, now });
 }

@@ -8,7 +8,9 @@
 // (never what), and the objectives that are public (accomplished or revealed). A
 // player's own hand and programmed move come only in its own `state` (`private`). A
 // resolved turn's report (`turn` event) drives the resolution's animation. This file
-// has no rules and no rule numbers. Rule ids (G…) refer to docs/rift.md.
+// has no rules and no rule numbers. Rule ids (G…) refer to docs/rift.md. Pure but for
+// one read of the system's reduced-motion setting (`reducedMotion`, false without a
+// window, as in Node's tests): with it, a resolution's animation is over at once.
 
 import { ModelBase, seatNamesOf } from "../../model_common.js";
 import { reducedMotion } from "../../view_common.js";
