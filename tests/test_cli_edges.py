@@ -235,6 +235,42 @@ def test_python_m_gives_the_shell_what_the_entry_point_gives(argv, monkeypatch):
         assert proc.stderr.count("\n") == 1 and proc.stdout == ""
 
 
+# One bad input a command refuses before any match, each past its parser into the
+# command's own checks (so the command's modules are imported), and the bad value the
+# line must name. Every name of cli.COMMANDS has one (the test below checks).
+REFUSED_BY_EACH_COMMAND = {
+    "demo": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "replay": (["/no/such/replay.json"], "/no/such/replay.json"),
+    "players": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "simulate": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "sweep": (["--grid", "set_ms=1000,1200", "--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "tournament": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "tune": (["--vary", "set_ms=1000..1200", "--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "serve": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "sensitivity": (["--rule", "no_such_rule=1"], "'no_such_rule'"),
+    "evaluate": (["/no/such/model.npz"], "'/no/such/model.npz'"),
+}
+
+
+def test_every_command_has_a_refused_input_below():
+    from tictacblitz.cli import COMMANDS as ALL
+
+    assert sorted(REFUSED_BY_EACH_COMMAND) == sorted(name for name, _ in ALL)
+
+
+@pytest.mark.parametrize("command", sorted(REFUSED_BY_EACH_COMMAND))
+def test_a_bad_input_is_one_line_exit_2_in_a_real_process(command):
+    """In this process pytest collects Python's warnings, so the in-process cases above
+    cannot see a warning line printed before the error; a real ``python -m tictacblitz``
+    with PYTHONWARNINGS unset (Python's default filters: a UserWarning is shown) can."""
+    args, named = REFUSED_BY_EACH_COMMAND[command]
+    env = {key: value for key, value in ENV.items() if key != "PYTHONWARNINGS"}
+    proc = run(command, *args, env=env)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.endswith("\n"), proc.stderr
+    assert proc.stderr.startswith(f"tictacblitz {command}: error: ") and named in proc.stderr
+
+
 def test_the_one_line_error_format_is_written_once():
     # issue 27, item 3: `tictacblitz COMMAND: error: MESSAGE` was spelled out in cli.py,
     # server/__init__.py (serve), lab/command.py and lab/edges.py (the parsers' errors);
