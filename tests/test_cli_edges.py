@@ -4,7 +4,9 @@ process without root's capabilities), an existing file, a non-number for a numbe
 and ``%%`` in no ``--help`` through the command's entry point (``cli.main``) in this
 process, with one case of each through ``python -m tictacblitz`` to show the status and
 the one line reach the shell unchanged (issue 27, CI item: 24 subprocesses, each
-importing the package, tested the parser alone)."""
+importing the package, tested the parser alone), and one bad input of every command
+through ``python -m tictacblitz`` (in this process pytest collects the warnings a real
+run would print before the error line)."""
 
 import os
 import signal
