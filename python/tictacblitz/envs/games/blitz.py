@@ -153,6 +153,7 @@ class BlitzVectorEnv(NativeVectorEnv):
         self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
         self.num_matches = num_envs
         self._num_threads = options.pop("num_threads", None)  # None: the batch's adaptive
+        self._seed = options.pop("seed", None)  # the batch's own generator's too, as before
         super().__init__(
             num_envs,
             opponent=None if self.self_play else opponent,
@@ -162,7 +163,7 @@ class BlitzVectorEnv(NativeVectorEnv):
             mask_in_info=mask_in_info,
             num_threads=self._num_threads,
             copy=copy,
-            seed=options.pop("seed", None),
+            seed=self._seed,
             render_mode=render_mode,
             autoreset_mode=options.pop("autoreset_mode", AutoresetMode.NEXT_STEP),
             game_options=options,
@@ -188,6 +189,7 @@ class BlitzVectorEnv(NativeVectorEnv):
             max_steps=max_steps or None,
             num_threads=self._num_threads,
             autoreset_mode=self.autoreset_mode,
+            seed=self._seed,
             **own,
         )
         self.num_actions = batch.n_actions
