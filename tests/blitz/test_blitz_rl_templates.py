@@ -111,3 +111,23 @@ def test_one_game_faces_refuse_a_bad_action_in_one_line_and_change_nothing(face)
 def test_a_one_game_face_needs_an_opponent(face):
     with pytest.raises(ValueError, match="needs an opponent"):
         face(opponent=None)
+
+
+def test_blitz_constructor_is_the_base_one_with_its_own_options_as_game_options():
+    """Issue 27: Blitz's own options (interval, episode, observation mode) travel through
+    NativeVectorEnv's constructor as ``game_options`` to its batch, survive pickling, and
+    an unknown one is refused in one line naming it, by Blitz and by a game with none."""
+    import pickle
+
+    from tictacblitz.envs.games.doh import DohVectorEnv
+
+    env = BlitzVectorEnv(2, rules=TINY, interval_ms=100, episode="round", obs="bits", seed=1)
+    assert (env.batch.episode, env.batch.obs_mode, env.rules.size) == ("round", "bits", 4)
+    assert env._options["interval_ms"] == 100 and env._options["episode"] == "round"
+    again = pickle.loads(pickle.dumps(env))
+    assert (again.batch.episode, again.batch.obs_mode, again.rules.size) == ("round", "bits", 4)
+    assert np.array_equal(again.batch.observation["bits"], env.batch.observation["bits"])
+    with pytest.raises(TypeError, match=r"^BlitzVectorEnv takes no option 'intervalms'$"):
+        BlitzVectorEnv(2, intervalms=100)
+    with pytest.raises(TypeError, match=r"^DohVectorEnv takes no option 'episode'$"):
+        DohVectorEnv(2, game_options={"episode": "round"})

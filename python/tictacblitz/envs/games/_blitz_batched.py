@@ -16,6 +16,7 @@ docs/rl.md is the contract: observation layout, action codes, rewards, auto-rese
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -391,3 +392,9 @@ class BatchedMatches(BatchBuffers):
         options = dict(state["options"])
         BatchedMatches.__init__(self, options.pop("num_envs"), **options)
         self.set_state(state)
+
+
+# BlitzVectorEnv's own options: the batch's but NativeVectorEnv's and ``policies``.
+BATCH_OPTIONS = frozenset(inspect.signature(BatchedMatches.__init__).parameters) - set(
+    "self num_envs rules seed autoreset_mode max_steps num_threads policies".split()
+)

@@ -21,14 +21,14 @@
 - :class:`StateBatch`: clone states into a preallocated batch and roll them forward
   with native bots (search helpers).
 
-What :class:`BlitzVectorEnv` takes from ``NativeVectorEnv``: the option checks,
-``reset`` (seeding: game i plays ``s + i``; ``reset_mask``), ``step``, masks, the info's
-``_key`` masks, rendering, snapshots and pickling, and the faces ``tictacblitz.envs``
-asks for. What it gives through the base's hooks: ``native_autoreset`` (its stepper
-restarts an ended match inside its ``nogil`` call, on the match's own reset stream, and
-keeps SAME_STEP's final rows: ``_same_step`` reads them), ``_advance``/``_collect``
-(self-play rows), ``_rewards`` (shaping), ``_info_rows`` (its rounds:
-``round_result``, ``match_result``; docs/rl.md), ``describe``/``frame``.
+:class:`BlitzVectorEnv` takes from ``NativeVectorEnv`` its constructor (the options
+every stepper takes; Blitz's own, ``interval_ms``, ``episode``, ``obs`` ..., travel as
+``game_options`` to ``make_batch``), ``reset`` (seeding, ``reset_mask``), ``step``,
+masks, the info's ``_key`` masks, rendering, snapshots, pickling and the faces. It gives
+through the base's hooks: ``native_autoreset`` (its stepper restarts an ended match in
+its ``nogil`` call, on the match's own reset stream, and keeps SAME_STEP's final rows),
+``_advance``/``_collect`` (self-play rows), ``_rewards`` (shaping), ``_info_rows`` (its
+rounds; docs/rl.md), ``describe``/``frame``.
 :class:`BlitzEnv` is the shared ``NativeSingleEnv`` over it and the PettingZoo env the
 shared ``NativeParallelEnv`` (``envs/native/``).
 
@@ -41,19 +41,20 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from ...games.blitz.rules import Rules
 from ...games.blitz.types import Player
 from ..native.options import RowOutputs, reject_self_play_options, with_key_masks
 from ..native.vector import NativeVectorEnv
 from ._blitz_batched import (
+    BATCH_OPTIONS,
     N_BITS,
     N_PLANES,
     N_SCALARS,
     SCALAR_NAMES,
     BatchedMatches,
     action_code,
+    as_rules,
     decode_action,
     observation_space,
     unpack_bits,
@@ -147,50 +148,63 @@ class BlitzVectorEnv(NativeVectorEnv):
         if opponent is None and seat not in ("X", 0, "both"):
             raise ValueError("self-play has no seat: both seats are the agent's")
         self._seats: Tuple[int, ...] = (0, 1) if self.self_play else (int(Player.parse(seat)),)
-        self.seat = self._seats[0]
-        policies: list = [None, None]
-        if not self.self_play:
-            policies[1 - self.seat] = opponent
-        seed = options.pop("seed", None)
-        options.setdefault("autoreset_mode", AutoresetMode.NEXT_STEP)
-        self._options = {  # what a snapshot must match (NativeSnapshots)
-            "opponent": None if self.self_play else opponent,
-            "seat": "both" if self.self_play else seat,
-            "copy": copy,
-            "mask_in_info": mask_in_info,
-            "shaping": shaping,
-            "shaping_gamma": shaping_gamma,
-            "render_mode": render_mode,
-            **{k: v for k, v in options.items() if k != "num_threads"},
-        }
-        self.batch = BatchedMatches(num_envs, policies=policies, seed=seed, **options)
-        self.autoreset_mode = self.batch.autoreset_mode
-        self.metadata = dict(type(self).metadata, autoreset_mode=self.autoreset_mode)
-        self.rules = self.batch.rules
-        self.num_games = self.num_matches = num_envs
-        self.rows_per_game = len(self._seats)
-        self.num_envs = num_envs * self.rows_per_game
-        self.num_actions = self.batch.n_actions
-        self.copy = copy
-        self.mask_in_info = mask_in_info
-        self.render_mode = render_mode
-        if self.batch.masks is None and mask_in_info:
-            raise ValueError("mask_in_info needs masks=True")
-        self.single_observation_space = observation_space(
-            self.rules, self.batch.obs_mode, mask=not mask_in_info and self.batch.masks is not None
-        )
-        self.single_action_space = spaces.Discrete(self.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._shaping = _Shaping(shaping, shaping_gamma) if shaping is not None else None
-        self._was_done = np.zeros(self.num_envs, dtype=bool)
+        self._was_done = np.zeros(num_envs * len(self._seats), dtype=bool)  # reset reads it
         self._full_actions = np.zeros((num_envs, 2), dtype=np.int64)
-        self._all = np.ones(self.num_envs, dtype=bool)
-        self._all.flags.writeable = False  # shared by every step's `_key` masks
-        self._rng = np.random.default_rng(seed)
-        self.episode_seeds = np.zeros(num_envs, dtype=np.uint64)  # each match's last reset seed
-        self._out: Optional[RowOutputs] = None
-        self.reset(seed=seed)
+        self.num_matches = num_envs
+        self._num_threads = options.pop("num_threads", None)  # None: the batch's adaptive
+        self._seed = options.pop("seed", None)  # the batch's own generator's too, as before
+        super().__init__(
+            num_envs,
+            opponent=None if self.self_play else opponent,
+            seat=self._seats[0],
+            rules=as_rules(options.pop("rules", None)),
+            max_steps=options.pop("max_steps", None),
+            mask_in_info=mask_in_info,
+            num_threads=self._num_threads,
+            copy=copy,
+            seed=self._seed,
+            render_mode=render_mode,
+            autoreset_mode=options.pop("autoreset_mode", AutoresetMode.NEXT_STEP),
+            game_options=options,
+        )
+        self._options.update(shaping=shaping, shaping_gamma=shaping_gamma)
+
+    def check_game_options(self, options: Dict[str, Any]) -> Dict[str, Any]:
+        """Blitz's own options, :class:`BatchedMatches`'s (``interval_ms``, ``episode``,
+        ``obs``, ``masks`` ...; its constructor checks their values)."""
+        for name in options:
+            if name not in BATCH_OPTIONS:  # else BatchedMatches's TypeError
+                raise TypeError(f"BlitzVectorEnv takes no option {name!r}")
+        return options
+
+    def make_batch(
+        self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int, **own: Any
+    ) -> BatchedMatches:
+        """The native batch; the other seat's policy (name, ``BotSpec``, callable) runs in it."""
+        batch = BatchedMatches(
+            num_envs,
+            rules=self.rules,
+            policies=bot,
+            max_steps=max_steps or None,
+            num_threads=self._num_threads,
+            autoreset_mode=self.autoreset_mode,
+            seed=self._seed,
+            **own,
+        )
+        self.num_actions = batch.n_actions
+        return batch
+
+    def _bots(self, opponent: Any) -> list:
+        """The batch's two seat policies: the learner's seats None (its actions)."""
+        return [None, opponent] if self.seat == 0 else [opponent, None]
+
+    def observation_space_of(self, mask: bool) -> spaces.Dict:
+        if self.batch.masks is None and self.mask_in_info:
+            raise ValueError("mask_in_info needs masks=True")
+        return observation_space(
+            self.rules, self.batch.obs_mode, mask=mask and self.batch.masks is not None
+        )
 
     # -- the faces tictacblitz.envs serves (NativeFaces), with Blitz's presets --------------
     @classmethod
@@ -251,18 +265,13 @@ class BlitzVectorEnv(NativeVectorEnv):
     def _obs_all(self) -> Dict[str, np.ndarray]:
         return {k: self._rows(v) for k, v in self.batch.observation.items()}
 
-    @property
-    def opponent(self) -> Any:
-        """The other seat's policy (None in self-play)."""
-        return None if self.self_play else self.batch.policies[1 - self.seat]
-
     def set_opponent(self, opponent: Any) -> None:
         """A new opponent from the next step on (a name, a ``BotSpec`` or a callable);
         call it between episodes, e.g. after a ``reset``, for a league."""
         if self.self_play:
             raise ValueError("a self-play env has no opponent: both seats are the agent's")
         self.batch.set_policy(1 - self.seat, opponent)
-        self._options["opponent"] = opponent
+        self.opponent = self._options["opponent"] = opponent
 
     # -- gymnasium: reset is NativeVectorEnv's, over the native batch's restart ------------
     def _restart(self, idx: np.ndarray, seeds: np.ndarray) -> None:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ...games.rng import check_seed, check_seeds
+
 if TYPE_CHECKING:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
@@ -24,6 +26,8 @@ __all__ = [
     "step_info",
     "observation_space",
     "rules_of",
+    "reset_seeds",
+    "check_render_mode",
     "seat_of",
     "opponents_of",
     "autoreset_of",
@@ -155,6 +159,35 @@ def _gymnasium() -> Any:
             "the RL environments need gymnasium (pip install 'tictacblitz[rl]')"
         ) from exc
     return gymnasium
+
+
+def reset_seeds(seed: Any, idx: np.ndarray, num_games: int, rng: Any) -> Tuple[np.ndarray, Any]:
+    """A vector env's ``reset(seed=...)``: games ``idx``'s seeds and the env's generator
+    (an int ``s`` reseeds it, game i plays ``s + i``; None draws from it; else one seed a
+    game).
+
+    :raises ValueError: naming the bad value."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        base = check_seed(seed)
+        with np.errstate(over="ignore"):  # game i plays s + i, modulo 2**64
+            return np.uint64(base) + idx.astype(np.uint64), np.random.default_rng(base)
+    if seed is None:
+        return rng.integers(0, 2**63, size=len(idx), dtype=np.uint64), rng
+    all_seeds = np.asarray(seed)
+    if all_seeds.shape != (num_games,) or all_seeds.dtype.kind not in "iu":
+        raise ValueError(f"seed must be an int, None or {num_games} integers, not {seed!r}")
+    return check_seeds(all_seeds, "seed")[idx], rng
+
+
+def check_render_mode(mode: Any, modes: Sequence[str]) -> None:
+    """An env's ``render_mode=`` option: None or one of ``modes``.
+
+    :raises ValueError: naming the bad value."""
+    if mode is not None and mode not in modes:
+        names = ["None", *map(repr, modes)]
+        raise ValueError(
+            f"render_mode must be {', '.join(names[:-1])} or {names[-1]}, not {mode!r}"
+        )
 
 
 def autoreset_of(mode: Union[str, AutoresetMode]) -> AutoresetMode:

@@ -41,7 +41,6 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
 
 from ...games.adapters import check_overrides
 from ...games.base import check_count
-from ...games.rng import check_seed, check_seeds
 from .faces import NativeFaces
 from .options import (
     INFO_KEYS,
@@ -49,7 +48,9 @@ from .options import (
     RowOutputs,
     autoreset_of,
     callable_codes,
+    check_render_mode,
     opponents_of,
+    reset_seeds,
     rules_of,
     seat_of,
     with_key_masks,
@@ -102,9 +103,12 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         seed: Optional[int] = None,
         render_mode: Optional[str] = None,
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
+        game_options: Optional[Dict[str, Any]] = None,
     ) -> None:
-        """The options every stepper takes (the game's class documents them)."""
+        """The options every stepper takes (the game's class documents them);
+        ``game_options``: a game's own (:meth:`check_game_options`), given to its batch."""
         self.check_options(num_envs, render_mode, max_steps)
+        own = self.check_game_options(dict(game_options or {}))
         self._options = {
             "opponent": opponent,
             "seat": seat,
@@ -114,6 +118,7 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
             "copy": copy,
             "render_mode": render_mode,
             "autoreset_mode": autoreset_mode,
+            **own,  # a game's constructor takes its own options as keywords
         }
         self.autoreset_mode = autoreset_of(autoreset_mode)
         self.metadata = dict(type(self).metadata, autoreset_mode=self.autoreset_mode)
@@ -128,9 +133,10 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         threads = check_count(num_threads, "num_threads", optional=True) or 1
         self.num_games = num_envs
         self.batch = self.make_batch(
-            num_envs, self._bots(opponent), self.seat, max_steps or 0, threads
+            num_envs, self._bots(opponent), self.seat, max_steps or 0, threads, **own
         )
-        self.batch.autoreset = self.autoreset_mode is not AutoresetMode.DISABLED
+        if not self.native_autoreset:  # (Blitz's batch takes its mode when it is made)
+            self.batch.autoreset = self.autoreset_mode is not AutoresetMode.DISABLED
         self.num_envs = num_envs * self.rows_per_game
         self.opponent = opponent
         self.copy = copy
@@ -154,10 +160,13 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         """The options every stepper takes, checked before its batch is made."""
         check_count(num_envs, "num_envs")
         check_count(max_steps, "max_steps", optional=True)
-        modes = ["None", *map(repr, cls.metadata["render_modes"])]
-        if render_mode is not None and render_mode not in cls.metadata["render_modes"]:
-            one_of = ", ".join(modes[:-1]) + " or " + modes[-1]
-            raise ValueError(f"render_mode must be {one_of}, not {render_mode!r}")
+        check_render_mode(render_mode, cls.metadata["render_modes"])
+
+    def check_game_options(self, options: Dict[str, Any]) -> Dict[str, Any]:
+        """A game's own options (the default: none), checked before its batch is made."""
+        if options:
+            raise TypeError(f"{type(self).__name__} takes no option {next(iter(options))!r}")
+        return options
 
     # -- what a game supplies ---------------------------------------------------------------
     def observation_space_of(self, mask: bool) -> spaces.Dict:  # pragma: no cover - each game's
@@ -173,7 +182,8 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
         self, num_envs: int, bot: Any, seat: int, max_steps: int, num_threads: int
     ) -> Any:
         """The game's native batch for these options (``max_steps`` 0: no limit; ``bot``:
-        :meth:`bots_spec_of`'s; None for a seat a callable or self-play drives)."""
+        :meth:`bots_spec_of`'s, None for a seat a callable or self-play drives); a game
+        with options of its own takes :meth:`check_game_options`'s as keywords too."""
         raise NotImplementedError
 
     def bot_spec(self, name: str) -> Any:  # pragma: no cover - each game's own
@@ -311,20 +321,7 @@ class NativeVectorEnv(NativeFaces, NativeSnapshots, VectorEnv):
             games = np.asarray(mask).reshape(self.num_games, self.rows_per_game).any(axis=1)
             mask = np.asarray(games, dtype=bool)
         idx = np.arange(self.num_games) if mask is None else np.flatnonzero(mask)
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            base = check_seed(seed)
-            self._rng = np.random.default_rng(base)
-            with np.errstate(over="ignore"):  # game i plays s + i, modulo 2**64
-                seeds = np.uint64(base) + idx.astype(np.uint64)
-        elif seed is None:
-            seeds = self._rng.integers(0, 2**63, size=len(idx), dtype=np.uint64)
-        else:
-            all_seeds = np.asarray(seed)
-            if all_seeds.shape != (self.num_games,) or all_seeds.dtype.kind not in "iu":
-                raise ValueError(
-                    f"seed must be an int, None or {self.num_games} integers, not {seed!r}"
-                )
-            seeds = check_seeds(all_seeds, "seed")[idx]
+        seeds, self._rng = reset_seeds(seed, idx, self.num_games, self._rng)
         if len(idx):
             self._restart(idx, seeds)
         self._out = self._collect()
