@@ -72,6 +72,14 @@ def _aim(v: dict, seat: str, rng: random.Random) -> int:
     return max(scored)[2]
 
 
+def _open_local_game(p: Page, server: str) -> None:
+    """Open the page and start a local game, X with the mouse; return once it is live."""
+    p.open(server)
+    p.page.check("#form-local input[value=X]")
+    p.page.click("#play-local")
+    p.wait("() => window.__blitz.view && window.__blitz.view.live")
+
+
 def _lock(p: Page, seat: str, rng: random.Random, aim: bool = False) -> int:
     """Lock a legal move in for ``seat`` by clicking (an ability sometimes); the cell."""
     v = p.view()
@@ -257,10 +265,7 @@ def test_a_still_board_is_not_painted_and_less_motion_shows_the_resolution_at_on
     system's reduced motion; on a still board none."""
     p = Page(browser, f"motion_{motion}", reduced_motion=motion)
     try:
-        p.open(server)
-        p.page.check("#form-local input[value=X]")
-        p.page.click("#play-local")
-        p.wait("() => window.__blitz.view && window.__blitz.view.live")
+        _open_local_game(p, server)
         rng = random.Random(7)
 
         def resolve_a_turn(turn: int) -> None:
@@ -309,10 +314,7 @@ def test_a_resolution_on_the_pages_clock_alone_is_painted_to_its_end(server, bro
     the collision's ring or the landing marks stayed on the board."""
     p = Page(browser, "clock_held")
     try:
-        p.open(server)
-        p.page.check("#form-local input[value=X]")
-        p.page.click("#play-local")
-        p.wait("() => window.__blitz.view && window.__blitz.view.live")
+        _open_local_game(p, server)
         rng = random.Random(7)
         _lock(p, "X", rng)
         p.wait("() => window.__blitz.view.locked.X && window.__blitz.input.viewing === 'O'")
