@@ -126,6 +126,21 @@ class SessionHost(Protocol):
         ...
 
 
+class ProtocolBotSeat:
+    """A bot seat's driver for a game whose bots are its protocol's (``game.make_bot``),
+    kept by the room across rematches. ``busy``: the bot is deciding off the event loop;
+    only that decision's return clears it, so one bot never decides in two threads at
+    once (a rematch leaves it: the old decision is dropped by its own turn check)."""
+
+    def __init__(self, game: Game, level: str, seed: int) -> None:
+        self.level = level
+        self.bot = game.make_bot(level, seed)
+        self.busy = False
+
+    def reset(self) -> None:
+        """A new match: nothing of the last one to forget (see ``busy``)."""
+
+
 class MatchSession(ABC):
     """One match of one room (see the module docstring)."""
 

@@ -34,7 +34,7 @@ from ....games.doh.bots import GUI_LEVELS
 from ....games.doh.types import CONTENTS, COUNTS_AS, SEATS, SIZES
 from ....games.protocol import ReplayError, TimeModel
 from ... import protocol as P
-from ...adapter import GameAdapter, MatchSession, SessionHost
+from ...adapter import GameAdapter, MatchSession, ProtocolBotSeat, SessionHost
 from .table import DISPLAY, MOVE_MS, PIECES, DohTable, replay_frames
 
 __all__ = [
@@ -53,16 +53,8 @@ VIEW = "/static/js/games/doh/view.js"
 BOT_DELAY_MS = 350  # a bot answers this long after the move before it
 
 
-class BotSeat:
-    """A bot seat's driver: a bot of ``games/doh/bots.py`` (kept across rematches)."""
-
-    def __init__(self, game: Any, level: str, seed: int) -> None:
-        self.level = level
-        self.bot = game.make_bot(level, seed)
-        self.reset()
-
-    def reset(self) -> None:
-        self.busy = False
+BotSeat = ProtocolBotSeat
+"""A bot seat's driver: a bot of ``games/doh/bots.py`` (the server's shared one)."""
 
 
 class DohSession(MatchSession):

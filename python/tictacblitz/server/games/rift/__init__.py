@@ -44,7 +44,7 @@ from ....games.rift.encoding import encode
 from ....games.rift.game import RiftState
 from ....games.rift.types import CELLS, OBJECTIVE_IDS, Ability, Player
 from ... import protocol as P
-from ...adapter import GameAdapter, MatchSession, SessionHost
+from ...adapter import GameAdapter, MatchSession, ProtocolBotSeat, SessionHost
 from .wire import ABILITIES, TURN_MS, picture, private, public_events, replay_frames
 
 __all__ = [
@@ -77,17 +77,8 @@ def cell_field(value: Any) -> int:
     return value
 
 
-class BotSeat:
-    """A bot seat's driver: a preset of ``games/rift/bots.py`` (kept across rematches)."""
-
-    def __init__(self, game: Any, level: str, seed: int) -> None:
-        self.level = level
-        self.bot = game.make_bot(level, seed)
-        self.busy = False  # deciding in the pool: one decision at a time
-        self.reset()
-
-    def reset(self) -> None:
-        """A new match: nothing pending (a decision still out is dropped by its turn check)."""
+BotSeat = ProtocolBotSeat
+"""A bot seat's driver: a preset of ``games/rift/bots.py`` (the server's shared one)."""
 
 
 class RiftSession(MatchSession):

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from tictacblitz.games.protocol import ReplayError, TimeModel
 from tictacblitz.server import protocol as P
-from tictacblitz.server.adapter import GameAdapter, MatchSession, SessionHost
+from tictacblitz.server.adapter import GameAdapter, MatchSession, ProtocolBotSeat, SessionHost
 
 __all__ = ["TicTacToeAdapter", "TicTacToeSession"]
 
@@ -31,16 +31,7 @@ def _view(state: Any) -> Dict[str, Any]:
     return {"board": summary["board"], "to_move": summary["to_move"], "result": summary["result"]}
 
 
-class BotSeat:
-    """A bot seat's driver (kept by the room across rematches)."""
-
-    def __init__(self, game: Any, level: str, seed: int) -> None:
-        self.level = level
-        self.bot = game.make_bot(level, seed)
-        self.reset()
-
-    def reset(self) -> None:
-        self.busy = False
+BotSeat = ProtocolBotSeat  # the server's shared driver of a protocol game's bot
 
 
 class TicTacToeSession(MatchSession):
