@@ -61,6 +61,17 @@ def lobby_for(game: Any, clock: Any, seeds: int = 999):
     return lobby, say, connect
 
 
+def online_room_with_a_spectator(say, connect, symbol: str):
+    """An online room Ann creates in seat ``symbol``, a second client joins and a third
+    watches: ``(host, guest, spectator)``, the room live."""
+    host, guest, spectator = connect(), connect(), connect()
+    say(host, type="create", mode="online", symbol=symbol, name="Ann")
+    code = host.last("joined")["room"]
+    say(guest, type="join", code=code)
+    say(spectator, type="watch", code=code)
+    return host, guest, spectator
+
+
 def serve_parser():
     """An argument parser with the ``serve`` subcommand, as the CLI registers it."""
     import argparse

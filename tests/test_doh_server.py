@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("blitz_core.doh")
 
-from server_support import lobby_for
+from server_support import lobby_for, online_room_with_a_spectator
 from tictacblitz.games.doh.bots import make_bot
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
@@ -68,11 +68,7 @@ def test_a_game_against_the_perfect_bot_in_either_seat(doh, symbol: str) -> None
 
 def test_local_and_online_rooms_rejections_spectators_and_rematch(doh) -> None:
     lobby, clock, say, connect = doh
-    a, b, s = connect(), connect(), connect()
-    say(a, type="create", mode="online", symbol="first", name="Ann")
-    code = a.last("joined")["room"]
-    say(b, type="join", code=code)
-    say(s, type="watch", code=code)
+    a, b, s = online_room_with_a_spectator(say, connect, "first")
     assert b.last("joined")["seats"] == ["second"] and a.room.phase == "live"
     say(b, type="act", piece="S", cell=[2, 2], ref=1)
     assert b.last("rejected")["reason"] == "not_your_turn" and b.last("rejected")["ref"] == 1

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("blitz_core.rift")
 
-from server_support import Peer, lobby_for
+from server_support import Peer, lobby_for, online_room_with_a_spectator
 from tictacblitz.games.registry import load_game
 from tictacblitz.server import protocol as P
 from tictacblitz.server.adapter import adapter_for
@@ -54,11 +54,7 @@ def test_welcome_names_the_rift_view_and_vocabulary(rift) -> None:
 
 def test_an_online_game_two_clients_and_a_spectator_privacy_and_rematch(rift) -> None:
     lobby, clock, say, connect = rift
-    a, b, s = connect(), connect(), connect()
-    say(a, type="create", mode="online", symbol="X", name="Ann")
-    code = a.last("joined")["room"]
-    say(b, type="join", code=code)
-    say(s, type="watch", code=code)
+    a, b, s = online_room_with_a_spectator(say, connect, "X")
     assert a.room.phase == "live" and b.last("joined")["seats"] == ["O"]
     # Each player's state holds its own hand only; the spectator's holds none.
     hand_x = a.last("state")["private"]["X"]["objectives"]

@@ -10,7 +10,13 @@ import json
 import pytest
 from fourth_game_folders import GAME
 
-from server_support import assert_serve_refuses, lobby_for, serve_parser, welcome_of
+from server_support import (
+    assert_serve_refuses,
+    lobby_for,
+    online_room_with_a_spectator,
+    serve_parser,
+    welcome_of,
+)
 from tictacblitz.games import ReplayError, load_game
 from tictacblitz.server import adapter as server_adapter
 from tictacblitz.server import protocol as P
@@ -50,11 +56,7 @@ def test_serve_takes_the_game_and_its_rules_through_the_one_parser(capsys) -> No
 
 def test_an_online_game_with_rejections_a_spectator_and_a_rematch(room) -> None:
     lobby, clock, say, connect = room
-    a, b, s = connect(), connect(), connect()
-    say(a, type="create", mode="online", symbol="X", name="Ann")
-    code = a.last("joined")["room"]
-    say(b, type="join", code=code)
-    say(s, type="watch", code=code)
+    a, b, s = online_room_with_a_spectator(say, connect, "X")
     assert b.last("joined")["seats"] == ["O"] and a.room.phase == "live"
     say(b, type="act", cell=[1, 1], ref=1)
     assert b.last("rejected") == {
