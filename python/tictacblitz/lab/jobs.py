@@ -140,11 +140,6 @@ class SimulationJob:
     def chunks(self) -> int:
         return -(-self.matches // self.chunk_size)
 
-    def chunk_range(self, index: int) -> Tuple[int, int]:
-        """(first match index, number of matches) of chunk ``index``."""
-        start = index * self.chunk_size
-        return start, min(self.chunk_size, self.matches - start)
-
     def payload(self) -> Dict[str, Any]:
         """What a worker needs (:func:`play_chunk`): picklable, no live objects. The
         rules go as the validated rules object (a frozen value: unpickling it checks
