@@ -11,7 +11,7 @@
 
 import { ANIM_MS, abilityUsable, cellAt, describeCause, describeTurn, objectiveName } from "./model.js";
 import { cellRect, sectorRect } from "./layout.js";
-import { reducedMotion, roundRect } from "../../view_common.js";
+import { roundRect } from "../../view_common.js";
 
 export { layout } from "./layout.js";
 
@@ -123,7 +123,8 @@ const started = new WeakMap();
 function withProgress(view, now) {
   if (!view.anim || now === undefined) return view;
   if (!started.has(view.anim.report)) started.set(view.anim.report, now);
-  const p = reducedMotion() ? 1 : Math.max(view.anim.p, Math.min(1, (now - started.get(view.anim.report)) / ANIM_MS));
+  // Less motion: the model's p is 1 at once (model.js), and so is this.
+  const p = Math.max(view.anim.p, Math.min(1, (now - started.get(view.anim.report)) / ANIM_MS));
   return { ...view, anim: { ...view.anim, p, done: p >= 1 } };
 }
 
