@@ -225,11 +225,28 @@ def test_local_match_mouse_and_keyboard(server, browser):
     for key in ["ArrowUp"] * 4 + ["ArrowLeft"] * 3:  # the cursor to the corner
         kb.press(key)
     assert p.js("() => window.__blitz.input.cursors.O") == [0, 0]
-    p.click_cell((0, 0))  # the mouse plays X
-    p.wait("() => window.__blitz.model.tally['placed:X'] >= 1")
-    p.wait("() => window.__blitz.view.players.O.full")
-    kb.press("Enter")  # O knocks X's setting mark out
-    p.wait("() => (window.__blitz.model.tally['knocked_out:O'] || 0) >= 1")
-    p.wait("() => !!window.__blitz.view.cells[0].crater")
+    # The mouse plays X on O's cursor and O knocks that mark out while it is setting (R9).
+    # O's charge is full before X places, so O answers with one key press inside the mark's
+    # 1.6 s of setting (R8); a loaded machine may still miss it (the mark sets, or the round
+    # ends), so O tries again on the next cell of row 0.
+    knocked = "() => (window.__blitz.model.tally['knocked_out:O'] || 0) >= 1"
+    mark_set = (
+        "(c) => { const v = window.__blitz.view; const x = v.cells[c];"
+        " return (x.mark === 'X' && !x.setting) || !!v.roundEnd || v.phase !== 'live'; }"
+    )
+    for col in range(6):
+        p.wait(LIVE)
+        p.wait("() => window.__blitz.view.players.O.full && window.__blitz.view.players.X.full")
+        placed = p.js("() => window.__blitz.model.tally['placed:X'] || 0")
+        p.click_cell((0, col))
+        p.wait(f"() => (window.__blitz.model.tally['placed:X'] || 0) > {placed}")
+        kb.press("Enter")
+        p.wait(f"() => ({knocked})() || ({mark_set})({col})")
+        if p.js(knocked):
+            break
+        kb.press("ArrowRight")
+    else:
+        raise AssertionError("O never knocked out X's setting mark in six tries")
+    p.wait("(c) => !!window.__blitz.view.cells[c].crater", col)
     p.shot("local")
     p.close()
