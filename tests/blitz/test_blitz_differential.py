@@ -8,6 +8,8 @@ the engine's invariants must hold after every step.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -59,8 +61,27 @@ def rules_strategy(draw):
     return Rules(**overrides)
 
 
+# The strategies are built once: building them inside the draws (a new ``st.tuples`` or
+# ``st.sampled_from`` per drawn operation) made Hypothesis validate each again, most of
+# these tests' time; the scripts drawn are the same.
+OPERATIONS = st.sampled_from(
+    ["advance", "advance", "x", "o", "both", "both", "spawn", "next", "jump"]
+)
+ADVANCE_MS = st.sampled_from([0, 1, 7, 100, 450, 1600, 5000])
+POWERUP_KINDS = st.sampled_from(["bomb", "freeze", "haste", "swap"])
+OPERATION_COUNTS = st.integers(1, 60)
+STREAMS = st.sampled_from([1, 2])
+SEEDS = st.integers(0, 2**64 - 1)
+
+
+@functools.lru_cache(maxsize=None)
+def coordinate_strategy(size):
+    return st.integers(0, size - 1)
+
+
+@functools.lru_cache(maxsize=None)
 def action_strategy(size):
-    cell = st.tuples(st.integers(0, size - 1), st.integers(0, size - 1))
+    cell = st.tuples(coordinate_strategy(size), coordinate_strategy(size))
     return st.builds(
         lambda knock, c: Action.knockout(c) if knock else Action.place(c), st.booleans(), cell
     )
@@ -71,32 +92,24 @@ def script_strategy(draw):
     rules = draw(rules_strategy())
     size = rules.size
     random_powerups = draw(st.booleans())
+    action = action_strategy(size)
+    coordinate = coordinate_strategy(size)
     ops = []
-    for _ in range(draw(st.integers(1, 60))):
-        op = draw(
-            st.sampled_from(
-                ["advance", "advance", "x", "o", "both", "both", "spawn", "next", "jump"]
-            )
-        )
+    for _ in range(draw(OPERATION_COUNTS)):
+        op = draw(OPERATIONS)
         if op == "advance":
-            ops.append(("advance", draw(st.sampled_from([0, 1, 7, 100, 450, 1600, 5000]))))
+            ops.append(("advance", draw(ADVANCE_MS)))
         elif op in ("x", "o"):
-            ops.append((op, draw(action_strategy(size))))
+            ops.append((op, draw(action)))
         elif op == "both":
-            ops.append((op, draw(action_strategy(size)), draw(action_strategy(size))))
+            ops.append((op, draw(action), draw(action)))
         elif op == "spawn":
-            ops.append(
-                (
-                    op,
-                    draw(st.sampled_from(["bomb", "freeze", "haste", "swap"])),
-                    (draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))),
-                )
-            )
+            ops.append((op, draw(POWERUP_KINDS), (draw(coordinate), draw(coordinate))))
         else:
             ops.append((op,))
     # Both stream layouts (docs/engine.md): 1 for old files, 2 for new matches (issue 22).
-    stream = draw(st.sampled_from([1, 2]))
-    return rules, draw(st.integers(0, 2**64 - 1)), random_powerups, stream, ops
+    stream = draw(STREAMS)
+    return rules, draw(SEEDS), random_powerups, stream, ops
 
 
 def apply(match, op):
