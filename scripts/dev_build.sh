@@ -22,10 +22,19 @@ if [ $# -eq 0 ]; then
   cmake --build "$build"
   wanted=$(cd "$build" && ls -d */*.so | sed 's/\..*//' | sed 's#/#_#')
 else
-  cmake --build "$build" --target "$@"
+  # cyutility: Cython's shared utility module, which every module imports (CMakeLists.txt).
+  cmake --build "$build" --target cyutility "$@"
   wanted="$*"
 fi
 built=""
+for so in "$build"/_cyutility.*.so; do
+  dest="src/blitz_core/$(basename "$so")"
+  if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
+    cp "$so" "$dest.tmp"
+    mv -f "$dest.tmp" "$dest"
+    built="$built _cyutility"
+  fi
+done
 for target in $wanted; do
   game=${target%%_*}
   module=${target#*_}
