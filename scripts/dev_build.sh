@@ -27,26 +27,24 @@ else
   wanted="$*"
 fi
 built=""
-for so in "$build"/_cyutility.*.so; do
-  dest="src/blitz_core/$(basename "$so")"
-  if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
-    cp "$so" "$dest.tmp"
-    mv -f "$dest.tmp" "$dest"
-    built="$built _cyutility"
+# install_module SO DEST NAME: copy a built module into src/ when it changed. Copy then
+# rename: a running Python keeps the old file mapped (no crash).
+install_module() {
+  if [ ! -e "$2" ] || ! cmp -s "$1" "$2"; then
+    cp "$1" "$2.tmp"
+    mv -f "$2.tmp" "$2"
+    built="$built $3"
   fi
+}
+for so in "$build"/_cyutility.*.so; do
+  install_module "$so" "src/blitz_core/$(basename "$so")" _cyutility
 done
 for target in $wanted; do
   game=${target%%_*}
   module=${target#*_}
   for so in "$build/$game/$module".*.so; do
     [ -e "$so" ] || continue
-    dest="src/blitz_core/$game/$(basename "$so")"
-    if [ ! -e "$dest" ] || ! cmp -s "$so" "$dest"; then
-      # Copy then rename: a running Python keeps the old file mapped (no crash).
-      cp "$so" "$dest.tmp"
-      mv -f "$dest.tmp" "$dest"
-      built="$built $game/$module"
-    fi
+    install_module "$so" "src/blitz_core/$game/$(basename "$so")" "$game/$module"
   done
 done
 # PYTHONPATH=python then finds the native package too (a link that git ignores).
