@@ -102,6 +102,35 @@ def test_every_workload_is_listed(capsys):
         assert name in out
 
 
+def _string_bytes(env, argv):
+    """What the run's stack starts with: argv and environment strings, NUL-ended, and the
+    executable's name once more."""
+    total = sum(len(a.encode()) + 1 for a in argv) + len(argv[0].encode()) + 1
+    return total + sum(len(k.encode()) + len(v.encode()) + 2 for k, v in env.items())
+
+
+def test_the_runs_environment_is_its_own_not_the_callers(monkeypatch):
+    monkeypatch.setenv("SOME_CALLERS_VARIABLE", "x" * 500)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    env = gate._environment()
+    assert "SOME_CALLERS_VARIABLE" not in env and "PYTHONPATH" not in env
+    assert env["PYTHONHASHSEED"] == "0" and "GLIBC_TUNABLES" in env
+    monkeypatch.setenv("PYTHONPATH", "/some/dev/tree")  # the development tree still works
+    assert gate._environment()["PYTHONPATH"] == "/some/dev/tree"
+
+
+def test_the_strings_are_padded_to_the_same_size_wherever_the_gate_is_installed():
+    env = gate._environment()
+    short = ["/v/bin/python", "/r/benches/gate.py", "run", "kernels"]
+    long = ["/a/much/longer/folder/.venv/bin/python", "/a/much/longer/folder/gate.py", "run"]
+    for argv in (short, long):
+        padded = gate._padded(env, argv)
+        assert _string_bytes(padded, argv) == gate.STACK_STRINGS
+        assert set(padded) - set(env) == {"GATE_PAD"}
+    with pytest.raises(RuntimeError, match="bytes of strings"):
+        gate._padded(env, ["/" + "x" * gate.STACK_STRINGS, "run"])
+
+
 # -- the real thing: callgrind sees a deliberately slowed workload -------------------------
 
 
