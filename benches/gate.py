@@ -240,8 +240,9 @@ def _environment() -> Dict[str, str]:
     - Fixed malloc thresholds: glibc moves its mmap and trim thresholds with the
       allocation history, which a set-up's imports make differ between installs.
     - The strings padded to STACK_STRINGS bytes (``_padded``): two installs in folders of
-      different name lengths measured up to 3.1 points apart before, 0.71 after, but for
-      ``clone``, whose objects come from Python's own allocator (2.0)."""
+      different name lengths measured up to 3.1 points apart before; after, three installs
+      (two fresh clones in one folder, one in another) within 0.71 points, but for
+      ``clone``, whose objects come from Python's own allocator (2.1)."""
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     # The development tree when nothing is installed, as the workloads' own fallback does.
     if os.environ.get("PYTHONPATH"):
