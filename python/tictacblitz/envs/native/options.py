@@ -35,6 +35,7 @@ __all__ = [
     "next_game_seed",
     "reject_self_play_options",
     "callable_codes",
+    "action_code",
 ]
 
 NOOP_ACTION = 0
@@ -264,6 +265,23 @@ def callable_codes(out: np.ndarray, seat: int, num_games: int, num_actions: int)
             f"the callable opponent of seat {seat} returned codes outside [0, {num_actions})"
         )
     return out.astype(np.int64)
+
+
+def action_code(action: Any, num_actions: int, agent: str = "", idle: Optional[int] = None) -> int:
+    """One action given to a one-game face (a NumPy scalar too) as an int code in
+    ``[0, num_actions)``, or ``idle`` (a parallel env's missing agent's code).
+
+    :raises TypeError: for an action that is not an integer; ValueError: for a code out
+        of range (each one line, naming ``agent`` when given)."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    whose = f"{agent}'s " if agent else ""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"{whose}action must be an integer code, not {action!r}")
+    if action != idle and not 0 <= action < num_actions:
+        also = "" if idle is None or 0 <= idle < num_actions else f" (or {idle}: idle)"
+        raise ValueError(f"{whose}action code {action} out of range [0, {num_actions}){also}")
+    return int(action)
 
 
 def render_game(vec: Any, render_mode: Optional[str]) -> Any:

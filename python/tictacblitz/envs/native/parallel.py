@@ -22,7 +22,13 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
         "the PettingZoo environments need pettingzoo (pip install 'tictacblitz[rl]')"
     ) from exc
 
-from .options import NOOP_ACTION, next_game_seed, reject_self_play_options, render_game
+from .options import (
+    NOOP_ACTION,
+    action_code,
+    next_game_seed,
+    reject_self_play_options,
+    render_game,
+)
 
 __all__ = ["NativeParallelEnv"]
 
@@ -80,17 +86,9 @@ class NativeParallelEnv(ParallelEnv):
         action space (one line naming the agent and the code); the game is unchanged."""
         if not self.agents:
             raise ValueError("step after the game ended: call reset()")
-        n = self.vec.num_actions
+        n, idle = self.vec.num_actions, self.idle_action
         for i, agent in enumerate(self.possible_agents):
-            code = actions.get(agent, self.idle_action)
-            if isinstance(code, np.ndarray) and code.shape == ():
-                code = code.item()
-            if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
-                raise TypeError(f"{agent}'s action must be an integer code, not {code!r}")
-            if code != self.idle_action and not 0 <= code < n:
-                idle = "" if 0 <= self.idle_action < n else f" (or {self.idle_action}: idle)"
-                raise ValueError(f"{agent}'s action code {code} out of range [0, {n}){idle}")
-            self._codes[i] = code
+            self._codes[i] = action_code(actions.get(agent, idle), n, agent, idle)
         obs, rewards, terminated, truncated, rows = self.vec.step(self._codes)
         agents = self.possible_agents
         rew = {a: float(rewards[i]) for i, a in enumerate(agents)}

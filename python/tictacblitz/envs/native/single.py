@@ -12,7 +12,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError("the RL environments need gymnasium (pip install 'tictacblitz[rl]')") from exc
 
-from .options import render_game, step_info
+from .options import action_code, render_game, step_info
 
 __all__ = ["NativeSingleEnv"]
 
@@ -82,7 +82,7 @@ class NativeSingleEnv(gymnasium.Env):
         a code outside the action space (each in one line naming it)."""
         if self._over and not self._idle_after_end:
             raise RuntimeError("the episode is over: call reset()")
-        code = self._code(action)
+        code = action_code(action, self.vec.num_actions)
         obs, rewards, terminated, truncated, rows = self.vec.step(np.array([code]))
         self._over = bool(terminated[0] or truncated[0])
         return (
@@ -92,16 +92,6 @@ class NativeSingleEnv(gymnasium.Env):
             bool(truncated[0]),
             self._info(rows),
         )
-
-    def _code(self, action: Any) -> int:
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an integer code, not {action!r}")
-        n = self.vec.num_actions
-        if not 0 <= action < n:
-            raise ValueError(f"action code {action} out of range [0, {n})")
-        return int(action)
 
     def _one(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
         return {k: v[0].copy() for k, v in obs.items()}
