@@ -218,11 +218,16 @@ def valgrind_available() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def _command(out_file: str, args: List[str]) -> List[str]:
+def _client_argv(args: List[str]) -> List[str]:
+    """The measured process's own command line: ``gate.py run ...``."""
+    return [sys.executable, str(Path(__file__).resolve()), "run", *args]
+
+
+def _command(out_file: str, client_argv: List[str]) -> List[str]:
     # Full paths: the run's PATH is fixed (_environment), not the caller's.
     valgrind = shutil.which("valgrind") or "valgrind"
     cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out_file}", "--quiet"]
-    cmd += [sys.executable, str(Path(__file__).resolve()), "run", *args]
+    cmd += client_argv
     setarch = shutil.which("setarch")
     if setarch:
         cmd = [setarch, platform.machine(), "-R", *cmd]
@@ -279,9 +284,9 @@ def count_instructions(args: List[str]) -> int:
     """Ir of one `gate.py run ...` process under callgrind."""
     with tempfile.TemporaryDirectory(prefix="gate-") as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        client_argv = [sys.executable, str(Path(__file__).resolve()), "run", *args]
+        client_argv = _client_argv(args)
         env = _padded(_environment(), client_argv)
-        proc = subprocess.run(_command(out, args), env=env, capture_output=True, text=True)
+        proc = subprocess.run(_command(out, client_argv), env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(
                 f"workload {' '.join(args)} failed (exit {proc.returncode}):\n"
