@@ -1,4 +1,4 @@
-"""The maintenance checks stay wired: .ci/run runs every check before the tests, the
+"""The maintenance checks stay wired: .ci/run runs every check and fails on any, the
 pre-commit hooks run the same, every guide is a page of the documentation site, every
 native module ships a stub, and the public API modules are the strict ones.
 
@@ -20,16 +20,20 @@ TEST_COMMAND = "python -m pytest -n auto --dist loadfile"
 CHECKS = ("ruff", "format", "mypy", "cython-lint", "stubs", "js", "docs")
 
 
-def test_ci_runs_every_check_before_the_tests():
+def test_ci_runs_every_check_and_fails_on_any():
+    """After the install, the checks start beside the tests (at a low priority: .ci/run),
+    and their exit status is CI's when they fail."""
     lines = [
         line.strip()
         for line in (ROOT / ".ci" / "run").read_text().splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     ]
     install = lines.index('pip install ".[test]"')
-    check = lines.index("scripts/check.sh")
-    tests = lines.index(TEST_COMMAND)
-    assert install < check < tests
+    (check,) = [i for i, line in enumerate(lines) if "scripts/check.sh " in line]
+    (tests,) = [i for i, line in enumerate(lines) if line.startswith(TEST_COMMAND)]
+    assert install < check < tests and "nice -n 19 " in lines[check]
+    assert lines[check + 1] == "checks=$!" and 'wait "$checks" || checks_status=$?' in lines
+    assert any(line.startswith('[ "$checks_status" -eq 0 ] ||') for line in lines)
     script = (ROOT / "scripts" / "check.sh").read_text()
     default = re.search(r"checks=\(([^)]*)\)\n", script.split("[ ${#checks[@]} -gt 0 ]")[1])
     assert default is not None and tuple(default.group(1).split()) == CHECKS
@@ -109,18 +113,21 @@ def test_the_public_api_is_type_checked_strictly():
 # -- the CI's time (issue 27, CI item) -------------------------------------------------------
 
 
-def test_ci_runs_the_gate_beside_the_checks_and_its_status_is_cis():
-    """The gate counts instructions (no load changes them), so .ci/run starts it before the
-    checks and waits for it after the tests; a failing gate must still fail CI."""
+def test_ci_runs_the_gate_beside_the_tests_at_low_priority_and_its_status_is_cis():
+    """The gate counts instructions (neither load nor priority changes them), so .ci/run
+    starts it, at the lowest priority, before the tests and waits for it after them; a
+    failing gate must still fail CI."""
     script = (ROOT / ".ci" / "run").read_text()
     lines = [line.strip() for line in script.splitlines()]
     start = next(i for i, line in enumerate(lines) if "benches/gate.py check" in line)
-    assert lines[start].endswith("&") and start < lines.index("scripts/check.sh")
+    assert lines[start].endswith("&") and "nice -n 19 " in lines[start]
+    (tests,) = [i for i, line in enumerate(lines) if line.startswith(TEST_COMMAND)]
+    assert start < tests
     # benches/ compiled before the gate starts: the tests' collection must not change its
     # import path under it (an empty run compiling, a full run reading the .pyc).
     assert lines.index("python -m compileall -q benches") < start
     waited = lines.index('wait "$gate" || gate_status=$?')
-    assert lines.index(TEST_COMMAND) < waited and lines[-1] == 'exit "$gate_status"'
+    assert tests < waited and lines[-1] == 'exit "$gate_status"'
 
 
 def test_auto_starts_one_worker_a_core_unless_told(monkeypatch):
