@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every check .ci/run makes before the tests (CONTRIBUTING.md); each failing fails the
+# Every check .ci/run makes beside the tests (CONTRIBUTING.md); each failing fails the
 # script. Needs the lint extra (pip install ".[lint]"; the test extra has it too) and
 # the native modules, installed or built (scripts/dev_build.sh, then PYTHONPATH=python).
 #

@@ -8,14 +8,15 @@ from typing import Iterator, List
 
 import pytest
 
-# How many pytest-xdist workers ``-n auto`` starts per core. Two a core (tried in issue 27
-# to fill the suite's waits: browsers, servers, real-time rounds) did not shorten .ci/run
-# from a fresh clone on the quiet 2-core machine (7 min 50 s to 9 min 9 s of tests, 11 min
-# 18 s to 12 min 33 s in all, against 7 min 47 s and 12 min 7 s with one a core and 160
-# fewer tests), and a real-time test starved of its core failed in one of three runs (a
-# Blitz bot match in the browser drew instead of X winning; a load-test attacker sent too
-# little): one a core.
-WORKERS_PER_CORE = 1
+# How many pytest-xdist workers ``-n auto`` starts: one a core and one more. The suite
+# leaves cores idle while browsers, servers and real-time rounds wait, and the extra
+# worker fills them: in one hour on the quiet 2-core machine, the part of a fresh-clone
+# .ci/run after the install (the tests, with the checks and the gate beside them at low
+# priority) took 427 s with 2 workers and 387 s with 3, every test passing (issue 27,
+# CI item). Two workers a core (4 here), tried when the checks and the gate competed
+# with the tests at full priority, did not shorten the run, and a real-time test starved
+# of its core failed in one of three runs (a Blitz bot match in the browser drew).
+EXTRA_WORKERS = 1
 
 
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
@@ -27,17 +28,17 @@ def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: WORKERS_PER_CORE workers a core (PYTEST_XDIST_AUTO_NUM_WORKERS, when
-    set, still decides, as pytest-xdist documents)."""
+    """``-n auto``: a worker a core and EXTRA_WORKERS more (PYTEST_XDIST_AUTO_NUM_WORKERS,
+    when set, still decides, as pytest-xdist documents)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+    return len(os.sched_getaffinity(0)) + EXTRA_WORKERS
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium through Playwright, one per module (browser_support.require_browser
-    skips a module without them)."""
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium through Playwright, one per test process, launched when a test
+    first asks: one launch, not one a browser module (about 1 CPU s each)."""
     from playwright import sync_api
 
     from browser_support import CHROMIUM, LAUNCH_ARGS
@@ -46,6 +47,17 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The process's chromium for a browser module (browser_support.require_browser skips
+    a module without it). Each page has a context of its own (browser_support.Page); any
+    a failed test left open is closed with the module, so no page of it goes on drawing
+    beside the next module's."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 @pytest.fixture

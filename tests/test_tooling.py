@@ -130,7 +130,7 @@ def test_ci_runs_the_gate_beside_the_tests_at_low_priority_and_its_status_is_cis
     assert tests < waited and lines[-1] == 'exit "$gate_status"'
 
 
-def test_auto_starts_one_worker_a_core_unless_told(monkeypatch):
+def test_auto_starts_a_worker_a_core_and_one_more_unless_told(monkeypatch):
     # tests/conftest.py by its path: `import conftest` may give another folder's conftest
     # (tests/fourth_game/ has one), whichever a worker imported first.
     spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
@@ -139,6 +139,6 @@ def test_auto_starts_one_worker_a_core_unless_told(monkeypatch):
 
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
-    assert conftest.pytest_xdist_auto_num_workers(None) == cores
+    assert conftest.pytest_xdist_auto_num_workers(None) == cores + 1
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
     assert conftest.pytest_xdist_auto_num_workers(None) == 3
