@@ -35,10 +35,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return len(os.sched_getaffinity(0)) + EXTRA_WORKERS
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    """Debian's chromium through Playwright, one per test process, launched when a test
-    first asks: one launch, not one a browser module (about 1 CPU s each)."""
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium through Playwright, one per module (browser_support.require_browser
+    skips a module without them). Not one per test process: Playwright's synchronous API
+    runs an event loop in the thread while it is open, and the next modules' own
+    ``asyncio.run`` then fails ("cannot be called from a running event loop")."""
     from playwright import sync_api
 
     from browser_support import CHROMIUM, LAUNCH_ARGS
@@ -47,17 +49,6 @@ def chromium():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield b
         b.close()
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    """The process's chromium for a browser module (browser_support.require_browser skips
-    a module without it). Each page has a context of its own (browser_support.Page); any
-    a failed test left open is closed with the module, so no page of it goes on drawing
-    beside the next module's."""
-    yield chromium
-    for context in chromium.contexts:
-        context.close()
 
 
 @pytest.fixture
