@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import threading
 import time
 from pathlib import Path
@@ -50,21 +49,16 @@ def readme_shot(docs_name: str, artifact_name: str) -> Path:
     return ARTIFACTS / artifact_name
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def serve(settings, **config):
     """The server of ``settings`` in a thread; yields its base URL. ``config``: more
     ``uvicorn.Config`` options."""
     import uvicorn
 
+    from tictacblitz.loadtest.cluster import free_port
     from tictacblitz.server.app import create_app
 
-    port = _free_port()
+    port = free_port()
     srv = uvicorn.Server(
         uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=port, log_level="warning", **config

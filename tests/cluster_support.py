@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -45,9 +44,12 @@ def require_redis() -> None:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port no other process is handed while this one lives
+    (:func:`tictacblitz.loadtest.cluster.free_port`, imported here so that a module
+    without the server's dependencies is still skipped, not broken)."""
+    from tictacblitz.loadtest.cluster import free_port as locked_free_port
+
+    return locked_free_port()
 
 
 def _get(url: str, timeout: float = 2.0) -> Any:

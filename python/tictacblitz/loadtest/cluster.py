@@ -22,6 +22,7 @@ import random
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
@@ -49,10 +50,40 @@ MAX_HOPS = 3  # redirects in a row before a client gives up (a misconfigured clu
 JOIN_RETRIES = 5  # joins of a room_not_found again, 50 ms apart (see run_match)
 
 
+# The ports free_port handed out, each with its lock held for this process's life.
+_PORT_LOCKS: List[Any] = []
+PORT_TRIES = 100
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port that is free now and that no other process calling this function
+    gets while this one lives. A free port alone left a window, between the check and a
+    server's bind, in which another process could get the same port and bind it first
+    (three pytest workers did: a test's server found another test's on its port). So each
+    port handed out is also locked (``flock`` on a file named for it in the temporary
+    directory's ``tictacblitz-ports/``), the lock held until this process ends (the system
+    frees it then, whatever the end)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): the free port alone
+        fcntl = None  # type: ignore[assignment]
+    lock_dir = os.path.join(tempfile.gettempdir(), "tictacblitz-ports")
+    os.makedirs(lock_dir, exist_ok=True)
+    for _ in range(PORT_TRIES):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if fcntl is None:
+            return port
+        lock = open(os.path.join(lock_dir, str(port)), "a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # another process (or an earlier call of this one) has it
+            lock.close()
+            continue
+        _PORT_LOCKS.append(lock)
+        return port
+    raise RuntimeError(f"no loopback port free and unlocked in {PORT_TRIES} tries")
 
 
 def rss_mib(pid: int) -> float:
