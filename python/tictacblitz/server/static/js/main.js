@@ -508,8 +508,10 @@ function drawIfChanged(view, now) {
   const cursors = app.input.cursorList();
   const hover = app.input.hover;
   // The view's clock `t` alone is no change: what the clock moves on the board is in the
-  // view's other fields (a ring, a countdown), or the module says `animating`.
-  const key = JSON.stringify([{ ...view, t: null }, cursors, hover, canvas.width, canvas.height]);
+  // view's other fields (a ring, a fade), or the module says `animating`. Nor is the
+  // countdown before a round: the banner shows it, in the page; no view draws it (it
+  // changed every frame, and a still board was painted in every frame of a countdown).
+  const key = JSON.stringify([{ ...view, t: null, countdown: null }, cursors, hover, canvas.width, canvas.height]);
   const moving = !!(app.ui.animating && app.ui.animating(view, now));
   if (key === paintedKey && !moving && !paintedMoving) return;
   paintedKey = key;
