@@ -112,7 +112,16 @@ class Page:
         return self.page.evaluate(expr, arg)
 
     def wait(self, predicate: str, arg=None, timeout: int = WAIT):
-        return self.page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=50)
+        """Wait until ``predicate`` (a JS function of ``arg``) is true. A TypeError in it
+        counts as "not yet": the view model is made a frame after the game starts, and a
+        predicate that read it in between (``window.__blitz.view.phase`` on a null view)
+        ended Playwright's wait at once (seen on a loaded machine); any other error still
+        ends it."""
+        tolerant = (
+            f"(a) => {{ try {{ return ({predicate})(a); }} catch (e) {{"
+            " if (e instanceof TypeError) return false; throw e; } }"
+        )
+        return self.page.wait_for_function(tolerant, arg=arg, timeout=timeout, polling=50)
 
     def shot(self, label: str, path: Path | None = None, full_page: bool = False) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
