@@ -3,8 +3,10 @@ cluster_support.py)."""
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Iterator, List
+from pathlib import Path
+from typing import Dict, Iterator, List
 
 import pytest
 
@@ -17,14 +19,56 @@ import pytest
 # with the tests at full priority, did not shorten the run, and a real-time test starved
 # of its core failed in one of three runs (a Blitz bot match in the browser drew).
 EXTRA_WORKERS = 1
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
-    """The files with a slow test first (in their own order, then the rest in theirs): with
-    pytest-xdist handing out whole files (--dist loadfile), a slow file started last would
-    keep one core busy while the other waits (issue 27, CI item)."""
+# Each test file's seconds (setup, call and teardown of its tests) in a recorded run of
+# the suite: the order pytest-xdist hands the files out, longest first, so that no long
+# file starts last and runs alone, and the files that mostly wait (servers, real-time
+# rounds) start beside the ones that keep a core busy. Only an order: a stale record
+# costs time, not a result. Recorded again with
+#   TICTACBLITZ_RECORD_DURATIONS=tests/durations.json python -m pytest -n auto --dist loadfile
+DURATIONS = Path(__file__).with_name("durations.json")
+SLOW_UNRECORDED_S = 20.0  # a file not in the record with a slow test: what "slow" says
+_recorded: Dict[str, float] = {}
+
+
+def recorded_seconds() -> Dict[str, float]:
+    """The record: {path from the repository's root: seconds}."""
+    if not DURATIONS.exists():
+        return {}
+    return {str(k): float(v) for k, v in json.loads(DURATIONS.read_text()).items()}
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: List[pytest.Item]
+) -> None:
+    """The files longest first by the record (a file not in it: SLOW_UNRECORDED_S if it
+    has a slow test, else 0, so last), each file's tests in their own order (issue 27,
+    CI item)."""
+    seconds = recorded_seconds()
     slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
+
+    def weight(item: pytest.Item) -> float:
+        default = SLOW_UNRECORDED_S if item.path in slow_files else 0.0
+        return seconds.get(item.path.relative_to(ROOT).as_posix(), default)
+
+    items.sort(key=lambda item: -weight(item))  # stable: a file's tests stay together
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if os.environ.get("TICTACBLITZ_RECORD_DURATIONS"):
+        path = report.nodeid.split("::")[0]
+        _recorded[path] = _recorded.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the record (TICTACBLITZ_RECORD_DURATIONS: its path) once, from the process
+    that saw every report (pytest-xdist's controller, or the only process)."""
+    target = os.environ.get("TICTACBLITZ_RECORD_DURATIONS")
+    if target and not hasattr(session.config, "workerinput") and _recorded:
+        record = {k: round(v, 1) for k, v in sorted(_recorded.items())}
+        Path(target).write_text(json.dumps(record, indent=1) + "\n")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

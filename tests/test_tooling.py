@@ -130,15 +130,60 @@ def test_ci_runs_the_gate_beside_the_tests_at_low_priority_and_its_status_is_cis
     assert tests < waited and lines[-1] == 'exit "$gate_status"'
 
 
-def test_auto_starts_a_worker_a_core_and_one_more_unless_told(monkeypatch):
+def load_conftest():
     # tests/conftest.py by its path: `import conftest` may give another folder's conftest
     # (tests/fourth_game/ has one), whichever a worker imported first.
     spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
+    return conftest
 
+
+def test_auto_starts_a_worker_a_core_and_one_more_unless_told(monkeypatch):
+    conftest = load_conftest()
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
     assert conftest.pytest_xdist_auto_num_workers(None) == cores + 1
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
     assert conftest.pytest_xdist_auto_num_workers(None) == 3
+
+
+class FakeItem:
+    def __init__(self, name: str, slow: bool = False) -> None:
+        self.path = ROOT / "tests" / name
+        self.slow = slow
+
+    def get_closest_marker(self, name: str):
+        return name == "slow" and self.slow or None
+
+
+def test_files_are_handed_out_longest_first_by_the_record(monkeypatch):
+    conftest = load_conftest()
+    record = {"tests/test_b.py": 5.0, "tests/test_c.py": 50.0}
+    monkeypatch.setattr(conftest, "recorded_seconds", lambda: record)
+    items = [
+        FakeItem("test_a.py"),
+        FakeItem("test_b.py"),
+        FakeItem("test_b.py"),
+        FakeItem("test_c.py"),
+        FakeItem("test_d.py", slow=True),  # not in the record: a slow file's 20 s
+    ]
+    b1, b2 = items[1], items[2]
+    conftest.pytest_collection_modifyitems(None, None, items)
+    assert [item.path.name for item in items] == [
+        "test_c.py",
+        "test_d.py",
+        "test_b.py",
+        "test_b.py",
+        "test_a.py",
+    ]
+    assert items[2:4] == [b1, b2]  # a file's tests in their own order
+
+
+def test_the_duration_record_names_only_test_files_of_the_suite():
+    conftest = load_conftest()
+    record = conftest.recorded_seconds()
+    assert len(record) > 100  # a whole run's
+    missing = [path for path in record if not (ROOT / path).is_file()]
+    assert missing == [], f"tests/durations.json names files that are gone: {missing}"
+    assert all(seconds >= 0 for seconds in record.values())
