@@ -19,7 +19,6 @@ import pytest
 # with the tests at full priority, did not shorten the run, and a real-time test starved
 # of its core failed in one of three runs (a Blitz bot match in the browser drew).
 EXTRA_WORKERS = 1
-ROOT = Path(__file__).resolve().parent.parent
 
 
 # Each test file's seconds (setup, call and teardown of its tests) in a recorded run of
@@ -51,7 +50,7 @@ def pytest_collection_modifyitems(
 
     def weight(item: pytest.Item) -> float:
         default = SLOW_UNRECORDED_S if item.path in slow_files else 0.0
-        return seconds.get(item.path.relative_to(ROOT).as_posix(), default)
+        return seconds.get(item.nodeid.split("::")[0], default)  # the path from the root
 
     items.sort(key=lambda item: -weight(item))  # stable: a file's tests stay together
 

@@ -151,6 +151,7 @@ def test_auto_starts_a_worker_a_core_and_one_more_unless_told(monkeypatch):
 class FakeItem:
     def __init__(self, name: str, slow: bool = False) -> None:
         self.path = ROOT / "tests" / name
+        self.nodeid = f"tests/{name}::test_it"
         self.slow = slow
 
     def get_closest_marker(self, name: str):
