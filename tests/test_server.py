@@ -407,10 +407,11 @@ def test_rematch_needs_both_and_leave_forfeits(server) -> None:
 
 def test_load_script_smoke() -> None:
     from tictacblitz.loadtest import run as load
+    from tictacblitz.loadtest.cluster import free_port
 
     with pytest.raises(SystemExit):
         load.main(["--host", "10.0.0.1", "--matches", "1", "--seconds", "1"])
-    port = load._free_port()
+    port = free_port()
     proc = load.start_server(port, [json.dumps({"rules": {"round_ms": 2000}, "pause_ms": 300})])
     try:
         result = anyio.run(load.run_load, "127.0.0.1", port, 3, 5.0, proc.pid, 1.0, 0.5)

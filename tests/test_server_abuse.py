@@ -68,10 +68,11 @@ def test_the_replay_attack_is_refused_quickly_with_bounded_memory() -> None:
     200 with 62.8 MB after 6.3 s, the server peaking at 424 MB (from 50). The job's
     workers' forkserver starts with the first job, not with the server (issue 27, CI
     item: it was started with every server, most of which never run a job)."""
-    from tictacblitz.loadtest.run import _free_port, start_server
+    from tictacblitz.loadtest.cluster import free_port
+    from tictacblitz.loadtest.run import start_server
 
     assert len(ATTACK_BODY) <= 200
-    port = _free_port()
+    port = free_port()
     proc = start_server(port)
     try:
         idle_children = _children(proc.pid)
@@ -321,8 +322,9 @@ def test_abuse_scenario_honest_matches_play_on() -> None:
     import anyio
 
     from tictacblitz.loadtest import run as load
+    from tictacblitz.loadtest.cluster import free_port
 
-    port = load._free_port()
+    port = free_port()
     proc = load.start_server(port, [json.dumps({"rules": {"round_ms": 8000}, "pause_ms": 500})])
     try:
         result = anyio.run(

@@ -12,13 +12,14 @@ pytest.importorskip("websockets")
 pytest.importorskip("blitz_core.rift")
 
 from tictacblitz.loadtest import run as load
+from tictacblitz.loadtest.cluster import free_port
 from tictacblitz.server.games.rift import MOVES_PER_TURN
 
 
 def _run(scenario: str, seconds: float = 8.0) -> dict:
     import anyio
 
-    port = load._free_port()
+    port = free_port()
     proc = load.start_server(port, [json.dumps({"game": "rift", "pause_ms": 200})])
     try:
         return anyio.run(

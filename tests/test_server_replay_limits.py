@@ -85,8 +85,9 @@ def test_a_replay_is_encoded_and_written_off_the_caller(tmp_path) -> None:
 
 def _serve(**settings):
     from tictacblitz.loadtest import run as load
+    from tictacblitz.loadtest.cluster import free_port
 
-    port = load._free_port()
+    port = free_port()
     proc = load.start_server(port, [json.dumps({"settings": settings})])
     return port, proc
 

@@ -28,6 +28,11 @@ import urllib.request
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit
 
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): free_port gives the free port alone
+    fcntl = None  # type: ignore[assignment]
+
 from .client import LoadClient
 from .procs import start_redis, start_server
 
@@ -63,12 +68,9 @@ def free_port() -> int:
     port handed out is also locked (``flock`` on a file named for it in the temporary
     directory's ``tictacblitz-ports/``), the lock held until this process ends (the system
     frees it then, whatever the end)."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): the free port alone
-        fcntl = None  # type: ignore[assignment]
     lock_dir = os.path.join(tempfile.gettempdir(), "tictacblitz-ports")
-    os.makedirs(lock_dir, exist_ok=True)
+    if fcntl is not None:
+        os.makedirs(lock_dir, exist_ok=True)
     for _ in range(PORT_TRIES):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))

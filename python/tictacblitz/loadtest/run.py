@@ -62,7 +62,6 @@ from .cluster import (
     MAX_PROCESSES,
     Servers,
     cpu_s,
-    free_port,
     latency_windows,
     percentiles,
     process_report,
@@ -97,7 +96,6 @@ __all__ = [
     "Stats",
     "Servers",
 ]
-_free_port = free_port  # the tests' name
 
 MAX_MATCHES = 500
 MAX_SECONDS = 900
