@@ -160,6 +160,17 @@ class Page:
         assert not self.errors, f"console errors in {self.name}: {self.errors}"
 
 
+# The page's next ``n`` animation frames and the canvas paints among them, counted in the
+# page (counts, not times: how many frames a loaded machine gives does not matter).
+SAMPLE_FRAMES = """(n) => new Promise((done) => {
+  const f0 = window.__blitz.frames, p0 = window.__blitz.paints;
+  const tick = () => window.__blitz.frames - f0 >= n
+    ? done({frames: window.__blitz.frames - f0, paints: window.__blitz.paints - p0})
+    : requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
+})"""
+
+
 def free_cells(view, prefer):
     """The cells of ``prefer`` (row, col) with no mark and no crater in a Blitz view."""
     cells = {(c["row"], c["col"]): c for c in view["cells"]}

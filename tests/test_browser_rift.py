@@ -252,13 +252,6 @@ SAMPLE_DURING_ANIMATION = """() => new Promise((done) => {
   };
   requestAnimationFrame(tick);
 })"""
-SAMPLE_FRAMES = """(n) => new Promise((done) => {
-  const f0 = window.__blitz.frames, p0 = window.__blitz.paints;
-  const tick = () => window.__blitz.frames - f0 >= n
-    ? done({frames: window.__blitz.frames - f0, paints: window.__blitz.paints - p0})
-    : requestAnimationFrame(tick);
-  requestAnimationFrame(tick);
-})"""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -290,7 +283,7 @@ def test_a_still_board_is_not_painted_and_less_motion_shows_the_resolution_at_on
                 if during["frames"] >= 5:
                     break
             assert during["frames"] >= 5 and during["paints"] >= during["frames"] - 1, during
-        still = p.js(SAMPLE_FRAMES, 30)
+        still = p.js(browser_support.SAMPLE_FRAMES, 30)
         assert still == {"frames": 30, "paints": 0}
     finally:
         p.close()
@@ -330,7 +323,8 @@ def test_a_resolution_on_the_pages_clock_alone_is_painted_to_its_end(server, bro
         p.wait("() => window.__blitz.view.turns === 1 && window.__blitz.view.anim")
         assert not p.view()["anim"]["done"]  # the view's own clock: held at the start
         p.wait("() => !window.__blitz.ui.animating(window.__blitz.view, performance.now())")
-        p.js(SAMPLE_FRAMES, 5)  # a few frames more: the shell's chance to paint the end
+        # A few frames more: the shell's chance to paint the end.
+        p.js(browser_support.SAMPLE_FRAMES, 5)
         painted = p.js("() => window.__paintedMoving")
         assert True in painted, painted  # the animation was painted as it ran
         assert painted[-1] is False, painted[-5:]
