@@ -300,6 +300,62 @@ def test_bots_pause_while_no_person_is_connected() -> None:
     assert asked, "the bot plays again once its opponent is back"
 
 
+class _WakeCountingClock(ManualClock):
+    """A manual clock that counts the timers set on it and fails a busy loop (a timer
+    set again and again in the past) instead of hanging in ``advance``."""
+
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timers = 0
+
+    def call_at(self, when_ms, callback):
+        self.timers += 1
+        assert self.timers < self.LIMIT, f"{self.timers} timers set: a busy loop"
+        return super().call_at(when_ms, callback)
+
+
+@pytest.mark.parametrize(
+    ("game", "seat"),
+    [("rift", "X"), ("doh", "second")],  # the bot's seat has a move due at the start
+)
+def test_an_absent_bots_due_move_does_not_spin_the_timer(game: str, seat: str) -> None:
+    """Doh's and Rift's bots wait while nobody is connected, as Blitz's do (above), and
+    the room's timer waits with them: before the fix, a bot's move falling due in the
+    grace set the room's timer in the past on every firing (a busy loop that held a
+    core until someone came back: seen as the server's CPU in the browser tests). Back,
+    the overdue bot moves."""
+    from test_rooms import FakePeer
+    from tictacblitz.server.lobby import Lobby
+
+    clock = _WakeCountingClock()
+    settings = Settings(game=load_game(game), pause_ms=0, grace_ms=10_000, bot_threads=0)
+    lobby = Lobby(settings, clock)
+    peer = FakePeer()
+    lobby.connected(peer)
+    lobby.handle(
+        peer, lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": "easy", "symbol": seat}))
+    )
+    room = peer.room
+    asked = []
+    run_job = room.run_job
+    room.run_job = lambda job, done: asked.append(1) or run_job(job, done)
+    assert room.live and room.timer.when is not None  # the bot's move is due
+    token = peer.member.token
+    lobby.disconnected(peer)
+    before = clock.timers
+    for _ in range(50):  # 5 s of the 10 s grace, past the bot's delay
+        clock.advance(100)
+    assert not asked and room.bots == [None, None]
+    assert clock.timers - before <= 1, f"{clock.timers - before} timers set while nobody is here"
+    back = FakePeer()
+    lobby.connected(back)
+    lobby.handle(back, lobby.parse(json.dumps({"type": "resume", "token": token})))
+    clock.advance(100)
+    assert asked, "the overdue bot moves once its opponent is back"
+
+
 def test_websocket_origin_is_checked() -> None:
     settings = Settings(
         game=load_game("blitz"), bot_threads=0, allowed_origins=("https://friends.example",)

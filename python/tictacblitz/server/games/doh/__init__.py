@@ -160,7 +160,14 @@ class DohSession(MatchSession):
         return moved[0]
 
     def wake_at(self) -> Optional[float]:
-        return self.bot_due if self.host.live else None
+        """The bot's due time, while the seat to move has its bot (nobody connected:
+        ``host.bots`` is None, ``tick`` would skip it and the timer would fire again at
+        once, a busy loop for as long as the room waits). A ``resume`` ticks the room,
+        and the overdue bot is asked then."""
+        if not self.host.live or self.bot_due is None:
+            return None
+        seat = self.table.to_move()
+        return self.bot_due if seat is not None and self.host.bots[seat] is not None else None
 
     def next_round(self) -> None:
         raise RuntimeError("a game of Doh is one round")

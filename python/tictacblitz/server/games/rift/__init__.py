@@ -218,9 +218,16 @@ class RiftSession(MatchSession):
         waiting[0] = False
 
     def wake_at(self) -> Optional[float]:
+        """The turn's clock and each present bot's due time. An absent bot's due time
+        (nobody connected: ``host.bots`` is None) is not a wake-up: ``tick`` would skip
+        that bot and the timer would fire again at once, a busy loop for as long as the
+        room waits. A ``resume`` ticks the room, and the overdue bot is asked then."""
         if not self.host.live:
             return None
-        due = [t for t in (*self.bot_due, self.turn_due) if t is not None]
+        bots = self.host.bots
+        due = [t for seat, t in enumerate(self.bot_due) if t is not None and bots[seat] is not None]
+        if self.turn_due is not None:
+            due.append(self.turn_due)
         return min(due) if due else None
 
     def next_round(self) -> None:
