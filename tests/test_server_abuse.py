@@ -335,7 +335,8 @@ def test_an_absent_bots_due_move_does_not_spin_the_timer(game: str, seat: str) -
     peer = FakePeer()
     lobby.connected(peer)
     lobby.handle(
-        peer, lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": "easy", "symbol": seat}))
+        peer,
+        lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": "easy", "symbol": seat})),
     )
     room = peer.room
     asked = []

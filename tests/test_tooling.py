@@ -130,6 +130,22 @@ def test_ci_runs_the_gate_beside_the_tests_at_low_priority_and_its_status_is_cis
     assert tests < waited and lines[-1] == 'exit "$gate_status"'
 
 
+def test_ci_installs_the_system_packages_beside_pip_and_waits_for_them_before_the_tests():
+    """apt runs in the background while pip installs (.ci/run); the tests, the gate
+    (valgrind) and the checks (node) start only after it ended, and its failure is CI's."""
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    (apt,) = [i for i, line in enumerate(lines) if line.startswith("(apt-get update &&")]
+    assert lines[apt].endswith("&") and lines[apt + 1] == "apt=$!"
+    install = lines.index('pip install ".[test]"')
+    waited = lines.index('wait "$apt" || apt_status=$?')
+    failed = next(
+        i for i, line in enumerate(lines) if line.startswith('[ "$apt_status" -eq 0 ] ||')
+    )
+    gate = next(i for i, line in enumerate(lines) if "benches/gate.py check" in line)
+    (tests,) = [i for i, line in enumerate(lines) if line.startswith(TEST_COMMAND)]
+    assert apt < install < waited < failed < gate < tests
+
+
 def load_conftest():
     # tests/conftest.py by its path: `import conftest` may give another folder's conftest
     # (tests/fourth_game/ has one), whichever a worker imported first.
