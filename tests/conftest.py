@@ -55,6 +55,16 @@ def pytest_collection_modifyitems(
     items.sort(key=lambda item: -weight(item))  # stable: a file's tests stay together
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep that order: pytest-xdist's ``--dist loadfile`` reorders the files, those with
+    the most tests first, unless told not to (its ``--no-loadscope-reorder``; the option
+    exists only with pytest-xdist). Without this, the record's order was collected and
+    then dropped: the longest files (browsers, a cluster) started as late as minute 4 of
+    a 5-minute suite."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if os.environ.get("TICTACBLITZ_RECORD_DURATIONS"):
         path = report.nodeid.split("::")[0]

@@ -12,6 +12,7 @@ import importlib.util
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -195,6 +196,18 @@ def test_files_are_handed_out_longest_first_by_the_record(monkeypatch):
         "test_a.py",
     ]
     assert items[2:4] == [b1, b2]  # a file's tests in their own order
+
+
+def test_pytest_xdist_is_told_to_keep_that_order():
+    """pytest-xdist's loadfile hands out files by their number of tests unless
+    ``loadscopereorder`` is off: the conftest turns it off (where the option exists)."""
+    conftest = load_conftest()
+    config = SimpleNamespace(option=SimpleNamespace(loadscopereorder=True))
+    conftest.pytest_configure(config)
+    assert config.option.loadscopereorder is False
+    without_xdist = SimpleNamespace(option=SimpleNamespace())
+    conftest.pytest_configure(without_xdist)
+    assert not hasattr(without_xdist.option, "loadscopereorder")
 
 
 def test_the_duration_record_names_only_test_files_of_the_suite():
