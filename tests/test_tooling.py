@@ -129,6 +129,10 @@ def test_ci_runs_the_gate_beside_the_tests_at_low_priority_and_its_status_is_cis
     assert lines.index("python -m compileall -q benches") < start
     waited = lines.index('wait "$gate" || gate_status=$?')
     assert tests < waited and lines[-1] == 'exit "$gate_status"'
+    # Its own process group by job control, in CI's session: a new session (setsid) is a
+    # scheduling group of its own, where nice 19 ranks the gate only against itself.
+    assert lines.index("set -m") < start < lines.index("set +m") < tests
+    assert not [line for line in lines if line.startswith("setsid")]
 
 
 def test_ci_installs_the_system_packages_beside_pip_and_waits_for_them_before_the_tests():
