@@ -263,26 +263,37 @@ def test_room_quota_counts_rooms_in_grace_and_the_rate() -> None:
     assert P.ERROR_CODES["too_many_rooms"]
 
 
-def test_bots_pause_while_no_person_is_connected() -> None:
+def _bot_room(game, clock, **create):
+    """A lobby of ``game`` on ``clock`` (a 10 s grace), a person's bot room in it (the
+    ``create`` fields) and the list each ask of the bot adds to (every game's bot
+    decides in a job on the room's runner): ``(lobby, person, room, asked)``."""
     from test_rooms import FakePeer
     from tictacblitz.server.lobby import Lobby
 
+    lobby = Lobby(Settings(game=game, pause_ms=0, grace_ms=10_000, bot_threads=0), clock)
+    person = FakePeer()
+    lobby.connected(person)
+    lobby.handle(person, lobby.parse(json.dumps({"type": "create", "mode": "bot", **create})))
+    room = person.room
+    asked: list = []
+    run_job = room.run_job
+    room.run_job = lambda job, done: asked.append(1) or run_job(job, done)
+    return lobby, person, room, asked
+
+
+def _resume(lobby, token: str) -> None:
+    """A new connection takes the seat of ``token`` back."""
+    from test_rooms import FakePeer
+
+    back = FakePeer()
+    lobby.connected(back)
+    lobby.handle(back, lobby.parse(json.dumps({"type": "resume", "token": token})))
+
+
+def test_bots_pause_while_no_person_is_connected() -> None:
     clock = ManualClock()
-    settings = Settings(
-        game=load_game("blitz", {"round_ms": 30000, "powerup_max": 0}),
-        pause_ms=0,
-        grace_ms=10_000,
-        bot_threads=0,
-    )
-    lobby = Lobby(settings, clock)
-    peer = FakePeer()
-    lobby.connected(peer)
-    lobby.handle(peer, lobby.parse('{"type": "create", "mode": "bot", "bot": "hard"}'))
-    room = peer.room
-    bot = room.seats[1].bot
-    asked = []
-    decide = bot.native.decide
-    bot.native.decide = lambda *a: asked.append(1) or decide(*a)
+    game = load_game("blitz", {"round_ms": 30000, "powerup_max": 0})
+    lobby, peer, room, asked = _bot_room(game, clock, bot="hard")
     for _ in range(40):
         clock.advance(100)
     assert asked, "the bot plays while its opponent is here"
@@ -292,9 +303,7 @@ def test_bots_pause_while_no_person_is_connected() -> None:
     for _ in range(50):  # 5 s of the 10 s grace
         clock.advance(100)
     assert not asked and room.bots == [None, None]
-    back = FakePeer()
-    lobby.connected(back)
-    lobby.handle(back, lobby.parse(json.dumps({"type": "resume", "token": token})))
+    _resume(lobby, token)
     for _ in range(40):
         clock.advance(100)
     assert asked, "the bot plays again once its opponent is back"
@@ -326,22 +335,8 @@ def test_an_absent_bots_due_move_does_not_spin_the_timer(game: str, seat: str) -
     grace set the room's timer in the past on every firing (a busy loop that held a
     core until someone came back: seen as the server's CPU in the browser tests). Back,
     the overdue bot moves."""
-    from test_rooms import FakePeer
-    from tictacblitz.server.lobby import Lobby
-
     clock = _WakeCountingClock()
-    settings = Settings(game=load_game(game), pause_ms=0, grace_ms=10_000, bot_threads=0)
-    lobby = Lobby(settings, clock)
-    peer = FakePeer()
-    lobby.connected(peer)
-    lobby.handle(
-        peer,
-        lobby.parse(json.dumps({"type": "create", "mode": "bot", "bot": "easy", "symbol": seat})),
-    )
-    room = peer.room
-    asked = []
-    run_job = room.run_job
-    room.run_job = lambda job, done: asked.append(1) or run_job(job, done)
+    lobby, peer, room, asked = _bot_room(load_game(game), clock, bot="easy", symbol=seat)
     assert room.live and room.timer.when is not None  # the bot's move is due
     token = peer.member.token
     lobby.disconnected(peer)
@@ -350,9 +345,7 @@ def test_an_absent_bots_due_move_does_not_spin_the_timer(game: str, seat: str) -
         clock.advance(100)
     assert not asked and room.bots == [None, None]
     assert clock.timers - before <= 1, f"{clock.timers - before} timers set while nobody is here"
-    back = FakePeer()
-    lobby.connected(back)
-    lobby.handle(back, lobby.parse(json.dumps({"type": "resume", "token": token})))
+    _resume(lobby, token)
     clock.advance(100)
     assert asked, "the overdue bot moves once its opponent is back"
 
